@@ -1,0 +1,500 @@
+"""From a rulebook folder to the checked model: load, validate, resolve, freeze.
+
+Every problem in every file is collected before anything is reported; the
+model is built only when there are none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from . import conditions as C
+from . import schema
+from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean
+from .model import (Clause, Constraint, Decision, Edition, Fact, Link, Predicate, Rule,
+                    Rulebook, Section, Steps, Table, TableRow, Term, Vocabulary, clause_ref)
+from .yamlsource import Document, load
+
+RULEBOOK_FILE = "rulebook.yaml"
+VOCABULARY_FILE = "vocabulary.yaml"
+EDITIONS_DIR = "editions"
+
+
+@dataclass
+class _TermFile:
+    doc: Document
+    edition: str
+    term: Term | None  # None when withdrawn or broken
+    withdrawn: bool
+
+
+def load_rulebook(root: Path | str) -> Rulebook:
+    """Load and check the rulebook in ``root``; raise RulebookError with every problem."""
+    return _Builder(Path(root)).build()
+
+
+class _Builder:
+    def __init__(self, root: Path):
+        self.root = root
+        self.problems: list[Diagnostic] = []
+
+    # -- helpers --------------------------------------------------------------
+
+    def shown(self, path: Path) -> str:
+        try:
+            return os.path.relpath(path)
+        except ValueError:  # pragma: no cover - another drive on Windows
+            return str(path)
+
+    def error(self, loc: Location, message: str, hint: str | None = None) -> None:
+        self.problems.append(Diagnostic(loc, message, hint))
+
+    def load(self, path: Path, kind: str) -> Document | None:
+        doc, problems = load(path, self.shown(path))
+        self.problems.extend(problems)
+        if doc is None:
+            return None
+        if not isinstance(doc.data, dict):
+            self.error(doc.at(), f"the file must hold a mapping of keys to values, not {schema._describe(doc.data)}")
+            return None
+        found = schema.validate(doc, kind)
+        self.problems.extend(found)
+        return doc
+
+    # -- the whole ------------------------------------------------------------
+
+    def build(self) -> Rulebook:
+        if not self.root.is_dir():
+            raise RulebookError([Diagnostic(Location(self.shown(self.root)), "no such rulebook folder")])
+        main_path = self.root / RULEBOOK_FILE
+        if not main_path.is_file():
+            raise RulebookError([Diagnostic(Location(self.shown(self.root)),
+                                            f"no {RULEBOOK_FILE} in this folder",
+                                            "a rulebook folder holds rulebook.yaml, vocabulary.yaml and editions/")])
+        main = self.load(main_path, "rulebook")
+        vocab_doc = None
+        if (self.root / VOCABULARY_FILE).is_file():
+            vocab_doc = self.load(self.root / VOCABULARY_FILE, "vocabulary")
+        else:
+            self.error(Location(self.shown(self.root / VOCABULARY_FILE)), "missing vocabulary file",
+                       "declare the facts that conditions test in vocabulary.yaml (it may be 'facts: []')")
+        if main is None or self.problems:
+            # Editions cannot be read without a valid rulebook.yaml; still check term files' syntax.
+            self._scan_term_files(None)
+            raise RulebookError(self.problems)
+        editions_meta = self._editions(main)
+        vocabulary = self._vocabulary(vocab_doc) if vocab_doc else Vocabulary((), ())
+        files = self._scan_term_files(editions_meta)
+        editions = self._resolve(editions_meta, files, vocabulary)
+        if self.problems:
+            raise RulebookError(self.problems)
+        data = main.data
+        return Rulebook(root=str(self.root), title=data["title"], publisher=data["publisher"],
+                        notes=data.get("notes"), editions=tuple(editions), vocabulary=vocabulary)
+
+    # -- rulebook.yaml ----------------------------------------------------------
+
+    def _editions(self, main: Document) -> list[dict]:
+        seen: dict[str, int] = {}
+        result = []
+        for i, ed in enumerate(main.data["editions"]):
+            path = ("editions", i)
+            if ed["id"] in seen:
+                self.error(main.at(path + ("id",)), f"duplicate edition id '{ed['id']}'",
+                           f"first given as edition {seen[ed['id']] + 1}")
+                continue
+            seen[ed["id"]] = i
+            for j, source in enumerate(ed.get("sources") or []):
+                self._check_source(main, path + ("sources", j), source)
+            result.append({**ed, "loc": main.at(path)})
+        return result
+
+    def _check_source(self, doc: Document, path: tuple, source: str) -> None:
+        target = (self.root / source).resolve()
+        if not target.is_relative_to(self.root.resolve()):
+            self.error(doc.at(path), f"source '{source}' lies outside the rulebook folder",
+                       "keep source texts in the rulebook's sources/ folder")
+        elif not target.is_file():
+            existing = [str(p.relative_to(self.root)) for p in (self.root / "sources").glob("*")] \
+                if (self.root / "sources").is_dir() else []
+            self.error(doc.at(path), f"source file '{source}' does not exist", did_you_mean(source, existing))
+
+    # -- vocabulary.yaml --------------------------------------------------------
+
+    def _vocabulary(self, doc: Document) -> Vocabulary:
+        facts: dict[str, Fact] = {}
+        for i, raw in enumerate(doc.data.get("facts") or []):
+            path = ("facts", i)
+            name, values = raw["name"], tuple(raw.get("values") or ())
+            if name in facts:
+                self.error(doc.at(path + ("name",)), f"duplicate fact '{name}'",
+                           f"first declared at line {facts[name].loc.line}")
+                continue
+            if raw["type"] == "enum" and not values:
+                self.error(doc.at(path), f"enum fact '{name}' lacks its 'values'")
+            if raw["type"] == "bool" and values:
+                self.error(doc.key_at(path + ("values",)), f"bool fact '{name}' cannot have values",
+                           "make it 'type: enum', or drop 'values'")
+            self._no_repeats(doc, path + ("values",), values, "value")
+            facts[name] = Fact(name, raw["type"], values, raw["meaning"], doc.at(path))
+        names = C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts.values()}, ())
+        constraints = []
+        seen: set[str] = set()
+        for i, raw in enumerate(doc.data.get("constraints") or []):
+            path = ("constraints", i)
+            if raw["id"] in seen:
+                self.error(doc.at(path + ("id",)), f"duplicate constraint id '{raw['id']}'")
+            seen.add(raw["id"])
+            cond = C.parse(doc, path + ("never",), raw["never"], self.problems)
+            if cond is not None:
+                C.check_names(cond, names, self.problems)
+                constraints.append(Constraint(raw["id"], raw["text"], cond, doc.at(path)))
+        return Vocabulary(tuple(facts.values()), tuple(constraints))
+
+    def _no_repeats(self, doc: Document, path: tuple, items: Iterable[str], what: str) -> None:
+        seen: set = set()
+        for j, item in enumerate(items):
+            if item in seen:
+                self.error(doc.at(path + (j,)), f"{what} '{item}' is listed twice")
+            seen.add(item)
+
+    # -- editions/ --------------------------------------------------------------
+
+    def _scan_term_files(self, editions: list[dict] | None) -> dict[str, list[_TermFile]]:
+        """Load every term file, grouped by edition folder."""
+        base = self.root / EDITIONS_DIR
+        known = [e["id"] for e in editions] if editions is not None else None
+        grouped: dict[str, list[_TermFile]] = {}
+        if not base.is_dir():
+            return grouped
+        for folder in sorted(base.iterdir()):
+            if not folder.is_dir():
+                self.error(Location(self.shown(folder)), "unexpected file in editions/",
+                           "editions/ holds one folder per edition id")
+                continue
+            if known is not None and folder.name not in known:
+                self.error(Location(self.shown(folder)), f"folder for unknown edition '{folder.name}'",
+                           did_you_mean(folder.name, known) or "declare the edition in rulebook.yaml")
+                continue
+            for path in sorted(folder.iterdir()):
+                if path.suffix not in (".yaml", ".yml") or not path.is_file():
+                    self.error(Location(self.shown(path)), "not a term file",
+                               "an edition folder holds TERM-ID.yaml files only")
+                    continue
+                doc = self.load(path, "term")
+                if doc is None:
+                    continue
+                grouped.setdefault(folder.name, []).append(self._term_file(doc, folder.name, path.stem))
+        return grouped
+
+    def _term_file(self, doc: Document, edition: str, stem: str) -> _TermFile:
+        data = doc.data
+        term_id = data.get("id")
+        if isinstance(term_id, str) and term_id != stem:
+            self.error(doc.at(("id",)), f"term id '{term_id}' does not match the file name '{stem}.yaml'",
+                       f"rename the file to '{term_id}.yaml'")
+        if data.get("withdrawn"):
+            extra = [k for k in data if k not in ("id", "withdrawn", "notes")]
+            if extra:
+                self.error(doc.key_at((extra[0],)), "a withdrawn term holds only 'id', 'withdrawn' and 'notes'")
+            return _TermFile(doc, edition, None, True)
+        for key in ("name", "sections"):
+            if key not in data:
+                self.error(doc.at(), f"the file lacks required key '{key}'")
+        # Unknown keys are ignored by the build, so the rest of the file is still checked.
+        if any(p.location.path == doc.path and p.code != "unknown-key" for p in self.problems):
+            return _TermFile(doc, edition, None, False)
+        return _TermFile(doc, edition, self._term(doc, edition), False)
+
+    # -- one term ---------------------------------------------------------------
+
+    def _term(self, doc: Document, edition: str) -> Term:
+        data = doc.data
+        tid = data["id"]
+        decisions = []
+        seen_decisions: set[str] = set()
+        for i, raw in enumerate(data.get("decisions") or []):
+            path = ("decisions", i)
+            if raw["name"] in seen_decisions:
+                self.error(doc.at(path + ("name",)), f"duplicate decision '{raw['name']}'")
+            seen_decisions.add(raw["name"])
+            values = tuple(raw.get("values") or ())
+            if raw["type"] == "enum" and len(values) < 2:
+                self.error(doc.at(path), f"enum decision '{raw['name']}' needs at least two 'values'")
+            if raw["type"] == "bool" and values:
+                self.error(doc.key_at(path + ("values",)), "a bool decision has no 'values'")
+            self._no_repeats(doc, path + ("values",), values, "value")
+            given = C.parse(doc, path + ("given",), raw["given"], self.problems) if "given" in raw else None
+            decisions.append(Decision(raw["name"], raw["type"], values, raw["meaning"], given, tid, doc.at(path)))
+        sections = []
+        section_keys: dict[str, int] = {}
+        clause_ids: dict[str, tuple] = {}
+        for i, raw in enumerate(data["sections"]):
+            path = ("sections", i)
+            if raw["key"] in section_keys:
+                self.error(doc.at(path + ("key",)), f"duplicate section key '{raw['key']}'")
+            section_keys[raw["key"]] = i
+            if raw["kind"] == "named" and not raw.get("title"):
+                self.error(doc.at(path), "a section of kind 'named' needs a 'title'")
+            clauses = []
+            for j, craw in enumerate(raw["clauses"]):
+                cpath = path + ("clauses", j)
+                cid = craw["id"]
+                if cid in clause_ids:
+                    first = doc.at(clause_ids[cid])
+                    self.error(doc.at(cpath + ("id",)), f"duplicate clause id '{cid}' in term '{tid}'",
+                               f"first used at line {first.line}")
+                    continue
+                clause_ids[cid] = cpath + ("id",)
+                clauses.append(self._clause(doc, cpath, craw, tid, raw["key"]))
+            sections.append(Section(raw["key"], raw["kind"], raw.get("title"), tuple(clauses)))
+        for section in sections:
+            for clause in section.clauses:
+                if clause.steps:
+                    for k, ref in enumerate(clause.steps.order):
+                        step = ref.split("#", 1)[1]
+                        if step not in clause_ids:
+                            self.error(doc.at(_clause_path(doc, clause.id) + ("steps", "order", k)),
+                                       f"step '{step}' is not a clause of term '{tid}'",
+                                       did_you_mean(step, clause_ids))
+        digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
+        return Term(tid, data["name"], tuple(data.get("aliases") or ()), data.get("notes"), tuple(decisions),
+                    tuple(sections), edition, digest, doc.at())
+
+    def _clause(self, doc: Document, path: tuple, raw: dict, tid: str, section: str) -> Clause:
+        ref = clause_ref(tid, raw["id"])
+        text = raw["text"]
+        links = []
+        for k, lraw in enumerate(raw.get("links") or []):
+            if lraw["phrase"] not in text:
+                self.error(doc.at(path + ("links", k, "phrase")),
+                           f"linked phrase {lraw['phrase']!r} does not occur in the clause text")
+            links.append(Link(lraw["phrase"], lraw["term"], lraw.get("clause")))
+        defines = None
+        if "defines" in raw:
+            d = raw["defines"]
+            cond = C.parse(doc, path + ("defines", "as"), d["as"], self.problems)
+            if cond is not None:
+                defines = Predicate(d["name"], d.get("meaning"), cond, ref, doc.at(path + ("defines",)))
+        rules = []
+        rule_ids: set[str] = set()
+        for k, rraw in enumerate(raw.get("rules") or []):
+            rule = self._rule(doc, path + ("rules", k), rraw, ref)
+            if rule is None:
+                continue
+            if rule.id and rule.id in rule_ids:
+                self.error(doc.at(path + ("rules", k, "id")), f"duplicate rule id '{rule.id}' in clause '{ref}'")
+            rule_ids.add(rule.id or "")
+            rules.append(rule)
+        steps = None
+        if "steps" in raw:
+            s = raw["steps"]
+            self._no_repeats(doc, path + ("steps", "order"), s["order"], "step")
+            steps = Steps(s["procedure"], tuple(clause_ref(tid, x) for x in s["order"]))
+        table = None
+        if "table" in raw:
+            table, table_rules = self._table(doc, path + ("table",), raw["table"], ref)
+            rules.extend(table_rules)
+        return Clause(raw["id"], tid, section, text, raw.get("notes"), tuple(links), defines, tuple(rules),
+                      steps, table, doc.at(path))
+
+    def _rule(self, doc: Document, path: tuple, raw: dict, ref: str) -> Rule | None:
+        kinds = [k for k in ("value", "requires", "forbids", "permits") if k in raw]
+        if len(kinds) != 1:
+            self.error(doc.at(path), "a rule has exactly one of 'value', 'requires', 'forbids', 'permits'"
+                       + (f"; this one has {', '.join(kinds)}" if kinds else ""))
+            return None
+        kind = kinds[0]
+        when = C.parse(doc, path + ("when",), raw["when"], self.problems) if "when" in raw else None
+        test = None
+        if kind != "value":
+            test = C.parse(doc, path + (kind,), raw[kind], self.problems)
+            if test is None:
+                return None
+        exceptions = tuple(raw.get("exception_to") or ())
+        if ref in exceptions:
+            self.error(doc.at(path + ("exception_to",)), "a clause cannot be an exception to itself")
+        return Rule(raw["decision"], ref, kind, when, raw.get("value"), test, exceptions, raw.get("id"),
+                    raw.get("notes"), doc.at(path))
+
+    def _table(self, doc: Document, path: tuple, raw: dict, ref: str) -> tuple[Table, list[Rule]]:
+        rows, rules = [], []
+        seen: dict[str, int] = {}
+        for i, row in enumerate(raw["rows"]):
+            keys = tuple(row["keys"])
+            for j, key in enumerate(keys):
+                if key in seen:
+                    self.error(doc.at(path + ("rows", i, "keys", j)), f"key '{key}' is already in row {seen[key] + 1}")
+                seen[key] = i
+            rows.append(TableRow(keys, row["value"]))
+            when = C.In(raw["key"], keys, len(keys) == 1, doc.at(path + ("rows", i, "keys")))
+            rules.append(Rule(raw["decision"], ref, "value", when, row["value"], None, (), None, None,
+                              doc.at(path + ("rows", i)), from_table=True))
+        return Table(raw["decision"], raw["key"], tuple(rows)), rules
+
+    # -- editions, overlays and the names they resolve ------------------------------
+
+    def _resolve(self, metas: list[dict], files: dict[str, list[_TermFile]],
+                 vocabulary: Vocabulary) -> list[Edition]:
+        editions: list[Edition] = []
+        current: dict[str, Term] = {}
+        checked: set[tuple] = set()  # (term digest, edition names) pairs already checked
+        for meta in metas:
+            changed, withdrawn = [], []
+            for tf in files.get(meta["id"], []):
+                tid = tf.doc.data.get("id")
+                if tf.withdrawn:
+                    if tid not in current:
+                        self.error(tf.doc.at(("id",)),
+                                   f"edition '{meta['id']}' withdraws term '{tid}', which no earlier edition has",
+                                   did_you_mean(tid, current) if isinstance(tid, str) else None)
+                    else:
+                        del current[tid]
+                        withdrawn.append(tid)
+                elif tf.term is not None:
+                    current[tid] = tf.term
+                    changed.append(tid)
+            terms = tuple(current[k] for k in sorted(current))
+            edition = Edition(meta["id"], meta["title"], meta["date"], meta["status"],
+                              tuple(meta.get("sources") or ()), meta.get("notes"), terms,
+                              tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"])
+            self._check_edition(edition, vocabulary, checked)
+            editions.append(edition)
+        return editions
+
+    def _check_edition(self, edition: Edition, vocabulary: Vocabulary, checked: set) -> None:
+        facts = vocabulary.by_name
+        predicates: dict[str, Predicate] = {}
+        for term in edition.terms:
+            for clause in term.clauses:
+                p = clause.defines
+                if p is None:
+                    continue
+                if p.name in facts:
+                    self.error(p.loc, f"predicate '{p.name}' has the name of a fact",
+                               "rename the predicate; facts and predicates share one namespace")
+                elif p.name in predicates:
+                    self.error(p.loc, f"predicate '{p.name}' is defined twice in edition '{edition.id}'",
+                               f"also defined by {predicates[p.name].clause}")
+                else:
+                    predicates[p.name] = p
+        decisions: dict[str, Decision] = {}
+        for term in edition.terms:
+            for d in term.decisions:
+                if d.name in decisions and decisions[d.name].term != term.id:
+                    self.error(d.loc, f"decision '{d.name}' is declared twice in edition '{edition.id}'",
+                               f"also declared by term '{decisions[d.name].term}'")
+                decisions.setdefault(d.name, d)
+        names = C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts.values()},
+                        predicates.keys())
+        self._check_cycles(edition, predicates)
+        signature = (tuple(sorted((n, p.clause) for n, p in predicates.items())),
+                     tuple(sorted(decisions)), tuple(t.id for t in edition.terms))
+        for term in edition.terms:
+            # A carried-over term in an unchanged context needs no second check.
+            key = (term.digest, term.edition, signature)
+            if key in checked:
+                continue
+            checked.add(key)
+            self._check_term_names(edition, term, names, decisions)
+
+    def _check_term_names(self, edition: Edition, term: Term, names: C.Names,
+                          decisions: dict[str, Decision]) -> None:
+        for d in term.decisions:
+            if d.given is not None:
+                C.check_names(d.given, names, self.problems)
+        for clause in term.clauses:
+            for link in clause.links:
+                target = edition.term_by_id.get(link.term)
+                if target is None:
+                    self.error(clause.loc, f"link to term '{link.term}', which edition '{edition.id}' does not have",
+                               did_you_mean(link.term, edition.term_by_id))
+                elif link.clause and link.clause not in {c.id for c in target.clauses}:
+                    self.error(clause.loc, f"link to clause '{link.term}#{link.clause}', which does not exist",
+                               did_you_mean(link.clause, [c.id for c in target.clauses]))
+            if clause.defines:
+                C.check_names(clause.defines.condition, names, self.problems)
+            for rule in clause.rules:
+                self._check_rule(edition, rule, names, decisions)
+            if clause.table:
+                fact = names.facts.get(clause.table.key, "missing")
+                if fact == "missing" or fact is None:
+                    self.error(clause.loc, f"table key '{clause.table.key}' is not an enum fact",
+                               did_you_mean(clause.table.key, [n for n, v in names.facts.items() if v]))
+                else:
+                    for row in clause.table.rows:
+                        for key in row.keys:
+                            if key not in fact:
+                                self.error(clause.loc, f"'{key}' is not a value of fact '{clause.table.key}'",
+                                           did_you_mean(key, fact))
+
+    def _check_rule(self, edition: Edition, rule: Rule, names: C.Names, decisions: dict[str, Decision]) -> None:
+        decision = decisions.get(rule.decision)
+        if decision is None:
+            self.error(rule.loc, f"rule for unknown decision '{rule.decision}'",
+                       did_you_mean(rule.decision, decisions) or "declare it under 'decisions' of a term")
+        else:
+            if rule.kind != "value" and decision.type != "bool":
+                self.error(rule.loc, f"'{rule.kind}' needs a bool decision; '{decision.name}' is an enum",
+                           "use 'value' with 'when'")
+            if rule.kind == "value":
+                if decision.type == "bool" and not isinstance(rule.value, bool):
+                    self.error(rule.loc, f"decision '{decision.name}' is bool; value {rule.value!r} is not true/false")
+                elif decision.type == "enum" and rule.value not in decision.values:
+                    self.error(rule.loc, f"{rule.value!r} is not a value of decision '{decision.name}'",
+                               did_you_mean(str(rule.value), decision.values)
+                               or "values: " + ", ".join(decision.values))
+        for cond in (rule.when, rule.test):
+            if cond is not None:
+                C.check_names(cond, names, self.problems)
+        for target in rule.exception_to:
+            clause = edition.clause_by_ref.get(target)
+            if clause is None:
+                self.error(rule.loc, f"exception to unknown clause '{target}'",
+                           did_you_mean(target, edition.clause_by_ref))
+            elif not any(r.decision == rule.decision for r in clause.rules):
+                self.error(rule.loc, f"exception to '{target}', which has no rule for '{rule.decision}'")
+
+    def _check_cycles(self, edition: Edition, predicates: dict[str, Predicate]) -> None:
+        uses = {name: sorted(C.refs(p.condition) & predicates.keys()) for name, p in predicates.items()}
+        state: dict[str, int] = {}  # 1 visiting, 2 done
+        reported: set[frozenset] = set()
+
+        def visit(name: str, trail: list[str]) -> None:
+            state[name] = 1
+            trail.append(name)
+            for nxt in uses[name]:
+                if state.get(nxt) == 1:
+                    cycle = trail[trail.index(nxt):] + [nxt]
+                    if frozenset(cycle) not in reported:
+                        reported.add(frozenset(cycle))
+                        self.error(predicates[nxt].loc, "predicate definitions form a cycle: " + " -> ".join(cycle))
+                elif nxt not in state:
+                    visit(nxt, trail)
+            trail.pop()
+            state[name] = 2
+
+        for name in sorted(predicates):
+            if name not in state:
+                visit(name, [])
+
+
+def _clause_path(doc: Document, clause_id: str) -> tuple:
+    for i, section in enumerate(doc.data.get("sections") or []):
+        for j, clause in enumerate(section.get("clauses") or []):
+            if clause.get("id") == clause_id:
+                return ("sections", i, "clauses", j)
+    return ()
+
+
+def check(root: Path | str) -> tuple[Rulebook | None, list[Diagnostic]]:
+    """Load and check; return the model or the problems, never raising for bad sources."""
+    try:
+        return load_rulebook(root), []
+    except RulebookError as exc:
+        return None, exc.diagnostics

@@ -1,0 +1,113 @@
+"""The ``rulebook`` command. Each subcommand imports its back end only when run."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .diagnostics import Diagnostic
+
+
+def default_root() -> Path:
+    """``./rulebook`` when it holds a rulebook, else the current folder."""
+    here = Path("rulebook")
+    return here if (here / "rulebook.yaml").is_file() else Path(".")
+
+
+def report(problems: list[Diagnostic]) -> None:
+    """Print every problem and a count to stderr, colour only on a terminal."""
+    colour = sys.stderr.isatty() and "NO_COLOR" not in os.environ
+    for problem in problems:
+        text = str(problem)
+        if colour:
+            text = text.replace(": error: ", ": \x1b[1;31merror\x1b[0m: ", 1)
+        click.echo(text, err=True)
+    count = sum(p.severity == "error" for p in problems)
+    if count:
+        click.echo(f"{count} problem{'s' if count != 1 else ''} found", err=True)
+
+
+def load_or_exit(root: Path | None):
+    """The checked rulebook, or exit 1 after printing its problems."""
+    from .build import check
+
+    book, problems = check(root or default_root())
+    if book is None:
+        report(problems)
+        sys.exit(1)
+    return book
+
+
+def edition_or_exit(book, edition_id: str | None):
+    if edition_id is not None and edition_id not in book.edition_by_id:
+        raise click.BadParameter(
+            f"unknown edition '{edition_id}'; editions: {', '.join(e.id for e in book.editions)}",
+            param_hint="'--edition'")
+    return book.edition(edition_id)
+
+
+ROOT_OPTION = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
+                           help="Rulebook folder (default: ./rulebook, else the current folder).")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulebook-compiler")
+def main() -> None:
+    """Compile a card game's rules glossary: check, export, diff, conformance, site."""
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+def check(path: Path | None) -> None:
+    """Check the rulebook at PATH: schema, names, overlays, rule logic."""
+    from .build import check as run_check
+    from .logic import logic_problems
+
+    book, problems = run_check(path or default_root())
+    if book is not None:
+        problems = logic_problems(book)
+    errors = [p for p in problems if p.severity == "error"]
+    if problems:
+        report(problems)
+    if errors:
+        sys.exit(1)
+    terms = {t.id for e in book.editions for t in e.terms}
+    clauses = sum(len(t.clauses) for t in book.latest.terms)
+    click.echo(f"{book.title}: {len(book.editions)} editions ({', '.join(e.id for e in book.editions)}), "
+               f"{len(terms)} terms, latest {book.latest.id} with {len(book.latest.terms)} terms and "
+               f"{clauses} clauses: no problems")
+
+
+@main.command()
+@ROOT_OPTION
+@click.option("--edition", "edition_id", help="Edition id (default: the latest).")
+@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), help="Write here (atomically) instead of stdout.")
+def export(root: Path | None, edition_id: str | None, fmt: str, out: Path | None) -> None:
+    """Export the resolved edition (overlays applied)."""
+    from .export import dumps, edition_json
+    from .fileio import write_text
+
+    book = load_or_exit(root)
+    text = dumps(edition_json(book, edition_or_exit(book, edition_id)))
+    if out:
+        write_text(out, text)
+    else:
+        sys.stdout.write(text)
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of rulebook.yaml, vocabulary.yaml and term files."""
+    import json
+
+    from .schema import published_schema
+
+    click.echo(json.dumps(published_schema(), indent=2))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

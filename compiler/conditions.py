@@ -1,0 +1,279 @@
+"""The condition language: syntax tree, parsing from YAML, and evaluation.
+
+A condition is a fact or predicate name, a constant, or one of ``not``, ``all``,
+``any``, ``is`` and ``in`` (see docs/format.md). Names are resolved and typed
+against the vocabulary and the edition's predicates by ``check_names``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Union
+
+from .diagnostics import Diagnostic, Location, did_you_mean
+from .schema import IDENT, _pattern
+from .yamlsource import Document
+
+State = Mapping[str, Union[bool, str]]
+
+
+@dataclass(frozen=True)
+class Const:
+    value: bool
+    loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A bool fact or a predicate, by name."""
+
+    name: str
+    loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Not:
+    arg: "Condition"
+    loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class All:
+    args: tuple["Condition", ...]
+    loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Any_:
+    args: tuple["Condition", ...]
+    loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class In:
+    """An enum fact has one of the values; ``is`` is the one-value form."""
+
+    fact: str
+    values: tuple[str, ...]
+    single: bool = False  # written as ``is``
+    loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+Condition = Union[Const, Ref, Not, All, Any_, In]
+
+_FORMS = ("not", "all", "any", "is", "in")
+
+
+def parse(doc: Document, path: tuple, value: Any, out: list[Diagnostic]) -> Condition | None:
+    """Build a condition from its YAML value, reporting malformed parts to ``out``."""
+    loc = doc.at(path)
+    if isinstance(value, bool):
+        return Const(value, loc)
+    if isinstance(value, str):
+        if not _pattern(IDENT).match(value):
+            out.append(Diagnostic(loc, f"{value!r} is not a fact or predicate name",
+                                  "names use lowercase letters, digits and underscores"))
+            return None
+        return Ref(value, loc)
+    if not isinstance(value, dict) or len(value) != 1:
+        out.append(Diagnostic(loc, "a condition is a name, true/false, or a mapping with one key of: "
+                                   + ", ".join(_FORMS)))
+        return None
+    (form, arg), = value.items()
+    sub = path + (form,)
+    if form == "not":
+        inner = parse(doc, sub, arg, out)
+        return Not(inner, loc) if inner is not None else None
+    if form in ("all", "any"):
+        if not isinstance(arg, list):
+            out.append(Diagnostic(doc.at(sub), f"'{form}' takes a list of conditions"))
+            return None
+        items = [parse(doc, sub + (i,), item, out) for i, item in enumerate(arg)]
+        if any(item is None for item in items):
+            return None
+        return (All if form == "all" else Any_)(tuple(items), loc)
+    if form in ("is", "in"):
+        return _parse_enum_test(doc, sub, form, arg, loc, out)
+    out.append(Diagnostic(doc.key_at(sub), f"unknown condition form '{form}'",
+                          did_you_mean(form, _FORMS) or "forms: " + ", ".join(_FORMS)))
+    return None
+
+
+def _parse_enum_test(doc, sub, form, arg, loc, out) -> In | None:
+    example = "{is: {phase: battle}}" if form == "is" else "{in: {phase: [preparation, discard]}}"
+    if not isinstance(arg, dict) or len(arg) != 1:
+        out.append(Diagnostic(doc.at(sub), f"'{form}' takes one fact and its value(s), like {example}"))
+        return None
+    (fact, values), = arg.items()
+    if form == "is":
+        if not isinstance(values, str):
+            out.append(Diagnostic(doc.at(sub + (fact,)), f"'is' takes one value, like {example}"))
+            return None
+        return In(fact, (values,), True, loc)
+    if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+        out.append(Diagnostic(doc.at(sub + (fact,)), f"'in' takes a non-empty list of values, like {example}"))
+        return None
+    return In(fact, tuple(values), False, loc)
+
+
+@dataclass(frozen=True)
+class Names:
+    """What a condition may name: facts (type and values) and predicates."""
+
+    facts: Mapping[str, tuple[str, ...] | None]  # enum values, or None for bool
+    predicates: Iterable[str]
+
+
+def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
+    """Report unknown names, unknown enum values and type mismatches."""
+    preds = set(names.predicates)
+    for node in walk(cond):
+        if isinstance(node, Ref):
+            if node.name in preds:
+                continue
+            if node.name not in names.facts:
+                out.append(Diagnostic(node.loc, f"unknown fact or predicate '{node.name}'",
+                                      did_you_mean(node.name, [*names.facts, *preds])))
+            elif names.facts[node.name] is not None:
+                out.append(Diagnostic(node.loc, f"fact '{node.name}' is an enum, not a bool",
+                                      f"test it with {{is: {{{node.name}: VALUE}}}}; values: "
+                                      + ", ".join(names.facts[node.name])))
+        elif isinstance(node, In):
+            if node.fact not in names.facts:
+                out.append(Diagnostic(node.loc, f"unknown fact '{node.fact}'",
+                                      did_you_mean(node.fact, names.facts)))
+                continue
+            values = names.facts[node.fact]
+            if values is None:
+                out.append(Diagnostic(node.loc, f"fact '{node.fact}' is a bool; '{'is' if node.single else 'in'}' "
+                                                "needs an enum fact", f"write '{node.fact}' or {{not: {node.fact}}}"))
+                continue
+            for value in node.values:
+                if value not in values:
+                    out.append(Diagnostic(node.loc, f"'{value}' is not a value of fact '{node.fact}'",
+                                          did_you_mean(value, values) or "values: " + ", ".join(values)))
+
+
+def walk(cond: Condition) -> Iterable[Condition]:
+    """Every node of a condition, outermost first."""
+    stack = [cond]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Not):
+            stack.append(node.arg)
+        elif isinstance(node, (All, Any_)):
+            stack.extend(reversed(node.args))
+
+
+def refs(cond: Condition) -> set[str]:
+    """Names used as bare references (facts or predicates)."""
+    return {n.name for n in walk(cond) if isinstance(n, Ref)}
+
+
+def facts_used(cond: Condition, predicates: Mapping[str, Condition]) -> set[str]:
+    """The facts a condition depends on, through the predicates it uses."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    stack = [cond]
+    while stack:
+        for node in walk(stack.pop()):
+            if isinstance(node, In):
+                found.add(node.fact)
+            elif isinstance(node, Ref):
+                if node.name in predicates:
+                    if node.name not in seen:
+                        seen.add(node.name)
+                        stack.append(predicates[node.name])
+                else:
+                    found.add(node.name)
+    return found
+
+
+Compiled = Callable[[State], bool]
+
+
+def compile_condition(cond: Condition, predicates: Mapping[str, Condition],
+                      _cache: dict[str, Compiled] | None = None) -> Compiled:
+    """A fast function of a state. Predicates are inlined; they must be acyclic."""
+    cache = {} if _cache is None else _cache
+
+    def build(node: Condition) -> Compiled:
+        if isinstance(node, Const):
+            v = node.value
+            return lambda s: v
+        if isinstance(node, Ref):
+            name = node.name
+            if name in predicates:
+                if name not in cache:
+                    cache[name] = build(predicates[name])
+                return cache[name]
+            return lambda s: s[name] is True
+        if isinstance(node, Not):
+            f = build(node.arg)
+            return lambda s: not f(s)
+        if isinstance(node, All):
+            fs = tuple(build(a) for a in node.args)
+            return lambda s: all(f(s) for f in fs)
+        if isinstance(node, Any_):
+            fs = tuple(build(a) for a in node.args)
+            return lambda s: any(f(s) for f in fs)
+        fact, values = node.fact, frozenset(node.values)
+        return lambda s: s[fact] in values
+
+    return build(cond)
+
+
+def to_json(cond: Condition) -> Any:
+    """The condition as it is written in YAML: the canonical exchange form."""
+    if isinstance(cond, Const):
+        return cond.value
+    if isinstance(cond, Ref):
+        return cond.name
+    if isinstance(cond, Not):
+        return {"not": to_json(cond.arg)}
+    if isinstance(cond, All):
+        return {"all": [to_json(a) for a in cond.args]}
+    if isinstance(cond, Any_):
+        return {"any": [to_json(a) for a in cond.args]}
+    if cond.single:
+        return {"is": {cond.fact: cond.values[0]}}
+    return {"in": {cond.fact: list(cond.values)}}
+
+
+def from_json(value: Any) -> Condition:
+    """Rebuild a condition from its exchange form (trusted, already checked)."""
+    if isinstance(value, bool):
+        return Const(value)
+    if isinstance(value, str):
+        return Ref(value)
+    (form, arg), = value.items()
+    if form == "not":
+        return Not(from_json(arg))
+    if form in ("all", "any"):
+        return (All if form == "all" else Any_)(tuple(from_json(a) for a in arg))
+    (fact, values), = arg.items()
+    return In(fact, (values,), True) if form == "is" else In(fact, tuple(values))
+
+
+def describe(cond: Condition) -> str:
+    """Readable text: ``healable and not (phase is battle)``."""
+    if isinstance(cond, Const):
+        return "always" if cond.value else "never"
+    if isinstance(cond, Ref):
+        return cond.name
+    if isinstance(cond, Not):
+        return f"not {_wrap(cond.arg)}"
+    if isinstance(cond, (All, Any_)):
+        if not cond.args:
+            return "always" if isinstance(cond, All) else "never"
+        joiner = " and " if isinstance(cond, All) else " or "
+        return joiner.join(_wrap(a) for a in cond.args)
+    if cond.single:
+        return f"{cond.fact} is {cond.values[0]}"
+    return f"{cond.fact} in {{{', '.join(cond.values)}}}"
+
+
+def _wrap(cond: Condition) -> str:
+    text = describe(cond)
+    return f"({text})" if isinstance(cond, (All, Any_, In)) and " " in text else text

@@ -1,0 +1,212 @@
+"""The reference evaluator: decisions with default logic, over allowed situations.
+
+A decision's rules answer where they apply; a rule marked ``exception_to`` a
+clause overrides that clause's rules (and, through them, whatever they
+override) wherever it answers, as in Catala's scopes. What remains is the
+answer; two different answers left standing are a conflict; none is empty.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterator, Mapping
+
+from .conditions import Compiled, compile_condition, facts_used
+from .model import Answer, Decision, Edition, Rule, Rulebook, Vocabulary
+
+State = Mapping[str, Answer]
+
+
+class Space:
+    """The situations allowed by the vocabulary's constraints, over some facts."""
+
+    def __init__(self, vocabulary: Vocabulary, facts: set[str], given: Compiled | None = None):
+        by_name = vocabulary.by_name
+        self.facts = tuple(sorted(facts))
+        self.domains = {f: by_name[f].domain for f in self.facts}
+        self.given = given
+        relevant = [c for c in vocabulary.constraints if facts_used(c.never, {}) & facts]
+        # Facts outside the space that relevant constraints tie to it: a situation
+        # is allowed when some value of them breaks no constraint.
+        extra: set[str] = set()
+        for c in relevant:
+            extra |= facts_used(c.never, {}) - facts
+        self.extra = tuple(sorted(extra))
+        self.extra_domains = [by_name[f].domain for f in self.extra]
+        self.constraints = [compile_condition(c.never, {}) for c in relevant]
+
+    @property
+    def size(self) -> int:
+        """Situations before constraints: the product of the domains."""
+        n = 1
+        for d in self.domains.values():
+            n *= len(d)
+        return n
+
+    def allowed(self, state: State) -> bool:
+        if self.given is not None and not self.given(state):
+            return False
+        if not self.constraints:
+            return True
+        if not self.extra:
+            return not any(c(state) for c in self.constraints)
+        for values in itertools.product(*self.extra_domains):
+            full = {**state, **dict(zip(self.extra, values))}
+            if not any(c(full) for c in self.constraints):
+                return True
+        return False
+
+    def states(self) -> Iterator[dict[str, Answer]]:
+        """Every allowed situation, in a fixed order (facts by name, False before True)."""
+        for values in itertools.product(*(self.domains[f] for f in self.facts)):
+            state = dict(zip(self.facts, values))
+            if self.allowed(state):
+                yield state
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    rule: Rule
+    when: Compiled | None
+    test: Compiled | None
+
+    def answer(self, state: State) -> Answer | None:
+        if self.when is not None and not self.when(state):
+            return None
+        kind = self.rule.kind
+        if kind == "value":
+            return self.rule.value
+        holds = self.test(state)
+        if kind == "requires":
+            return holds
+        if kind == "forbids":
+            return False if holds else None
+        return True if holds else None  # permits
+
+
+class DecisionModel:
+    """One decision of one edition, ready to evaluate."""
+
+    def __init__(self, vocabulary: Vocabulary, edition: Edition, name: str):
+        self.decision: Decision = edition.decisions[name]
+        self.rules: tuple[Rule, ...] = edition.rules.get(name, ())
+        preds = {n: p.condition for n, p in edition.predicates.items()}
+        cache: dict = {}
+        self._compiled = tuple(
+            _Compiled(r, compile_condition(r.when, preds, cache) if r.when is not None else None,
+                      compile_condition(r.test, preds, cache) if r.test is not None else None)
+            for r in self.rules)
+        used: set[str] = set()
+        for r in self.rules:
+            for cond in (r.when, r.test):
+                if cond is not None:
+                    used |= facts_used(cond, preds)
+        if self.decision.given is not None:
+            used |= facts_used(self.decision.given, preds)
+        self.facts: tuple[str, ...] = tuple(sorted(used))
+        given = compile_condition(self.decision.given, preds, cache) if self.decision.given is not None else None
+        self.space = Space(vocabulary, used, given)
+        self._overrides = self._override_table()
+
+    def _override_table(self) -> dict[int, frozenset[int]]:
+        """For each rule, the rules it overrides, directly or through others."""
+        by_clause: dict[str, list[int]] = {}
+        for i, r in enumerate(self.rules):
+            by_clause.setdefault(r.clause, []).append(i)
+        direct = {i: {j for c in r.exception_to for j in by_clause.get(c, ()) if j != i}
+                  for i, r in enumerate(self.rules)}
+        closed: dict[int, frozenset[int]] = {}
+        for i in direct:
+            seen, stack = set(), list(direct[i])
+            while stack:
+                j = stack.pop()
+                if j not in seen:
+                    seen.add(j)
+                    stack.extend(direct[j])
+            closed[i] = frozenset(seen)
+        return closed
+
+    def evaluate(self, state: State) -> "Result":
+        answers = {i: a for i, c in enumerate(self._compiled) if (a := c.answer(state)) is not None}
+        beaten: set[int] = set()
+        for i in answers:
+            beaten |= self._overrides[i]
+        standing = [i for i in answers if i not in beaten]
+        return Result(tuple((self.rules[i], answers[i]) for i in standing))
+
+    def decide(self, facts: State) -> Answer:
+        """The answer, or ValueError for a missing fact, an empty or a conflicting decision."""
+        missing = [f for f in self.facts if f not in facts]
+        if missing:
+            raise ValueError(f"decision '{self.decision.name}' needs facts: {', '.join(missing)}")
+        result = self.evaluate(facts)
+        if result.conflict:
+            raise ValueError(f"decision '{self.decision.name}' is in conflict here: {result.describe()}")
+        if result.empty:
+            raise ValueError(f"decision '{self.decision.name}' has no answer here")
+        return result.answer
+
+    def states(self) -> Iterator[dict[str, Answer]]:
+        return self.space.states()
+
+
+@dataclass(frozen=True)
+class Result:
+    """The rules left standing in one situation, with what each answers."""
+
+    standing: tuple[tuple[Rule, Answer], ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.standing
+
+    @property
+    def conflict(self) -> bool:
+        return len({(type(a), a) for _, a in self.standing}) > 1
+
+    @property
+    def answer(self) -> Answer | None:
+        if self.empty or self.conflict:
+            return None
+        return self.standing[0][1]
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The clauses that decided, in citation order."""
+        return tuple(sorted({r.clause for r, _ in self.standing}))
+
+    def describe(self) -> str:
+        return "; ".join(f"{r.ref} says {_show(a)}" for r, a in self.standing)
+
+
+def _show(value: Answer) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class Evaluator:
+    """The reference engine for one edition: ``decide(decision, facts)``."""
+
+    def __init__(self, book: Rulebook, edition: Edition):
+        self.book = book
+        self.edition = edition
+
+    @cached_property
+    def _models(self) -> dict[str, DecisionModel]:
+        return {}
+
+    def model(self, decision: str) -> DecisionModel:
+        if decision not in self._models:
+            if decision not in self.edition.decisions:
+                raise KeyError(f"edition '{self.edition.id}' has no decision '{decision}'")
+            self._models[decision] = DecisionModel(self.book.vocabulary, self.edition, decision)
+        return self._models[decision]
+
+    def decide(self, decision: str, facts: State) -> Answer:
+        return self.model(decision).decide(facts)
+
+
+def show_state(state: State) -> str:
+    """``poisoned=true, phase=battle``: a situation as people read it."""
+    return ", ".join(f"{k}={_show(v)}" for k, v in state.items()) or "(any situation)"

@@ -1,0 +1,108 @@
+"""The resolved edition as JSON: the contract that scripts and other tools read.
+
+Top level: ``format``, ``rulebook``, ``edition``, ``terms``, ``facts``,
+``constraints``. Keys and order are stable; the same model gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .conditions import to_json as cond_json
+from .model import Clause, Decision, Edition, Rule, Rulebook, Term
+
+FORMAT = "rulebook-export/1"
+
+
+def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
+    """One edition, overlays applied, as plain JSON values."""
+    return {
+        "format": FORMAT,
+        "rulebook": {"title": book.title, "publisher": book.publisher},
+        "edition": {
+            "id": edition.id,
+            "title": edition.title,
+            "date": edition.date,
+            "status": edition.status,
+            "sources": list(edition.sources),
+            "notes": edition.notes,
+            "changed": list(edition.changed),
+            "withdrawn": list(edition.withdrawn),
+        },
+        "terms": [term_json(t) for t in edition.terms],
+        "facts": [
+            {"name": f.name, "type": f.type, "values": list(f.values), "meaning": f.meaning}
+            for f in book.vocabulary.facts
+        ],
+        "constraints": [
+            {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in book.vocabulary.constraints
+        ],
+    }
+
+
+def term_json(term: Term) -> dict[str, Any]:
+    return {
+        "id": term.id,
+        "name": term.name,
+        "aliases": list(term.aliases),
+        "notes": term.notes,
+        "from_edition": term.edition,
+        "decisions": [decision_json(d) for d in term.decisions],
+        "sections": [
+            {"key": s.key, "kind": s.kind, "title": s.title, "clauses": [c.id for c in s.clauses]}
+            for s in term.sections
+        ],
+        "clauses": [clause_json(c) for c in term.clauses],
+    }
+
+
+def decision_json(d: Decision) -> dict[str, Any]:
+    return {
+        "name": d.name,
+        "type": d.type,
+        "values": list(d.values),
+        "meaning": d.meaning,
+        "given": cond_json(d.given) if d.given is not None else None,
+    }
+
+
+def clause_json(c: Clause) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": c.id,
+        "ref": c.ref,
+        "section": c.section,
+        "text": c.text,
+        "notes": c.notes,
+        "links": [{"phrase": l.phrase, "term": l.term, "clause": l.clause} for l in c.links],
+        "defines": None,
+        "rules": [rule_json(r) for r in c.rules if not r.from_table],
+        "steps": None,
+        "table": None,
+    }
+    if c.defines:
+        out["defines"] = {"name": c.defines.name, "meaning": c.defines.meaning,
+                          "as": cond_json(c.defines.condition)}
+    if c.steps:
+        out["steps"] = {"procedure": c.steps.procedure, "order": list(c.steps.order)}
+    if c.table:
+        out["table"] = {"decision": c.table.decision, "key": c.table.key,
+                        "rows": [{"keys": list(r.keys), "value": r.value} for r in c.table.rows]}
+    return out
+
+
+def rule_json(r: Rule) -> dict[str, Any]:
+    out: dict[str, Any] = {"decision": r.decision, "id": r.id, "kind": r.kind,
+                           "when": cond_json(r.when) if r.when is not None else None}
+    if r.kind == "value":
+        out["value"] = r.value
+    else:
+        out[r.kind] = cond_json(r.test)
+    out["exception_to"] = list(r.exception_to)
+    out["notes"] = r.notes
+    return out
+
+
+def dumps(data: Any) -> str:
+    """Deterministic JSON text, ending in a newline."""
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,47 @@
+"""Atomic writes: a failed run leaves the previous output as it was."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+
+def write_text(path: Path | str, text: str) -> None:
+    """Write a file through a temporary sibling and an atomic rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def replace_dir(staging: Path, target: Path) -> None:
+    """Put a fully written ``staging`` folder in place of ``target``.
+
+    The old folder is moved aside first and removed only once the new one
+    stands in its place, so at every moment one complete version exists.
+    """
+    target = Path(target)
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old")
+        if old.exists():
+            shutil.rmtree(old)
+        os.replace(target, old)
+    os.replace(staging, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def staging_dir(target: Path) -> Path:
+    """A fresh folder beside ``target`` to build into."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))

@@ -1,0 +1,71 @@
+"""Rules logic checks, as Catala makes them: conflicts, empty decisions, dead rules.
+
+Each is found by evaluating the decision in every allowed situation, and
+reported with the situation that shows it.
+"""
+
+from __future__ import annotations
+
+from .diagnostics import Diagnostic
+from .evaluate import DecisionModel, show_state
+from .model import Edition, Rulebook
+
+MAX_STATES = 1 << 16  # beyond this a decision is left unchecked, and said so
+
+
+def logic_problems(book: Rulebook) -> list[Diagnostic]:
+    """Every conflict, empty situation and dead rule, over all editions."""
+    problems: list[Diagnostic] = []
+    done: set = set()
+    for edition in book.editions:
+        for name in sorted(edition.decisions):
+            model = DecisionModel(book.vocabulary, edition, name)
+            key = _signature(edition, model)
+            if key in done:  # the same rules over the same predicates: already checked
+                continue
+            done.add(key)
+            problems.extend(decision_problems(model))
+    return problems
+
+
+def _signature(edition: Edition, model: DecisionModel) -> tuple:
+    preds = tuple(sorted((n, p.condition) for n, p in edition.predicates.items()))
+    return (model.decision, model.rules, preds)
+
+
+def decision_problems(model: DecisionModel) -> list[Diagnostic]:
+    decision = model.decision
+    if model.space.size > MAX_STATES:
+        return [Diagnostic(decision.loc, f"decision '{decision.name}' depends on {len(model.facts)} facts "
+                           f"({model.space.size} situations); not checked for conflicts", severity="warning")]
+    out: list[Diagnostic] = []
+    applied: set[int] = set()
+    conflicts: set[frozenset] = set()
+    empty_shown = False
+    for state in model.states():
+        result = model.evaluate(state)
+        # a rule that answers but is overridden is live all the same
+        for i, c in enumerate(model._compiled):
+            if i not in applied and c.answer(state) is not None:
+                applied.add(i)
+        if result.conflict:
+            key = frozenset(r.ref for r, _ in result.standing)
+            if key not in conflicts:
+                conflicts.add(key)
+                first = min((r for r, _ in result.standing), key=lambda r: (r.loc.path, r.loc.line))
+                out.append(Diagnostic(first.loc, f"decision '{decision.name}' is in conflict when "
+                                      f"{show_state(state)}: {result.describe()}, and no rule is an "
+                                      "exception to the other",
+                                      "mark one rule 'exception_to' the other's clause, or narrow a 'when'"))
+        elif result.empty and not empty_shown:
+            empty_shown = True
+            out.append(Diagnostic(decision.loc, f"decision '{decision.name}' has no answer when "
+                                  f"{show_state(state)}",
+                                  "add a rule for this situation, a constraint that rules it out, "
+                                  "or a 'given' that puts it out of the question's scope"))
+    for i, rule in enumerate(model.rules):
+        if i not in applied:
+            out.append(Diagnostic(rule.loc, f"rule of {rule.ref} for '{decision.name}' can never apply in an "
+                                  "allowed situation (dead rule)",
+                                  "check its 'when' against the vocabulary's constraints and the decision's 'given'"))
+    return out

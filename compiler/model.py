@@ -1,0 +1,234 @@
+"""The checked, immutable rulebook that every back end reads.
+
+Built only by ``compiler.build`` from sources that passed every check; back
+ends (export, conformance, diff, site) read it and never change it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Mapping, Union
+
+from .conditions import Condition
+from .diagnostics import Location
+
+Answer = Union[bool, str]
+
+
+def clause_ref(term: str, clause: str) -> str:
+    """How a clause is cited: ``heal#healable``."""
+    return f"{term}#{clause}"
+
+
+@dataclass(frozen=True)
+class Fact:
+    name: str
+    type: str  # bool | enum
+    values: tuple[str, ...]  # empty for bool
+    meaning: str
+    loc: Location = field(compare=False, repr=False)
+
+    @property
+    def domain(self) -> tuple[Answer, ...]:
+        return (False, True) if self.type == "bool" else self.values
+
+
+@dataclass(frozen=True)
+class Constraint:
+    id: str
+    text: str
+    never: Condition
+    loc: Location = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    facts: tuple[Fact, ...]
+    constraints: tuple[Constraint, ...]
+
+    @cached_property
+    def by_name(self) -> Mapping[str, Fact]:
+        return {f.name: f for f in self.facts}
+
+
+@dataclass(frozen=True)
+class Predicate:
+    name: str
+    meaning: str | None
+    condition: Condition
+    clause: str  # qualified clause ref
+    loc: Location = field(compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Decision:
+    name: str
+    type: str  # bool | enum
+    values: tuple[str, ...]
+    meaning: str
+    given: Condition | None
+    term: str
+    loc: Location = field(compare=False, repr=False)
+
+    @property
+    def domain(self) -> tuple[Answer, ...]:
+        return (False, True) if self.type == "bool" else self.values
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One contribution of a clause to a decision, in normal form.
+
+    ``kind`` is value, requires, forbids or permits; ``test`` is the condition
+    of the last three; ``exception_to`` lists the clauses whose rules this one
+    overrides wherever it answers.
+    """
+
+    decision: str
+    clause: str
+    kind: str
+    when: Condition | None
+    value: Answer | None
+    test: Condition | None
+    exception_to: tuple[str, ...]
+    id: str | None
+    notes: str | None
+    loc: Location = field(compare=False, repr=False)
+    from_table: bool = False  # stands for a row of the clause's table
+
+    @property
+    def ref(self) -> str:
+        return f"{self.clause}/{self.id}" if self.id else self.clause
+
+
+@dataclass(frozen=True)
+class Steps:
+    procedure: str
+    order: tuple[str, ...]  # qualified clause refs
+
+
+@dataclass(frozen=True)
+class TableRow:
+    keys: tuple[str, ...]
+    value: Answer
+
+
+@dataclass(frozen=True)
+class Table:
+    decision: str
+    key: str
+    rows: tuple[TableRow, ...]
+
+
+@dataclass(frozen=True)
+class Link:
+    phrase: str
+    term: str
+    clause: str | None
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    term: str
+    section: str
+    text: str
+    notes: str | None
+    links: tuple[Link, ...]
+    defines: Predicate | None
+    rules: tuple[Rule, ...]  # includes the rules a table stands for
+    steps: Steps | None
+    table: Table | None
+    loc: Location = field(compare=False, repr=False)
+
+    @property
+    def ref(self) -> str:
+        return clause_ref(self.term, self.id)
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    kind: str
+    title: str | None
+    clauses: tuple[Clause, ...]
+
+
+@dataclass(frozen=True)
+class Term:
+    id: str
+    name: str
+    aliases: tuple[str, ...]
+    notes: str | None
+    decisions: tuple[Decision, ...]
+    sections: tuple[Section, ...]
+    edition: str  # the edition whose file gave this version of the term
+    digest: str  # hash of the term's content, for skipping unchanged terms
+    loc: Location = field(compare=False, repr=False)
+
+    @property
+    def clauses(self) -> tuple[Clause, ...]:
+        return tuple(c for s in self.sections for c in s.clauses)
+
+
+@dataclass(frozen=True)
+class Edition:
+    id: str
+    title: str
+    date: str | None
+    status: str
+    sources: tuple[str, ...]
+    notes: str | None
+    terms: tuple[Term, ...]  # resolved: overlays applied, sorted by id
+    changed: tuple[str, ...]  # ids of terms this edition's own files add or change
+    withdrawn: tuple[str, ...]
+    loc: Location = field(compare=False, repr=False)
+
+    @cached_property
+    def term_by_id(self) -> Mapping[str, Term]:
+        return {t.id: t for t in self.terms}
+
+    @cached_property
+    def clause_by_ref(self) -> Mapping[str, Clause]:
+        return {c.ref: c for t in self.terms for c in t.clauses}
+
+    @cached_property
+    def predicates(self) -> Mapping[str, Predicate]:
+        return {c.defines.name: c.defines for t in self.terms for c in t.clauses if c.defines}
+
+    @cached_property
+    def decisions(self) -> Mapping[str, Decision]:
+        return {d.name: d for t in self.terms for d in t.decisions}
+
+    @cached_property
+    def rules(self) -> Mapping[str, tuple[Rule, ...]]:
+        """Rules by decision, in term and clause order."""
+        found: dict[str, list[Rule]] = {name: [] for name in self.decisions}
+        for term in self.terms:
+            for clause in term.clauses:
+                for rule in clause.rules:
+                    found.setdefault(rule.decision, []).append(rule)
+        return {k: tuple(v) for k, v in found.items()}
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    root: str
+    title: str
+    publisher: str
+    notes: str | None
+    editions: tuple[Edition, ...]
+    vocabulary: Vocabulary
+
+    @cached_property
+    def edition_by_id(self) -> Mapping[str, Edition]:
+        return {e.id: e for e in self.editions}
+
+    @property
+    def latest(self) -> Edition:
+        return self.editions[-1]
+
+    def edition(self, edition_id: str | None) -> Edition:
+        """The edition with this id (the latest for None); KeyError if unknown."""
+        return self.latest if edition_id is None else self.edition_by_id[edition_id]

@@ -1,0 +1,330 @@
+"""The published JSON Schema of the rulebook files, and a validator for it.
+
+One schema serves editors (through ``rulebook schema``) and the checker. The
+validator interprets the subset of JSON Schema used here, reporting every
+problem with its position and, for an unknown key, the closest valid one.
+Conditions are only sketched in the schema; ``conditions.py`` checks them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from .diagnostics import Diagnostic, did_you_mean
+from .yamlsource import Document
+
+SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+IDENT = r"^[a-z][a-z0-9_]*$"
+DECISION = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
+EDITION_ID = r"^[0-9A-Za-z][0-9A-Za-z.-]*$"
+CLAUSE_REF = r"^[a-z0-9]+(-[a-z0-9]+)*#[a-z0-9]+(-[a-z0-9]+)*$"
+DATE = r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$"
+SECTION_KINDS = ["definition", "how-to-play", "default-conditions",
+                 "special-conditions", "clarifications", "named"]
+
+_CONDITION = {
+    "description": "A condition: a fact or predicate name, true/false, or one of "
+                   "{not: C}, {all: [C...]}, {any: [C...]}, {is: {FACT: VALUE}}, "
+                   "{in: {FACT: [VALUE...]}}.",
+    "anyOf": [
+        {"type": "string", "pattern": IDENT},
+        {"type": "boolean"},
+        {"type": "object", "properties": {"not": {"$ref": "#/$defs/condition"}},
+         "required": ["not"], "additionalProperties": False},
+        {"type": "object", "properties": {"all": {"type": "array", "items": {"$ref": "#/$defs/condition"}}},
+         "required": ["all"], "additionalProperties": False},
+        {"type": "object", "properties": {"any": {"type": "array", "items": {"$ref": "#/$defs/condition"}}},
+         "required": ["any"], "additionalProperties": False},
+        {"type": "object", "properties": {"is": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                                                 "additionalProperties": {"type": "string"}}},
+         "required": ["is"], "additionalProperties": False},
+        {"type": "object", "properties": {"in": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                                                 "additionalProperties": {"type": "array", "items": {"type": "string"}}}},
+         "required": ["in"], "additionalProperties": False},
+    ],
+}
+
+_TEXT = {"type": "string", "minLength": 1}
+_NOTES = {"type": ["string", "null"]}
+
+_RULE = {
+    "type": "object",
+    "description": "A contribution to a decision: value, requires, forbids or permits, "
+                   "scoped by when, optionally an exception to other clauses' rules.",
+    "properties": {
+        "decision": {"type": "string", "pattern": DECISION},
+        "id": {"type": "string", "pattern": SLUG},
+        "when": {"$ref": "#/$defs/condition"},
+        "value": {"type": ["boolean", "string"]},
+        "requires": {"$ref": "#/$defs/condition"},
+        "forbids": {"$ref": "#/$defs/condition"},
+        "permits": {"$ref": "#/$defs/condition"},
+        "exception_to": {"type": "array", "items": {"type": "string", "pattern": CLAUSE_REF}},
+        "notes": _NOTES,
+    },
+    "required": ["decision"],
+    "additionalProperties": False,
+}
+
+_TERM = {
+    "type": "object",
+    "description": "One term of one edition: editions/EDITION/TERM.yaml.",
+    "properties": {
+        "id": {"type": "string", "pattern": SLUG},
+        "name": _TEXT,
+        "withdrawn": {"type": "boolean"},
+        "aliases": {"type": "array", "items": _TEXT},
+        "notes": _NOTES,
+        "decisions": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "pattern": DECISION},
+                "type": {"enum": ["bool", "enum"]},
+                "values": {"type": "array", "items": {"type": "string", "pattern": IDENT}, "minItems": 1},
+                "meaning": _TEXT,
+                "given": {"$ref": "#/$defs/condition"},
+            },
+            "required": ["name", "type", "meaning"],
+            "additionalProperties": False,
+        }},
+        "sections": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "key": {"type": "string", "pattern": SLUG},
+                "kind": {"enum": SECTION_KINDS},
+                "title": {"type": ["string", "null"]},
+                "clauses": {"type": "array", "items": {"$ref": "#/$defs/clause"}},
+            },
+            "required": ["key", "kind", "clauses"],
+            "additionalProperties": False,
+        }},
+    },
+    "required": ["id"],
+    "additionalProperties": False,
+}
+
+_CLAUSE = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "pattern": SLUG},
+        "text": _TEXT,
+        "notes": _NOTES,
+        "links": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"phrase": _TEXT, "term": {"type": "string", "pattern": SLUG},
+                           "clause": {"type": "string", "pattern": SLUG}},
+            "required": ["phrase", "term"],
+            "additionalProperties": False,
+        }},
+        "defines": {
+            "type": "object",
+            "properties": {"name": {"type": "string", "pattern": IDENT}, "meaning": _TEXT,
+                           "as": {"$ref": "#/$defs/condition"}},
+            "required": ["name", "as"],
+            "additionalProperties": False,
+        },
+        "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"}},
+        "steps": {
+            "type": "object",
+            "properties": {"procedure": {"type": "string", "pattern": DECISION},
+                           "order": {"type": "array", "minItems": 1,
+                                     "items": {"type": "string", "pattern": SLUG}}},
+            "required": ["procedure", "order"],
+            "additionalProperties": False,
+        },
+        "table": {
+            "type": "object",
+            "properties": {
+                "decision": {"type": "string", "pattern": DECISION},
+                "key": {"type": "string", "pattern": IDENT},
+                "rows": {"type": "array", "minItems": 1, "items": {
+                    "type": "object",
+                    "properties": {"keys": {"type": "array", "minItems": 1,
+                                            "items": {"type": "string", "pattern": IDENT}},
+                                   "value": {"type": ["string", "boolean"]}},
+                    "required": ["keys", "value"],
+                    "additionalProperties": False,
+                }},
+            },
+            "required": ["decision", "key", "rows"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["id", "text"],
+    "additionalProperties": False,
+}
+
+_RULEBOOK = {
+    "type": "object",
+    "description": "rulebook.yaml: the rulebook and its editions, oldest first.",
+    "properties": {
+        "title": _TEXT,
+        "publisher": _TEXT,
+        "notes": _NOTES,
+        "editions": {"type": "array", "minItems": 1, "items": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string", "pattern": EDITION_ID},
+                "title": _TEXT,
+                "date": {"type": ["string", "null"], "pattern": DATE},
+                "status": {"enum": ["published", "draft"]},
+                "sources": {"type": "array", "items": _TEXT},
+                "notes": _NOTES,
+            },
+            "required": ["id", "title", "date", "status"],
+            "additionalProperties": False,
+        }},
+    },
+    "required": ["title", "publisher", "editions"],
+    "additionalProperties": False,
+}
+
+_VOCABULARY = {
+    "type": "object",
+    "description": "vocabulary.yaml: the facts conditions may test, and the constraints between them.",
+    "properties": {
+        "facts": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "pattern": IDENT},
+                "type": {"enum": ["bool", "enum"]},
+                "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT}},
+                "meaning": _TEXT,
+            },
+            "required": ["name", "type", "meaning"],
+            "additionalProperties": False,
+        }},
+        "constraints": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"id": {"type": "string", "pattern": SLUG}, "text": _TEXT,
+                           "never": {"$ref": "#/$defs/condition"}},
+            "required": ["id", "text", "never"],
+            "additionalProperties": False,
+        }},
+    },
+    "required": ["facts"],
+    "additionalProperties": False,
+}
+
+DEFS = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE}
+ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM}
+
+
+def published_schema() -> dict:
+    """The JSON Schema document: one schema whose $defs name each file kind.
+
+    ``$ref: "#/$defs/term"`` etc. select a file kind; the top level accepts any
+    of the three so one URL serves every file in a rulebook.
+    """
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://rulebook-compiler.invalid/schema/rulebook.json",
+        "title": "rulebook-compiler source files",
+        "anyOf": [{"$ref": f"#/$defs/{name}"} for name in ROOTS],
+        "$defs": {**ROOTS, **DEFS},
+    }
+
+
+_TYPES = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+_TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string",
+               "boolean": "true or false", "integer": "a whole number", "null": "null"}
+
+
+def _describe(value: Any) -> str:
+    for name, test in _TYPES.items():
+        if test(value):
+            return _TYPE_NAMES[name]
+    return type(value).__name__
+
+
+@lru_cache(maxsize=None)
+def _pattern(p: str) -> re.Pattern:
+    return re.compile(p)
+
+
+def validate(doc: Document, kind: str) -> list[Diagnostic]:
+    """Check a document against the schema of its kind ('rulebook', 'vocabulary', 'term')."""
+    problems: list[Diagnostic] = []
+    _check(doc, doc.data, ROOTS[kind], (), problems)
+    return problems
+
+
+def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagnostic]) -> None:
+    ref = schema.get("$ref")
+    if ref:
+        if ref == "#/$defs/condition":
+            return  # conditions.py parses these with messages that know the vocabulary
+        schema = DEFS[ref.rsplit("/", 1)[1]]
+    where = _name(path)
+    if "enum" in schema:
+        if value not in schema["enum"]:
+            choices = ", ".join(map(str, schema["enum"]))
+            hint = did_you_mean(str(value), map(str, schema["enum"])) if isinstance(value, str) else None
+            out.append(Diagnostic(doc.at(path), f"{where} must be one of: {choices}; got {value!r}", hint))
+        return
+    types = schema.get("type")
+    if types:
+        types = [types] if isinstance(types, str) else types
+        if not any(_TYPES[t](value) for t in types):
+            wanted = " or ".join(_TYPE_NAMES[t] for t in types)
+            out.append(Diagnostic(doc.at(path), f"{where} must be {wanted}, not {_describe(value)}"))
+            return
+    if isinstance(value, str):
+        if "minLength" in schema and len(value) < schema["minLength"]:
+            out.append(Diagnostic(doc.at(path), f"{where} must not be empty"))
+        if "pattern" in schema and not _pattern(schema["pattern"]).match(value):
+            out.append(Diagnostic(doc.at(path), f"{where} {value!r} is not valid",
+                                  _pattern_hint(schema["pattern"])))
+    elif isinstance(value, dict):
+        props = schema.get("properties", {})
+        for key in schema.get("required", []):
+            if key not in value:
+                out.append(Diagnostic(doc.at(path), f"{where} lacks required key '{key}'"))
+        for key, item in value.items():
+            if key in props:
+                _check(doc, item, props[key], path + (key,), out)
+            elif schema.get("additionalProperties") is False:
+                place = "at the top level" if not path else f"in {where}"
+                out.append(Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
+                                      did_you_mean(key, props) or f"valid keys: {', '.join(props)}",
+                                      code="unknown-key"))
+    elif isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            out.append(Diagnostic(doc.at(path), f"{where} must have at least {schema['minItems']} item(s)"))
+        items = schema.get("items")
+        if items:
+            for i, item in enumerate(value):
+                _check(doc, item, items, path + (i,), out)
+
+
+_PATTERN_HINTS = {
+    SLUG: "use lowercase letters, digits and single hyphens, like 'battle-resolution'",
+    IDENT: "use lowercase letters, digits and underscores, starting with a letter, like 'being_discarded'",
+    DECISION: "use dotted identifiers, like 'heal.may_target'",
+    EDITION_ID: "use letters, digits, dots and hyphens, like '4.0.0-draft'",
+    CLAUSE_REF: "cite a clause as TERM#CLAUSE, like 'heal#healable'",
+    DATE: "write dates as YYYY-MM-DD, YYYY-MM or YYYY, quoted",
+}
+
+
+def _pattern_hint(pattern: str) -> str | None:
+    return _PATTERN_HINTS.get(pattern)
+
+
+def _name(path: tuple) -> str:
+    """A readable name for a place in a document: ``sections[0].clauses[2].id``."""
+    if not path:
+        return "the file"
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return f"'{text}'"
