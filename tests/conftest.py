@@ -1,0 +1,26 @@
+"""Shared fixtures: where the bundled rulebook and the small fixtures live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+BUNDLED = ROOT / "rulebook"
+
+
+@pytest.fixture(scope="session")
+def bundled():
+    """The bundled Redemption rulebook, checked."""
+    from compiler.build import load_rulebook
+
+    return load_rulebook(BUNDLED)
+
+
+@pytest.fixture(scope="session")
+def minimal():
+    from compiler.build import load_rulebook
+
+    return load_rulebook(FIXTURES / "minimal")

@@ -1,0 +1,77 @@
+import pytest
+
+from compiler import conditions as C
+from compiler.yamlsource import parse
+
+
+def cond(text: str):
+    doc, problems = parse(f"c: {text}\n".encode(), "c.yaml")
+    assert problems == []
+    out = []
+    result = C.parse(doc, ("c",), doc.data["c"], out)
+    return result, out
+
+
+NAMES = C.Names({"poisoned": None, "diseased": None, "phase": ("preparation", "battle", "discard")},
+                ["healable"])
+
+
+@pytest.mark.parametrize("text, state, expected", [
+    ("poisoned", {"poisoned": True}, True),
+    ("{not: poisoned}", {"poisoned": True}, False),
+    ("{all: [poisoned, diseased]}", {"poisoned": True, "diseased": False}, False),
+    ("{any: [poisoned, diseased]}", {"poisoned": False, "diseased": True}, True),
+    ("{is: {phase: battle}}", {"phase": "battle"}, True),
+    ("{in: {phase: [preparation, discard]}}", {"phase": "battle"}, False),
+    ("{all: []}", {}, True),
+    ("{any: []}", {}, False),
+    ("true", {}, True),
+])
+def test_evaluation(text, state, expected):
+    c, problems = cond(text)
+    assert problems == []
+    assert C.compile_condition(c, {})(state) is expected
+
+
+def test_predicates_are_inlined():
+    c, _ = cond("{all: [healable, {not: diseased}]}")
+    healable, _ = cond("{any: [poisoned, diseased]}")
+    f = C.compile_condition(c, {"healable": healable})
+    assert f({"poisoned": True, "diseased": False}) is True
+    assert f({"poisoned": False, "diseased": True}) is False
+    assert C.facts_used(c, {"healable": healable}) == {"poisoned", "diseased"}
+
+
+def test_round_trip_through_json():
+    for text in ["poisoned", "{not: {is: {phase: battle}}}", "{any: [poisoned, {in: {phase: [battle]}}]}"]:
+        c, _ = cond(text)
+        assert C.from_json(C.to_json(c)) == c
+
+
+@pytest.mark.parametrize("text, message, hint", [
+    ("poisned", "unknown fact or predicate 'poisned'", "did you mean 'poisoned'?"),
+    ("phase", "fact 'phase' is an enum, not a bool", "test it with {is: {phase: VALUE}}; values: preparation, battle, discard"),
+    ("{is: {phase: batle}}", "'batle' is not a value of fact 'phase'", "did you mean 'battle'?"),
+    ("{is: {poisoned: yes}}", None, None),
+])
+def test_name_errors(text, message, hint):
+    c, problems = cond(text)
+    if message is None:  # 'yes' is a bool in YAML 1.1: a malformed 'is'
+        assert c is None and "'is' takes one value" in problems[0].message
+        return
+    out = []
+    C.check_names(c, NAMES, out)
+    assert [(p.message, p.hint) for p in out] == [(message, hint)]
+
+
+def test_malformed_forms():
+    c, problems = cond("{nott: poisoned}")
+    assert c is None
+    assert (problems[0].message, problems[0].hint) == ("unknown condition form 'nott'", "did you mean 'not'?")
+    c, problems = cond("{all: poisoned}")
+    assert problems[0].message == "'all' takes a list of conditions"
+
+
+def test_describe():
+    c, _ = cond("{all: [healable, {not: {is: {phase: battle}}}]}")
+    assert C.describe(c) == "healable and not (phase is battle)"
