@@ -1,0 +1,43 @@
+"""The check command: summary when clean, problems and exit statuses otherwise."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from compiler.cli import main
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def test_clean_rulebook_prints_a_summary():
+    result = CliRunner().invoke(main, ["check", str(FIXTURES / "minimal")])
+    assert result.exit_code == 0
+    assert result.output == ("Minimal: 2 editions (v1, v2), 1 terms, latest v2 with 1 terms and 3 clauses: "
+                             "no problems\n")
+
+
+def test_problems_exit_1_with_every_problem(tmp_path):
+    root = tmp_path / "rb"
+    shutil.copytree(FIXTURES / "minimal", root)
+    path = root / "editions" / "v2" / "cure.yaml"
+    path.write_text(path.read_text().replace("poisoned, paralyzed", "poisned, paralysed"))
+    result = CliRunner().invoke(main, ["check", str(root)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[-1] == "2 problems found"
+    assert sum(": error: unknown fact or predicate" in line for line in lines) == 2
+
+
+def test_usage_error_exits_2():
+    result = CliRunner().invoke(main, ["check", "--no-such-option"])
+    assert result.exit_code == 2
+
+
+def test_bundled_rulebook_checks_clean_from_the_command_line():
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check"], cwd=root, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "4 editions (2012, 3.0.0, 4.0.0-draft, 5.0.0)" in proc.stdout

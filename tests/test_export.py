@@ -1,0 +1,59 @@
+"""The export contract, and its determinism."""
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from compiler.cli import main
+
+MINIMAL = str(Path(__file__).resolve().parent / "fixtures" / "minimal")
+
+
+def export(*args: str):
+    result = CliRunner().invoke(main, ["export", "--rulebook", MINIMAL, *args])
+    return result
+
+
+def test_contract_of_an_overlaid_edition():
+    result = export("--edition", "v2", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["edition"] | {} == {
+        "id": "v2", "title": "Second", "date": None, "status": "draft", "sources": [], "notes": None,
+        "changed": ["cure"], "withdrawn": []}
+    (term,) = data["terms"]
+    assert (term["id"], term["name"], term["aliases"]) == ("cure", "Cure", ["Mend"])
+    clause = {c["id"]: c for c in term["clauses"]}
+    assert clause["curable"]["section"] == "definition"
+    assert clause["curable"]["text"] == "A character is curable if it is poisoned or paralyzed."
+    assert clause["curable"]["defines"]["as"] == {"any": ["poisoned", "paralyzed"]}
+    assert clause["not-in-battle"]["rules"] == [{
+        "decision": "cure.may_target", "id": None, "kind": "forbids", "when": None,
+        "forbids": {"is": {"phase": "battle"}}, "exception_to": ["cure#targets"], "notes": None}]
+    assert [f["name"] for f in data["facts"]] == ["poisoned", "paralyzed", "phase"]
+
+
+def test_default_edition_is_the_latest_and_output_is_deterministic():
+    first, second = export(), export("--edition", "v2")
+    assert first.output == second.output
+
+
+def test_earlier_edition_is_resolved_on_its_own():
+    data = json.loads(export("--edition", "v1").output)
+    texts = [c["text"] for c in data["terms"][0]["clauses"]]
+    assert texts == ["A character is curable if it is poisoned.", "Targets must be curable."]
+
+
+def test_unknown_edition_is_a_usage_error():
+    result = export("--edition", "v9")
+    assert result.exit_code == 2
+    assert "unknown edition 'v9'; editions: v1, v2" in result.output
+
+
+def test_out_file_is_written(tmp_path):
+    target = tmp_path / "out" / "v2.json"
+    result = export("--edition", "v2", "--out", str(target))
+    assert result.exit_code == 0
+    assert json.loads(target.read_text())["edition"]["id"] == "v2"
+    assert [p.name for p in target.parent.iterdir()] == ["v2.json"]  # no temporary left behind

@@ -1,0 +1,62 @@
+"""The published schema is valid JSON Schema and agrees with the checker's own validator."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import main
+from compiler.schema import published_schema, validate
+from compiler.yamlsource import load, parse
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+BUNDLED = Path(__file__).resolve().parent.parent / "rulebook"
+
+
+def validator(kind: str):
+    """A jsonschema validator for one kind of file, from the published schema."""
+    return jsonschema.Draft202012Validator({**published_schema(), "anyOf": [{"$ref": f"#/$defs/{kind}"}]})
+
+
+def test_schema_is_valid_draft_2020_12():
+    jsonschema.Draft202012Validator.check_schema(published_schema())
+
+
+def test_cli_prints_the_schema():
+    result = CliRunner().invoke(main, ["schema"])
+    assert result.exit_code == 0
+    assert json.loads(result.output) == published_schema()
+
+
+def _files(root: Path):
+    yield root / "rulebook.yaml", "rulebook"
+    yield root / "vocabulary.yaml", "vocabulary"
+    for path in sorted((root / "editions").glob("*/*.yaml")):
+        yield path, "term"
+
+
+@pytest.mark.parametrize("root", [FIXTURES / "minimal", BUNDLED], ids=["minimal", "bundled"])
+def test_real_files_satisfy_both_validators(root):
+    files = list(_files(root))
+    assert len(files) > 2
+    for path, kind in files:
+        doc, problems = load(path)
+        assert problems == []
+        assert validate(doc, kind) == []
+        errors = list(validator(kind).iter_errors(doc.data))
+        assert errors == [], f"{path}: {errors[0].message}"
+
+
+@pytest.mark.parametrize("text", [
+    "id: heal\nname: Heal\nsections: []\naliasses: [x]\n",          # unknown key
+    "id: ../x\nname: X\nsections: []\n",                           # unsafe id
+    "id: heal\nname: Heal\nsections: [{key: s, kind: lead, clauses: []}]\n",  # bad enum
+    "id: heal\nname: 12\nsections: []\n",                          # wrong type
+    "id: heal\nname: Heal\nsections: [{key: s, kind: definition, clauses: [{id: c}]}]\n",  # missing text
+])
+def test_both_validators_reject_the_same_mistakes(text):
+    doc, _ = parse(text.encode(), "t.yaml")
+    assert validate(doc, "term") != []
+    assert list(validator("term").iter_errors(doc.data)) != []
