@@ -11,7 +11,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from . import conditions as C
 from . import schema
@@ -393,10 +393,10 @@ class _Builder:
         names = C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts.values()},
                         predicates.keys())
         self._check_cycles(edition, predicates)
-        signature = (tuple(sorted((n, p.clause) for n, p in predicates.items())),
-                     tuple(sorted(decisions)), tuple(t.id for t in edition.terms))
+        # What a term's references resolve against is the whole edition: a term need
+        # not be checked again in an edition whose every term is as before.
+        signature = tuple((t.id, t.digest) for t in edition.terms)
         for term in edition.terms:
-            # A carried-over term in an unchanged context needs no second check.
             key = (term.digest, term.edition, signature)
             if key in checked:
                 continue
