@@ -1,0 +1,97 @@
+"""The broken-rulebook corpus: every kind of bad input gets its exact, positioned message.
+
+Each folder under tests/fixtures/broken/ is tests/fixtures/minimal with one
+thing broken (the folder name says what); its ``expected.txt`` is exactly what
+``rulebook check FOLDER`` prints on stderr, run from tests/fixtures/broken/.
+Inputs too big to commit (a 10 MB string, a 17 MB file) are generated here.
+
+Every case runs the real command in a subprocess, so a crash would show as a
+traceback or a status other than 1, and a hang as a timeout. The timeout is a
+guard against hangs (an alias bomb must be stopped, not expanded), not a
+performance measurement; those live in bench/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+BROKEN = FIXTURES / "broken"
+MINIMAL = FIXTURES / "minimal"
+HANG_GUARD = 60  # seconds; each case takes well under one
+
+CASES = sorted(p.name for p in BROKEN.iterdir() if (p / "expected.txt").is_file())
+
+
+def run_check(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "compiler", "check", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=HANG_GUARD)
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under root with its bytes and modification time."""
+    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def assert_clean_failure(proc: subprocess.CompletedProcess) -> None:
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_broken_rulebook(case: str):
+    before = snapshot(BROKEN / case)
+    proc = run_check(case, cwd=BROKEN)
+    assert_clean_failure(proc)
+    assert proc.stderr == (BROKEN / case / "expected.txt").read_text(encoding="utf-8")
+    assert snapshot(BROKEN / case) == before, "check must never write to the sources"
+
+
+def test_each_case_differs_from_minimal_in_its_own_way():
+    """Guard against a case folder that lost its breakage (and would test nothing new)."""
+    base = {k: v[0] for k, v in snapshot(MINIMAL).items()}
+    seen: dict[tuple, str] = {}
+    for case in CASES:
+        files = {k: v[0] for k, v in snapshot(BROKEN / case).items() if k != "expected.txt"}
+        diff = tuple(sorted((k, files.get(k)) for k in files.keys() | base.keys() if files.get(k) != base.get(k)))
+        assert diff, f"{case} is identical to minimal"
+        assert diff not in seen, f"{case} breaks the same thing as {seen[diff]}"
+        seen[diff] = case
+
+
+def _copy_minimal(tmp_path: Path, name: str) -> Path:
+    root = tmp_path / name
+    shutil.copytree(MINIMAL, root)
+    return root
+
+
+def test_problems_are_reported_in_path_order_with_a_count():
+    expected = (BROKEN / "many-problems-in-many-files" / "expected.txt").read_text().splitlines()
+    located = [line for line in expected if not line.startswith("  hint:")][:-1]
+    assert len(located) >= 4
+    assert located == sorted(located, key=lambda l: (l.split(":")[0], int(l.split(":")[1])))
+    assert expected[-1] == f"{len(located)} problems found"
+
+
+@pytest.mark.parametrize("args", [["a", "b"], ["--no-such-option"], ["-x"]])
+def test_usage_errors_exit_2(args):
+    proc = run_check(*args, cwd=BROKEN)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("Usage: ")
+
+
+def test_check_leaves_a_clean_rulebook_untouched():
+    before = snapshot(MINIMAL)
+    proc = run_check(str(MINIMAL), cwd=BROKEN)
+    assert proc.returncode == 0, proc.stderr
+    assert snapshot(MINIMAL) == before
