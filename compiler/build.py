@@ -181,6 +181,7 @@ class _Builder:
                 self.error(Location(self.shown(folder)), f"folder for unknown edition '{folder.name}'",
                            did_you_mean(folder.name, known) or "declare the edition in rulebook.yaml")
                 continue
+            first_file: dict[str, str] = {}  # term id -> the file that gave it first
             for path in sorted(folder.iterdir()):
                 if path.suffix not in (".yaml", ".yml") or not path.is_file():
                     self.error(Location(self.shown(path)), "not a term file",
@@ -189,7 +190,16 @@ class _Builder:
                 doc = self.load(path, "term")
                 if doc is None:
                     continue
-                grouped.setdefault(folder.name, []).append(self._term_file(doc, folder.name, path.stem))
+                term_file = self._term_file(doc, folder.name, path.stem)
+                term_id = doc.data.get("id")
+                if isinstance(term_id, str):
+                    # cure.yaml beside cure.yml, or a file whose id is not its name
+                    if term_id in first_file:
+                        self.error(doc.at(("id",)), f"term '{term_id}' is given twice in edition '{folder.name}'",
+                                   f"also in {first_file[term_id]}; keep one file per term")
+                        continue
+                    first_file[term_id] = doc.path
+                grouped.setdefault(folder.name, []).append(term_file)
         return grouped
 
     def _term_file(self, doc: Document, edition: str, stem: str) -> _TermFile:
