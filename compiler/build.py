@@ -205,7 +205,8 @@ class _Builder:
     def _term_file(self, doc: Document, edition: str, stem: str) -> _TermFile:
         data = doc.data
         term_id = data.get("id")
-        if isinstance(term_id, str) and term_id != stem:
+        # An id that is not a slug is reported by the schema; never suggest it as a file name.
+        if isinstance(term_id, str) and term_id != stem and schema._pattern(schema.SLUG).match(term_id):
             self.error(doc.at(("id",)), f"term id '{term_id}' does not match the file name '{stem}.yaml'",
                        f"rename the file to '{term_id}.yaml'")
         if data.get("withdrawn"):

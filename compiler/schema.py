@@ -282,7 +282,7 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
         if "minLength" in schema and len(value) < schema["minLength"]:
             out.append(Diagnostic(doc.at(path), f"{where} must not be empty"))
         if "pattern" in schema and not _pattern(schema["pattern"]).match(value):
-            out.append(Diagnostic(doc.at(path), f"{where} {value!r} is not valid",
+            out.append(Diagnostic(doc.at(path), f"{where} cannot be {value!r}",
                                   _pattern_hint(schema["pattern"])))
     elif isinstance(value, dict):
         props = schema.get("properties", {})
