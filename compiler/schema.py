@@ -276,7 +276,8 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
         types = [types] if isinstance(types, str) else types
         if not any(_TYPES[t](value) for t in types):
             wanted = " or ".join(_TYPE_NAMES[t] for t in types)
-            out.append(Diagnostic(doc.at(path), f"{where} must be {wanted}, not {_describe(value)}"))
+            out.append(Diagnostic(doc.at(path), f"{where} must be {wanted}, not {_describe(value)}",
+                                  _type_hint(types, value)))
             return
     if isinstance(value, str):
         if "minLength" in schema and len(value) < schema["minLength"]:
@@ -314,6 +315,17 @@ _PATTERN_HINTS = {
     CLAUSE_REF: "cite a clause as TERM#CLAUSE, like 'heal#healable'",
     DATE: "write dates as YYYY-MM-DD, YYYY-MM or YYYY, quoted",
 }
+
+
+def _type_hint(types: list[str], value: Any) -> str | None:
+    """How to write the value so that YAML reads it as the wanted type."""
+    if "string" in types and isinstance(value, bool):
+        return "put it in quotes; unquoted yes, no, true, false, on and off are read as true or false"
+    if "string" in types and isinstance(value, (int, float)):
+        return f'put it in quotes, "{value}", so that it is read as text'
+    if "array" in types and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return f"write a list, like [{value}]"
+    return None
 
 
 def _pattern_hint(pattern: str) -> str | None:
