@@ -74,7 +74,8 @@ def load(path: Path | str, display: str | None = None) -> tuple[Document | None,
         size = os.path.getsize(path)
         if size > MAX_FILE_BYTES:
             return None, [Diagnostic(Location(shown, 1, 1),
-                                     f"file is {size} bytes, over the limit of {MAX_FILE_BYTES}")]
+                                     f"file is {size:,} bytes, over the limit of {MAX_FILE_BYTES:,} (16 MiB)",
+                                     "split the term, or move long notes out of the rulebook")]
         raw = path.read_bytes()
     except OSError as exc:
         return None, [Diagnostic(Location(shown), f"cannot read file: {exc.strerror}")]
@@ -108,26 +109,83 @@ def parse(raw: bytes, shown: str) -> tuple[Document | None, list[Diagnostic]]:
     try:
         doc.data = builder.value(node, ())
     except _Budget:
-        mark = node.start_mark
-        return None, [Diagnostic(Location(shown, mark.line + 1, mark.column + 1),
-                                 f"document expands to more than {MAX_NODES} nodes "
-                                 "(aliases nested too deep?)",
-                                 "YAML anchors and aliases are limited to keep loading bounded")]
+        return None, [_budget_error(doc, node)]
     return (None if problems else doc), problems
+
+
+def _budget_error(doc: Document, root) -> Diagnostic:
+    """Where an alias bomb went off: the top-level key whose value blew the budget."""
+    top = [path for path in doc.key_positions if len(path) == 1]
+    limit = f"more than {MAX_NODES:,} values through aliases"
+    hint = ("an alias ('*name') repeats the value anchored as '&name'; "
+            "aliases nested this deep are refused so that loading stays bounded")
+    if top:
+        return Diagnostic(doc.key_at(top[-1]), f"'{top[-1][0]}' expands to {limit}", hint)
+    mark = root.start_mark
+    return Diagnostic(Location(doc.path, mark.line + 1, mark.column + 1), f"the file expands to {limit}", hint)
+
+
+# libyaml's contexts, said in words a rules committee uses
+_CONTEXTS = {
+    "while parsing a flow sequence": "the list that opens with '[' at {where}",
+    "while parsing a flow mapping": "the mapping that opens with '{{' at {where}",
+    "while parsing a block collection": "the list that starts at {where}",
+    "while parsing a block mapping": "the mapping that starts at {where}",
+    "while scanning a quoted scalar": "the quoted text that starts at {where}",
+    "while parsing a quoted scalar": "the quoted text that starts at {where}",
+}
 
 
 def _syntax_error(exc: yaml.MarkedYAMLError, shown: str, text: str) -> Diagnostic:
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     problem = exc.problem or "invalid YAML"
+    context = exc.context or ""
+    cmark = exc.context_mark
+    inside = ""
+    if cmark is not None and context in _CONTEXTS:
+        inside = _CONTEXTS[context].format(where=f"line {cmark.line + 1}, column {cmark.column + 1}")
     hint = None
     lines = text.splitlines()
-    if "\t" in problem or (0 < line <= len(lines) and "\t" in lines[line - 1][: max(col, 1)]):
+    if "\t" in problem or "tab character" in problem or (
+            0 < line <= len(lines) and "\t" in lines[line - 1][: max(col, 1)]):
         problem = "tab character where YAML allows only spaces"
         hint = "indent with spaces, not tabs"
-    elif exc.context:
-        problem = f"{problem} ({exc.context})"
+    elif problem == "found unexpected end of stream" and "quoted scalar" in context and cmark is not None:
+        # point at the opening quote: the end of the file is no help
+        line, col = cmark.line + 1, cmark.column + 1
+        quote = text.splitlines()[cmark.line][cmark.column] if cmark.line < len(lines) else '"'
+        problem = "the quoted text that starts here is never closed"
+        hint = f"end it with a matching quote ({quote})"
+    elif problem.startswith("did not find expected ',' or") and inside:
+        closer = problem[-2]
+        kind = "list" if closer == "]" else "mapping"
+        problem = f"expected ',' or '{closer}' in {inside}"
+        hint = f"close the {kind} with '{closer}', and separate its items with ','"
+    elif problem in ("did not find expected '-' indicator", "did not find expected key") and inside:
+        item = "item" if "list" in inside else "key"
+        problem = f"bad indentation: this is not a new {item} of {inside}"
+        hint = "the items of a list, and the keys of a mapping, start in the same column"
+    elif problem == "mapping values are not allowed in this context":
+        problem = "':' cannot start a key here"
+        hint = ("if the ':' is part of the text, put the whole text in quotes; "
+                "otherwise check this line's indentation")
+    elif problem == "but found another document":
+        problem = "a second document ('---') in one file"
+        hint = "a rulebook file holds one document; remove the '---' line or split the file"
+    elif inside:
+        problem = f"{problem} in {inside}"
+    elif context:
+        problem = f"{problem} ({context})"
     return Diagnostic(Location(shown, line, col), f"invalid YAML: {problem}", hint)
+
+
+def _show_tag(tag: str) -> str:
+    """A tag as it is written in the file: ``!!python/object``, not its full URI."""
+    return "!!" + tag[len("tag:yaml.org,2002:"):] if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+_TAG_HINT = "rulebook files hold only text, numbers, true/false, lists and mappings; remove the tag"
 
 
 class _Builder:
@@ -151,13 +209,13 @@ class _Builder:
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
             if node.tag != _SEQ:
-                self._error(node, f"custom tag '{node.tag}' is not allowed")
+                self._error(node, f"YAML tag '{_show_tag(node.tag)}' is not allowed", _TAG_HINT)
             return [self.value(item, path + (i,)) for i, item in enumerate(node.value)]
         return self._scalar(node)
 
     def _mapping(self, node, path: Path_) -> dict:
         if node.tag != _MAP:
-            self._error(node, f"custom tag '{node.tag}' is not allowed")
+            self._error(node, f"YAML tag '{_show_tag(node.tag)}' is not allowed", _TAG_HINT)
         result: dict = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
@@ -183,7 +241,8 @@ class _Builder:
     def _scalar(self, node) -> Any:
         tag, text = node.tag, node.value
         if len(text) > MAX_STRING:
-            self._error(node, f"string of {len(text)} characters is over the limit of {MAX_STRING}")
+            self._error(node, f"text of {len(text):,} characters is longer than the limit of {MAX_STRING:,}",
+                        "split it into several clauses")
             return ""
         if tag == _STR or tag == _TIMESTAMP:
             return text
@@ -201,5 +260,5 @@ class _Builder:
                 return float(text.replace("_", ""))
             except ValueError:
                 return text
-        self._error(node, f"custom tag '{tag}' is not allowed")
+        self._error(node, f"YAML tag '{_show_tag(tag)}' is not allowed", _TAG_HINT)
         return text

@@ -47,6 +47,10 @@ def assert_clean_failure(proc: subprocess.CompletedProcess) -> None:
     assert proc.stdout == ""
 
 
+def test_the_corpus_is_large_enough():
+    assert len(CASES) >= 30
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_broken_rulebook(case: str):
     before = snapshot(BROKEN / case)
@@ -72,6 +76,39 @@ def _copy_minimal(tmp_path: Path, name: str) -> Path:
     root = tmp_path / name
     shutil.copytree(MINIMAL, root)
     return root
+
+
+def test_ten_megabyte_string(tmp_path):
+    root = _copy_minimal(tmp_path, "huge-string")
+    path = root / "editions" / "v2" / "cure.yaml"
+    text = path.read_text()
+    old = "text: Cure cannot be used in battle."
+    assert old in text
+    path.write_text(text.replace(old, "text: " + "x" * 10_000_000))
+    proc = run_check("huge-string", cwd=tmp_path)
+    assert_clean_failure(proc)
+    assert proc.stderr == (
+        "huge-string/editions/v2/cure.yaml:20:15: error: "
+        "text of 10,000,000 characters is longer than the limit of 100,000\n"
+        "  hint: split it into several clauses\n"
+        "1 problem found\n")
+
+
+def test_file_over_the_size_limit(tmp_path):
+    root = _copy_minimal(tmp_path, "huge-file")
+    path = root / "editions" / "v2" / "cure.yaml"
+    # 17 MiB of comment lines: valid YAML, but over the 16 MiB limit of a file
+    with path.open("a") as out:
+        line = "# " + "x" * 1022 + "\n"
+        out.write(line * (17 * 1024))
+    size = path.stat().st_size
+    proc = run_check("huge-file", cwd=tmp_path)
+    assert_clean_failure(proc)
+    assert proc.stderr == (
+        f"huge-file/editions/v2/cure.yaml:1:1: error: file is {size:,} bytes, "
+        "over the limit of 16,777,216 (16 MiB)\n"
+        "  hint: split the term, or move long notes out of the rulebook\n"
+        "1 problem found\n")
 
 
 def test_problems_are_reported_in_path_order_with_a_count():
