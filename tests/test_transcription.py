@@ -50,34 +50,38 @@ def normalize(lines: list[str]) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def term_blocks(export: dict) -> dict[str, str]:
+def term_blocks(export: dict) -> dict[str, list[str]]:
+    """Per term the edition changes: its text with and without its name as a heading."""
     blocks = {}
     for term in export["terms"]:
         if term["id"] not in export["edition"]["changed"]:
             continue
         texts = {c["id"]: c["text"] for c in term["clauses"]}
-        parts = [term["name"]]
+        parts = []
         for section in term["sections"]:
             if section["title"]:
                 parts.append(section["title"])
             parts.extend(texts[cid] for cid in section["clauses"])
-        blocks[term["id"]] = normalize(parts)
+        # the wiki page (001) prints the entry without its name
+        blocks[term["id"]] = [normalize([term["name"], *parts]), normalize(parts)]
     return blocks
 
 
-def tile(source: str, blocks: dict[str, str]) -> list[str]:
+def tile(source: str, blocks: dict[str, list[str]]) -> list[str]:
     """The terms whose blocks, one after another, make up the source exactly."""
     pos, used = 0, []
     while pos < len(source):
-        found = [t for t, b in blocks.items() if b and source.startswith(b, pos)]
+        found = [(t, b) for t, variants in blocks.items() for b in variants if b and source.startswith(b, pos)]
         if not found:
-            best = max(blocks.values(), key=lambda b: _common_prefix(source[pos:], b))
+            variants = [b for vs in blocks.values() for b in vs]
+            best = max(variants, key=lambda b: _common_prefix(source[pos:], b))
             n = _common_prefix(source[pos:], best)
             pytest.fail(f"source text not matched at offset {pos + n}:\n"
-                        f"  source: ...{source[pos + n - 40:pos + n + 80]}\n"
-                        f"  export: ...{best[n - 40:n + 80]}")
-        used.append(found[0])
-        pos += len(blocks[found[0]])
+                        f"  source: ...{source[max(pos + n - 40, 0):pos + n + 80]}\n"
+                        f"  export: ...{best[max(n - 40, 0):n + 80]}")
+        term, block = found[0]
+        used.append(term)
+        pos += len(block)
     return used
 
 
