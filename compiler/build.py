@@ -122,7 +122,9 @@ class _Builder:
         elif not target.is_file():
             existing = [str(p.relative_to(self.root)) for p in (self.root / "sources").glob("*")] \
                 if (self.root / "sources").is_dir() else []
-            self.error(doc.at(path), f"source file '{source}' does not exist", did_you_mean(source, existing))
+            self.error(doc.at(path), f"source file '{source}' does not exist",
+                       did_you_mean(source, existing)
+                       or f"put the source text at {source} in the rulebook folder, or correct the path")
 
     # -- vocabulary.yaml --------------------------------------------------------
 
@@ -178,8 +180,10 @@ class _Builder:
                            "editions/ holds one folder per edition id")
                 continue
             if known is not None and folder.name not in known:
-                self.error(Location(self.shown(folder)), f"folder for unknown edition '{folder.name}'",
-                           did_you_mean(folder.name, known) or "declare the edition in rulebook.yaml")
+                self.error(Location(self.shown(folder)),
+                           f"folder for edition '{folder.name}', which rulebook.yaml does not declare",
+                           did_you_mean(folder.name, known)
+                           or f"add '{folder.name}' to the editions in rulebook.yaml, or rename the folder")
                 continue
             first_file: dict[str, str] = {}  # term id -> the file that gave it first
             for path in sorted(folder.iterdir()):
@@ -363,7 +367,8 @@ class _Builder:
                     if tid not in current:
                         self.error(tf.doc.at(("id",)),
                                    f"edition '{meta['id']}' withdraws term '{tid}', which no earlier edition has",
-                                   did_you_mean(tid, current) if isinstance(tid, str) else None)
+                                   (did_you_mean(tid, current) if isinstance(tid, str) else None)
+                                   or "check the term id, or remove this file")
                     else:
                         del current[tid]
                         withdrawn.append(tid)
@@ -484,7 +489,11 @@ class _Builder:
                     cycle = trail[trail.index(nxt):] + [nxt]
                     if frozenset(cycle) not in reported:
                         reported.add(frozenset(cycle))
-                        self.error(predicates[nxt].loc, "predicate definitions form a cycle: " + " -> ".join(cycle))
+                        members = sorted(set(cycle))
+                        hint = (f"define '{nxt}' without using '{nxt}' itself" if len(members) == 1 else
+                                "define one of " + ", ".join(f"'{m}'" for m in members) + " without using the others")
+                        self.error(predicates[nxt].loc, "predicate definitions form a cycle: " + " -> ".join(cycle),
+                                   hint)
                 elif nxt not in state:
                     visit(nxt, trail)
             trail.pop()
