@@ -1,0 +1,174 @@
+"""Old and new meaning compared as functions over situations.
+
+A predicate or a decision of each edition is a function of the facts it uses.
+Both are evaluated, by the reference evaluator, over every situation of the
+union of their facts that the vocabularies' constraints allow; the
+situations where they disagree give the direction of the change:
+
+- ``broadened``: the new one says yes in strictly more situations;
+- ``narrowed``: in strictly fewer;
+- ``changed``: both, or answers that are not yes/no (enums, no answer);
+- ``equivalent``: no situation tells them apart.
+
+Witnesses are the smallest disagreeing situations: fewest facts away from
+their resting value (false, or an enum's first value), each with both answers
+and the clauses that gave them. Spaces larger than ``BUDGET`` situations are
+walked in that same order until the budget is spent; the result then says it
+is not exhaustive.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from ..conditions import Ref, compile_condition, facts_used
+from ..evaluate import DecisionModel, Space
+from ..model import Answer, Edition, Fact, Rulebook, Vocabulary
+
+#: Most situations evaluated for one name.
+BUDGET = 1 << 16
+#: Witnesses kept per kind of disagreement (gained yes, lost yes, other).
+WITNESSES_PER_KIND = 2
+
+BROADENED, NARROWED, CHANGED, EQUIVALENT = "broadened", "narrowed", "changed", "equivalent"
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A situation where old and new disagree."""
+
+    facts: tuple[tuple[str, Answer], ...]
+    old: Answer | None
+    new: Answer | None
+    old_clauses: tuple[str, ...]
+    new_clauses: tuple[str, ...]
+
+    def as_json(self) -> dict:
+        return {"facts": dict(self.facts), "old": self.old, "new": self.new,
+                "old_clauses": list(self.old_clauses), "new_clauses": list(self.new_clauses)}
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """How one predicate or decision changed."""
+
+    name: str
+    kind: str  # predicate | decision
+    direction: str
+    witnesses: tuple[Witness, ...]
+    checked: int  # situations evaluated
+    exhaustive: bool
+
+    def as_json(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "direction": self.direction,
+                "witnesses": [w.as_json() for w in self.witnesses],
+                "checked": self.checked, "exhaustive": self.exhaustive}
+
+
+Function = Callable[[dict], tuple[Answer | None, tuple[str, ...]]]
+
+
+def merged_vocabulary(old: Vocabulary, new: Vocabulary) -> Vocabulary:
+    """Facts of both sides (enum values joined) and the constraints of both."""
+    if old == new:
+        return new
+    facts: dict[str, Fact] = {f.name: f for f in old.facts}
+    for f in new.facts:
+        prev = facts.get(f.name)
+        if prev is not None and prev.type == "enum" and f.type == "enum":
+            values = tuple(dict.fromkeys(prev.values + f.values))
+            f = Fact(f.name, f.type, values, f.meaning, f.loc)
+        facts[f.name] = f
+    constraints = {c.id: c for c in old.constraints}
+    constraints.update({c.id: c for c in new.constraints})
+    return Vocabulary(tuple(facts.values()), tuple(constraints.values()))
+
+
+class Side:
+    """One edition's functions: predicates and decisions by name."""
+
+    def __init__(self, book: Rulebook, edition: Edition, vocabulary: Vocabulary):
+        self.edition = edition
+        self.vocabulary = vocabulary
+        self._preds = {n: p.condition for n, p in edition.predicates.items()}
+        self._models: dict[str, DecisionModel] = {}
+
+    def function(self, kind: str, name: str) -> tuple[set[str], Function] | None:
+        """The facts the name depends on and its function, or None when this side lacks it."""
+        if kind == "predicate":
+            pred = self.edition.predicates.get(name)
+            if pred is None:
+                return None
+            test = compile_condition(Ref(name), self._preds)
+            clause = (pred.clause,)
+            return facts_used(Ref(name), self._preds), lambda s: (test(s), clause)
+        if name not in self.edition.decisions:
+            return None
+        model = self._models.get(name)
+        if model is None:
+            model = self._models[name] = DecisionModel(self.vocabulary, self.edition, name)
+        given = model.space.given
+
+        def decide(state: dict) -> tuple[Answer | None, tuple[str, ...]]:
+            if given is not None and not given(state):
+                return None, ()
+            result = model.evaluate(state)
+            return result.answer, result.clauses
+
+        return set(model.facts), decide
+
+
+def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) -> Behaviour:
+    """Compare ``name`` as old and new define it (see the module docstring)."""
+    fo, fn = old.function(kind, name), new.function(kind, name)
+    facts = (fo[0] if fo else set()) | (fn[0] if fn else set())
+    space = Space(vocabulary, facts)
+    f_old = fo[1] if fo else _absent
+    f_new = fn[1] if fn else _absent
+    kinds: dict[str, list[tuple[int, int, Witness]]] = {"gained": [], "lost": [], "other": []}
+    checked = 0
+    exhaustive = True
+    for order, (weight, state) in enumerate(_by_weight(space)):
+        if checked >= BUDGET:
+            exhaustive = False
+            break
+        checked += 1
+        a, ca = f_old(state)
+        b, cb = f_new(state)
+        if a == b and type(a) is type(b):
+            continue
+        key = "gained" if b is True and a is not True else "lost" if a is True and b is not True else "other"
+        found = kinds[key]
+        if len(found) < WITNESSES_PER_KIND:
+            found.append((weight, order, Witness(tuple(sorted(state.items())), a, b, ca, cb)))
+    boolean = all(isinstance(w.old, (bool, type(None))) and isinstance(w.new, (bool, type(None)))
+                  for found in kinds.values() for _, _, w in found)
+    gained, lost, other = (bool(kinds[k]) for k in ("gained", "lost", "other"))
+    if not (gained or lost or other):
+        direction = EQUIVALENT
+    elif boolean and not other and gained != lost:
+        direction = BROADENED if gained else NARROWED
+    else:
+        direction = CHANGED
+    witnesses = sorted((x for found in kinds.values() for x in found), key=lambda x: (x[0], x[1]))
+    return Behaviour(name, kind, direction, tuple(w for _, _, w in witnesses), checked, exhaustive)
+
+
+def _absent(state: dict) -> tuple[None, tuple[str, ...]]:
+    return None, ()
+
+
+def _by_weight(space: Space) -> Iterator[tuple[int, dict]]:
+    """Allowed situations, fewest facts away from their resting value first."""
+    facts = space.facts
+    rest = {f: space.domains[f][0] for f in facts}
+    others = {f: space.domains[f][1:] for f in facts}
+    for weight in range(len(facts) + 1):
+        for moved in itertools.combinations(facts, weight):
+            for values in itertools.product(*(others[f] for f in moved)):
+                state = dict(rest)
+                state.update(zip(moved, values))
+                if space.allowed(state):
+                    yield weight, state

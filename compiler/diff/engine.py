@@ -1,0 +1,347 @@
+"""The diff of two editions: ``diff_editions(book_old, ed_old, book_new, ed_new)``.
+
+Terms with equal content hashes are skipped first; the clauses of the others
+are paired (``match``), each pairing classified (``classify``), the meaning
+it touches compared as functions (``behaviour``), its reach listed
+(``impact``), its text redlined (``redline``) and fingerprinted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from ..diagnostics import Location
+from ..model import Clause, Edition, Rulebook, Term
+from . import classify as K
+from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
+from .fingerprint import fingerprint
+from .impact import Use, Uses
+from .match import Pairing, TermPair, changed_terms, match_clauses
+from .redline import Redline, redline
+
+
+@dataclass(frozen=True)
+class Change:
+    """One reviewed change: a clause (or a term's heading) that differs."""
+
+    kind: str
+    term: str
+    clause: str | None
+    old_clause: str | None
+    new_clause: str | None
+    old_text: str | None
+    new_text: str | None
+    old_location: dict | None
+    new_location: dict | None
+    matched_by: str | None
+    confidence: float | None
+    redline: Redline
+    behaviours: tuple[Behaviour, ...] = ()
+    impact: tuple[dict, ...] = ()
+    moved: bool = False
+    old_section: str | None = None
+    new_section: str | None = None
+    structure: tuple[dict, ...] = ()
+    drift: tuple[str, ...] = ()
+    fingerprint: str = ""
+
+    @property
+    def behaviour(self) -> Behaviour | None:
+        return self.behaviours[0] if self.behaviours else None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "fingerprint": self.fingerprint,
+            "kind": self.kind,
+            "term": self.term,
+            "clause": self.clause,
+            "old_clause": self.old_clause,
+            "new_clause": self.new_clause,
+            "old_text": self.old_text,
+            "new_text": self.new_text,
+            "old_location": self.old_location,
+            "new_location": self.new_location,
+            "matched_by": self.matched_by,
+            "redline": self.redline.as_json(),
+            "behaviour": self.behaviour.as_json() if self.behaviour else None,
+            "impact": list(self.impact),
+            # Beyond the fixed contract: more detail for tools that want it.
+            "confidence": self.confidence,
+            "moved": self.moved,
+            "old_section": self.old_section,
+            "new_section": self.new_section,
+            "other_behaviours": [b.as_json() for b in self.behaviours[1:]],
+            "structure": list(self.structure),
+            "drift": list(self.drift),
+            "redline_coarse": self.redline.coarse,
+        }
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    """Every change between two editions, in term and clause order."""
+
+    old: dict
+    new: dict
+    changes: tuple[Change, ...]
+    behaviours: tuple[Behaviour, ...] = field(default=())  # every name compared, dependents included
+
+    @property
+    def summary(self) -> dict[str, int]:
+        counts = {k: 0 for k in K.KINDS}
+        for change in self.changes:
+            counts[change.kind] += 1
+        return counts
+
+    @property
+    def empty(self) -> bool:
+        return not self.changes
+
+    def as_json(self) -> dict[str, Any]:
+        return {"old": self.old, "new": self.new, "summary": self.summary,
+                "changes": [c.as_json() for c in self.changes]}
+
+
+def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
+              revision: str | None = None) -> dict:
+    return {"spec": spec or edition.id, "kind": kind, "edition": edition.id, "title": edition.title,
+            "date": edition.date, "status": edition.status, "revision": revision}
+
+
+def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook, ed_new: Edition | str,
+                  *, old_info: dict | None = None, new_info: dict | None = None,
+                  old_path=None, new_path=None, terms: Iterable[str] | None = None) -> DiffResult:
+    """The diff from one edition to another (of the same or of two rulebooks).
+
+    ``old_path``/``new_path`` map a source Location to the file name shown (the
+    default shows it as loaded); ``terms`` limits the diff to some term ids.
+    """
+    old = book_old.edition(ed_old) if isinstance(ed_old, str) else ed_old
+    new = book_new.edition(ed_new) if isinstance(ed_new, str) else ed_new
+    return _Differ(book_old, old, book_new, new, old_path or _plain_path, new_path or _plain_path).run(
+        old_info or side_json(old), new_info or side_json(new), set(terms) if terms is not None else None)
+
+
+def _plain_path(loc: Location) -> str:
+    return loc.path
+
+
+def location_json(loc: Location, path) -> dict:
+    return {"file": path(loc), "line": loc.line, "column": loc.col}
+
+
+class _Differ:
+    def __init__(self, book_old: Rulebook, old: Edition, book_new: Rulebook, new: Edition, old_path, new_path):
+        self.book_old, self.book_new = book_old, book_new
+        self.old, self.new = old, new
+        self.old_path, self.new_path = old_path, new_path
+        self.vocabulary = merged_vocabulary(book_old.vocabulary, book_new.vocabulary)
+
+    def run(self, old_info: dict, new_info: dict, only: set[str] | None) -> DiffResult:
+        pairs = changed_terms(self.old, self.new)
+        if only is not None:
+            pairs = [p for p in pairs if p.id in only]
+        pairings = match_clauses(pairs)
+        drafts = [self._header(p) for p in pairs] + [self._clause_draft(p) for p in pairings]
+        drafts = [d for d in drafts if d is not None]
+        touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
+        behaviours = self._behaviours(touched)
+        changes = [self._finish(d, behaviours) for d in drafts]
+        changes = [c for c in changes if c is not None]
+        changes.sort(key=lambda c: self._order(c))
+        return DiffResult(old_info, new_info, tuple(changes),
+                          tuple(behaviours[k] for k in sorted(behaviours)))
+
+    # -- drafts: what changed, before behaviour is known ----------------------------------
+
+    def _header(self, pair: TermPair) -> dict | None:
+        old_h = _header_json(pair.old) if pair.old else None
+        new_h = _header_json(pair.new) if pair.new else None
+        if old_h == new_h:
+            return None
+        old_d = {d["name"]: d for d in old_h["decisions"]} if old_h else {}
+        new_d = {d["name"]: d for d in new_h["decisions"]} if new_h else {}
+        names = [("decision", n) for n in sorted(old_d.keys() | new_d.keys()) if old_d.get(n) != new_d.get(n)]
+        kind = "added" if pair.old is None else "removed" if pair.new is None else None
+        return {
+            "header": True, "term": pair.id, "kind": kind, "pairing": None,
+            "olds": (), "news": (),
+            "old_text": _header_text(pair.old) if pair.old else None,
+            "new_text": _header_text(pair.new) if pair.new else None,
+            "old_loc": pair.old.loc if pair.old else None, "new_loc": pair.new.loc if pair.new else None,
+            "names": names, "meaning_changed": bool(names), "steps_changed": False,
+            "structure": (old_h, new_h), "has_meaning": bool(names),
+        }
+
+    def _clause_draft(self, p: Pairing) -> dict | None:
+        old_meaning = [K.meaning_json(c) for c in p.old]
+        new_meaning = [K.meaning_json(c) for c in p.new]
+        meaning_changed = old_meaning != new_meaning
+        if p.matched_by is None:
+            kind = "removed" if p.old else "added"
+        elif p.matched_by == "split":
+            kind = "split"
+        elif p.matched_by == "merge":
+            kind = "merged"
+        else:
+            kind = None
+        old_text = " ".join(c.text for c in p.old) if p.old else None
+        new_text = " ".join(c.text for c in p.new) if p.new else None
+        if kind is None and not meaning_changed and old_text == new_text and not p.moved \
+                and [K.extras_json(c) for c in p.old] == [K.extras_json(c) for c in p.new] \
+                and [c.id for c in p.old] == [c.id for c in p.new]:
+            return None  # the term changed elsewhere; this clause did not
+        has_meaning = any(m["defines"] or m["rules"] or m["steps"] or m["table"] for m in old_meaning + new_meaning)
+        return {
+            "header": False, "term": (p.new or p.old)[0].term, "kind": kind, "pairing": p,
+            "olds": p.old, "news": p.new, "old_text": old_text, "new_text": new_text,
+            "old_loc": p.old[0].loc if p.old else None, "new_loc": p.new[0].loc if p.new else None,
+            "names": K.names_of(p.old + p.new) if (meaning_changed or kind in ("added", "removed")) else [],
+            "meaning_changed": meaning_changed and has_meaning,
+            "steps_changed": K.steps_changed(p.old, p.new),
+            "structure": (old_meaning, new_meaning) if meaning_changed else None,
+            "has_meaning": has_meaning,
+        }
+
+    # -- behaviour ---------------------------------------------------------------------------
+
+    def _behaviours(self, touched: set[tuple[str, str]]) -> dict[tuple[str, str], Behaviour]:
+        if not touched:
+            return {}
+        self.uses_old, self.uses_new = Uses(self.old), Uses(self.new)
+        names = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
+        fo = FunctionSide(self.book_old, self.old, self.vocabulary)
+        fn = FunctionSide(self.book_new, self.new, self.vocabulary)
+        return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in sorted(names)}
+
+    # -- the finished change ------------------------------------------------------------------
+
+    def _finish(self, d: dict, behaviours: dict) -> Change | None:
+        own = [behaviours[n] for n in d["names"] if n in behaviours] if d["meaning_changed"] else []
+        changed = [b for b in own if b.direction != EQUIVALENT]
+        behaviour_changed = bool(changed) or d["steps_changed"]
+        text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
+        kind = d["kind"]
+        p: Pairing | None = d["pairing"]
+        if kind is None:
+            if behaviour_changed:
+                kind = "semantic"
+            elif text == K.REWORDED:
+                kind = "reworded"
+            elif text == K.EDITORIAL or d["meaning_changed"] or d["header"] or \
+                    (p is not None and ([K.extras_json(c) for c in p.old] != [K.extras_json(c) for c in p.new]
+                                        or [c.id for c in p.old] != [c.id for c in p.new])):
+                kind = "editorial"
+            elif p is not None and p.moved:
+                kind = "moved"
+            else:
+                return None
+        # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
+        shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
+        phrases = K.condition_phrases(self.vocabulary, set(self.old.predicates) | set(self.new.predicates))
+        drift = K.drift(text, d["meaning_changed"], bool(changed), d["has_meaning"],
+                        d["old_text"] or "", d["new_text"] or "", phrases) if kind not in ("added", "removed") else []
+        olds, news = d["olds"], d["news"]
+        term = d["term"]
+        clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
+        line = redline(d["old_text"] or "", d["new_text"] or "")
+        return Change(
+            kind=kind, term=term, clause=clause,
+            old_clause="+".join(c.id for c in olds) or None,
+            new_clause="+".join(c.id for c in news) or None,
+            old_text=d["old_text"], new_text=d["new_text"],
+            old_location=location_json(d["old_loc"], self.old_path) if d["old_loc"] else None,
+            new_location=location_json(d["new_loc"], self.new_path) if d["new_loc"] else None,
+            matched_by=p.matched_by if p else None,
+            confidence=p.confidence if p and p.matched_by else None,
+            redline=line, behaviours=shown,
+            impact=tuple(self._impact(d, behaviours)) if d["meaning_changed"] else (),
+            moved=bool(p and p.moved),
+            old_section=olds[0].section if olds else None,
+            new_section=news[0].section if news else None,
+            structure=tuple(_structure(*d["structure"])) if d["structure"] else (),
+            drift=tuple(drift),
+            fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"]),
+        )
+
+    def _impact(self, d: dict, behaviours: dict) -> list[dict]:
+        """Clauses elsewhere that use what this change touched, transitively, in the new edition first."""
+        own = {c.ref for c in d["olds"] + d["news"]}
+        out: dict[tuple, dict] = {}
+        for uses in (self.uses_new, self.uses_old):
+            seen: set[str] = set()
+            stack = [n for k, n in d["names"] if k == "predicate"] + [c.ref for c in d["olds"] + d["news"]]
+            while stack:
+                name = stack.pop()
+                if name in seen:
+                    continue
+                seen.add(name)
+                for use in uses.of(name):
+                    ref = f"{use.term}#{use.clause}" if use.clause else use.term
+                    if ref in own:
+                        continue
+                    key = (use.name, ref, use.via)
+                    if key not in out:
+                        entry = use.as_json()
+                        b = behaviours.get(use.user)
+                        entry["direction"] = b.direction if b else None
+                        out[key] = entry
+                    if use.user[0] == "predicate":
+                        stack.append(use.user[1])
+        return [out[k] for k in sorted(out)]
+
+    def _order(self, c: Change) -> tuple:
+        term = self.new.term_by_id.get(c.term) or self.old.term_by_id.get(c.term)
+        position = 0
+        if c.clause is not None and term is not None:
+            ids = [x.id for x in term.clauses]
+            first = (c.new_clause or c.old_clause or "").split("+")[0]
+            position = 1 + (ids.index(first) if first in ids else len(ids) + 1)
+        return (c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
+
+
+def _header_json(term: Term) -> dict:
+    from ..export import decision_json
+
+    return {"name": term.name, "aliases": list(term.aliases), "notes": term.notes,
+            "decisions": [decision_json(d) for d in term.decisions],
+            "sections": [[s.key, s.kind, s.title] for s in term.sections]}
+
+
+def _header_text(term: Term) -> str:
+    """A term's heading as people read it: name, aliases, notes, decisions, sections."""
+    from ..conditions import describe
+
+    lines = [f"Term: {term.name}"]
+    if term.aliases:
+        lines.append("Aliases: " + ", ".join(term.aliases))
+    if term.notes:
+        lines.append("Notes: " + term.notes)
+    for d in term.decisions:
+        kind = d.type if d.type == "bool" else "one of " + ", ".join(d.values)
+        given = f"; asked when {describe(d.given)}" if d.given is not None else ""
+        lines.append(f"Decision {d.name} ({kind}): {d.meaning}{given}")
+    for s in term.sections:
+        lines.append(f"Section {s.key}: {s.title or s.kind}")
+    return "\n".join(lines)
+
+
+def _structure(old: Any, new: Any) -> list[dict]:
+    """The machine-readable parts diffed with deepdiff: path, old value, new value."""
+    from deepdiff import DeepDiff  # heavy: only when some meaning changed
+
+    tree = DeepDiff(old, new, view="tree", ignore_order=False)
+    out = []
+    for report, levels in tree.items():
+        for level in levels:
+            out.append({"change": report, "path": level.path(),
+                        "old": _plain(level.t1), "new": _plain(level.t2)})
+    out.sort(key=lambda e: (e["path"], e["change"]))
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str, list, dict)):
+        return value
+    return None  # deepdiff's "not present"

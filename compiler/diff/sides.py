@@ -1,0 +1,186 @@
+"""The two sides of a diff: an edition id, a rulebook folder, or ``git:REV[:EDITION]``.
+
+A git side is read from the repository's object store with ``git archive``
+into a temporary folder; the work tree and the index are never touched. Paths
+in that side's problems are shown as git shows them, ``REV:path``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..diagnostics import Diagnostic, Location, did_you_mean
+from ..model import Edition, Rulebook
+
+
+class SideError(Exception):
+    """A side could not be resolved: a one-line message, or that side's check problems."""
+
+    def __init__(self, message: str, problems: list[Diagnostic] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.problems = problems or []
+
+
+@dataclass(frozen=True)
+class Side:
+    """One resolved side: what the user named, the rulebook and the edition."""
+
+    spec: str
+    kind: str  # edition | folder | git
+    book: Rulebook = field(repr=False)
+    edition: Edition = field(repr=False)
+    revision: str | None = None  # the commit, for git sides
+    base: str = ""  # how source paths are shown (a repo-relative folder for git sides)
+
+    def as_json(self) -> dict:
+        return {"spec": self.spec, "kind": self.kind, "edition": self.edition.id,
+                "title": self.edition.title, "date": self.edition.date, "status": self.edition.status,
+                "revision": self.revision}
+
+    @property
+    def label(self) -> str:
+        if self.kind == "edition":
+            return self.edition.id
+        return f"{self.spec} ({self.edition.id})" if not self.spec.endswith(":" + self.edition.id) else self.spec
+
+
+class Resolver:
+    """Resolves side specs against a default rulebook folder; caches what it loads."""
+
+    def __init__(self, default_root: Path):
+        self.default_root = Path(default_root)
+        self._books: dict[str, Rulebook] = {}
+        self._temps: list[tempfile.TemporaryDirectory] = []
+
+    def close(self) -> None:
+        for temp in self._temps:
+            temp.cleanup()
+        self._temps.clear()
+
+    def __enter__(self) -> "Resolver":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- the three kinds ---------------------------------------------------------
+
+    def resolve(self, spec: str) -> Side:
+        if spec.startswith("git:"):
+            return self._git(spec)
+        default = self._default_book_if_any()
+        if default is not None and spec in default.edition_by_id:
+            return Side(spec, "edition", default, default.edition_by_id[spec])
+        path = Path(spec)
+        if path.is_dir():
+            book = self._load(path, spec)
+            return Side(spec, "folder", book, book.latest)
+        if default is None:
+            raise SideError(f"unknown edition, revision or folder '{spec}'; no rulebook in "
+                            f"'{self.default_root}' to take editions from; name a rulebook folder or git:REV[:EDITION]")
+        hint = did_you_mean(spec, [e.id for e in default.editions])
+        raise SideError(f"unknown edition, revision or folder '{spec}'"
+                        + (f" ({hint})" if hint else "")
+                        + f"; editions: {', '.join(e.id for e in default.editions)}; "
+                        "or name a rulebook folder, or git:REV[:EDITION]")
+
+    def _default_book_if_any(self) -> Rulebook | None:
+        if not (self.default_root / "rulebook.yaml").is_file():
+            return None
+        return self._load(self.default_root, str(self.default_root))
+
+    def _load(self, root: Path, shown: str, rename=None) -> Rulebook:
+        from ..build import check
+
+        key = str(Path(root).resolve())
+        if key not in self._books:
+            book, problems = check(root)
+            if book is None:
+                if rename is not None:
+                    problems = [rename(p) for p in problems]
+                raise SideError(f"'{shown}' does not pass rulebook check", problems)
+            self._books[key] = book
+        return self._books[key]
+
+    # -- git ---------------------------------------------------------------------------
+
+    def _git(self, spec: str) -> Side:
+        rest = spec[len("git:"):]
+        rev, edition_id = (rest.rsplit(":", 1) + [None])[:2] if ":" in rest else (rest, None)
+        if not rev:
+            raise SideError(f"'{spec}' names no revision; write git:REV or git:REV:EDITION")
+        root = self.default_root.resolve()
+        top = _git_out(["rev-parse", "--show-toplevel"], root)
+        if top is None:
+            raise SideError(f"'{spec}': '{self.default_root}' is not inside a git repository")
+        commit = _git_out(["rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], root)
+        if commit is None:
+            raise SideError(f"unknown revision '{rev}'; {_known_refs(root)}")
+        rel = os.path.relpath(root, top)
+        rel = "" if rel == "." else rel.replace(os.sep, "/")
+        archive = subprocess.run(["git", "archive", "--format=tar", commit, "--", rel or "."],
+                                 cwd=top, capture_output=True)
+        if archive.returncode != 0:
+            raise SideError(f"revision '{rev}' has no rulebook folder '{rel or '.'}'")
+        temp = tempfile.TemporaryDirectory(prefix="rulebook-diff-")
+        self._temps.append(temp)
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(temp.name, filter="data")
+        folder = Path(temp.name) / rel if rel else Path(temp.name)
+        if not (folder / "rulebook.yaml").is_file():
+            raise SideError(f"revision '{rev}' has no rulebook.yaml in '{rel or '.'}'")
+        shown_tmp = os.path.relpath(folder)
+        shown_as = f"{rev}:{rel + '/' if rel else ''}"
+
+        def rename(p: Diagnostic) -> Diagnostic:
+            path = p.location.path
+            if path == shown_tmp or path.startswith(shown_tmp + os.sep):
+                path = shown_as + path[len(shown_tmp):].lstrip(os.sep).replace(os.sep, "/")
+            return Diagnostic(Location(path, p.location.line, p.location.col), p.message, p.hint,
+                              p.severity, p.code)
+
+        book = self._load(folder, spec, rename)
+        if edition_id is None:
+            edition = book.latest
+        elif edition_id in book.edition_by_id:
+            edition = book.edition_by_id[edition_id]
+        else:
+            raise SideError(f"revision '{rev}' has no edition '{edition_id}'; editions: "
+                            + ", ".join(e.id for e in book.editions))
+        return Side(spec, "git", book, edition, commit, base=f"{rel}/" if rel else "")
+
+
+def _git_out(args: list[str], cwd: Path) -> str | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise SideError("git is not installed; git: sides need it") from None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def _known_refs(cwd: Path) -> str:
+    branches = (_git_out(["for-each-ref", "--format=%(refname:short)", "refs/heads"], cwd) or "").split()
+    tags = (_git_out(["for-each-ref", "--format=%(refname:short)", "refs/tags"], cwd) or "").split()
+    text = "branches: " + (", ".join(branches) or "none")
+    if tags:
+        text += "; tags: " + ", ".join(tags)
+    return text + "; or any commit (HEAD, HEAD~1, a hash)"
+
+
+def source_path(side: Side, loc: Location) -> str:
+    """A clause's file as a reviewer finds it: repo-relative for git sides."""
+    if side.kind != "git":
+        return loc.path.replace(os.sep, "/")
+    root = Path(side.book.root)
+    shown_root = os.path.relpath(root)
+    path = loc.path
+    if path.startswith(shown_root + os.sep):
+        path = path[len(shown_root) + 1:]
+    return side.base + path.replace(os.sep, "/")
