@@ -109,5 +109,8 @@ def schema() -> None:
     click.echo(json.dumps(published_schema(), indent=2))
 
 
+from .site.command import build as _site_build, serve as _site_serve  # noqa: E402  (cheap: mkdocs loads inside)
+main.add_command(_site_build); main.add_command(_site_serve)
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,122 @@
+"""``rulebook build`` and ``rulebook serve``: mkdocs-material with the ``rulebook`` plugin.
+
+Both use ``./mkdocs.yml`` when it exists and no ``--rulebook`` is given;
+otherwise a configuration made for the rulebook (Material, search, the
+plugin, the stylesheets of ``site/``). The rulebook is checked first: with
+errors, they print them and exit 1 before anything is written. ``build``
+writes into a staging folder beside the target and swaps it in only once
+complete, so a failed build leaves the previous site as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import click
+
+DEFAULT_OUT = Path("public")
+MKDOCS_YML = Path("mkdocs.yml")
+
+_ROOT = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
+                     help="Rulebook folder; without it ./mkdocs.yml decides (else ./rulebook).")
+
+
+def default_config(root: Path, title: str) -> str:
+    """An mkdocs.yml for a rulebook folder, with absolute paths (JSON is YAML)."""
+    from .render import SITE_DIR
+
+    config = {
+        "site_name": title,
+        "docs_dir": str((SITE_DIR / "docs").resolve()),
+        "strict": True,
+        "theme": {"name": "material", "custom_dir": str((SITE_DIR / "overrides").resolve()),
+                  "features": ["navigation.sections", "search.highlight"]},
+        "plugins": ["search", {"rulebook": {"rulebook": str(root.resolve())}}],
+        "extra_css": ["assets/stylesheets/rulebook.css"],
+    }
+    return json.dumps(config, indent=2, ensure_ascii=True) + "\n"
+
+
+@contextmanager
+def config_file(root: Path | None) -> Iterator[tuple[Path, Path]]:
+    """(mkdocs.yml to use, rulebook folder it reads), after checking the rulebook (exit 1 on errors)."""
+    from ..cli import default_root, load_or_exit
+
+    if root is None and MKDOCS_YML.is_file():
+        import yaml
+
+        # Check the rulebook the config names before mkdocs runs, for the CLI's own error format.
+        try:
+            raw = yaml.load(MKDOCS_YML.read_text(encoding="utf-8"), Loader=_IgnoreTags)
+            named = next((p["rulebook"].get("rulebook", "rulebook") for p in raw.get("plugins", [])
+                          if isinstance(p, dict) and isinstance(p.get("rulebook"), dict)), "rulebook")
+        except Exception:  # mkdocs reports a broken mkdocs.yml itself, in its own words
+            named = "rulebook"
+        load_or_exit(Path(named))
+        yield MKDOCS_YML, Path(named)
+        return
+    root = root or default_root()
+    book = load_or_exit(root)
+    with tempfile.TemporaryDirectory(prefix="rulebook-mkdocs-") as tmp:
+        path = Path(tmp) / "mkdocs.yml"
+        path.write_text(default_config(root, book.title), encoding="utf-8")
+        yield path, root
+
+
+class _IgnoreTags(__import__("yaml").SafeLoader):
+    """mkdocs.yml may hold !ENV and !!python/name tags; their values do not matter here."""
+
+
+_IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
+
+
+@click.command("build")
+@_ROOT
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Folder to write the site to (default: site_dir of mkdocs.yml, else ./public).")
+def build(root: Path | None, out: Path | None) -> None:
+    """Build the published glossary (mkdocs-material) into OUT, atomically."""
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException
+
+    from ..fileio import replace_dir, staging_dir
+
+    with config_file(root) as (path, _):
+        config = load_config(config_file=str(path))
+        target = Path(out) if out is not None else (
+            Path(config.site_dir) if root is None and path == MKDOCS_YML else DEFAULT_OUT)
+        staging = staging_dir(target)
+        config.site_dir = str(staging)
+        try:
+            mkdocs_build(config)
+        except (MkDocsException, SystemExit) as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            click.echo(f"error: the site was not built; {target} is unchanged\n{exc}", err=True)
+            sys.exit(1)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
+        replace_dir(staging, target)
+    click.echo(f"Built the glossary in {target}/. To read it: python3 -m http.server -d {target} 8000, "
+               f"then open http://127.0.0.1:8000/ (or run 'rulebook serve')")
+
+
+@click.command("serve")
+@_ROOT
+@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True, help="Address to serve on.")
+def serve(root: Path | None, dev_addr: str) -> None:
+    """Serve the glossary locally; edits to the rulebook rebuild it."""
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    from mkdocs.commands.serve import serve as mkdocs_serve
+
+    with config_file(root) as (path, _):
+        mkdocs_serve(config_file=str(path), dev_addr=dev_addr)

@@ -1,0 +1,94 @@
+"""The pages of the site, planned from the model: where each lives and what it shows.
+
+Only the latest edition's term pages (and the home page) go into the search
+index; older editions, histories, "What changed" and the printable glossary
+repeat text that the index already holds once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Rulebook
+
+HOME, AZ, TERM, HISTORY, EDITIONS, EDITION, CHANGES, EDITION_TERM, PRINT = (
+    "home", "az", "term", "history", "editions", "edition", "changes", "edition-term", "print")
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page: its source path in the docs tree, what it shows, and its plain-text title."""
+
+    src_uri: str
+    kind: str
+    title: str
+    searchable: bool
+    edition: str | None = None
+    term: str | None = None
+
+
+def home_uri() -> str:
+    return "index.md"
+
+
+def az_uri() -> str:
+    return "terms/index.md"
+
+
+def term_uri(term_id: str) -> str:
+    return f"terms/{term_id}/index.md"
+
+
+def history_uri(term_id: str) -> str:
+    return f"terms/{term_id}/history/index.md"
+
+
+def editions_uri() -> str:
+    return "editions/index.md"
+
+
+def edition_uri(edition_id: str) -> str:
+    return f"editions/{edition_id}/index.md"
+
+
+def changes_uri(edition_id: str) -> str:
+    return f"editions/{edition_id}/changes/index.md"
+
+
+def edition_term_uri(book: Rulebook, edition_id: str, term_id: str) -> str:
+    """A term as an edition has it: the main term page for the latest edition."""
+    if edition_id == book.latest.id:
+        return term_uri(term_id)
+    return f"editions/{edition_id}/terms/{term_id}/index.md"
+
+
+def print_uri() -> str:
+    return "print/index.md"
+
+
+def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
+    """Every page of the site, in a stable order (it is also the search index's order)."""
+    latest = book.latest
+    pages = [PageSpec(home_uri(), HOME, book.title, True),
+             PageSpec(az_uri(), AZ, "Terms A–Z", False)]
+    for term in latest.terms:
+        pages.append(PageSpec(term_uri(term.id), TERM, term.name, True, latest.id, term.id))
+    names: dict[str, str] = {}
+    for edition in book.editions:
+        for term in edition.terms:
+            names[term.id] = term.name
+    for term_id in sorted(names):
+        pages.append(PageSpec(history_uri(term_id), HISTORY, f"{names[term_id]}: history", False,
+                              None, term_id))
+    pages.append(PageSpec(editions_uri(), EDITIONS, "Editions", False))
+    for i, edition in enumerate(book.editions):
+        pages.append(PageSpec(edition_uri(edition.id), EDITION, edition.title, False, edition.id))
+        if i > 0:
+            pages.append(PageSpec(changes_uri(edition.id), CHANGES, f"What changed in {edition.id}",
+                                  False, edition.id))
+        if edition is not latest:
+            for term in edition.terms:
+                pages.append(PageSpec(edition_term_uri(book, edition.id, term.id), EDITION_TERM,
+                                      f"{term.name} ({edition.id})", index_editions, edition.id, term.id))
+    pages.append(PageSpec(print_uri(), PRINT, f"{book.title}: printable glossary", False, latest.id))
+    return pages

@@ -1,0 +1,152 @@
+"""The mkdocs plugin ``rulebook``: ``mkdocs build`` and ``mkdocs serve`` straight from the YAML.
+
+Configuration (mkdocs.yml)::
+
+    plugins:
+      - search
+      - rulebook:
+          rulebook: rulebook        # the rulebook folder, relative to mkdocs.yml
+          index_editions: false     # also put older editions' term pages in the search index
+
+The plugin checks the rulebook when the configuration is loaded, so a rulebook
+with errors stops the build before anything is written. It adds every page
+(``compiler.site.pages.plan``) as a generated file whose Markdown is only front
+matter; the page body is rendered from the model in ``on_page_content``, so
+rule text never goes through Markdown.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from mkdocs.config import config_options as opt
+from mkdocs.config.base import Config
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.toc import get_toc
+from mkdocs.utils import get_relative_url
+
+from . import pages as P
+from .render import SITE_DIR, Renderer
+
+log = logging.getLogger("mkdocs.plugins.rulebook")
+
+STYLESHEET = "assets/stylesheets/rulebook.css"
+STYLESHEET_SOURCE = SITE_DIR / "docs" / STYLESHEET
+
+
+class RulebookConfig(Config):
+    rulebook = opt.Type(str, default="rulebook")
+    index_editions = opt.Type(bool, default=False)
+
+
+class RulebookPlugin(BasePlugin[RulebookConfig]):
+    """Generates the glossary's pages from a checked rulebook."""
+
+    def on_config(self, config):
+        from ..build import check
+
+        root = Path(self.config.rulebook)
+        if not root.is_absolute():
+            root = Path(config.config_file_path or ".").parent / root
+        self.root = root
+        book, problems = check(root)
+        if book is None:
+            text = "\n".join(str(p) for p in problems)
+            raise PluginError(f"the rulebook has problems, nothing was built:\n{text}\n"
+                              f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
+        self.book = book
+        self.specs = {s.src_uri: s for s in P.plan(book, self.config.index_editions)}
+        self.renderer = Renderer(book, changes=_changes_provider(book))
+        self.date = build_date(book)
+        if STYLESHEET not in config.extra_css:
+            config.extra_css.append(STYLESHEET)
+        if config.nav is None:
+            config.nav = navigation(book)
+        return config
+
+    def on_files(self, files: Files, config) -> Files:
+        for spec in self.specs.values():
+            if files.get_file_from_path(spec.src_uri) is not None:
+                raise PluginError(f"{spec.src_uri} in docs_dir clashes with a page the rulebook plugin generates")
+            files.append(File.generated(config, spec.src_uri, content=front_matter(spec),
+                                        inclusion=InclusionLevel.NOT_IN_NAV))
+        if files.get_file_from_path(STYLESHEET) is None:
+            files.append(File.generated(config, STYLESHEET, abs_src_path=str(STYLESHEET_SOURCE)))
+        self.files = files
+        return files
+
+    def on_page_markdown(self, markdown: str, page, config, files):
+        if page.file.src_uri in self.specs:
+            # Reproducible sitemap and gzip timestamps: the rulebook's date, not today's.
+            page.update_date = self.date
+        return markdown
+
+    def on_page_content(self, html: str, page, config, files):
+        spec = self.specs.get(page.file.src_uri)
+        if spec is None:
+            return html
+        here = page.file.url
+
+        def href(target: str) -> str:
+            uri, _, anchor = target.partition("#")
+            found = self.files.get_file_from_path(uri)
+            url = get_relative_url(found.url, here)
+            return url + ("#" + anchor if anchor else "")
+
+        rendered = self.renderer.render(spec, href)
+        page.toc = get_toc([{"level": e.level, "id": e.id, "name": _escape(e.title), "children": []}
+                            for e in rendered.toc])
+        return rendered.html
+
+    def on_serve(self, server, config, builder):
+        # Edits to the YAML rebuild the site, as edits to docs_dir do.
+        server.watch(str(self.root))
+        return server
+
+
+def front_matter(spec: P.PageSpec) -> str:
+    """The page's only Markdown: its title (HTML-escaped: themes print titles as HTML) and search flag."""
+    meta = {"title": _escape(spec.title)}
+    if not spec.searchable:
+        meta["search"] = {"exclude": True}
+    # JSON is YAML: every string is quoted and escaped.
+    return "---\n" + json.dumps(meta, ensure_ascii=True) + "\n---\n"
+
+
+def navigation(book) -> list:
+    """Home, A–Z, editions, print: a handful of entries whatever the number of terms."""
+    editions = [{_escape(f"{e.id}: {e.title}"): P.edition_uri(e.id)} for e in reversed(book.editions)]
+    return [{"Home": P.home_uri()},
+            {"Terms A–Z": P.az_uri()},
+            {"Editions": [{"All editions": P.editions_uri()}] + editions},
+            {"Printable glossary": P.print_uri()}]
+
+
+def build_date(book) -> str:
+    """The latest date any edition gives, as YYYY-MM-DD (1970-01-01 when none is dated)."""
+    dates = sorted((e.date for e in book.editions if e.date), key=_full_date)
+    return _full_date(dates[-1]) if dates else "1970-01-01"
+
+
+def _full_date(date: str) -> str:
+    parts = (date.split("-") + ["01", "01"])[:3]
+    return "-".join(parts)
+
+
+def _escape(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=True)
+
+
+def _changes_provider(book):
+    """The diff's report for "What changed", or None while ``compiler.diff`` lacks it."""
+    try:
+        from ..diff.engine import diff_editions
+    except ImportError:
+        return None
+    return lambda old, new: diff_editions(book, old, book, new)

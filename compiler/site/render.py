@@ -1,0 +1,178 @@
+"""Planned pages to HTML through the Jinja2 templates in ``site/templates``.
+
+Templates autoescape: every value from the rulebook lands escaped. Only three
+things are marked safe, each built from escaped parts: clause text with its
+mention links (``markup.linked_text``), redlines (``compiler.diff.redline``,
+which escapes its runs) and links made from validated ids.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import jinja2
+from markupsafe import Markup
+
+from ..model import Clause, Edition, Link, Rulebook, Term
+from . import lineage, pages as P
+from .markup import linked_text, unlinked_mentions
+
+#: The repository's site/ folder: templates, theme overrides, stylesheets.
+SITE_DIR = Path(__file__).resolve().parents[2] / "site"
+TEMPLATES_DIR = SITE_DIR / "templates"
+
+SECTION_TITLES = {
+    "definition": "Definition",
+    "how-to-play": "How to play",
+    "default-conditions": "Default conditions",
+    "special-conditions": "Special conditions",
+    "clarifications": "Clarifications",
+}
+
+Href = Callable[[str], str]  # target src_uri (+ optional #anchor) -> URL relative to the page
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    level: int
+    id: str
+    title: str  # plain text; escaped where it becomes HTML
+
+
+@dataclass(frozen=True)
+class Rendered:
+    html: str
+    toc: tuple[TocEntry, ...]
+
+
+def section_id(key: str) -> str:
+    # '_' is not in the slug alphabet, so a section anchor never equals a clause id.
+    return f"section_{key}"
+
+
+def edition_anchor(edition_id: str) -> str:
+    return f"edition_{edition_id}"
+
+
+def section_title(section) -> str:
+    return section.title or SECTION_TITLES.get(section.kind, section.key.replace("-", " ").capitalize())
+
+
+def letter(name: str) -> str:
+    first = name[:1].upper()
+    return first if first in string.ascii_uppercase else "#"
+
+
+class Renderer:
+    """Renders the pages of one rulebook; ``redline`` is ``compiler.diff.redline.redline_html``."""
+
+    def __init__(self, book: Rulebook, templates: Path = TEMPLATES_DIR,
+                 changes: Callable[[Edition, Edition], object] | None = None):
+        self.book = book
+        self.marks = lineage.clause_marks(book)
+        self.changes = changes
+        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
+                                      undefined=jinja2.StrictUndefined, trim_blocks=True,
+                                      lstrip_blocks=True, keep_trailing_newline=True)
+        self.env.globals.update(section_title=section_title, section_id=section_id,
+                                edition_anchor=edition_anchor, book=book, latest=book.latest,
+                                P=P, r=self)
+        from ..diff.redline import redline_html
+
+        self._redline = redline_html
+
+    # -- helpers the templates call -------------------------------------------------
+
+    def redline(self, old: str, new: str) -> Markup:
+        return Markup(self._redline(old, new))
+
+    def clause_text(self, clause: Clause, edition: Edition, href: Href) -> Markup:
+        def target(link: Link) -> str:
+            uri = P.edition_term_uri(self.book, edition.id, link.term)
+            return href(uri + (f"#{link.clause}" if link.clause else ""))
+
+        return linked_text(clause.text, clause.links, target)
+
+    def see_also(self, clause: Clause, edition: Edition, href: Href) -> list[tuple[str, Link]]:
+        return [(href(P.edition_term_uri(self.book, edition.id, link.term)
+                      + (f"#{link.clause}" if link.clause else "")), link)
+                for link in unlinked_mentions(clause.text, clause.links)]
+
+    def mark(self, edition: Edition, term: Term, clause: Clause) -> lineage.ClauseMark | None:
+        return self.marks[edition.id].get(term.id, {}).get(clause.id)
+
+    def pairs(self, version: lineage.Version) -> list[tuple[Clause, Clause | None]]:
+        """Each clause of a version with the clause of the same id before it (None if new)."""
+        before = {c.id: c for c in version.previous.clauses} if version.previous else {}
+        return [(c, before.get(c.id)) for c in version.term.clauses]
+
+    def removed(self, version: lineage.Version) -> list[Clause]:
+        """Clauses of the version before that this version no longer has."""
+        if version.previous is None or version.term is None:
+            return []
+        now = {c.id for c in version.term.clauses}
+        return [c for c in version.previous.clauses if c.id not in now]
+
+    def edition(self, edition_id: str) -> Edition:
+        return self.book.edition_by_id[edition_id]
+
+    # -- pages ---------------------------------------------------------------------------
+
+    def render(self, spec: P.PageSpec, href: Href) -> Rendered:
+        method = getattr(self, "_" + spec.kind.replace("-", "_"))
+        template, context, toc = method(spec, href)
+        html = self.env.get_template(template).render(spec=spec, href=href, **context)
+        return Rendered(html, tuple(toc))
+
+    def _term(self, spec: P.PageSpec, href: Href):
+        edition = self.edition(spec.edition)
+        term = edition.term_by_id[spec.term]
+        toc = [TocEntry(1, section_id(s.key), section_title(s)) for s in term.sections]
+        return "term.html", {"edition": edition, "term": term}, toc
+
+    _edition_term = _term
+
+    def _history(self, spec: P.PageSpec, href: Href):
+        found = lineage.versions(self.book, spec.term)
+        toc = [TocEntry(1, edition_anchor(v.edition.id), v.edition.id) for v in reversed(found)]
+        name = next(v.term.name for v in reversed(found) if v.term is not None)
+        return "history.html", {"versions": list(reversed(found)), "term_id": spec.term, "name": name}, toc
+
+    def _home(self, spec: P.PageSpec, href: Href):
+        return "home.html", {}, []
+
+    def _editions(self, spec: P.PageSpec, href: Href):
+        return "editions.html", {}, []
+
+    def _edition(self, spec: P.PageSpec, href: Href):
+        edition = self.edition(spec.edition)
+        index = self.book.editions.index(edition)
+        return "edition.html", {"edition": edition, "first": index == 0,
+                                "groups": self.az(edition)}, []
+
+    def _az(self, spec: P.PageSpec, href: Href):
+        groups = self.az(self.book.latest)
+        toc = [TocEntry(1, f"letter-{g if g != '#' else 'other'}", g) for g, _ in groups]
+        return "az.html", {"groups": groups, "edition": self.book.latest}, toc
+
+    def _changes(self, spec: P.PageSpec, href: Href):
+        edition = self.edition(spec.edition)
+        previous = self.book.editions[self.book.editions.index(edition) - 1]
+        report = self.changes(previous, edition) if self.changes else None
+        return "changes.html", {"edition": edition, "previous": previous, "report": report}, []
+
+    def _print(self, spec: P.PageSpec, href: Href):
+        return "print.html", {"edition": self.book.latest}, []
+
+    def az(self, edition: Edition) -> list[tuple[str, list[tuple[str, Term, bool]]]]:
+        """Terms and their aliases by first letter: (letter, [(shown name, term, is alias)])."""
+        entries = [(t.name, t, False) for t in edition.terms]
+        entries += [(a, t, True) for t in edition.terms for a in t.aliases]
+        entries.sort(key=lambda e: (e[0].casefold(), e[0], e[1].id, e[2]))
+        groups: dict[str, list] = {}
+        for entry in entries:
+            groups.setdefault(letter(entry[0]), []).append(entry)
+        return sorted(groups.items(), key=lambda g: (g[0] == "#", g[0]))
