@@ -11,12 +11,27 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator, Mapping
+from typing import Iterator, Mapping, Union
 
-from .conditions import Compiled, compile_condition, facts_used
+from .conditions import Compiled, Condition, compile_condition, facts_used
 from .model import Answer, Decision, Edition, Rule, Rulebook, Vocabulary
 
 State = Mapping[str, Answer]
+
+
+class _NoAnswer:
+    """A situation without a single answer; compares equal only to itself."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+CONFLICT = _NoAnswer("CONFLICT")
+EMPTY = _NoAnswer("EMPTY")
+Outcome = Union[Answer, _NoAnswer]
 
 
 class Space:
@@ -89,10 +104,15 @@ class _Compiled:
 class DecisionModel:
     """One decision of one edition, ready to evaluate."""
 
-    def __init__(self, vocabulary: Vocabulary, edition: Edition, name: str):
+    def __init__(self, vocabulary: Vocabulary, edition: Edition, name: str, *,
+                 rules: tuple[Rule, ...] | None = None, predicates: Mapping[str, Condition] | None = None):
+        """``rules`` and ``predicates`` replace the edition's own (mutation testing uses this)."""
+        self.vocabulary = vocabulary
         self.decision: Decision = edition.decisions[name]
-        self.rules: tuple[Rule, ...] = edition.rules.get(name, ())
-        preds = {n: p.condition for n, p in edition.predicates.items()}
+        self.rules: tuple[Rule, ...] = edition.rules.get(name, ()) if rules is None else tuple(rules)
+        preds = ({n: p.condition for n, p in edition.predicates.items()} if predicates is None
+                 else dict(predicates))
+        self.predicates: Mapping[str, Condition] = preds
         cache: dict = {}
         self._compiled = tuple(
             _Compiled(r, compile_condition(r.when, preds, cache) if r.when is not None else None,
@@ -135,6 +155,15 @@ class DecisionModel:
             beaten |= self._overrides[i]
         standing = [i for i in answers if i not in beaten]
         return Result(tuple((self.rules[i], answers[i]) for i in standing))
+
+    def outcome(self, state: State) -> Outcome:
+        """The answer, or ``CONFLICT`` / ``EMPTY``: what an engine is compared on."""
+        result = self.evaluate(state)
+        if result.conflict:
+            return CONFLICT
+        if result.empty:
+            return EMPTY
+        return result.answer
 
     def decide(self, facts: State) -> Answer:
         """The answer, or ValueError for a missing fact, an empty or a conflicting decision."""

@@ -1,0 +1,317 @@
+"""The cases of an edition: per decision, situations with the reference evaluator's answer.
+
+A decision is tested over the facts its rules depend on, in the situations the
+vocabulary's constraints (and the decision's ``given``) allow: all of them when
+they number at most ``max_exhaustive`` (4,096), otherwise a covering set in
+which each condition is shown to change the outcome on its own (masking MC/DC)
+and each exception has a pair of cases, off then on.
+
+Procedures (``steps``) are tested as a synthetic enum decision
+``<procedure>.next_step`` over one fact, ``current_step`` (``start`` or a step's
+clause ref), answering the next step's clause ref or ``end``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field, replace as dc_replace
+from typing import Iterable, Mapping
+
+from ..conditions import Condition, In, Not, Ref
+from ..evaluate import CONFLICT, EMPTY, DecisionModel
+from ..model import Answer, Edition, Rule, Rulebook, Steps
+from . import condpaths
+
+MAX_EXHAUSTIVE = 4096
+POOL_LIMIT = 1 << 14  # enumerate at most this many situations when looking for a covering set
+SAMPLE = 4096  # beyond it, this many sampled situations
+
+STEP_FACT = "current_step"
+STEP_START = "start"
+STEP_END = "end"
+STEP_SUFFIX = ".next_step"
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A deciding clause and its text."""
+
+    ref: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str  # stable: decision and fact assignment
+    name: str  # readable: ``heal.may_target[paralyzed,phase=battle]``
+    decision: str
+    facts: tuple[tuple[str, Answer], ...]
+    expected: Answer
+    clauses: tuple[Quote, ...]
+    kind: str = "rule"  # rule | steps
+
+    @property
+    def facts_dict(self) -> dict[str, Answer]:
+        return dict(self.facts)
+
+
+@dataclass(frozen=True)
+class DecisionCases:
+    decision: str
+    type: str  # bool | enum
+    values: tuple[str, ...]
+    facts: tuple[str, ...]
+    strategy: str  # exhaustive | covering | steps
+    allowed: int | None  # allowed situations, when counted
+    cases: tuple[Case, ...]
+    unanswered: int = 0  # allowed situations left out: conflict or empty (``rulebook check`` reports them)
+    uncovered: tuple[str, ...] = ()  # conditions with no situation that shows them
+
+
+@dataclass(frozen=True)
+class Suite:
+    edition: str
+    title: str
+    digest: str  # of the edition's export: a case file names the content it came from
+    decisions: tuple[DecisionCases, ...]
+
+    @property
+    def cases(self) -> tuple[Case, ...]:
+        return tuple(c for d in self.decisions for c in d.cases)
+
+
+def case_id(decision: str, facts: Mapping[str, Answer]) -> str:
+    """``heal.may_target-1a2b3c4d5e6f``: the same decision and facts give the same id in every edition."""
+    blob = json.dumps([decision, sorted(facts.items())], ensure_ascii=False, separators=(",", ":"))
+    return f"{decision}-{hashlib.sha256(blob.encode()).hexdigest()[:12]}"
+
+
+def case_name(decision: str, facts: Mapping[str, Answer]) -> str:
+    """Readable and unique within a decision: the true bool facts and each enum fact's value."""
+    parts = []
+    for name in sorted(facts):
+        value = facts[name]
+        if value is True:
+            parts.append(name)
+        elif value is not False:
+            parts.append(f"{name}={value}")
+    return f"{decision}[{','.join(parts) or '-'}]"
+
+
+def edition_digest(book: Rulebook, edition: Edition) -> str:
+    from ..export import dumps, edition_json
+
+    return hashlib.sha256(dumps(edition_json(book, edition)).encode()).hexdigest()[:16]
+
+
+def build_suite(book: Rulebook, edition: Edition, max_exhaustive: int = MAX_EXHAUSTIVE) -> Suite:
+    """Every decision's and every procedure's cases, decisions sorted by name."""
+    decisions = [decision_cases(book, edition, name, max_exhaustive) for name in sorted(edition.decisions)]
+    for steps in procedures(edition):
+        name = steps.procedure + STEP_SUFFIX
+        if name not in edition.decisions:
+            decisions.append(steps_cases(edition, steps))
+    decisions.sort(key=lambda d: d.decision)
+    return Suite(edition.id, edition.title, edition_digest(book, edition), tuple(decisions))
+
+
+def procedures(edition: Edition) -> list[Steps]:
+    return sorted((c.steps for t in edition.terms for c in t.clauses if c.steps), key=lambda s: s.procedure)
+
+
+def steps_clause(edition: Edition, steps: Steps) -> str:
+    return next(c.ref for t in edition.terms for c in t.clauses if c.steps == steps)
+
+
+def steps_cases(edition: Edition, steps: Steps) -> DecisionCases:
+    name = steps.procedure + STEP_SUFFIX
+    where = steps_clause(edition, steps)
+    cases = []
+    order = (STEP_START, *steps.order)
+    for i, current in enumerate(order):
+        nxt = steps.order[i] if i < len(steps.order) else STEP_END
+        facts = {STEP_FACT: current}
+        refs = [where] + ([nxt] if nxt != STEP_END else [])
+        cases.append(Case(case_id(name, facts), case_name(name, facts), name, tuple(facts.items()), nxt,
+                          _quotes(edition, refs), kind="steps"))
+    return DecisionCases(name, "enum", (*steps.order, STEP_END), (STEP_FACT,), "steps", len(order), tuple(cases))
+
+
+def _quotes(edition: Edition, refs: Iterable[str]) -> tuple[Quote, ...]:
+    return tuple(Quote(r, edition.clause_by_ref[r].text) for r in sorted(set(refs)))
+
+
+def decision_cases(book: Rulebook, edition: Edition, name: str,
+                   max_exhaustive: int = MAX_EXHAUSTIVE) -> DecisionCases:
+    model = DecisionModel(book.vocabulary, edition, name)
+    allowed: int | None = None
+    uncovered: tuple[str, ...] = ()
+    if model.space.size <= max_exhaustive:
+        states = list(model.states())
+        allowed, strategy = len(states), "exhaustive"
+    else:
+        pool, counted = situation_pool(model)
+        if counted and len(pool) <= max_exhaustive:
+            states, strategy = pool, "exhaustive"
+        else:
+            states, uncovered = covering_states(model, pool)
+            strategy = "covering"
+        allowed = len(pool) if counted else None
+    cases, unanswered = [], 0
+    for state in states:
+        result = model.evaluate(state)
+        if result.conflict or result.empty:
+            unanswered += 1
+            continue
+        cases.append(Case(case_id(name, state), case_name(name, state), name, tuple(state.items()),
+                          result.answer, _quotes(edition, result.clauses)))
+    d = model.decision
+    return DecisionCases(name, d.type, d.values, model.facts, strategy, allowed, tuple(cases), unanswered, uncovered)
+
+
+def situation_pool(model: DecisionModel) -> tuple[list[dict], bool]:
+    """All allowed situations when there are few enough (True), else a fixed sample of them (False)."""
+    if model.space.size <= POOL_LIMIT:
+        return list(model.states()), True
+    rng = random.Random(model.decision.name)  # seeded by name: the same suite every time
+    domains = model.space.domains
+    seen, pool = set(), []
+    for _ in range(SAMPLE * 4):
+        state = {f: rng.choice(domains[f]) for f in model.space.facts}
+        key = tuple(state.values())
+        if key in seen or not model.space.allowed(state):
+            continue
+        seen.add(key)
+        pool.append(state)
+        if len(pool) >= SAMPLE:
+            break
+    return pool, False
+
+
+@dataclass(frozen=True)
+class _Atom:
+    rule: int
+    part: str  # when | test
+    path: condpaths.Path
+    node: Condition
+    label: str = field(compare=False)
+
+
+def rule_atoms(model: DecisionModel) -> list[_Atom]:
+    """Every leaf condition of every rule, predicates inlined: what MC/DC must show."""
+    found = []
+    for i, rule in enumerate(model.rules):
+        for part in ("when", "test"):
+            cond = getattr(rule, part)
+            if cond is None:
+                continue
+            full = condpaths.inline(cond, model.predicates)
+            for path, node in condpaths.atoms(full, {}):
+                label = f"{rule.ref}: {part} {_leaf(node)}"
+                found.append(_Atom(i, part, path, node, label))
+    return found
+
+
+def _leaf(node: Condition) -> str:
+    from ..conditions import describe
+
+    return describe(node)
+
+
+def with_atom_negated(model: DecisionModel, atom: _Atom, vocabulary) -> DecisionModel:
+    rules = list(model.rules)
+    rule = rules[atom.rule]
+    full = condpaths.inline(getattr(rule, atom.part), model.predicates)
+    rules[atom.rule] = dc_replace(rule, **{atom.part: condpaths.replace(full, atom.path, Not(atom.node))})
+    return _variant(model, vocabulary, rules)
+
+
+def _variant(model: DecisionModel, vocabulary, rules: list[Rule]) -> DecisionModel:
+    edition = _EditionView(model)
+    return DecisionModel(vocabulary, edition, model.decision.name, rules=tuple(rules), predicates=model.predicates)
+
+
+class _EditionView:
+    """Just enough of an Edition for DecisionModel: the decision by name."""
+
+    def __init__(self, model: DecisionModel):
+        self.decisions = {model.decision.name: model.decision}
+        self.rules = {model.decision.name: model.rules}
+        self.predicates = {}
+
+
+def covering_states(model: DecisionModel, pool: list[dict]) -> tuple[list[dict], tuple[str, ...]]:
+    """MC/DC pairs for every leaf condition, a pair per exception, and a case per standing rule."""
+    vocabulary = model.vocabulary
+    answered = [s for s in pool if model.outcome(s) not in (CONFLICT, EMPTY)]
+    outcome = [model.outcome(s) for s in answered]
+    chosen: dict[int, None] = {}  # indexes into ``answered``, in insertion order
+    index = {tuple(sorted(s.items())): k for k, s in enumerate(answered)}
+    uncovered = []
+    for atom in rule_atoms(model):
+        variant = with_atom_negated(model, atom, vocabulary)
+        witness = next((k for k, s in enumerate(answered) if variant.outcome(s) != outcome[k]), None)
+        if witness is None:
+            uncovered.append(atom.label)
+            continue
+        chosen[witness] = None
+        partner = _partner(answered[witness], atom, index, outcome, witness)
+        if partner is not None:
+            chosen[partner] = None
+    for i, rule in enumerate(model.rules):
+        if rule.exception_to:
+            pair = _exception_pair(model, i, answered, outcome)
+            if pair is None:
+                uncovered.append(f"{rule.ref}: exception to {', '.join(rule.exception_to)}")
+            else:
+                chosen.update(dict.fromkeys(pair))
+    standing = {id(r) for k in chosen for r, _ in model.evaluate(answered[k]).standing}
+    for rule in model.rules:
+        if id(rule) not in standing:
+            k = next((k for k, s in enumerate(answered)
+                      if any(r is rule for r, _ in model.evaluate(s).standing)), None)
+            if k is not None:
+                chosen[k] = None
+                standing |= {id(r) for r, _ in model.evaluate(answered[k]).standing}
+    return [answered[k] for k in sorted(chosen)], tuple(uncovered)
+
+
+def _partner(state: dict, atom: _Atom, index: dict, outcome: list, witness: int) -> int | None:
+    """The situation that differs only in the atom's fact and has another outcome: the MC/DC pair."""
+    fact = atom.node.name if isinstance(atom.node, Ref) else atom.node.fact if isinstance(atom.node, In) else None
+    if fact is None:
+        return None
+    for value in (False, True) if isinstance(state.get(fact), bool) else sorted(_values(index, fact)):
+        if value == state.get(fact):
+            continue
+        k = index.get(tuple(sorted({**state, fact: value}.items())))
+        if k is not None and outcome[k] != outcome[witness]:
+            return k
+    return None
+
+
+def _values(index: dict, fact: str) -> set:
+    return {v for key in index for f, v in key if f == fact}
+
+
+def _exception_pair(model: DecisionModel, i: int, answered: list[dict], outcome: list) -> tuple[int, int] | None:
+    """Off, then on: the nearest situations where the exception does not stand, then stands over a base rule."""
+    rule = model._compiled[i]
+    overridden = model._overrides[i]
+    on = [k for k, s in enumerate(answered)
+          if rule.answer(s) is not None and any(model._compiled[j].answer(s) not in (None, rule.answer(s))
+                                                for j in overridden)]
+    if not on:
+        on = [k for k, s in enumerate(answered)
+              if rule.answer(s) is not None and any(model._compiled[j].answer(s) is not None for j in overridden)]
+    off = [k for k, s in enumerate(answered) if rule.answer(s) is None]
+    if not on or not off:
+        return None
+    best = min(((_distance(answered[a], answered[b]), b, a) for a in on[:256] for b in off[:256]))
+    return best[1], best[2]
+
+
+def _distance(a: dict, b: dict) -> int:
+    return sum(a[f] != b[f] for f in a)

@@ -1,0 +1,211 @@
+"""``rulebook conformance generate | run | mutants``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..cli import ROOT_OPTION, edition_or_exit, load_or_exit
+
+EDITION_OPTION = click.option("--edition", "edition_id", required=True, help="Edition id.")
+EXHAUSTIVE_OPTION = click.option("--max-exhaustive", type=click.IntRange(min=0), default=4096, show_default=True,
+                                 help="Test every allowed situation of a decision up to this many; "
+                                      "beyond, a covering set (MC/DC and exception pairs).")
+
+
+@click.group()
+def conformance() -> None:
+    """Conformance suites: generate them, run an engine through them, measure their strength."""
+
+
+@conformance.command()
+@ROOT_OPTION
+@EDITION_OPTION
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), required=True,
+              help="Folder to write cases.json and test_conformance.py into.")
+@EXHAUSTIVE_OPTION
+def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int) -> None:
+    """Write the edition's cases (cases.json) and a pytest module that runs them."""
+    from .cases import build_suite
+    from .suite import write_suite
+
+    book = load_or_exit(root)
+    edition = edition_or_exit(book, edition_id)
+    suite = build_suite(book, edition, max_exhaustive)
+    _warn_gaps(suite)
+    cases_path, module_path = write_suite(suite, book.title, out)
+    click.echo(f"edition {edition.id}: {len(suite.cases)} cases over {len(suite.decisions)} decisions: "
+               f"{cases_path}, {module_path}")
+
+
+def _warn_gaps(suite) -> None:
+    for d in suite.decisions:
+        if d.unanswered:
+            click.echo(f"warning: {d.decision}: {d.unanswered} allowed situation(s) have no single answer "
+                       "(conflict or empty; `rulebook check` shows them) and are left out", err=True)
+        for label in d.uncovered:
+            click.echo(f"warning: {d.decision}: no situation shows that {label} changes the outcome", err=True)
+
+
+@conformance.command()
+@ROOT_OPTION
+@EDITION_OPTION
+@click.option("--engine", "engine_spec", metavar="MODULE:ATTR", help="A Python engine (ATTR may be a factory).")
+@click.option("--engine-cmd", metavar="COMMAND", help="An engine in any language, speaking JSON lines.")
+@click.option("--cases", "cases_file", type=click.Path(path_type=Path, dir_okay=False),
+              help="Run this cases.json (checked against the rulebook) instead of generating the cases.")
+@click.option("--expectations", type=click.Path(path_type=Path, dir_okay=False),
+              help="The engine's known failures: case ids, one a line.")
+@click.option("--write-expectations", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the cases that fail now as an expectations file.")
+@click.option("--timeout", type=click.FloatRange(min=0.01), default=5.0, show_default=True,
+              help="Seconds the engine may take per case.")
+@EXHAUSTIVE_OPTION
+def run(root: Path | None, edition_id: str, engine_spec: str | None, engine_cmd: str | None,
+        cases_file: Path | None, expectations: Path | None, write_expectations: Path | None,
+        timeout: float, max_exhaustive: int) -> None:
+    """Run an engine through the edition's cases: prints `N passed, M failed`, exit 1 on any failure."""
+    from .engines import EngineLoadError, PythonAdapter, SubprocessAdapter, load_engine
+    from .runner import expectations_text, read_expectations, run_cases, stale_expectations, summary
+
+    if bool(engine_spec) == bool(engine_cmd):
+        raise click.UsageError("give --engine MODULE:ATTR or --engine-cmd COMMAND (one of them)")
+    book = load_or_exit(root)
+    edition = edition_or_exit(book, edition_id)
+    cases, values, bad = _cases(book, edition, cases_file, max_exhaustive)
+    known = None
+    if expectations:
+        known, problems = read_expectations(expectations)
+        problems = problems or stale_expectations(known, cases)
+        if problems:
+            for p in problems:
+                click.echo(p, err=True)
+            sys.exit(1)
+    for label, problem in bad:
+        click.echo(f"case {label}: {problem}")
+    try:
+        if engine_cmd:
+            adapter = SubprocessAdapter(engine_cmd, edition.id, timeout)
+        else:
+            adapter = PythonAdapter(load_engine(engine_spec, edition.id, str(book.root)), timeout)
+    except EngineLoadError as exc:
+        click.echo(f"error: {exc}", err=True)
+        click.echo(f"0 passed, {len(cases) + len(bad)} failed (no engine)")
+        sys.exit(1)
+    try:
+        verdicts = run_cases(adapter, cases, values, known)
+    finally:
+        adapter.close()
+    for v in verdicts:
+        if v.message and v.status != "known failure":
+            click.echo(v.message)
+    if write_expectations:
+        from ..fileio import write_text
+
+        write_text(write_expectations, expectations_text(verdicts, edition.id))
+    click.echo(summary(verdicts, len(bad)))
+    if len(bad) or any(not v.ok for v in verdicts):
+        sys.exit(1)
+
+
+def _cases(book, edition, cases_file: Path | None, max_exhaustive: int):
+    """The cases to run, the values of each decision, and the cases that do not hold up (label, problem)."""
+    from .cases import build_suite
+
+    suite = build_suite(book, edition, max_exhaustive)
+    values = {d.decision: d.values for d in suite.decisions}
+    if cases_file is None:
+        return suite.cases, values, []
+    from .suite import CaseFileError, read_case_file
+
+    try:
+        loaded = read_case_file(cases_file, edition.id)
+    except CaseFileError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    for warning in loaded.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if loaded.source_digest != suite.digest:
+        click.echo(f"warning: {cases_file}: generated from another version of edition {edition.id}; "
+                   "each case is checked against the current one", err=True)
+    good, bad = [], list(loaded.bad)
+    for case in loaded.cases:
+        problem = _against_reference(book, edition, suite, case)
+        if problem:
+            bad.append((f"{case.name} ({case.id})", problem))
+        else:
+            good.append(case)
+    return tuple(good), values, bad
+
+
+def _against_reference(book, edition, suite, case) -> str | None:
+    from ..evaluate import show_state
+    from .reference import ReferenceEngine
+    from .runner import show
+
+    decisions = {d.decision: d for d in suite.decisions}
+    d = decisions.get(case.decision)
+    if d is None:
+        return f"edition {edition.id} has no decision '{case.decision}'"
+    if tuple(sorted(case.facts_dict)) != tuple(sorted(d.facts)):
+        return (f"its facts ({', '.join(sorted(case.facts_dict)) or 'none'}) are not those the decision depends on "
+                f"in edition {edition.id} ({', '.join(d.facts) or 'none'})")
+    try:
+        answer = ReferenceEngine(book, edition).decide(case.decision, case.facts_dict)
+    except (ValueError, KeyError) as exc:
+        return f"edition {edition.id} gives no answer when {show_state(case.facts_dict)}: {exc}"
+    if answer != case.expected:
+        return (f"the case file expects {show(case.expected)} but edition {edition.id} decides {show(answer)} "
+                "(a stale or hand-edited case file; regenerate it)")
+    return None
+
+
+@conformance.command()
+@ROOT_OPTION
+@EDITION_OPTION
+@EXHAUSTIVE_OPTION
+@click.option("--fail-under", type=click.FloatRange(0, 1), default=None,
+              help="Exit 1 when the score is below this.")
+@click.option("--show-excluded", is_flag=True, help="List the equivalent and unused mutants one by one.")
+def mutants(root: Path | None, edition_id: str, max_exhaustive: int, fail_under: float | None,
+            show_excluded: bool) -> None:
+    """Mutate every condition and count the mutants the edition's suite kills."""
+    from .cases import build_suite
+    from .mutants import measure
+
+    book = load_or_exit(root)
+    edition = edition_or_exit(book, edition_id)
+    suite = build_suite(book, edition, max_exhaustive)
+    report = measure(book, edition, suite)
+    click.echo(f"edition {edition.id}: cases per decision (against the exhaustive count):")
+    for d in suite.decisions:
+        allowed = "?" if d.allowed is None else str(d.allowed)
+        click.echo(f"  {d.decision}: {len(d.cases)} of {allowed} ({d.strategy})")
+    for r in report.results:
+        if r.status in ("survived", "unknown"):
+            extra = " (too many situations to tell whether it is equivalent)" if r.status == "unknown" else ""
+            click.echo(f"survived: {r.mutant.label}{extra}")
+    _excluded(report, "equivalent", "they change no answer in any allowed situation", show_excluded)
+    _excluded(report, "unused", "they mutate predicates that no decision uses", show_excluded)
+    click.echo(f"killed {report.count('killed')} of {report.scored} mutants (score {report.score:.2f})")
+    if fail_under is not None and report.score < fail_under:
+        sys.exit(1)
+
+
+def _excluded(report, status: str, why: str, show_all: bool) -> None:
+    """Say how many mutants are left out of the score and why; by clause, or one by one."""
+    found = [r.mutant for r in report.results if r.status == status]
+    if not found:
+        return
+    click.echo(f"{len(found)} {status} mutant{'s' if len(found) != 1 else ''} excluded ({why}):")
+    if show_all:
+        for m in found:
+            click.echo(f"  {m.label}")
+        return
+    by_clause: dict[str, int] = {}
+    for m in found:
+        by_clause[m.clause] = by_clause.get(m.clause, 0) + 1
+    for clause, n in by_clause.items():
+        click.echo(f"  {clause}: {n}")

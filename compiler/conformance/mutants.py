@@ -1,0 +1,204 @@
+"""Suite strength by mutation: change one condition of the edition, see whether the suite notices.
+
+Operators, each applied at every place it fits: drop an operand of an all/any,
+negate an atom, swap all and any, remove an exception (one ``exception_to``
+entry), change an enum value (in ``is``/``in``, and the answer of a ``value``
+rule; a bool answer is flipped), and swap two adjacent steps of a procedure.
+Conditions are the rules' ``when`` and tests and the predicates' definitions;
+constraints and ``given`` are left alone (they choose the situations asked,
+not the answers).
+
+A mutant that changes no answer in any allowed situation is **equivalent**: no
+suite can kill it, so it is excluded from the score (and reported as such); so
+is a mutant of a predicate that no decision uses (**unused**).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace as dc_replace
+from typing import Iterator, Mapping
+
+from ..conditions import All, Any_, Condition, Const, In, Not, Ref, describe, walk
+from ..evaluate import DecisionModel
+from ..model import Edition, Rule, Rulebook
+from . import condpaths
+from .cases import STEP_SUFFIX, Suite, procedures
+from .engines import DirectAdapter
+from .reference import ReferenceEngine
+from .runner import run_case
+
+EQUIVALENCE_LIMIT = 1 << 16  # situations; beyond, a survivor cannot be shown equivalent
+
+
+@dataclass(frozen=True)
+class Mutant:
+    operator: str
+    clause: str  # the clause whose condition is mutated
+    detail: str
+    decisions: tuple[str, ...]  # the decisions whose answers it may change
+    rules: Mapping[str, tuple[Rule, ...]] = field(default_factory=dict, compare=False)
+    predicates: Mapping[str, Condition] = field(default_factory=dict, compare=False)
+    steps: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+
+    @property
+    def label(self) -> str:
+        return f"{self.clause}: {self.operator}: {self.detail}"
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    mutant: Mutant
+    status: str  # killed | survived | equivalent | unused | unknown (survived, too many situations to decide)
+    by: str | None = None  # the first case that killed it
+
+
+@dataclass(frozen=True)
+class Report:
+    results: tuple[MutantResult, ...]
+
+    def count(self, status: str) -> int:
+        return sum(r.status == status for r in self.results)
+
+    @property
+    def scored(self) -> int:
+        return len(self.results) - self.count("equivalent") - self.count("unused")
+
+    @property
+    def score(self) -> float:
+        return self.count("killed") / self.scored if self.scored else 1.0
+
+
+# -- the mutants ------------------------------------------------------------------------
+
+
+def condition_mutants(cond: Condition, domains: Mapping[str, tuple]) -> Iterator[tuple[str, str, Condition]]:
+    """(operator, detail, mutated condition) for every place each operator fits."""
+    for path, node in condpaths.nodes(cond):
+        if isinstance(node, (All, Any_)):
+            word = "all" if isinstance(node, All) else "any"
+            for i, arg in enumerate(node.args):
+                yield "drop an operand", f"drop {describe(arg)!r} from {word}", condpaths.replace(cond, path + (i,), None)
+            if len(node.args) >= 2:
+                other = Any_ if isinstance(node, All) else All
+                yield "swap all/any", f"{word} of {describe(node)!r} becomes {'any' if word == 'all' else 'all'}", \
+                    condpaths.replace(cond, path, other(node.args))
+        elif isinstance(node, (Ref, In, Const)):
+            yield "negate an atom", f"{describe(node)!r} becomes not", condpaths.replace(cond, path, Not(node))
+        if isinstance(node, In):
+            for k, value in enumerate(node.values):
+                for other_value in domains.get(node.fact, ()):
+                    if other_value in node.values:
+                        continue
+                    values = node.values[:k] + (other_value,) + node.values[k + 1:]
+                    yield ("change an enum value", f"{node.fact}: {value} becomes {other_value}",
+                           condpaths.replace(cond, path, In(node.fact, values, node.single)))
+
+
+def mutants(book: Rulebook, edition: Edition) -> list[Mutant]:
+    """Every mutant of the edition, in a fixed order."""
+    domains = {f.name: f.domain for f in book.vocabulary.facts}
+    preds = {n: p.condition for n, p in edition.predicates.items()}
+    out: list[Mutant] = []
+    for decision in sorted(edition.decisions):
+        rules = edition.rules.get(decision, ())
+        dtype = edition.decisions[decision]
+        for i, rule in enumerate(rules):
+            def with_rule(new: Rule) -> dict:
+                return {decision: rules[:i] + (new,) + rules[i + 1:]}
+
+            where = rule.ref if not rule.from_table else f"{rule.clause} (row {describe(rule.when)})"
+            for part in ("when", "test"):
+                cond = getattr(rule, part)
+                if cond is None:
+                    continue
+                for op, detail, new in condition_mutants(cond, domains):
+                    out.append(Mutant(op, where, f"{part}: {detail}", (decision,),
+                                      rules=with_rule(dc_replace(rule, **{part: new}))))
+            for k, target in enumerate(rule.exception_to):
+                rest = rule.exception_to[:k] + rule.exception_to[k + 1:]
+                out.append(Mutant("remove an exception", where, f"no longer an exception to {target}", (decision,),
+                                  rules=with_rule(dc_replace(rule, exception_to=rest))))
+            if rule.kind == "value":
+                for other in dtype.domain:
+                    if other != rule.value:
+                        op = "change a value"
+                        out.append(Mutant(op, where, f"answer {_show(rule.value)} becomes {_show(other)}",
+                                          (decision,), rules=with_rule(dc_replace(rule, value=other))))
+    for name in sorted(edition.predicates):
+        pred = edition.predicates[name]
+        users = tuple(d for d in sorted(edition.decisions) if _uses(edition.rules.get(d, ()), name, preds))
+        for op, detail, new in condition_mutants(pred.condition, domains):
+            out.append(Mutant(op, pred.clause, f"defines {name}: {detail}", users, predicates={name: new}))
+    for steps in procedures(edition):
+        decision = steps.procedure + STEP_SUFFIX
+        clause = next(c.ref for t in edition.terms for c in t.clauses if c.steps == steps)
+        for k in range(len(steps.order) - 1):
+            order = list(steps.order)
+            order[k], order[k + 1] = order[k + 1], order[k]
+            out.append(Mutant("swap two steps", clause, f"{steps.order[k]} and {steps.order[k + 1]}", (decision,),
+                              steps={decision: tuple(order)}))
+    return out
+
+
+def _show(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _uses(rules: tuple[Rule, ...], name: str, preds: Mapping[str, Condition]) -> bool:
+    seen: set[str] = set()
+    stack = [c for r in rules for c in (r.when, r.test) if c is not None]
+    while stack:
+        for node in walk(stack.pop()):
+            if isinstance(node, Ref) and node.name in preds and node.name not in seen:
+                if node.name == name:
+                    return True
+                seen.add(node.name)
+                stack.append(preds[node.name])
+    return False
+
+
+# -- running them -------------------------------------------------------------------------
+
+
+def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
+    """Run the suite against every mutant; classify each as killed, survived or equivalent."""
+    by_decision = {d.decision: d for d in suite.decisions}
+    original = ReferenceEngine(book, edition)
+    results = []
+    for mutant in mutants(book, edition):
+        if not mutant.decisions:  # a predicate that no decision uses: nothing can observe it
+            results.append(MutantResult(mutant, "unused"))
+            continue
+        engine = ReferenceEngine(book, edition, rules=mutant.rules, predicates=mutant.predicates, steps=mutant.steps)
+        adapter = DirectAdapter(engine)
+        killer = None
+        for decision in mutant.decisions:
+            d = by_decision.get(decision)
+            for case in d.cases if d else ():
+                if run_case(adapter, case, d.values) is not None:
+                    killer = case.name
+                    break
+            if killer:
+                break
+        if killer:
+            results.append(MutantResult(mutant, "killed", killer))
+        else:
+            results.append(MutantResult(mutant, _equivalence(original, engine, mutant)))
+    return Report(tuple(results))
+
+
+def _equivalence(original: ReferenceEngine, mutant: ReferenceEngine, m: Mutant) -> str:
+    """equivalent when no allowed situation gets another outcome; survived when one does; unknown if too many."""
+    for decision in m.decisions:
+        if decision in m.steps:
+            if m.steps[decision] != original.steps[decision]:
+                return "survived"
+            continue
+        model: DecisionModel = original.model(decision)
+        other = mutant.model(decision)
+        if model.space.size > EQUIVALENCE_LIMIT:
+            return "unknown"
+        for state in model.states():
+            if model.outcome(state) != other.outcome(state):
+                return "survived"
+    return "equivalent"
