@@ -83,7 +83,8 @@ class _Builder:
         else:
             self.error(Location(self.shown(self.root / VOCABULARY_FILE)), "missing vocabulary file",
                        "declare the facts that conditions test in vocabulary.yaml (it may be 'facts: []')")
-        if main is None or self.problems:
+        # Unknown keys are ignored by the build, so they need not hide the problems of the terms.
+        if main is None or any(p.code != "unknown-key" for p in self.problems):
             # Editions cannot be read without a valid rulebook.yaml; still check term files' syntax.
             self._scan_term_files(None)
             raise RulebookError(self.problems)
@@ -407,7 +408,7 @@ class _Builder:
                                f"also declared by term '{decisions[d.name].term}'")
                 decisions.setdefault(d.name, d)
         names = C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts.values()},
-                        predicates.keys())
+                        frozenset(predicates))
         self._check_cycles(edition, predicates)
         # What a term's references resolve against is the whole edition: a term need
         # not be checked again in an edition whose every term is as before.
@@ -474,7 +475,9 @@ class _Builder:
                 self.error(rule.loc, f"exception to unknown clause '{target}'",
                            did_you_mean(target, edition.clause_by_ref))
             elif not any(r.decision == rule.decision for r in clause.rules):
-                self.error(rule.loc, f"exception to '{target}', which has no rule for '{rule.decision}'")
+                others = sorted({r.decision for r in clause.rules})
+                self.error(rule.loc, f"exception to '{target}', which has no rule for '{rule.decision}'",
+                           f"its rules are for: {', '.join(others)}" if others else "that clause has no rules")
 
     def _check_cycles(self, edition: Edition, predicates: dict[str, Predicate]) -> None:
         uses = {name: sorted(C.refs(p.condition) & predicates.keys()) for name, p in predicates.items()}
