@@ -126,7 +126,8 @@ class Names:
 
 def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
     """Report unknown names, unknown enum values and type mismatches."""
-    preds = set(names.predicates)
+    # A caller that checks many conditions passes a frozenset once, not a copy per call.
+    preds = names.predicates if isinstance(names.predicates, (set, frozenset)) else set(names.predicates)
     for node in walk(cond):
         if isinstance(node, Ref):
             if node.name in preds:

@@ -17,20 +17,25 @@ def logic_problems(book: Rulebook) -> list[Diagnostic]:
     """Every conflict, empty situation and dead rule, over all editions."""
     problems: list[Diagnostic] = []
     done: set = set()
+    tokens: dict[tuple, int] = {}
     for edition in book.editions:
+        token = tokens.setdefault(_predicates_key(edition), len(tokens))
         for name in sorted(edition.decisions):
-            model = DecisionModel(book.vocabulary, edition, name)
-            key = _signature(edition, model)
+            key = (edition.decisions[name], edition.rules.get(name, ()), token)
             if key in done:  # the same rules over the same predicates: already checked
                 continue
             done.add(key)
-            problems.extend(decision_problems(model))
+            problems.extend(decision_problems(DecisionModel(book.vocabulary, edition, name)))
     return problems
 
 
-def _signature(edition: Edition, model: DecisionModel) -> tuple:
-    preds = tuple(sorted((n, p.condition) for n, p in edition.predicates.items()))
-    return (model.decision, model.rules, preds)
+def _predicates_key(edition: Edition) -> tuple:
+    """The edition's predicate definitions, compared once per edition.
+
+    Decisions' keys hold a small token for it instead, so that building and
+    hashing a key does not grow with the number of predicates.
+    """
+    return tuple(sorted((n, p.condition) for n, p in edition.predicates.items()))
 
 
 def decision_problems(model: DecisionModel) -> list[Diagnostic]:
