@@ -264,43 +264,44 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
         if ref == "#/$defs/condition":
             return  # conditions.py parses these with messages that know the vocabulary
         schema = DEFS[ref.rsplit("/", 1)[1]]
-    where = _name(path)
     if "enum" in schema:
         if value not in schema["enum"]:
             choices = ", ".join(map(str, schema["enum"]))
             hint = did_you_mean(str(value), map(str, schema["enum"])) if isinstance(value, str) else None
-            out.append(Diagnostic(doc.at(path), f"{where} must be one of: {choices}; got {value!r}", hint))
+            out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} must be one of: {choices}; got {value!r}",
+                                  hint))
         return
     types = schema.get("type")
     if types:
         types = [types] if isinstance(types, str) else types
         if not any(_TYPES[t](value) for t in types):
             wanted = " or ".join(_TYPE_NAMES[t] for t in types)
-            out.append(Diagnostic(doc.at(path), f"{where} must be {wanted}, not {_describe(value)}",
+            out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} must be {wanted}, not {_describe(value)}",
                                   _type_hint(types, value)))
             return
     if isinstance(value, str):
         if "minLength" in schema and len(value) < schema["minLength"]:
-            out.append(Diagnostic(doc.at(path), f"{where} must not be empty"))
+            out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} must not be empty"))
         if "pattern" in schema and not _pattern(schema["pattern"]).match(value):
-            out.append(Diagnostic(doc.at(path), f"{where} cannot be {value!r}",
+            out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} cannot be {value!r}",
                                   _pattern_hint(schema["pattern"])))
     elif isinstance(value, dict):
         props = schema.get("properties", {})
         for key in schema.get("required", []):
             if key not in value:
-                out.append(Diagnostic(doc.at(path), f"{where} lacks required key '{key}'"))
+                out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} lacks required key '{key}'"))
         for key, item in value.items():
             if key in props:
                 _check(doc, item, props[key], path + (key,), out)
             elif schema.get("additionalProperties") is False:
-                place = "at the top level" if not path else f"in {where}"
+                place = "at the top level" if not path else f"in {_name(doc.data, path)}"
                 out.append(Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
                                       did_you_mean(key, props) or f"valid keys: {', '.join(props)}",
                                       code="unknown-key"))
     elif isinstance(value, list):
         if len(value) < schema.get("minItems", 0):
-            out.append(Diagnostic(doc.at(path), f"{where} must have at least {schema['minItems']} item(s)"))
+            out.append(Diagnostic(doc.at(path),
+                                  f"{_name(doc.data, path)} must have at least {schema['minItems']} item(s)"))
         items = schema.get("items")
         if items:
             for i, item in enumerate(value):
@@ -332,11 +333,45 @@ def _pattern_hint(pattern: str) -> str | None:
     return _PATTERN_HINTS.get(pattern)
 
 
-def _name(path: tuple) -> str:
-    """A readable name for a place in a document: ``sections[0].clauses[2].id``."""
+# Lists whose items a reader names: (what an item is, the key that names it)
+_ITEMS = {
+    "editions": ("edition", "id"), "facts": ("fact", "name"), "constraints": ("constraint", "id"),
+    "decisions": ("decision", "name"), "sections": ("section", "key"), "clauses": ("clause", "id"),
+    "rules": ("rule", None), "rows": ("row", None), "links": ("link", None), "keys": ("key", None),
+    "aliases": ("alias", None), "values": ("value", None), "sources": ("source", None),
+    "order": ("step", None), "exception_to": ("exception", None),
+}
+
+
+def _name(data: Any, path: tuple) -> str:
+    """A place in a document as a reader names it: "rule 1 of clause 'not-in-battle'".
+
+    Items are named by their id where they have a valid one, else numbered from 1;
+    a clause's section is left out, since clause ids are unique in a term.
+    """
     if not path:
         return "the file"
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return f"'{text}'"
+    parts: list[str] = []  # outermost first
+    value = data
+    i = 0
+    while i < len(path):
+        key = path[i]
+        nxt = path[i + 1] if i + 1 < len(path) else None
+        items = value.get(key) if isinstance(value, dict) else None
+        if isinstance(nxt, int) and isinstance(items, list) and key in _ITEMS and nxt < len(items):
+            noun, id_key = _ITEMS[key]
+            item = items[nxt]
+            label = item.get(id_key) if id_key and isinstance(item, dict) else None
+            # the naming key itself is what is wrong: number the item instead
+            if path[i + 2:] == (id_key,) or not isinstance(label, str) or not label:
+                parts.append(f"{noun} {nxt + 1}")
+            else:
+                parts.append(f"{noun} '{label}'")
+            value, i = item, i + 2
+            continue
+        parts.append(f"'{key}'" if isinstance(key, str) else f"item {key + 1}")
+        value = value.get(key) if isinstance(value, dict) else None
+        i += 1
+    if any(p.startswith("clause ") for p in parts):
+        parts = [p for p in parts if not p.startswith("section ")]
+    return " of ".join(reversed(parts))
