@@ -1,6 +1,8 @@
 """The cases of an edition: per decision, situations with the reference evaluator's answer.
 
-A decision is tested over the facts its rules depend on, in the situations the
+A decision is tested over the facts its rules depend on (in this edition and
+the editions before it, so that an engine written for an earlier edition can
+answer every case of a later one), in the situations the
 vocabulary's constraints (and the decision's ``given``) allow: all of them when
 they number at most ``max_exhaustive`` (4,096), otherwise a covering set in
 which each condition is shown to change the outcome on its own (masking MC/DC)
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field, replace as dc_replace
 from typing import Iterable, Mapping
 
 from ..conditions import Condition, In, Not, Ref
-from ..evaluate import CONFLICT, EMPTY, DecisionModel
+from ..evaluate import CONFLICT, EMPTY, DecisionModel, Space
 from ..model import Answer, Edition, Rule, Rulebook, Steps
 from . import condpaths
 
@@ -146,13 +148,16 @@ def _quotes(edition: Edition, refs: Iterable[str]) -> tuple[Quote, ...]:
 def decision_cases(book: Rulebook, edition: Edition, name: str,
                    max_exhaustive: int = MAX_EXHAUSTIVE) -> DecisionCases:
     model = DecisionModel(book.vocabulary, edition, name)
+    # The facts of this edition and of those before it: an engine written for an earlier
+    # edition gets every fact it asks for, and a situation has one id in all these suites.
+    space = Space(book.vocabulary, set(case_facts(book, edition, name)), model.space.given)
     allowed: int | None = None
     uncovered: tuple[str, ...] = ()
-    if model.space.size <= max_exhaustive:
-        states = list(model.states())
+    if space.size <= max_exhaustive:
+        states = list(space.states())
         allowed, strategy = len(states), "exhaustive"
     else:
-        pool, counted = situation_pool(model)
+        pool, counted = situation_pool(model, space)
         if counted and len(pool) <= max_exhaustive:
             states, strategy = pool, "exhaustive"
         else:
@@ -168,20 +173,31 @@ def decision_cases(book: Rulebook, edition: Edition, name: str,
         cases.append(Case(case_id(name, state), case_name(name, state), name, tuple(state.items()),
                           result.answer, _quotes(edition, result.clauses)))
     d = model.decision
-    return DecisionCases(name, d.type, d.values, model.facts, strategy, allowed, tuple(cases), unanswered, uncovered)
+    return DecisionCases(name, d.type, d.values, space.facts, strategy, allowed, tuple(cases), unanswered, uncovered)
 
 
-def situation_pool(model: DecisionModel) -> tuple[list[dict], bool]:
+def case_facts(book: Rulebook, edition: Edition, name: str) -> tuple[str, ...]:
+    """The facts the decision depends on in this edition or an earlier one, sorted."""
+    facts: set[str] = set()
+    for earlier in book.editions:
+        if name in earlier.decisions:
+            facts |= set(DecisionModel(book.vocabulary, earlier, name).facts)
+        if earlier.id == edition.id:
+            break
+    return tuple(sorted(facts))
+
+
+def situation_pool(model: DecisionModel, space: Space) -> tuple[list[dict], bool]:
     """All allowed situations when there are few enough (True), else a fixed sample of them (False)."""
-    if model.space.size <= POOL_LIMIT:
-        return list(model.states()), True
+    if space.size <= POOL_LIMIT:
+        return list(space.states()), True
     rng = random.Random(model.decision.name)  # seeded by name: the same suite every time
-    domains = model.space.domains
+    domains = space.domains
     seen, pool = set(), []
     for _ in range(SAMPLE * 4):
-        state = {f: rng.choice(domains[f]) for f in model.space.facts}
+        state = {f: rng.choice(domains[f]) for f in space.facts}
         key = tuple(state.values())
-        if key in seen or not model.space.allowed(state):
+        if key in seen or not space.allowed(state):
             continue
         seen.add(key)
         pool.append(state)

@@ -106,7 +106,7 @@ def mutants(book: Rulebook, edition: Edition) -> list[Mutant]:
             def with_rule(new: Rule) -> dict:
                 return {decision: rules[:i] + (new,) + rules[i + 1:]}
 
-            where = rule.ref if not rule.from_table else f"{rule.clause} (row {describe(rule.when)})"
+            where = rule.ref if not rule.from_table else f"{rule.clause} (table row {_row(rules, i)})"
             for part in ("when", "test"):
                 cond = getattr(rule, part)
                 if cond is None:
@@ -138,6 +138,11 @@ def mutants(book: Rulebook, edition: Edition) -> list[Mutant]:
             out.append(Mutant("swap two steps", clause, f"{steps.order[k]} and {steps.order[k + 1]}", (decision,),
                               steps={decision: tuple(order)}))
     return out
+
+
+def _row(rules: tuple[Rule, ...], i: int) -> int:
+    """The row of its clause's table that rule ``i`` stands for, from 1."""
+    return sum(1 for r in rules[:i] if r.from_table and r.clause == rules[i].clause) + 1
 
 
 def _show(value) -> str:

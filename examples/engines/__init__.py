@@ -1,0 +1,1 @@
+"""Example engines for the conformance suites (see docs/conformance.md)."""
