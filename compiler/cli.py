@@ -114,3 +114,5 @@ main.add_command(_site_build); main.add_command(_site_serve)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+from .diff.command import diff_command, history_command  # noqa: E402  (click only; the engine loads lazily)
+main.add_command(diff_command); main.add_command(history_command)

@@ -4,7 +4,7 @@ Kinds, from the strongest: ``added``, ``removed``, ``split``, ``merged`` (by
 how the clauses were paired), ``semantic`` (the machine-readable meaning
 changed and some situation is decided differently, or a procedure's order
 changed), ``reworded`` (words changed, meaning the same), ``editorial``
-(only punctuation, typography, whitespace or case changed; or an id, a note,
+(only punctuation, typography, whitespace or case changed; or an id,
 a link or an equivalent restatement of the meaning), ``moved`` (nothing but
 the place changed).
 """
@@ -54,12 +54,15 @@ def meaning_json(clause: Clause) -> dict[str, Any]:
 
 
 def extras_json(clause: Clause) -> dict[str, Any]:
-    """The parts that carry no meaning: notes, links, the meaning of a predicate."""
+    """The parts that carry no meaning but are published: links, a predicate's gloss.
+
+    Notes are left out on purpose: they are the editors' annotations (where a
+    text comes from, how it was read), not words of the rule, and a change to
+    them alone is no change to review.
+    """
     return {
-        "notes": clause.notes,
         "links": [[l.phrase, l.term, l.clause] for l in clause.links],
         "predicate_meaning": clause.defines.meaning if clause.defines else None,
-        "rule_notes": [r.notes for r in clause.rules if not r.from_table],
     }
 
 

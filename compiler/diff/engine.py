@@ -213,7 +213,14 @@ class _Differ:
         names = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
         fo = FunctionSide(self.book_old, self.old, self.vocabulary)
         fn = FunctionSide(self.book_new, self.new, self.vocabulary)
-        return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in sorted(names)}
+        # A name on one side only is added or removed with its clauses; comparing it
+        # with nothing would only list every situation.
+        both = [k for k in sorted(names) if self._exists(self.old, k) and self._exists(self.new, k)]
+        return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
+
+    @staticmethod
+    def _exists(edition: Edition, key: tuple[str, str]) -> bool:
+        return key[1] in (edition.predicates if key[0] == "predicate" else edition.decisions)
 
     # -- the finished change ------------------------------------------------------------------
 
@@ -304,7 +311,8 @@ class _Differ:
 def _header_json(term: Term) -> dict:
     from ..export import decision_json
 
-    return {"name": term.name, "aliases": list(term.aliases), "notes": term.notes,
+    # Notes are editors' annotations, not rule text: see classify.extras_json.
+    return {"name": term.name, "aliases": list(term.aliases),
             "decisions": [decision_json(d) for d in term.decisions],
             "sections": [[s.key, s.kind, s.title] for s in term.sections]}
 
@@ -316,11 +324,9 @@ def _header_text(term: Term) -> str:
     lines = [f"Term: {term.name}"]
     if term.aliases:
         lines.append("Aliases: " + ", ".join(term.aliases))
-    if term.notes:
-        lines.append("Notes: " + term.notes)
     for d in term.decisions:
         kind = d.type if d.type == "bool" else "one of " + ", ".join(d.values)
-        given = f"; asked when {describe(d.given)}" if d.given is not None else ""
+        given = f" (asked when {describe(d.given)})" if d.given is not None else ""
         lines.append(f"Decision {d.name} ({kind}): {d.meaning}{given}")
     for s in term.sections:
         lines.append(f"Section {s.key}: {s.title or s.kind}")

@@ -1,0 +1,26 @@
+"""A term through all editions: each edition that added, changed or withdrew it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..model import Edition, Rulebook
+from .engine import DiffResult, diff_editions
+
+
+def term_history(book: Rulebook, term: str) -> list[DiffResult]:
+    """One diff per edition in which the term differs from the edition before."""
+    steps = []
+    previous = _nothing(book.editions[0])
+    for edition in book.editions:
+        before, now = previous.term_by_id.get(term), edition.term_by_id.get(term)
+        if (before is None) != (now is None) or (before and now and before.digest != now.digest):
+            steps.append(diff_editions(book, previous, book, edition, terms=[term]))
+        previous = edition
+    return steps
+
+
+def _nothing(first: Edition) -> Edition:
+    """An empty edition before the first, so that the first appearance reads as added."""
+    return dataclasses.replace(first, id="(none)", title="before the first edition", date=None,
+                               terms=(), changed=(), withdrawn=())

@@ -1,0 +1,81 @@
+"""Words shared by the renderers: answers, situations, locations, headings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import Change, DiffResult
+
+KIND_WORDS = {
+    "added": "added", "removed": "removed", "moved": "moved", "split": "split", "merged": "merged",
+    "editorial": "editorial", "reworded": "reworded", "semantic": "semantic",
+}
+
+
+def answer(value: Any) -> str:
+    """yes / no / an enum value / "no answer"."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "no answer"
+    return str(value)
+
+
+def situation(facts: dict) -> str:
+    """The facts that hold (bools that are true) and every enum value; the rest are false."""
+    parts = []
+    for name, value in facts.items():
+        if value is True:
+            parts.append(name)
+        elif value is not False:
+            parts.append(f"{name}={value}")
+    return ", ".join(parts) or "no fact holds"
+
+
+def location(loc: dict | None) -> str:
+    return f"{loc['file']}:{loc['line']}:{loc['column']}" if loc else ""
+
+
+def clause_name(change: Change) -> str:
+    """``heal#healable``, ``heal#a+b -> heal#c`` for splits and merges, ``heal`` for a heading."""
+    if change.clause is None:
+        return f"{change.term} (heading)"
+    if change.kind in ("split", "merged") or (change.old_clause and change.new_clause
+                                              and change.old_clause != change.new_clause):
+        return f"{change.term}#{change.old_clause} -> {change.term}#{change.new_clause}"
+    return f"{change.term}#{change.clause}"
+
+
+def summary_line(result: DiffResult) -> str:
+    counts = [f"{n} {k}" for k, n in result.summary.items() if n]
+    return ", ".join(counts) if counts else "no changes"
+
+
+def side_name(info: dict) -> str:
+    spec, edition = info["spec"], info["edition"]
+    return spec if spec == edition or spec.endswith(":" + edition) else f"{spec} ({edition})"
+
+
+def by_term(result: DiffResult) -> list[tuple[str, list[Change]]]:
+    groups: dict[str, list[Change]] = {}
+    for change in result.changes:
+        groups.setdefault(change.term, []).append(change)
+    return list(groups.items())
+
+
+def details(change: Change) -> list[str]:
+    """Notes about how the change was found: matching, moves, coarse redlines."""
+    out = []
+    if change.matched_by in ("text", "split", "merge"):
+        out.append(f"matched by {change.matched_by} similarity ({change.confidence:.0%})"
+                   if change.matched_by == "text" else f"{change.matched_by} found by text similarity "
+                   f"({change.confidence:.0%})")
+    if change.moved and change.old_section != change.new_section:
+        out.append(f"moved from section {change.old_section} to {change.new_section}")
+    elif change.moved and change.kind != "moved":
+        out.append("moved within its section")
+    if change.redline.coarse:
+        out.append("coarse redline: " + change.redline.coarse)
+    return out

@@ -1,0 +1,10 @@
+"""The diff as JSON: the contract in docs/diff.md (deterministic bytes)."""
+
+from __future__ import annotations
+
+from ..export import dumps
+from .engine import DiffResult
+
+
+def render(result: DiffResult) -> str:
+    return dumps(result.as_json())

@@ -1,0 +1,69 @@
+"""The diff for a terminal: colour on a tty, plain ``[-old-]{+new+}`` marks otherwise."""
+
+from __future__ import annotations
+
+from .engine import Change, DiffResult
+from .present import answer, by_term, clause_name, details, location, side_name, situation, summary_line
+from .redline import DELETE, INSERT, Redline
+
+RED, GREEN, BOLD, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
+
+
+def render(result: DiffResult, colour: bool = False) -> str:
+    """The whole diff as text; empty when there is no change (like ``git diff``)."""
+    if result.empty:
+        return ""
+    paint = _painter(colour)
+    lines = [paint(BOLD, f"rulebook diff {side_name(result.old)} -> {side_name(result.new)}: "
+                         f"{summary_line(result)}")]
+    for term, changes in by_term(result):
+        lines.append("")
+        lines.append(paint(BOLD, f"{term}"))
+        seen: set[str] = set()  # a decision's witnesses are shown once per term
+        for change in changes:
+            lines.extend(_change(change, paint, colour, seen))
+    return "\n".join(lines) + "\n"
+
+
+def _painter(colour: bool):
+    if not colour:
+        return lambda style, text: text
+    return lambda style, text: f"{style}{text}{RESET}"
+
+
+def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
+    where = location(change.new_location or change.old_location)
+    out = [f"  {paint(BOLD, change.kind)}  {clause_name(change)}  {paint(DIM, where)}"]
+    out.extend(f"    ({note})" for note in details(change))
+    out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
+    for b in change.behaviours:
+        out.append(f"    behaviour: {b.name} {b.direction}"
+                   + ("" if b.exhaustive else f" (checked {b.checked} situations, not all)")
+                   + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
+        if b.name in seen:
+            continue
+        seen.add(b.name)
+        for w in b.witnesses:
+            out.append(f"      when {situation(w.facts and dict(w.facts))}: old {answer(w.old)}"
+                       f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
+                       f" ({', '.join(w.new_clauses) or 'no rule'})")
+    if change.impact:
+        out.append("    used by: " + "; ".join(
+            f"{u['ref']} ({u['via']}" + (f", {u['direction']}" if u.get("direction") else "") + ")"
+            for u in change.impact))
+    for flag in change.drift:
+        out.append("    " + paint(BOLD, "drift: ") + flag)
+    return out
+
+
+def redline_text(line: Redline, colour: bool) -> str:
+    """Deletions and insertions marked by colour, or as ``[-...-]`` and ``{+...+}``."""
+    parts = []
+    for op in line.ops:
+        if op.op == DELETE:
+            parts.append(f"{RED}{op.text}{RESET}" if colour else f"[-{op.text}-]")
+        elif op.op == INSERT:
+            parts.append(f"{GREEN}{op.text}{RESET}" if colour else f"{{+{op.text}+}}")
+        else:
+            parts.append(op.text)
+    return "".join(parts)
