@@ -92,8 +92,9 @@ class _Builder:
     def build(self) -> Rulebook:
         if self.root.is_file():
             raise RulebookError([Diagnostic(Location(self.shown(self.root)), "this is a file, not a rulebook folder",
-                                            f"pass the folder that holds {RULEBOOK_FILE}: "
-                                            f"{self.shown(self.root.parent)}")])
+                                            f"pass the folder that holds {RULEBOOK_FILE}"
+                                            + (f": {self.shown(self.root.parent)}"
+                                               if self.root.name == RULEBOOK_FILE else ""))])
         if not self.root.is_dir():
             raise RulebookError([Diagnostic(Location(self.shown(self.root)), "no such rulebook folder")])
         main_path = self.root / RULEBOOK_FILE

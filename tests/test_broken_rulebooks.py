@@ -132,3 +132,17 @@ def test_check_leaves_a_clean_rulebook_untouched():
     proc = run_check(str(MINIMAL), cwd=BROKEN)
     assert proc.returncode == 0, proc.stderr
     assert snapshot(MINIMAL) == before
+
+
+def test_a_file_given_for_the_folder_says_which_folder_to_pass():
+    proc = run_check("../minimal/rulebook.yaml", cwd=BROKEN)
+    assert_clean_failure(proc)
+    assert proc.stderr == ("../minimal/rulebook.yaml: error: this is a file, not a rulebook folder\n"
+                           "  hint: pass the folder that holds rulebook.yaml: ../minimal\n"
+                           "1 problem found\n")
+
+
+def test_a_missing_folder_is_named():
+    proc = run_check("no-such-folder", cwd=BROKEN)
+    assert_clean_failure(proc)
+    assert proc.stderr == "no-such-folder: error: no such rulebook folder\n1 problem found\n"
