@@ -161,7 +161,7 @@ def decision_cases(book: Rulebook, edition: Edition, name: str,
         if counted and len(pool) <= max_exhaustive:
             states, strategy = pool, "exhaustive"
         else:
-            states, uncovered = covering_states(model, pool)
+            states, uncovered = covering_states(model, space, pool)
             strategy = "covering"
         allowed = len(pool) if counted else None
     cases, unanswered = [], 0
@@ -258,7 +258,7 @@ class _EditionView:
         self.predicates = {}
 
 
-def covering_states(model: DecisionModel, pool: list[dict]) -> tuple[list[dict], tuple[str, ...]]:
+def covering_states(model: DecisionModel, space: Space, pool: list[dict]) -> tuple[list[dict], tuple[str, ...]]:
     """MC/DC pairs for every leaf condition, a pair per exception, and a case per standing rule."""
     vocabulary = model.vocabulary
     answered = [s for s in pool if model.outcome(s) not in (CONFLICT, EMPTY)]
@@ -273,9 +273,14 @@ def covering_states(model: DecisionModel, pool: list[dict]) -> tuple[list[dict],
             uncovered.append(atom.label)
             continue
         chosen[witness] = None
-        partner = _partner(answered[witness], atom, index, outcome, witness)
+        partner = _partner(model, space, answered[witness], atom)
         if partner is not None:
-            chosen[partner] = None
+            key = tuple(sorted(partner.items()))
+            if key not in index:  # built, not drawn from a sampled pool
+                index[key] = len(answered)
+                answered.append(partner)
+                outcome.append(model.outcome(partner))
+            chosen[index[key]] = None
     for i, rule in enumerate(model.rules):
         if rule.exception_to:
             pair = _exception_pair(model, i, answered, outcome)
@@ -294,22 +299,20 @@ def covering_states(model: DecisionModel, pool: list[dict]) -> tuple[list[dict],
     return [answered[k] for k in sorted(chosen)], tuple(uncovered)
 
 
-def _partner(state: dict, atom: _Atom, index: dict, outcome: list, witness: int) -> int | None:
+def _partner(model: DecisionModel, space: Space, state: dict, atom: _Atom) -> dict | None:
     """The situation that differs only in the atom's fact and has another outcome: the MC/DC pair."""
-    fact = atom.node.name if isinstance(atom.node, Ref) else atom.node.fact if isinstance(atom.node, In) else None
-    if fact is None:
+    node = atom.node
+    fact = node.name if isinstance(node, Ref) else node.fact if isinstance(node, In) else None
+    if fact is None or fact not in space.domains:
         return None
-    for value in (False, True) if isinstance(state.get(fact), bool) else sorted(_values(index, fact)):
-        if value == state.get(fact):
+    here = model.outcome(state)
+    for value in space.domains[fact]:
+        if value == state[fact]:
             continue
-        k = index.get(tuple(sorted({**state, fact: value}.items())))
-        if k is not None and outcome[k] != outcome[witness]:
-            return k
+        other = {**state, fact: value}
+        if space.allowed(other) and model.outcome(other) not in (here, CONFLICT, EMPTY):
+            return other
     return None
-
-
-def _values(index: dict, fact: str) -> set:
-    return {v for key in index for f, v in key if f == fact}
 
 
 def _exception_pair(model: DecisionModel, i: int, answered: list[dict], outcome: list) -> tuple[int, int] | None:
