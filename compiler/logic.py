@@ -6,6 +6,9 @@ reported with the situation that shows it.
 
 from __future__ import annotations
 
+from typing import Mapping
+
+from .conditions import Condition, refs
 from .diagnostics import Diagnostic
 from .evaluate import DecisionModel, show_state
 from .model import Edition, Rulebook
@@ -20,13 +23,35 @@ def logic_problems(book: Rulebook) -> list[Diagnostic]:
     tokens: dict[tuple, int] = {}
     for edition in book.editions:
         token = tokens.setdefault(_predicates_key(edition), len(tokens))
+        conditions = {n: p.condition for n, p in edition.predicates.items()}
         for name in sorted(edition.decisions):
             key = (edition.decisions[name], edition.rules.get(name, ()), token)
             if key in done:  # the same rules over the same predicates: already checked
                 continue
             done.add(key)
-            problems.extend(decision_problems(DecisionModel(book.vocabulary, edition, name)))
+            model = DecisionModel(book.vocabulary, edition, name,
+                                  predicates=_reachable(edition, name, conditions))
+            problems.extend(decision_problems(model))
     return problems
+
+
+def _reachable(edition: Edition, name: str, conditions: Mapping[str, Condition]) -> dict[str, Condition]:
+    """The predicates a decision uses, directly or through others.
+
+    The model needs no more, and copying all of an edition's predicates into
+    every decision's model made checking grow with the square of the terms.
+    """
+    decision = edition.decisions[name]
+    stack = [c for r in edition.rules.get(name, ()) for c in (r.when, r.test) if c is not None]
+    if decision.given is not None:
+        stack.append(decision.given)
+    found: dict[str, Condition] = {}
+    while stack:
+        for ref in sorted(refs(stack.pop())):
+            if ref in conditions and ref not in found:
+                found[ref] = conditions[ref]
+                stack.append(conditions[ref])
+    return found
 
 
 def _predicates_key(edition: Edition) -> tuple:
