@@ -190,8 +190,8 @@ def _cleanup(ops: list[Op]) -> list[Op]:
     """Fold equalities no longer than the changes on both sides into the change.
 
     The rule of diff-match-patch's semantic cleanup: an equality is kept only
-    where it outweighs the edits on one side of it, measured in characters.
-    Whitespace-only equalities between two changes are always folded.
+    where it outweighs the edits on one side of it, measured in characters
+    (its own surrounding spaces not counted, so whitespace alone is always folded).
     """
     items = list(_merge(ops))
     for _ in range(16):  # each pass only merges; a few passes reach the fixed point
@@ -203,8 +203,8 @@ def _cleanup(ops: list[Op]) -> list[Op]:
             if op.op == EQUAL and 0 < i < len(items) - 1 and out:
                 before = _edit_weight(out, backwards=True)
                 after = _edit_weight(items[i + 1:], backwards=False)
-                if before and after and (not op.text.strip() or
-                                         len(op.text) <= min(before, after)):
+                # Spaces around the equality do not count: " the " weighs as "the".
+                if before and after and len(op.text.strip()) <= min(before, after):
                     out.append(Op(DELETE, op.text))
                     out.append(Op(INSERT, op.text))
                     changed = True

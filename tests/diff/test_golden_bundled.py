@@ -1,0 +1,130 @@
+"""Golden expectations on the bundled rulebook, checked against the rule texts.
+
+Each expected value below is read from the sources (rulebook/sources/ and the
+seeds' README), not from the diff's own output.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from compiler.diff.engine import diff_editions
+from compiler.diff.redline import redline, words
+
+from pathlib import Path
+
+BUNDLED = Path(__file__).resolve().parents[2] / "rulebook"
+
+COMPARISON_SOURCE = BUNDLED / "sources" / "000_92da00567fb1a1bd.txt"
+
+
+def _diff(book, old, new):
+    return diff_editions(book, old, book, new)
+
+
+def _change(result, clause):
+    found = [c for c in result.changes if c.clause == clause]
+    assert len(found) == 1, [(c.kind, c.clause) for c in result.changes]
+    return found[0]
+
+
+def _behaviour(change, name):
+    found = [b for b in change.behaviours if b.name == name]
+    assert found, [b.name for b in change.behaviours]
+    return found[0]
+
+
+def _only(witness, *true_facts):
+    """The witness's facts that hold are exactly these (bools true; enums ignored)."""
+    holding = {k for k, v in witness.facts if v is True}
+    return holding == set(true_facts)
+
+
+def test_2012_to_3_0_0_an_only_paralyzed_character_becomes_healable(bundled):
+    # 2012: healable if being discarded, poisoned or diseased; 3.0.0 adds "or is paralyzed".
+    healable = _behaviour(_change(_diff(bundled, "2012", "3.0.0"), "healable"), "healable")
+    assert healable.exhaustive
+    assert any(_only(w, "paralyzed") and w.old is False and w.new is True for w in healable.witnesses)
+    assert all(w.old_clauses == ("heal#healable",) for w in healable.witnesses)
+
+
+def test_3_0_0_to_draft_healable_is_changed_both_ways(bundled):
+    result = _diff(bundled, "3.0.0", "4.0.0-draft")
+    change = _change(result, "healable")
+    assert change.kind == "semantic"
+    healable = _behaviour(change, "healable")
+    # Narrowed: a character discarded earlier in the turn (in the discard pile) is no longer healable.
+    # Broadened: a character being discarded now is.
+    assert healable.direction == "changed"
+    assert any(_only(w, "discarded_earlier_this_turn") and w.old is True and w.new is False
+               for w in healable.witnesses)
+    assert any(_only(w, "being_discarded") and w.old is False and w.new is True for w in healable.witnesses)
+    target = _behaviour(change, "heal.may_target")
+    assert target.direction == "changed"
+    assert {(w.old, w.new) for w in target.witnesses} >= {(True, False), (False, True)}
+    # Who decided: the new "cannot be healed once placed in a discard pile" clause stops the old healing.
+    assert any(w.new_clauses == ("heal#not-from-discard-pile",) for w in target.witnesses if w.new is False)
+
+
+def test_draft_removes_the_hands_or_decks_clause(bundled):
+    result = _diff(bundled, "3.0.0", "4.0.0-draft")
+    removed = [c for c in result.changes if c.kind == "removed"]
+    texts = [c.old_text for c in removed]
+    assert "Characters discarded from hands or decks cannot be targeted by heal cards." in texts
+    change = removed[texts.index("Characters discarded from hands or decks cannot be targeted by heal cards.")]
+    assert change.new_text is None and change.matched_by is None
+    assert change.old_location["file"].endswith("editions/3.0.0/heal.yaml")
+
+
+@pytest.mark.parametrize("old,new", [("2012", "3.0.0"), ("3.0.0", "4.0.0-draft"), ("4.0.0-draft", "5.0.0")])
+def test_restore_abilities_clarification_unchanged_throughout(bundled, old, new):
+    result = _diff(bundled, old, new)
+    assert not [c for c in result.changes if "restore-abilities" in (c.old_clause, c.new_clause)]
+
+
+def _blocks():
+    """The two Heal blocks of the message-board post: the proposal, then the comparison."""
+    lines = COMPARISON_SOURCE.read_text(encoding="utf-8").splitlines()
+    heal = [line for line in lines if line.startswith("Heal")]
+    assert len(heal) == 2
+    return heal
+
+
+def _default_conditions(block: str) -> str:
+    return block.split("Default Conditions", 1)[1].split("Special Conditions", 1)[0]
+
+
+def test_default_conditions_redline_carries_the_comparisons_deleted_and_inserted_words(bundled):
+    """The method, from the sources alone where they allow it.
+
+    The second Heal block C is a tracked-changes comparison pasted without its
+    marks: every word kept, deleted or inserted appears in it once. The first
+    block N is the proposal (the new text). As multisets of words,
+    C = kept + deleted, N = kept + inserted, and the old text O = kept + deleted,
+    so deleted = C - N and inserted = C - O. N and C come from the post; O is
+    REG 3.0.0's default conditions as the rulebook holds them (no clean copy of
+    3.0.0 is among the sources). The diff's redline of the section's clauses
+    must delete exactly C - N and insert exactly C - O. The bullets (●) are not
+    words; order within a replacement is not compared.
+    """
+    proposal, comparison = _blocks()
+    c_words = Counter(words(_default_conditions(comparison)))
+    n_words = Counter(words(_default_conditions(proposal)))
+
+    def section_text(edition):
+        term = bundled.edition(edition).term_by_id["heal"]
+        return " ".join(c.text for c in term.clauses if c.section == "default-conditions")
+
+    old, new = section_text("3.0.0"), section_text("4.0.0-draft")
+    assert Counter(words(new)) == n_words  # the draft holds the proposal's words
+    line = redline(old, new)
+    assert Counter(line.deleted_words()) == c_words - n_words
+    assert Counter(line.inserted_words()) == c_words - Counter(words(old))
+
+    # The diff's own change for the healable clause: its redline's words are among those.
+    change = _change(_diff(bundled, "3.0.0", "4.0.0-draft"), "healable")
+    assert not Counter(change.redline.deleted_words()) - (c_words - n_words)
+    assert not Counter(change.redline.inserted_words()) - (c_words - Counter(words(old)))
+    assert change.redline.deleted_words() and change.redline.inserted_words()

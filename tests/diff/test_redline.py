@@ -1,0 +1,86 @@
+"""The word-level redline: exact round trip, readable boundaries, bounded time, escaping."""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from compiler.diff.redline import DELETE, EQUAL, INSERT, redline, redline_html
+
+WORDS = st.sampled_from(["the", "a", "character", "is", "healable", "discarded", "heal", "“healable”",
+                         "character’s", "end-of-battle", ",", ".", "(1)", "\n", "  ", "x"])
+TEXTS = st.lists(WORDS, max_size=30).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS, TEXTS)
+def test_equal_and_deleted_runs_spell_the_old_text_equal_and_inserted_the_new(old, new):
+    line = redline(old, new)
+    assert "".join(o.text for o in line.ops if o.op in (EQUAL, DELETE)) == old
+    assert "".join(o.text for o in line.ops if o.op in (EQUAL, INSERT)) == new
+    assert all(o.text for o in line.ops)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=60), st.text(max_size=60))
+def test_round_trip_holds_for_any_characters(old, new):
+    line = redline(old, new)
+    assert line.old == old and line.new == new
+
+
+def test_same_text_is_one_equal_run():
+    assert [(o.op, o.text) for o in redline("Heal.", "Heal.").ops] == [(EQUAL, "Heal.")]
+
+
+def test_changes_fall_on_word_boundaries_not_inside_words():
+    # "discarded" against "discard": a character diff would keep "discard" and add "ed".
+    line = redline("It was discarded.", "It is discard.")
+    changed = [o.text for o in line.ops if o.op != EQUAL]
+    assert "ed" not in changed
+    assert all(t.strip(" ") == t or t.strip() for t in changed)
+    assert line.deleted_words() == ["was", "discarded"] and line.inserted_words() == ["is", "discard"]
+
+
+def test_a_short_coincidental_equality_is_folded_into_the_change():
+    # Only "the" is shared between two replaced phrases: one replacement reads better than three.
+    line = redline("from the hand of the owner", "into the deck right now")
+    ops = [o.op for o in line.ops]
+    assert ops == [DELETE, INSERT]
+
+
+def test_a_word_inserted_in_a_sentence_is_one_insertion():
+    line = redline("If no requirement is specified.", "If no other requirement is specified.")
+    assert [(o.op, o.text) for o in line.ops] == [
+        (EQUAL, "If no "), (INSERT, "other "), (EQUAL, "requirement is specified.")]
+
+
+def test_ten_megabytes_of_one_word_repeated_comes_back_quickly_and_exact():
+    old = "heal " * 2_000_000  # 10 MB
+    new = "heal " * 1_000_000 + "cure " + "heal " * 999_999
+    start = time.perf_counter()
+    line = redline(old, new)
+    assert time.perf_counter() - start < 30  # a hang guard, not a benchmark
+    assert line.old == old and line.new == new
+
+
+def test_pathological_input_falls_back_to_a_coarser_redline_and_says_so():
+    old = " ".join("ab"[i % 3 == 0] for i in range(4000))
+    new = " ".join("ab"[i % 5 == 0] for i in range(4000))
+    line = redline(old, new)
+    assert line.coarse is not None and "too long" in line.coarse
+    assert line.old == old and line.new == new
+
+
+def test_beyond_every_budget_the_middle_is_one_replacement():
+    line = redline("a. " * 3000, "b. " * 3000, word_budget=10, sentence_budget=10)
+    assert line.coarse and "one replacement" in line.coarse
+    assert [o.op for o in line.ops] == [DELETE, INSERT, EQUAL]  # the shared final ". " stays equal
+
+
+def test_html_redline_escapes_rule_text():
+    out = redline_html("<b>Heal</b> & cure", "<i>Heal</i> & cure")
+    assert "<b>" not in out and "<i>" not in out
+    assert "&lt;" in out and "&amp;" in out
+    assert "<del>" in out and "<ins>" in out
