@@ -316,7 +316,7 @@ class _Builder:
             if lraw["phrase"] not in text:
                 self.error(doc.at(path + ("links", k, "phrase")),
                            f"linked phrase {lraw['phrase']!r} does not occur in the clause text")
-            links.append(Link(lraw["phrase"], lraw["term"], lraw.get("clause")))
+            links.append(Link(lraw["phrase"], lraw["term"], lraw.get("clause"), doc.at(path + ("links", k))))
         defines = None
         if "defines" in raw:
             d = raw["defines"]
@@ -362,7 +362,8 @@ class _Builder:
         if ref in exceptions:
             self.error(doc.at(path + ("exception_to",)), "a clause cannot be an exception to itself")
         return Rule(raw["decision"], ref, kind, when, raw.get("value"), test, exceptions, raw.get("id"),
-                    raw.get("notes"), doc.at(path))
+                    raw.get("notes"), doc.at(path),
+                    exception_locs=tuple(doc.at(path + ("exception_to", i)) for i in range(len(exceptions))))
 
     def _table(self, doc: Document, path: tuple, raw: dict, ref: str) -> tuple[Table, list[Rule]]:
         rows, rules = [], []
@@ -455,10 +456,11 @@ class _Builder:
             for link in clause.links:
                 target = edition.term_by_id.get(link.term)
                 if target is None:
-                    self.error(clause.loc, f"link to term '{link.term}', which edition '{edition.id}' does not have",
+                    self.error(link.loc or clause.loc,
+                               f"link to term '{link.term}', which edition '{edition.id}' does not have",
                                did_you_mean(link.term, edition.term_by_id))
                 elif link.clause and link.clause not in {c.id for c in target.clauses}:
-                    self.error(clause.loc, f"link to clause '{link.term}#{link.clause}', which does not exist",
+                    self.error(link.loc or clause.loc, f"link to clause '{link.term}#{link.clause}', which does not exist",
                                did_you_mean(link.clause, [c.id for c in target.clauses]))
             if clause.defines:
                 C.check_names(clause.defines.condition, names, self.problems)
@@ -495,14 +497,14 @@ class _Builder:
         for cond in (rule.when, rule.test):
             if cond is not None:
                 C.check_names(cond, names, self.problems)
-        for target in rule.exception_to:
+        for target, where in zip(rule.exception_to, rule.exception_locs or [rule.loc] * len(rule.exception_to)):
             clause = edition.clause_by_ref.get(target)
             if clause is None:
-                self.error(rule.loc, f"exception to unknown clause '{target}'",
+                self.error(where, f"exception to unknown clause '{target}'",
                            did_you_mean(target, edition.clause_by_ref))
             elif not any(r.decision == rule.decision for r in clause.rules):
                 others = sorted({r.decision for r in clause.rules})
-                self.error(rule.loc, f"exception to '{target}', which has no rule for '{rule.decision}'",
+                self.error(where, f"exception to '{target}', which has no rule for '{rule.decision}'",
                            f"its rules are for: {', '.join(others)}" if others else "that clause has no rules")
 
     def _check_cycles(self, edition: Edition, predicates: dict[str, Predicate]) -> None:

@@ -11,6 +11,10 @@ import click
 from .diagnostics import Diagnostic
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def default_root() -> Path:
     """``./rulebook`` when it holds a rulebook, else the current folder."""
     here = Path("rulebook")
@@ -77,8 +81,8 @@ def check(path: Path | None) -> None:
     terms = {t.id for e in book.editions for t in e.terms}
     clauses = sum(len(t.clauses) for t in book.latest.terms)
     click.echo(f"{book.title}: {len(book.editions)} editions ({', '.join(e.id for e in book.editions)}), "
-               f"{len(terms)} terms, latest {book.latest.id} with {len(book.latest.terms)} terms and "
-               f"{clauses} clauses: no problems")
+               f"{_count(len(terms), 'term')}, latest {book.latest.id} with {_count(len(book.latest.terms), 'term')} "
+               f"and {_count(clauses, 'clause')}: no problems")
 
 
 @main.command()
@@ -114,5 +118,8 @@ main.add_command(_site_build); main.add_command(_site_serve)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+
+from .conformance.cli import conformance  # noqa: E402  (click and the CLI helpers only; back ends load lazily)
+main.add_command(conformance)
 from .diff.command import diff_command, history_command  # noqa: E402  (click only; the engine loads lazily)
 main.add_command(diff_command); main.add_command(history_command)

@@ -96,6 +96,7 @@ class Rule:
     notes: str | None
     loc: Location = field(compare=False, repr=False)
     from_table: bool = False  # stands for a row of the clause's table
+    exception_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def ref(self) -> str:
@@ -126,6 +127,7 @@ class Link:
     phrase: str
     term: str
     clause: str | None
+    loc: Location | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 def test_clean_rulebook_prints_a_summary():
     result = CliRunner().invoke(main, ["check", str(FIXTURES / "minimal")])
     assert result.exit_code == 0
-    assert result.output == ("Minimal: 2 editions (v1, v2), 1 terms, latest v2 with 1 terms and 3 clauses: "
+    assert result.output == ("Minimal: 2 editions (v1, v2), 1 term, latest v2 with 1 term and 3 clauses: "
                              "no problems\n")
 
 
