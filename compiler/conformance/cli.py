@@ -137,6 +137,11 @@ def _cases(book, edition, cases_file: Path | None, max_exhaustive: int):
             bad.append((f"{case.name} ({case.id})", problem))
         else:
             good.append(case)
+    present = {c.id for c in loaded.cases} | {label for label, _ in loaded.bad}
+    for case in suite.cases:
+        if case.id not in present:
+            bad.append((f"{case.name} ({case.id})", f"missing from {cases_file}: edition {edition.id} has this case "
+                        "(removed by hand, or a stale file; regenerate it)"))
     return tuple(good), values, bad
 
 

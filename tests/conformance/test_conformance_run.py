@@ -1,0 +1,208 @@
+"""``rulebook conformance run``: verdicts, summary, exit codes, and every kind of bad engine or case file."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+ENGINES = FIXTURES / "conformance" / "engines"
+MINIMAL = FIXTURES / "minimal"
+PY = sys.executable
+
+POISONED = "cure.may_target[poisoned]"
+
+
+def run(cli, *args):
+    return cli("conformance", "run", "--rulebook", MINIMAL, "--edition", "v1", *args)
+
+
+def test_good_engine_passes(cli, test_engines):
+    code, out, err = run(cli, "--engine", f"{test_engines}:good")
+    assert code == 0 and out.strip() == "2 passed, 0 failed"
+
+
+def test_factory_gets_the_edition(cli, test_engines):
+    assert run(cli, "--engine", f"{test_engines}:with_edition")[0] == 0
+    code, out, _ = cli("conformance", "run", "--rulebook", MINIMAL, "--edition", "v2",
+                       "--engine", f"{test_engines}:with_edition")
+    assert code == 1 and "failed" in out.splitlines()[-1]
+
+
+def test_unknown_module(cli):
+    code, out, err = run(cli, "--engine", "no_such_engine_module:engine")
+    assert code == 1
+    assert "engine module 'no_such_engine_module' not found" in err
+    assert out.strip().endswith("0 passed, 2 failed (no engine)")
+
+
+def test_unknown_attribute(cli, test_engines):
+    code, out, err = run(cli, "--engine", f"{test_engines}:nope")
+    assert code == 1 and "has no attribute 'nope'" in err and "good" in err
+
+
+def test_not_module_attr(cli):
+    code, _, err = run(cli, "--engine", "just_a_name")
+    assert code == 1 and "is not MODULE:ATTR" in err
+
+
+def test_lacks_decide(cli, test_engines):
+    code, _, err = run(cli, "--engine", f"{test_engines}:no_decide")
+    assert code == 1 and "has no decide(decision, facts) method" in err
+    code, _, err = run(cli, "--engine", f"{test_engines}:NoDecideFactory")
+    assert code == 1 and "the factory returned a object" in err
+
+
+def test_factory_raises(cli, test_engines):
+    code, _, err = run(cli, "--engine", f"{test_engines}:factory_raises")
+    assert code == 1 and "raised OSError: no licence file" in err
+
+
+def test_engine_raises_on_one_case_and_the_run_goes_on(cli, test_engines):
+    code, out, _ = run(cli, "--engine", f"{test_engines}:Raises")
+    assert code == 1
+    assert f"{POISONED} (cure.may_target-9d300d04bba8): engine raised RuntimeError: engine bug on poisoned" in out
+    assert '  cure#targets: "Targets must be curable."' in out  # the deciding clause is quoted
+    assert out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_engine_hangs(cli, test_engines):
+    code, out, _ = run(cli, "--engine", f"{test_engines}:hangs", "--timeout", "0.3")
+    assert code == 1
+    assert f"{POISONED} (cure.may_target-9d300d04bba8): engine did not answer within 0.3 s (timeout)" in out
+    assert out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_wrong_type(cli, test_engines):
+    code, out, _ = run(cli, "--engine", f"{test_engines}:WrongType")
+    assert code == 1
+    assert "engine returned 0 (int); this decision answers true or false" in out
+    assert "engine returned 'yes' (str); this decision answers true or false" in out
+    assert out.splitlines()[-1] == "0 passed, 2 failed"
+
+
+def test_subprocess_engine(cli):
+    code, out, _ = run(cli, "--engine-cmd", f"{PY} {ENGINES / 'good.py'}")
+    assert code == 0 and out.strip() == "2 passed, 0 failed"
+
+
+def test_subprocess_exits(cli):
+    code, out, _ = run(cli, "--engine-cmd", f"{PY} {ENGINES / 'exits.py'}")
+    assert code == 1
+    assert (f"{POISONED} (cure.may_target-9d300d04bba8): engine process exited with status 3 without answering; "
+            "its stderr ends: 'engine crashed: out of memory'") in out
+    assert out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_subprocess_writes_garbage(cli):
+    code, out, _ = run(cli, "--engine-cmd", f"{PY} {ENGINES / 'garbage.py'}")
+    assert code == 1
+    assert "engine wrote 'DEBUG: thinking about it...' instead of a JSON answer line" in out
+    assert out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_subprocess_hangs_and_is_restarted(cli):
+    code, out, _ = cli("conformance", "run", "--rulebook", MINIMAL, "--edition", "v2", "--timeout", "0.5",
+                       "--engine-cmd", f"{PY} {ENGINES / 'hangs.py'}")
+    assert code == 1
+    assert "engine did not answer within 0.5 s (timeout); restarted it" in out
+    # the cases after a hang still run: every unpoisoned case answered false, some rightly
+    assert "passed" in out.splitlines()[-1] and not out.splitlines()[-1].startswith("0 passed")
+
+
+def test_subprocess_command_not_found(cli):
+    code, out, _ = run(cli, "--engine-cmd", "no-such-engine-binary --flag")
+    assert code == 1
+    assert "engine command 'no-such-engine-binary' could not start" in out
+    assert out.splitlines()[-1] == "0 passed, 2 failed"
+
+
+def test_needs_exactly_one_engine(cli, test_engines):
+    code, _, err = run(cli)
+    assert code == 2 and "give --engine MODULE:ATTR or --engine-cmd COMMAND" in err
+
+
+def _generate(cli, tmp_path, edition="v1"):
+    out = tmp_path / edition
+    assert cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", edition, "--out", out)[0] == 0
+    return out / "cases.json"
+
+
+def test_case_file_runs(cli, tmp_path, test_engines):
+    cases = _generate(cli, tmp_path)
+    code, out, err = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
+    assert code == 0 and out.strip() == "2 passed, 0 failed" and err == ""
+
+
+def test_case_file_of_another_edition(cli, tmp_path, test_engines):
+    cases = _generate(cli, tmp_path, "v2")
+    code, out, err = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
+    assert code == 1
+    assert "the cases are for edition 'v2', not 'v1'" in err
+
+
+def test_case_file_edited_by_hand(cli, tmp_path, test_engines):
+    cases = _generate(cli, tmp_path)
+    data = json.loads(cases.read_text())
+    data["cases"][1]["expected"] = False  # someone "fixes" the poisoned case
+    data["cases"][0]["facts"]["poisoned"] = True  # and edits the other's facts
+    cases.write_text(json.dumps(data))
+    code, out, err = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
+    assert code == 1
+    assert "case cure.may_target-c624ac2d96b4: its id does not match its decision and facts" in out
+    assert "case cure.may_target-9d300d04bba8: its content does not match its check hash" in out
+    assert out.splitlines()[-1] == "0 passed, 2 failed"
+
+
+def test_case_removed_by_hand(cli, tmp_path, test_engines):
+    cases = _generate(cli, tmp_path)
+    data = json.loads(cases.read_text())
+    del data["cases"][1]  # the failing case, quietly dropped
+    cases.write_text(json.dumps(data))
+    code, out, err = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
+    assert "cases were added, removed, reordered or edited by hand" in err
+    assert ("case cure.may_target[poisoned] (cure.may_target-9d300d04bba8): missing from "
+            f"{cases}: edition v1 has this case") in out
+    assert code == 1 and out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_case_file_stale_against_the_rulebook(cli, tmp_path, test_engines):
+    """A case whose hashes were recomputed but whose answer is not the edition's is still caught."""
+    from compiler.conformance.suite import _check
+
+    cases = _generate(cli, tmp_path)
+    data = json.loads(cases.read_text())
+    data["cases"][1]["expected"] = False
+    data["cases"][1]["check"] = _check(data["cases"][1])
+    cases.write_text(json.dumps(data))
+    code, out, _ = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
+    assert code == 1
+    assert "the case file expects false but edition v1 decides true" in out
+    assert out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_case_file_not_json(cli, tmp_path, test_engines):
+    bad = tmp_path / "cases.json"
+    bad.write_text("{nope")
+    code, _, err = run(cli, "--engine", f"{test_engines}:good", "--cases", bad)
+    assert code == 1 and "not a JSON case file" in err
+
+
+def test_expectations_track_known_failures(cli, tmp_path, test_engines):
+    known = tmp_path / "known.txt"
+    code, out, _ = run(cli, "--engine", f"{test_engines}:Raises", "--write-expectations", known)
+    assert code == 1
+    assert known.read_text().splitlines()[1] == "cure.may_target-9d300d04bba8  # cure.may_target[poisoned]"
+    code, out, _ = run(cli, "--engine", f"{test_engines}:Raises", "--expectations", known)
+    assert code == 0 and out.strip() == "1 passed, 0 failed, 1 known failure"
+    # fixed since: the file must be updated
+    code, out, _ = run(cli, "--engine", f"{test_engines}:good", "--expectations", known)
+    assert code == 1 and "passes but the expectations file lists it" in out
+
+
+def test_expectations_naming_no_case(cli, tmp_path, test_engines):
+    known = tmp_path / "known.txt"
+    known.write_text("# known\ncure.may_target[poisoned]\ncure.may_targte[-]\n")
+    code, _, err = run(cli, "--engine", f"{test_engines}:good", "--expectations", known)
+    assert code == 1 and f"{known}:3:1: error: 'cure.may_targte[-]' is not a case of this suite" in err
