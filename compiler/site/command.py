@@ -32,8 +32,11 @@ def default_config(root: Path, title: str) -> str:
     """An mkdocs.yml for a rulebook folder, with absolute paths (JSON is YAML)."""
     from .render import SITE_DIR
 
+    import html
+
     config = {
-        "site_name": title,
+        # Material prints site_name as HTML in places; rule text is untrusted.
+        "site_name": html.escape(title, quote=False),
         "docs_dir": str((SITE_DIR / "docs").resolve()),
         "strict": True,
         "theme": {"name": "material", "custom_dir": str((SITE_DIR / "overrides").resolve()),

@@ -30,6 +30,7 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 
 from . import pages as P
+from .changes import provider as changes_provider
 from .render import SITE_DIR, Renderer
 
 log = logging.getLogger("mkdocs.plugins.rulebook")
@@ -60,7 +61,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
                               f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
         self.book = book
         self.specs = {s.src_uri: s for s in P.plan(book, self.config.index_editions)}
-        self.renderer = Renderer(book, changes=_changes_provider(book))
+        self.renderer = Renderer(book, changes=changes_provider(book))
         self.date = build_date(book)
         if STYLESHEET not in config.extra_css:
             config.extra_css.append(STYLESHEET)
@@ -141,12 +142,3 @@ def _escape(text: str) -> str:
     import html
 
     return html.escape(text, quote=True)
-
-
-def _changes_provider(book):
-    """The diff's report for "What changed", or None while ``compiler.diff`` lacks it."""
-    try:
-        from ..diff.engine import diff_editions
-    except ImportError:
-        return None
-    return lambda old, new: diff_editions(book, old, book, new)

@@ -17,7 +17,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..model import Clause, Edition, Link, Rulebook, Term
-from . import lineage, pages as P
+from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
 #: The repository's site/ folder: templates, theme overrides, stylesheets.
@@ -88,6 +88,18 @@ class Renderer:
 
     def redline(self, old: str, new: str) -> Markup:
         return Markup(self._redline(old, new))
+
+    def redline_ops(self, line) -> Markup:
+        """A redline the diff already computed (its runs are escaped by ``ops_html``)."""
+        from ..diff.redline import ops_html
+
+        return Markup(ops_html(line))
+
+    def term_name(self, term_id: str, *editions: Edition) -> str:
+        for edition in editions:
+            if term_id in edition.term_by_id:
+                return edition.term_by_id[term_id].name
+        return term_id
 
     def clause_text(self, clause: Clause, edition: Edition, href: Href) -> Markup:
         def target(link: Link) -> str:
@@ -162,7 +174,14 @@ class Renderer:
         edition = self.edition(spec.edition)
         previous = self.book.editions[self.book.editions.index(edition) - 1]
         report = self.changes(previous, edition) if self.changes else None
-        return "changes.html", {"edition": edition, "previous": previous, "report": report}, []
+        rows = []
+        if report is not None:
+            for change, anchor in zip(report.changes, changes_view.anchors(report.changes)):
+                rows.append((change, anchor, changes_view.effects(self.book, previous, edition, change)))
+        toc = [TocEntry(1, "summary", "Summary")] + [TocEntry(1, f"term-{t}", self.term_name(t, edition, previous))
+                                                        for t in dict.fromkeys(c.term for c, _, _ in rows)]
+        return "changes.html", {"edition": edition, "previous": previous, "report": report,
+                                "rows": rows, "words": changes_view}, toc
 
     def _print(self, spec: P.PageSpec, href: Href):
         return "print.html", {"edition": self.book.latest}, []

@@ -1,0 +1,108 @@
+"""The "What changed" page's view of ``compiler.diff``'s report, in plain words.
+
+The diff decides what changed and how (``compiler.diff.engine.diff_editions``);
+this module only says it for readers: a witness situation becomes the
+vocabulary's own sentences for the facts that hold, answers become yes/no.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..model import Edition, Rulebook
+
+KIND_WORDS = {
+    "added": "added", "removed": "removed", "moved": "moved", "split": "split",
+    "merged": "merged", "editorial": "editorial", "reworded": "reworded", "semantic": "changes the rules",
+}
+
+DIRECTION_WORDS = {
+    "broadened": "now says yes in more situations",
+    "narrowed": "now says yes in fewer situations",
+    "changed": "now answers differently in some situations",
+}
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A witness in words: what holds, and the answers before and after."""
+
+    holds: tuple[str, ...]  # sentences, one per fact away from its resting value, enums with their value
+    old: str
+    new: str
+    old_clauses: tuple[str, ...]
+    new_clauses: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Effect:
+    name: str
+    kind: str  # predicate | decision
+    question: str  # the decision's or predicate's meaning, if the rulebook gives one
+    direction: str
+    situations: tuple[Situation, ...]
+    exhaustive: bool
+
+
+def answer_words(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "no answer"
+    return str(value).replace("_", " ")
+
+
+def situation(book: Rulebook, witness) -> Situation:
+    facts = book.vocabulary.by_name
+    holds = []
+    for name, value in witness.facts:
+        fact = facts.get(name)
+        meaning = fact.meaning if fact is not None else name
+        if fact is not None and fact.type == "enum":
+            holds.append(f"{meaning.rstrip('.')}: {answer_words(value)}.")
+        elif value is True:
+            holds.append(meaning)
+    return Situation(tuple(holds), answer_words(witness.old), answer_words(witness.new),
+                     tuple(witness.old_clauses), tuple(witness.new_clauses))
+
+
+def question(old: Edition, new: Edition, behaviour) -> str:
+    for edition in (new, old):
+        if behaviour.kind == "decision" and behaviour.name in edition.decisions:
+            return edition.decisions[behaviour.name].meaning
+        if behaviour.kind == "predicate" and behaviour.name in edition.predicates:
+            meaning = edition.predicates[behaviour.name].meaning
+            if meaning:
+                return meaning
+    return behaviour.name
+
+
+def effects(book: Rulebook, old: Edition, new: Edition, change) -> list[Effect]:
+    """The behaviours of a change that some situation tells apart, in words."""
+    return [Effect(b.name, b.kind, question(old, new, b), DIRECTION_WORDS.get(b.direction, b.direction),
+                   tuple(situation(book, w) for w in b.witnesses), b.exhaustive)
+            for b in change.behaviours if b.witnesses]
+
+
+def anchors(changes) -> list[str]:
+    """One unique anchor per change: TERM--CLAUSE ('--' is never in a slug)."""
+    seen: dict[str, int] = {}
+    out = []
+    for change in changes:
+        base = f"{change.term}--{change.clause or change.new_clause or change.old_clause or '_entry'}"
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.append(base if n == 0 else f"{base}_{n + 1}")
+    return out
+
+
+def provider(book: Rulebook) -> Callable[[Edition, Edition], Any] | None:
+    """``diff_editions`` bound to this rulebook, or None when ``compiler.diff`` lacks it."""
+    try:
+        from ..diff.engine import diff_editions
+    except ImportError:
+        return None
+    return lambda old, new: diff_editions(book, old, book, new)

@@ -1,0 +1,154 @@
+"""The built site, read as files: pages, anchors, banners, search index, reproducibility, failures."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def read(site: Path, url: str) -> str:
+    return (site / url / "index.html").read_text(encoding="utf-8")
+
+
+def search_docs(site: Path) -> list[dict]:
+    return json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+
+
+def test_term_page_has_clause_anchors_aliases_marks_and_links(sites):
+    html = read(sites["bundled"], "terms/heal")
+    for clause in ("removes-effects", "healable", "territory-class", "battle-resolution-discard"):
+        assert f'id="{clause}"' in html and f'href="#{clause}"' in html
+    assert '<span class="rb-alias">Restore abilities</span>' in html
+    # The mention of Battle Resolution (links in the YAML) leads to its page.
+    assert re.search(r'<a class="rb-mention" href="\.\./battle-resolution/[^"]*">Battle Resolution</a>', html)
+    # "healable" came in 2012 and was last changed by the 4.0.0 proposal.
+    block = html[html.index('id="healable"'):]
+    block = block[:block.index('class="rb-clause"')]
+    assert "since 2012" in block and "changed in 4.0.0-draft (proposal)" in block
+
+
+def test_minimal_term_marks_and_draft_banner(sites):
+    html = read(sites["minimal"], "terms/cure")
+    assert "Proposal" in html and "is a draft posted for feedback" in html  # v2 is a draft
+    block = html[html.index('id="curable"'):]
+    assert "since v1" in block[:600] and "changed in v2 (proposal)" in block[:600]
+    block = html[html.index('id="not-in-battle"'):]
+    assert "since v2 (proposal)" in block[:600] and "changed in" not in block[:600]
+
+
+def test_history_marks_deletions_and_insertions(sites):
+    html = read(sites["minimal"], "terms/cure/history")
+    # v1: "poisoned." v2: "poisoned or paralyzed."
+    assert "poisoned<ins> or paralyzed</ins>." in html
+    assert "<ins>Cure cannot be used in battle.</ins>" in html
+    heal = read(sites["bundled"], "terms/heal/history")
+    assert heal.index('id="edition_4.0.0-draft"') < heal.index('id="edition_3.0.0"') < heal.index('id="edition_2012"')
+    assert "<del>" in heal and "<ins>" in heal
+
+
+def test_older_edition_readable_with_banner(sites):
+    html = read(sites["minimal"], "editions/v1/terms/cure")
+    assert "A newer edition exists" in html
+    assert "A character is curable if it is poisoned." in html
+    assert 'href="../../../../terms/cure/"' in html
+    assert "A newer edition exists" not in read(sites["minimal"], "terms/cure")
+
+
+def test_what_changed_page(sites):
+    html = read(sites["minimal"], "editions/v2/changes")
+    assert 'id="summary"' in html and 'id="cure--curable"' in html
+    assert "poisoned<ins> or paralyzed</ins>." in html
+    # The situation that now decides differently, in the vocabulary's words.
+    assert "The character is paralyzed." in html
+    assert re.search(r"v1: <strong>no</strong>.*?v2: <strong>yes</strong>", html, re.S)
+
+
+def test_print_page_breaks_per_term(sites):
+    html = read(sites["bundled"], "print")
+    assert html.count('class="rb-print-term"') == 5
+    css = (sites["bundled"] / "assets/stylesheets/rulebook.css").read_text()
+    assert re.search(r"@media print\s*{\s*\.md-typeset \.rb-print-term\s*{\s*break-before: page", css)
+    ids = re.findall(r' id="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), "anchors on the print page are unique"
+
+
+def test_search_index_holds_latest_term_pages_once(sites):
+    docs = search_docs(sites["bundled"])
+    locations = [d["location"] for d in docs]
+    assert "terms/heal/#territory-class" in locations
+    assert not [loc for loc in locations if "history" in loc or loc.startswith(("editions/", "print/"))]
+    assert len(locations) == len(set(locations))
+    texts = [d["text"] for d in docs]
+    territory = [t for t in texts if "Territory Class" in t]
+    assert len(territory) == 1, "each clause's text is in the index once"
+
+
+def test_nav_does_not_list_every_term(sites):
+    html = read(sites["bundled"], "terms/heal")
+    nav = html[html.index('<nav class="md-nav md-nav--primary"'):html.index('<div class="md-content"')]
+    assert "terms/heal/" not in nav and "Battle Resolution" not in nav
+    assert "Terms A–Z" in nav and "5.0.0" in nav
+
+
+def test_hostile_text_is_escaped_in_every_file(sites):
+    site = sites["hostile"]
+    for path in site.rglob("*"):
+        if path.suffix not in (".html", ".json", ".xml"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        bad = ["<script>window", "<img src=x", "<img src=y", "<iframe", "<svg onload"]
+        if path.suffix == ".html":  # quotes matter in HTML attributes; the index holds only text
+            bad.append("onmouseover='")
+        for b in bad:
+            assert b not in text, f"{b!r} unescaped in {path.relative_to(site)}"
+    html = read(site, "terms/script")
+    assert "{{ 7 * 7 }}" in html and "**not bold**" in html and "&amp;amp;" in html
+    assert "<strong>not bold" not in html and "49" not in html
+
+
+def test_two_builds_are_identical(tmp_path, sites, build):
+    again = tmp_path / "again"
+    assert build(None, again).exit_code == 0
+    first = {p.relative_to(sites["bundled"]): p.read_bytes() for p in sites["bundled"].rglob("*") if p.is_file()}
+    second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
+    assert first.keys() == second.keys()
+    assert [k for k in first if first[k] != second[k]] == []
+
+
+def test_failed_build_leaves_the_previous_site(tmp_path, build):
+    out = tmp_path / "site"
+    assert build(FIXTURES / "minimal", out).exit_code == 0
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    broken = FIXTURES / "broken" / "many-problems-in-many-files"
+    result = build(broken, out)
+    assert result.exit_code == 1
+    assert re.search(r"\.yaml:\d+:\d+: error: ", result.stderr)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"], "no staging folder left behind"
+
+
+def test_plain_mkdocs_build_uses_the_plugin(tmp_path):
+    out = tmp_path / "public"
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(out)], cwd=ROOT,
+                         capture_output=True, text=True, env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
+    assert run.returncode == 0, run.stderr
+    assert (out / "terms" / "heal" / "index.html").is_file()
+
+
+def test_mkdocs_build_with_bad_rulebook_prints_the_errors(tmp_path):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(json.dumps({
+        "site_name": "x", "docs_dir": str(ROOT / "site" / "docs"), "theme": {"name": "material"},
+        "plugins": [{"rulebook": {"rulebook": str(FIXTURES / "broken" / "many-problems-in-many-files")}}]}))
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config),
+                          "-d", str(tmp_path / "out")], capture_output=True, text=True)
+    assert run.returncode == 1
+    assert "the rulebook has problems, nothing was built" in run.stderr
+    assert re.search(r"\.yaml:\d+:\d+: error: ", run.stderr)
+    assert not (tmp_path / "out").exists()
