@@ -1,0 +1,133 @@
+"""Properties of the diff over generated rulebooks (hypothesis).
+
+diff(A, A) is empty; diff(A, B) mirrors diff(B, A); the classification does
+not depend on the order of unrelated terms; redlines round-trip.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+from pathlib import Path
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from compiler.build import load_rulebook
+from compiler.diff.engine import diff_editions
+
+FACTS = ["f0", "f1", "f2", "f3"]
+WORDS = ["heal", "the", "character", "is", "poisoned", "cannot", "be", "target", "in", "battle", "discard",
+         "pile", "a", "card", "must", "turn", "once"]
+
+text = st.lists(st.sampled_from(WORDS), min_size=2, max_size=9).map(lambda ws: " ".join(ws).capitalize() + ".")
+condition = st.lists(st.sampled_from(FACTS), min_size=1, max_size=3, unique=True).map(lambda fs: {"any": fs})
+
+
+@st.composite
+def term(draw, index: int) -> dict:
+    prose = draw(st.lists(text, min_size=1, max_size=4))
+    clauses = [{"id": f"c{j}", "text": t} for j, t in enumerate(prose)]
+    clauses.append({"id": "def", "text": draw(text), "defines": {"name": f"p{index}", "as": draw(condition)}})
+    clauses.append({"id": "rule", "text": draw(text),
+                    "rules": [{"decision": f"t{index}.ok", "requires": f"p{index}"}]})
+    return {"id": f"t{index}", "name": f"T{index}",
+            "decisions": [{"name": f"t{index}.ok", "type": "bool", "meaning": "Whether."}],
+            "sections": [{"key": "main", "kind": "definition", "clauses": clauses}]}
+
+
+@st.composite
+def mutated(draw, base: dict) -> dict:
+    """The term with some of: words changed, a clause dropped, reordered, meaning changed."""
+    t = yaml.safe_load(yaml.safe_dump(base))
+    clauses = t["sections"][0]["clauses"]
+    for c in clauses:
+        if draw(st.booleans()):
+            c["text"] = draw(text)
+    if draw(st.booleans()):
+        clauses[-2]["defines"]["as"] = draw(condition)
+    prose = [c for c in clauses if "defines" not in c and "rules" not in c]
+    if len(prose) > 1 and draw(st.booleans()):
+        clauses.remove(prose[0])
+    if draw(st.booleans()):
+        clauses.insert(0, {"id": "new", "text": draw(text)})
+    if draw(st.booleans()):
+        clauses.reverse()
+    return t
+
+
+@st.composite
+def rulebook_pair(draw):
+    n = draw(st.integers(1, 3))
+    old = [draw(term(i)) for i in range(n)]
+    new = [draw(mutated(t)) if draw(st.booleans()) else t for t in old]
+    return old, new
+
+
+def write(old: list[dict], new: list[dict]) -> Path:
+    root = Path(tempfile.mkdtemp(prefix="diff-prop-"))
+    (root / "rulebook.yaml").write_text(yaml.safe_dump({
+        "title": "P", "publisher": "P", "editions": [
+            {"id": "a", "title": "A", "date": None, "status": "published"},
+            {"id": "b", "title": "B", "date": None, "status": "draft"}]}))
+    (root / "vocabulary.yaml").write_text(yaml.safe_dump({
+        "facts": [{"name": f, "type": "bool", "meaning": f} for f in FACTS], "constraints": []}))
+    for edition, terms in (("a", old), ("b", new)):
+        folder = root / "editions" / edition
+        folder.mkdir(parents=True)
+        for t in terms:
+            (folder / f"{t['id']}.yaml").write_text(yaml.safe_dump(t, allow_unicode=True))
+    return root
+
+
+MIRROR = {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}
+DIRECTION = {"broadened": "narrowed", "narrowed": "broadened"}
+
+
+def signature(result, mirrored: bool = False) -> set:
+    out = set()
+    for c in result.changes:
+        kind = MIRROR.get(c.kind, c.kind) if mirrored else c.kind
+        old, new = (c.new_clause, c.old_clause) if mirrored else (c.old_clause, c.new_clause)
+        direction = None
+        if c.behaviour:
+            direction = DIRECTION.get(c.behaviour.direction, c.behaviour.direction) if mirrored \
+                else c.behaviour.direction
+        out.add((kind, c.term, old, new, direction))
+    return out
+
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(rulebook_pair())
+def test_diff_of_an_edition_with_itself_is_empty(pair):
+    book = load_rulebook(write(*pair))
+    for edition in ("a", "b"):
+        result = diff_editions(book, edition, book, edition)
+        assert result.changes == () and not any(result.summary.values())
+
+
+@SETTINGS
+@given(rulebook_pair())
+def test_diff_mirrors_its_reverse(pair):
+    book = load_rulebook(write(*pair))
+    forward = diff_editions(book, "a", book, "b")
+    backward = diff_editions(book, "b", book, "a")
+    assert signature(forward) == signature(backward, mirrored=True)
+    for f in forward.changes:
+        assert f.redline.old == (f.old_text or "") and f.redline.new == (f.new_text or "")
+
+
+@SETTINGS
+@given(rulebook_pair(), st.randoms(use_true_random=False))
+def test_classification_is_stable_under_reordering_of_unrelated_terms(pair, rnd):
+    book = load_rulebook(write(*pair))
+    a, b = book.edition("a"), book.edition("b")
+    expected = signature(diff_editions(book, a, book, b))
+    terms = list(b.terms)
+    rnd.shuffle(terms)
+    shuffled = dataclasses.replace(b, terms=tuple(terms))
+    assert signature(diff_editions(book, a, book, shuffled)) == expected

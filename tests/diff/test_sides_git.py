@@ -1,0 +1,108 @@
+"""Sides of a diff: edition ids, folders and git revisions, read without touching the work tree."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import main
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "reorganised"
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    """A repository whose first commit has edition v1 only and whose second adds v2."""
+    book = tmp_path / "rulebook"
+    shutil.copytree(FIXTURE, book)
+    v2 = book / "editions" / "v2"
+    shutil.move(v2, tmp_path / "v2-later")
+    (book / "rulebook.yaml").write_text((FIXTURE / "rulebook.yaml").read_text().split("  - id: v2")[0])
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.org")
+    git(tmp_path, "config", "user.name", "T")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "v1")
+    shutil.move(tmp_path / "v2-later", v2)
+    shutil.copy(FIXTURE / "rulebook.yaml", book / "rulebook.yaml")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "v2")
+    git(tmp_path, "tag", "first", "HEAD~1")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_git_revisions_diff_like_the_editions(repo):
+    by_git = json.loads(run("diff", "git:first", "git:HEAD", "--format", "json").output)
+    by_edition = json.loads(run("diff", "v1", "v2", "--format", "json").output)
+    assert by_git["summary"] == by_edition["summary"]
+    assert [c["fingerprint"] for c in by_git["changes"]] == [c["fingerprint"] for c in by_edition["changes"]]
+    assert by_git["old"]["kind"] == "git" and len(by_git["old"]["revision"]) == 40
+    # Locations are the files as the repository names them, not a temporary folder.
+    assert by_git["changes"][0]["new_location"]["file"] == "rulebook/editions/v2/cure.yaml"
+
+
+def test_git_rev_with_an_edition_picks_it(repo):
+    out = json.loads(run("diff", "git:HEAD:v1", "git:HEAD:v2", "--format", "json").output)
+    assert (out["old"]["edition"], out["new"]["edition"]) == ("v1", "v2")
+    assert out["summary"]["split"] == 1
+
+
+def test_reading_a_revision_leaves_the_work_tree_and_index_alone(repo):
+    (repo / "rulebook" / "editions" / "v2" / "cure.yaml").write_text("id: cure\nwithdrawn: true\n")
+    before = git(repo, "status", "--porcelain")
+    result = run("diff", "git:first", "git:HEAD")
+    assert result.exit_code == 0
+    assert git(repo, "status", "--porcelain") == before
+    assert (repo / "rulebook" / "editions" / "v2" / "cure.yaml").read_text() == "id: cure\nwithdrawn: true\n"
+
+
+def test_unknown_revision_is_one_line_naming_what_exists(repo):
+    result = run("diff", "git:nope", "git:HEAD")
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "unknown revision 'nope'" in result.output and "branches: main" in result.output
+    assert "tags: first" in result.output
+
+
+def test_unknown_edition_at_a_revision_names_the_editions_there(repo):
+    result = run("diff", "git:first:v2", "git:HEAD")
+    assert result.exit_code == 2
+    assert "revision 'first' has no edition 'v2'; editions: v1" in result.output
+
+
+def test_unknown_edition_or_path_names_the_editions(repo):
+    result = run("diff", "v3", "v2")
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "unknown edition, revision or folder 'v3'" in result.output and "editions: v1, v2" in result.output
+
+
+def test_a_side_that_fails_check_reports_that_sides_errors(repo):
+    (repo / "rulebook" / "editions" / "v2" / "cure.yaml").write_text("id: cure\nname: [\n")
+    git(repo, "commit", "-qam", "broken")
+    result = run("diff", "git:HEAD~1", "git:HEAD")
+    assert result.exit_code == 1
+    assert "'git:HEAD' does not pass rulebook check" in result.output
+    assert "HEAD:rulebook/editions/v2/cure.yaml:" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_folder_side(repo, tmp_path):
+    other = tmp_path / "copy"
+    shutil.copytree(repo / "rulebook", other)
+    out = json.loads(run("diff", "v1", str(other), "--format", "json").output)
+    assert out["new"]["kind"] == "folder" and out["new"]["edition"] == "v2"
+    assert out["summary"]["merged"] == 1
