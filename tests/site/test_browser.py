@@ -1,0 +1,110 @@
+"""The site in a real Chromium (Debian's, through Playwright): search, history, changes, safety, phones."""
+
+from __future__ import annotations
+
+import pytest
+
+SEARCH = "input.md-search__input"
+
+
+def search(page, base: str, query: str) -> list[tuple[str, bool]]:
+    """Type a query on the home page; the result links in order, each with whether it matched."""
+    page.goto(base)
+    page.locator(SEARCH).click()
+    page.locator(SEARCH).type(query, delay=10)
+    page.wait_for_selector(".md-search-result__item a.md-search-result__link")
+    page.wait_for_timeout(300)  # let the worker's last answer (for the whole query) land
+    return page.eval_on_selector_all(
+        ".md-search-result__item a.md-search-result__link",
+        "els => els.map(e => [e.getAttribute('href'), !!e.querySelector('mark')])")
+
+
+def test_alias_finds_heal_first(page, sites, serve):
+    base = serve(sites["bundled"])
+    results = search(page, base, "restore abilities")
+    assert results[0][0].split("?")[0] == base + "terms/heal/"
+    page.click(".md-search-result__item a.md-search-result__link >> nth=0")
+    page.wait_for_url("**/terms/heal/**")
+    assert page.locator("h1").first.inner_text() == "Heal"
+
+
+def test_phrase_finds_the_clause_and_lands_on_its_anchor(page, sites, serve):
+    base = serve(sites["bundled"])
+    results = search(page, base, "Territory Class")
+    # Material groups sections under their page; the first section that matches is the clause.
+    first_match = next(href for href, matched in results if matched and "#" in href)
+    assert first_match.startswith(base + "terms/heal/") and first_match.endswith("#territory-class")
+    page.click(f".md-search-result__item a.md-search-result__link[href='{first_match}']")
+    page.wait_for_url("**#territory-class")
+    target = page.locator("#territory-class")
+    assert target.is_visible()
+    text = page.locator("#territory-class + p.rb-text").inner_text()
+    assert "unless the character is Territory Class" in text or "Territory Class" in text
+    box = target.bounding_box()
+    assert 0 <= box["y"] < 900, "scrolled to the clause"
+
+
+def test_history_shows_deletions_and_insertions(page, sites, serve):
+    base = serve(sites["minimal"])
+    page.goto(base + "terms/cure/history/")
+    inserted = page.locator("#edition_v2 ~ .rb-clause ins").all_inner_texts()
+    assert " or paralyzed" in inserted and "Cure cannot be used in battle." in inserted
+    # Inserted text is underlined, deleted text struck through, whatever the colours.
+    ins = page.locator("ins").first.evaluate("e => getComputedStyle(e).textDecorationLine")
+    assert "underline" in ins
+    heal = serve(sites["bundled"])
+    page.goto(heal + "terms/heal/history/")
+    deleted = page.locator("del").first
+    assert deleted.is_visible()
+    assert "line-through" in deleted.evaluate("e => getComputedStyle(e).textDecorationLine")
+
+
+def test_what_changed_page(page, sites, serve):
+    base = serve(sites["bundled"])
+    page.goto(base + "editions/4.0.0-draft/changes/")
+    assert page.locator("h1").first.inner_text() == "What changed in 4.0.0-draft"
+    assert page.locator("table.rb-summary").first.is_visible()
+    healable = page.locator("#heal--healable").locator("xpath=..")
+    assert healable.locator("del").count() and healable.locator("ins").count()
+    # A situation in words from the vocabulary, with the answers before and after.
+    assert "The character is being discarded now" in healable.inner_text()
+    page.click("table.rb-summary--list a[href='#heal--healable']")
+    page.wait_for_url("**#heal--healable")
+
+
+def test_hostile_text_is_inert(page, sites, serve):
+    base = serve(sites["hostile"])
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    for url in ("", "terms/script/", "terms/other/", "terms/script/history/", "editions/v2/changes/",
+                "editions/v1/terms/script/", "terms/", "print/"):
+        page.goto(base + url)
+        page.wait_for_load_state("load")
+        assert page.evaluate("window.__pwned") is None, url
+    page.goto(base + "terms/script/")
+    text = page.locator("#raw-html + p.rb-text").inner_text()
+    assert text.startswith("<script>window.__pwned = 'text2'</script><img src=y")
+    md = page.locator("#markdown + p.rb-text").inner_text()
+    assert md.startswith("# Not a heading **not bold** [not a link](javascript:")
+    assert "{{ 7 * 7 }}" in md and "&amp;" in md
+    assert page.locator("h1").first.inner_text() == "<script>window.__pwned = 'name'</script>Script"
+    assert page.locator("#section_named").inner_text().startswith('<svg onload="window.__pwned')
+    # Search shows the hostile text as text too.
+    search(page, base, "hostile marker")
+    assert page.evaluate("window.__pwned") is None
+    assert "<script>" in page.locator(".md-search-result").inner_text()
+    assert dialogs == []
+
+
+@pytest.mark.parametrize("url", ["terms/heal/", "terms/heal/history/", "editions/4.0.0-draft/changes/",
+                                 "", "terms/", "editions/"])
+def test_no_horizontal_scroll_at_phone_width(browser, sites, serve, url):
+    base = serve(sites["bundled"])
+    context = browser.new_context(viewport={"width": 375, "height": 800}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(base + url)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"{url}: page is {width}px wide"
+    finally:
+        context.close()
