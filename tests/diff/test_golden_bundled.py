@@ -36,10 +36,14 @@ def _behaviour(change, name):
     return found[0]
 
 
+# The conditions that the default-conditions clauses name, in all three editions.
+NAMED = ("being_discarded", "discarded_earlier_this_turn", "poisoned", "diseased", "paralyzed")
+
+
 def _only(witness, *true_facts):
-    """The witness's facts that hold are exactly these (bools true; enums ignored)."""
-    holding = {k for k, v in witness.facts if v is True}
-    return holding == set(true_facts)
+    """Of the conditions the texts name, exactly these hold in the witness (other facts may vary)."""
+    facts = dict(witness.facts)
+    return {k for k in NAMED if facts.get(k) is True} == set(true_facts)
 
 
 def test_2012_to_3_0_0_an_only_paralyzed_character_becomes_healable(bundled):
