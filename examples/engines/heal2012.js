@@ -15,8 +15,10 @@ const readline = require("readline");
 class Silent extends Error {}
 
 // "A character is healable if it is about to be discarded, was discarded earlier
-// in the same turn, is poisoned, or is diseased."
+// in the same turn, is poisoned, or is diseased." (a card that is not a character
+// is not healable)
 function healable(f) {
+  if (!f.target_is_character) return false;
   return f.being_discarded || f.discarded_earlier_this_turn || f.poisoned || f.diseased;
 }
 

@@ -36,7 +36,10 @@ class Heal2012:
     @staticmethod
     def healable(f: Facts) -> bool:
         # "A character is healable if it is about to be discarded, was discarded
-        # earlier in the same turn, is poisoned, or is diseased."
+        # earlier in the same turn, is poisoned, or is diseased." (a card that is
+        # not a character is not healable)
+        if not f["target_is_character"]:
+            return False
         return f["being_discarded"] or f["discarded_earlier_this_turn"] or f["poisoned"] or f["diseased"]
 
     def may_target(self, f: Facts) -> bool:

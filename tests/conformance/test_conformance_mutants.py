@@ -1,0 +1,68 @@
+"""Suite strength by mutation: kills, survivors, equivalent mutants, and the bundled rulebook's score."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from compiler.build import load_rulebook
+from compiler.conformance.cases import build_suite
+from compiler.conformance.mutants import measure, mutants
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def test_operators_on_minimal_v2():
+    book = load_rulebook(FIXTURES / "minimal")
+    found = {(m.operator, m.clause, m.detail) for m in mutants(book, book.edition_by_id["v2"])}
+    assert ("remove an exception", "cure#not-in-battle", "no longer an exception to cure#targets") in found
+    assert ("swap all/any", "cure#curable", "defines curable: any of 'poisoned or paralyzed' becomes all") in found
+    assert ("negate an atom", "cure#curable", "defines curable: 'poisoned' becomes not") in found
+    assert ("drop an operand", "cure#curable", "defines curable: drop 'paralyzed' from any") in found
+    assert ("change an enum value", "cure#not-in-battle", "test: phase: battle becomes discard") in found
+
+
+def test_exhaustive_suite_kills_all_and_a_thin_suite_does_not():
+    book = load_rulebook(FIXTURES / "minimal")
+    edition = book.edition_by_id["v2"]
+    suite = build_suite(book, edition)
+    report = measure(book, edition, suite)
+    assert report.score == 1.0 and report.count("killed") == report.scored > 0
+    # keep only the cases outside battle: the battle exception's mutants survive
+    d = suite.decisions[0]
+    thin = replace(suite, decisions=(replace(d, cases=tuple(c for c in d.cases
+                                                            if c.facts_dict["phase"] != "battle")),))
+    weak = measure(book, edition, thin)
+    survivors = {r.mutant.label for r in weak.results if r.status == "survived"}
+    assert survivors == {"cure#not-in-battle: remove an exception: no longer an exception to cure#targets"}
+    assert weak.score < 1.0
+
+
+def test_equivalent_mutants_are_excluded():
+    book = load_rulebook(FIXTURES / "conformance" / "redundant")
+    edition = book.edition_by_id["r1"]
+    report = measure(book, edition, build_suite(book, edition))
+    equivalent = {r.mutant.detail for r in report.results if r.status == "equivalent"}
+    # any: [poisoned, {all: [poisoned, diseased]}]: the second alternative changes nothing
+    assert "test: drop 'poisoned and diseased' from any" in equivalent
+    assert report.score == 1.0 and report.count("survived") == 0
+
+
+@pytest.mark.parametrize("edition", ["2012", "3.0.0", "4.0.0-draft", "5.0.0"])
+def test_bundled_score_is_one(bundled, edition):
+    e = bundled.edition_by_id[edition]
+    report = measure(bundled, e, build_suite(bundled, e))
+    assert report.count("survived") == 0 and report.count("unknown") == 0
+    assert report.score == 1.0
+
+
+def test_cli_prints_score_and_sizes(cli):
+    code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "minimal", "--edition", "v2")
+    assert code == 0
+    assert "  cure.may_target: 12 of 12 (exhaustive)" in out
+    assert out.splitlines()[-1].startswith("killed ") and out.splitlines()[-1].endswith("(score 1.00)")
+    code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "minimal", "--edition", "v2",
+                       "--max-exhaustive", "0", "--fail-under", "1")
+    assert "(covering)" in out

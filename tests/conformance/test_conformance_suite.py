@@ -1,0 +1,100 @@
+"""Generated suites: cases.json, a pytest module that is safe whatever the rule text holds, the pytest plugin."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import py_compile
+import subprocess
+import sys
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CONFORMANCE = FIXTURES / "conformance"
+ENGINES = CONFORMANCE / "engines"
+MINIMAL = FIXTURES / "minimal"
+HOSTILE_TEXT = ("Targets must be \"poisoned\"; \"\"\"; import os; os.system('touch PWNED')\n"
+                "''' {{ x }} {% raw %} \\ \\x00 \u2028 end")
+
+
+def _pytest(*args, cwd):
+    env = {**os.environ, "PYTHONPATH": str(ENGINES)}
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(cwd),
+                           *map(str, args)],
+                          cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_hostile_text_stays_data(cli, tmp_path):
+    out = tmp_path / "suite"
+    code, _, _ = cli("conformance", "generate", "--rulebook", CONFORMANCE / "hostile", "--edition", "v1", "--out", out)
+    assert code == 0
+    module = out / "test_conformance.py"
+    py_compile.compile(str(module), doraise=True)
+    spec = importlib.util.spec_from_file_location("generated_hostile", module)
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)  # imports without running anything the text says
+    assert loaded.CASES[0]["clauses"][0]["text"] == HOSTILE_TEXT
+    assert loaded.RULEBOOK.startswith('Hostile """; import os')
+    assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
+    data = json.loads((out / "cases.json").read_text())
+    assert data["cases"][0]["clauses"][0]["text"] == HOSTILE_TEXT
+
+
+def test_generate_is_deterministic(cli, tmp_path):
+    for name in ("a", "b"):
+        assert cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v2", "--out", tmp_path / name)[0] == 0
+    for f in ("cases.json", "test_conformance.py"):
+        assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes()
+
+
+def test_case_file_format(cli, tmp_path):
+    cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v2", "--out", tmp_path)
+    data = json.loads((tmp_path / "cases.json").read_text())
+    assert data["format"] == "rulebook-conformance/1" and data["edition"] == "v2"
+    case = next(c for c in data["cases"] if c["name"] == "cure.may_target[phase=battle,poisoned]")
+    assert case["facts"] == {"paralyzed": False, "phase": "battle", "poisoned": True}
+    assert case["expected"] is False
+    assert case["clauses"] == [{"ref": "cure#not-in-battle", "text": "Cure cannot be used in battle."}]
+    assert data["decisions"][0]["strategy"] == "exhaustive" and data["decisions"][0]["cases"] == 12
+
+
+def test_generated_module_runs_with_the_plugin(cli, tmp_path):
+    cli("conformance", "generate", "--rulebook", CONFORMANCE / "hostile", "--edition", "v1", "--out", tmp_path)
+    ok = _pytest("test_conformance.py", "--rulebook-engine", "rulebook_test_engines:good", cwd=tmp_path)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "2 passed" in ok.stdout
+    bad = _pytest("test_conformance.py", "-v", "--rulebook-engine", "rulebook_test_engines:Raises", cwd=tmp_path)
+    assert bad.returncode == 1
+    assert "FAILED test_conformance.py::test_case[cure.may_target[poisoned]]" in bad.stdout
+    assert "engine raised RuntimeError: engine bug on poisoned characters" in bad.stdout
+    assert "cure#targets: \"Targets must be \"poisoned\"" in bad.stdout  # the failure quotes the clause
+
+
+def test_generated_module_with_expectations(cli, tmp_path):
+    cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v1", "--out", tmp_path)
+    (tmp_path / "known.txt").write_text("cure.may_target-9d300d04bba8\n")
+    result = _pytest("test_conformance.py", "--rulebook-engine", "rulebook_test_engines:Raises",
+                     "--rulebook-expectations", "known.txt", cwd=tmp_path)
+    assert result.returncode == 0 and "1 passed, 1 xfailed" in result.stdout
+
+
+def test_generated_module_without_engine_says_so(cli, tmp_path):
+    cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v1", "--out", tmp_path)
+    result = _pytest("test_conformance.py", cwd=tmp_path)
+    assert result.returncode == 1 and "no engine: give --rulebook-engine MODULE:ATTR" in result.stdout
+
+
+def test_plugin_collects_an_edition(tmp_path):
+    result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v2", "--rulebook-engine-cmd",
+                     f"{sys.executable} {ENGINES / 'good.py'}", "-v", cwd=tmp_path)
+    # good.py answers "poisoned", which v2 gets wrong for paralysis and for the battle phase
+    assert "rulebook[v2]::cure.may_target[paralyzed,phase=discard]" in result.stdout
+    assert "4 failed, 8 passed" in result.stdout
+    assert 'cure#not-in-battle: "Cure cannot be used in battle."' in result.stdout
+    assert result.returncode == 1
+
+
+def test_plugin_unknown_edition(tmp_path):
+    result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v9", "--rulebook-engine", "x:y", cwd=tmp_path)
+    assert result.returncode != 0 and "unknown edition 'v9'" in result.stderr
