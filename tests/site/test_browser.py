@@ -38,7 +38,7 @@ def test_phrase_finds_the_clause_and_lands_on_its_anchor(page, sites, serve):
     page.wait_for_url("**#territory-class")
     target = page.locator("#territory-class")
     assert target.is_visible()
-    text = page.locator("#territory-class + p.rb-text").inner_text()
+    text = page.locator("#territory-class + .rb-text").inner_text()
     assert "unless the character is Territory Class" in text or "Territory Class" in text
     box = target.bounding_box()
     assert 0 <= box["y"] < 900, "scrolled to the clause"
@@ -82,9 +82,9 @@ def test_hostile_text_is_inert(page, sites, serve):
         page.wait_for_load_state("load")
         assert page.evaluate("window.__pwned") is None, url
     page.goto(base + "terms/script/")
-    text = page.locator("#raw-html + p.rb-text").inner_text()
+    text = page.locator("#raw-html + .rb-text").inner_text()
     assert text.startswith("<script>window.__pwned = 'text2'</script><img src=y")
-    md = page.locator("#markdown + p.rb-text").inner_text()
+    md = page.locator("#markdown + .rb-text").inner_text()
     assert md.startswith("# Not a heading **not bold** [not a link](javascript:")
     assert "{{ 7 * 7 }}" in md and "&amp;" in md
     assert page.locator("h1").first.inner_text() == "<script>window.__pwned = 'name'</script>Script"

@@ -1,0 +1,150 @@
+"""Time the published glossary against a plain mkdocs-material build of the same pages.
+
+    python bench/bench_site.py [--sizes 100,1000,5000] [--editions 2] [--repeat 1] [--workdir DIR]
+
+For each size N it generates a synthetic rulebook (bench/gen.py, N terms, 2
+editions so that histories, an older edition and a "What changed" page exist)
+and, in the same run, interleaved:
+
+- site:      ``rulebook build --rulebook R --out OUT`` as a subprocess: check,
+             diff, page generation, mkdocs-material, search index;
+- baseline:  ``mkdocs build`` (subprocess) of the *same pages* pre-written as
+             Markdown files (front matter + the page bodies the site renders),
+             with the same theme, search plugin and top-level navigation, and
+             no navigation entry per term. Writing those files is not timed.
+
+It prints seconds, the ratio site/baseline (target at most 1.2), milliseconds
+per page (flat when growth is linear), and the search index size against the
+latest edition's text (clause texts, term names and aliases; target at most
+1.5). Timings are ratios within one run, never fixed numbers. 5,000 terms take
+minutes: run it by hand, not in tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.gen import generate  # noqa: E402
+
+TARGET_TIME = 1.2
+TARGET_INDEX = 1.5
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+
+
+def timed(cmd: list[str], cwd: Path) -> float:
+    start = time.perf_counter()
+    run = subprocess.run(cmd, cwd=cwd, env=ENV, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if run.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{run.stderr[-3000:]}")
+    return elapsed
+
+
+def write_baseline(rulebook: Path, folder: Path) -> int:
+    """The site's pages as plain Markdown files plus an mkdocs.yml; returns the page count."""
+    from compiler.build import load_rulebook
+    from compiler.site import pages as P
+    from compiler.site.command import default_config
+    from compiler.site.plugin import front_matter, navigation
+    from compiler.site.render import SITE_DIR, Renderer
+    from compiler.site.changes import provider
+    from mkdocs.utils import get_relative_url
+
+    book = load_rulebook(rulebook)
+    renderer = Renderer(book, changes=provider(book))
+    docs = folder / "docs"
+    specs = P.plan(book)
+
+    def url_of(uri: str) -> str:
+        return uri[:-len("index.md")]
+
+    for spec in specs:
+        here = url_of(spec.src_uri)
+
+        def href(target: str) -> str:
+            uri, _, anchor = target.partition("#")
+            return get_relative_url(url_of(uri), here) + ("#" + anchor if anchor else "")
+
+        body = renderer.render(spec, href).html
+        path = docs / spec.src_uri
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Markdown passes the HTML blocks through; blank lines would end them early.
+        path.write_text(front_matter(spec) + "\n" + body.replace("\n\n", "\n"), encoding="utf-8")
+    css = docs / "assets" / "stylesheets"
+    css.mkdir(parents=True)
+    shutil.copy(SITE_DIR / "docs" / "assets" / "stylesheets" / "rulebook.css", css)
+    config = json.loads(default_config(rulebook, book.title))
+    config["docs_dir"] = str(docs)
+    config["plugins"] = ["search"]
+    config["nav"] = navigation(book)
+    config["strict"] = False  # the pages link to each other relatively, as generated
+    (folder / "mkdocs.yml").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return len(specs)
+
+
+def text_size(rulebook: Path) -> int:
+    from compiler.build import load_rulebook
+
+    latest = load_rulebook(rulebook).latest
+    return sum(len(c.text.encode()) for t in latest.terms for c in t.clauses) + \
+        sum(len(t.name.encode()) + sum(len(a.encode()) for a in t.aliases) for t in latest.terms)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="100,1000,5000")
+    parser.add_argument("--editions", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=1, help="best of this many builds each")
+    parser.add_argument("--workdir", type=Path, default=None)
+    args = parser.parse_args()
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="bench-site-"))
+    rows = []
+    for n in [int(s) for s in args.sizes.split(",")]:
+        rulebook = work / f"rulebook-{n}"
+        if rulebook.exists():
+            shutil.rmtree(rulebook)
+        generate(n, rulebook, editions=args.editions)
+        base = work / f"baseline-{n}"
+        shutil.rmtree(base, ignore_errors=True)
+        pages = write_baseline(rulebook, base)
+        site_times, base_times = [], []
+        for _ in range(args.repeat):
+            site_times.append(timed([sys.executable, "-m", "compiler", "build", "--rulebook", str(rulebook),
+                                     "--out", str(work / f"site-{n}")], ROOT))
+            base_times.append(timed([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(base / "mkdocs.yml"),
+                                     "-d", str(work / f"baseline-site-{n}")], ROOT))
+        index = (work / f"site-{n}" / "search" / "search_index.json").stat().st_size
+        text = text_size(rulebook)
+        rows.append((n, pages, min(site_times), min(base_times), index, text))
+        s, b = min(site_times), min(base_times)
+        print(f"N={n}: {pages} pages, site {s:.1f} s, baseline {b:.1f} s, ratio {s / b:.2f}, "
+              f"index {index / 1e6:.2f} MB = {index / text:.2f}x the text", flush=True)
+    print()
+    print(f"{'terms':>6} {'pages':>6} {'site s':>8} {'base s':>8} {'ratio':>6} {'ms/page':>8} "
+          f"{'index MB':>9} {'text MB':>8} {'index/text':>10}")
+    for n, pages, s, b, index, text in rows:
+        print(f"{n:>6} {pages:>6} {s:>8.1f} {b:>8.1f} {s / b:>6.2f} {1000 * s / pages:>8.2f} "
+              f"{index / 1e6:>9.2f} {text / 1e6:>8.2f} {index / text:>10.2f}")
+    worst = max(s / b for _, _, s, b, _, _ in rows)
+    worst_index = max(i / t for *_, i, t in rows)
+    print(f"\ntargets: time ratio <= {TARGET_TIME} (worst {worst:.2f}: {'met' if worst <= TARGET_TIME else 'NOT met'}); "
+          f"index <= {TARGET_INDEX}x text (worst {worst_index:.2f}: "
+          f"{'met' if worst_index <= TARGET_INDEX else 'NOT met'})")
+    if args.workdir is None:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
