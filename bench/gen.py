@@ -133,12 +133,12 @@ def sentence(rng: random.Random, length: int) -> str:
 
 
 def prose_length(rng: random.Random) -> int:
-    """Clause lengths as in the glossary: many short, some long, 60-500."""
+    """Clause lengths as in the bundled glossary (median about 110, mean about 150): 60-500."""
     r = rng.random()
-    if r < 0.35:
+    if r < 0.5:
         return rng.randint(60, 120)
-    if r < 0.8:
-        return rng.randint(120, 260)
+    if r < 0.88:
+        return rng.randint(120, 250)
     return rng.randint(260, 500)
 
 
@@ -300,7 +300,7 @@ def make_term(seed: int, head: Head, defs: list[dict], heads: list[Head], vocab:
     rng = term_rng(seed, head.index, "body")
     tid, prefix = head.id, head.id.replace("-", "_")
     spec = TermSpec(head, {})
-    kinds = ["definition"] + sorted(rng.sample(SECTION_KINDS, rng.randint(2, 4)), key=SECTION_KINDS.index)
+    kinds = ["definition"] + sorted(rng.sample(SECTION_KINDS, rng.randint(3, 4)), key=SECTION_KINDS.index)
     if len(kinds) < 6 and rng.random() < 0.3:
         kinds.append("named")
     with_steps = rng.random() < 0.15
