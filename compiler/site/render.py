@@ -20,8 +20,19 @@ from ..model import Clause, Edition, Link, Rulebook, Term
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
-#: The repository's site/ folder: templates, theme overrides, stylesheets.
-SITE_DIR = Path(__file__).resolve().parents[2] / "site"
+def _site_dir() -> Path:
+    """The repository's site/ folder: templates, theme overrides, stylesheets.
+
+    Beside the package in a clone or an editable install; from a plain
+    ``pip install .`` the package lies elsewhere, so a clone's ./site serves.
+    """
+    for candidate in (Path(__file__).resolve().parents[2] / "site", Path.cwd() / "site"):
+        if (candidate / "templates" / "term.html").is_file():
+            return candidate
+    return Path(__file__).resolve().parents[2] / "site"
+
+
+SITE_DIR = _site_dir()
 TEMPLATES_DIR = SITE_DIR / "templates"
 
 SECTION_TITLES = {
