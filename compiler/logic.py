@@ -72,12 +72,18 @@ def decision_problems(model: DecisionModel) -> list[Diagnostic]:
     applied: set[int] = set()
     conflicts: set[frozenset] = set()
     empty_shown = False
+    compiled = model._compiled
+    # Where the override relation has no cycle, some answering rule always stands;
+    # then a situation whose answering rules all agree is neither empty nor in
+    # conflict, and needs no full evaluation (most situations: a third of check's time).
+    acyclic = not any(i in beaten for i, beaten in model._overrides.items())
     for state in model.states():
-        result = model.evaluate(state)
+        answers = [c.answer(state) for c in compiled]
         # a rule that answers but is overridden is live all the same
-        for i, c in enumerate(model._compiled):
-            if i not in applied and c.answer(state) is not None:
-                applied.add(i)
+        applied.update(i for i, a in enumerate(answers) if a is not None)
+        if acyclic and len({(type(a), a) for a in answers if a is not None}) == 1:
+            continue
+        result = model.evaluate(state)
         if result.conflict:
             key = frozenset(r.ref for r, _ in result.standing)
             if key not in conflicts:

@@ -1,0 +1,48 @@
+"""Logic checks where every situation's rules agree: the shortcut must not hide problems."""
+
+from pathlib import Path
+
+from compiler.build import load_rulebook
+from compiler.logic import logic_problems
+
+
+def write_rulebook(tmp_path: Path, clauses: str) -> Path:
+    (tmp_path / "editions" / "e1").mkdir(parents=True)
+    (tmp_path / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n")
+    (tmp_path / "vocabulary.yaml").write_text(
+        "facts:\n  - {name: a, type: bool, meaning: A.}\n  - {name: b, type: bool, meaning: B.}\n")
+    (tmp_path / "editions" / "e1" / "t.yaml").write_text(
+        "id: t\nname: T\ndecisions:\n  - {name: t.q, type: bool, meaning: Q.}\n"
+        "sections:\n  - key: s\n    kind: definition\n    clauses:\n" + clauses)
+    return tmp_path
+
+
+def messages(root: Path) -> list[str]:
+    return [p.message for p in logic_problems(load_rulebook(root))]
+
+
+def test_rules_that_override_each_other_leave_no_answer_even_when_they_agree(tmp_path):
+    # Where a holds, x and y both say false, but each is an exception to the other,
+    # so neither stands: the decision is empty there although every answer agrees.
+    root = write_rulebook(tmp_path, (
+        "      - {id: z, text: Z., rules: [{decision: t.q, value: true, when: {not: a}}]}\n"
+        "      - {id: x, text: X., rules: [{decision: t.q, forbids: a, exception_to: ['t#y']}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, forbids: a, exception_to: ['t#x']}]}\n"))
+    assert messages(root) == ["decision 't.q' has no answer when a=true"]
+
+
+def test_agreeing_rules_without_cycles_are_fine(tmp_path):
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, requires: {not: a}}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, forbids: a}]}\n"))
+    assert messages(root) == []
+
+
+def test_disagreeing_rules_are_still_a_conflict(tmp_path):
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, requires: a}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, forbids: b}]}\n"))
+    assert messages(root) == [
+        "decision 't.q' is in conflict when a=true, b=true: t#x says true; t#y says false, "
+        "and no rule is an exception to the other"]
