@@ -69,19 +69,25 @@ def decision_problems(model: DecisionModel) -> list[Diagnostic]:
         return [Diagnostic(decision.loc, f"decision '{decision.name}' depends on {len(model.facts)} facts "
                            f"({model.space.size} situations); not checked for conflicts", severity="warning")]
     out: list[Diagnostic] = []
-    applied: set[int] = set()
+    applied = 0  # bit i: rule i answers in some allowed situation
     conflicts: set[frozenset] = set()
     empty_shown = False
     compiled = model._compiled
-    # Where the override relation has no cycle, some answering rule always stands;
-    # then a situation whose answering rules all agree is neither empty nor in
-    # conflict, and needs no full evaluation (most situations: a third of check's time).
-    acyclic = not any(i in beaten for i, beaten in model._overrides.items())
+    # The default logic of DecisionModel.evaluate on bit sets, to find quickly the
+    # situations with one answer standing (most of them); only the others are
+    # evaluated in full, for their message. Full evaluation of every situation
+    # was half of the time of checking a large rulebook.
+    overrides = [sum(1 << j for j in model._overrides[i]) for i in range(len(compiled))]
     for state in model.states():
         answers = [c.answer(state) for c in compiled]
-        # a rule that answers but is overridden is live all the same
-        applied.update(i for i, a in enumerate(answers) if a is not None)
-        if acyclic and len({(type(a), a) for a in answers if a is not None}) == 1:
+        answered = beaten = 0
+        for i, a in enumerate(answers):
+            if a is not None:
+                answered |= 1 << i
+                beaten |= overrides[i]
+        applied |= answered  # a rule that answers but is overridden is live all the same
+        standing = answered & ~beaten
+        if standing and len({(type(a), a) for i, a in enumerate(answers) if standing >> i & 1}) == 1:
             continue
         result = model.evaluate(state)
         if result.conflict:
@@ -100,7 +106,7 @@ def decision_problems(model: DecisionModel) -> list[Diagnostic]:
                                   "add a rule for this situation, a constraint that rules it out, "
                                   "or a 'given' that puts it out of the question's scope"))
     for i, rule in enumerate(model.rules):
-        if i not in applied:
+        if not applied >> i & 1:
             out.append(Diagnostic(rule.loc, f"rule of {rule.ref} for '{decision.name}' can never apply in an "
                                   "allowed situation (dead rule)",
                                   "check its 'when' against the vocabulary's constraints and the decision's 'given'"))
