@@ -11,7 +11,6 @@ the place changed).
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
 from ..export import rule_json
@@ -96,9 +95,11 @@ def condition_phrases(vocabulary: Vocabulary, predicates: Iterable[str]) -> dict
 
 
 def named_conditions(text: str, phrases: dict[str, str]) -> set[str]:
-    """The condition phrases a text names, as whole words."""
-    flat = " " + " ".join(normal_words(text)) + " "
-    return {phrase for phrase in phrases if re.search(r"(?<= )" + re.escape(phrase) + r"(?= )", flat)}
+    """The condition phrases a text names, as whole words (looked up by word n-grams)."""
+    ws = normal_words(text)
+    longest = max((p.count(" ") + 1 for p in phrases), default=0)
+    grams = {" ".join(ws[i:i + n]) for n in range(1, longest + 1) for i in range(len(ws) - n + 1)}
+    return grams & phrases.keys()
 
 
 def drift(text: str, meaning_changed: bool, behaviour_changed: bool, has_meaning: bool,

@@ -246,7 +246,7 @@ class _Differ:
                 return None
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
-        phrases = K.condition_phrases(self.vocabulary, set(self.old.predicates) | set(self.new.predicates))
+        phrases = self._phrases()
         drift = K.drift(text, d["meaning_changed"], bool(changed), d["has_meaning"],
                         d["old_text"] or "", d["new_text"] or "", phrases) if kind not in ("added", "removed") else []
         olds, news = d["olds"], d["news"]
@@ -271,6 +271,12 @@ class _Differ:
             drift=tuple(drift),
             fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"]),
         )
+
+    def _phrases(self) -> dict[str, str]:
+        if not hasattr(self, "_phrase_cache"):
+            self._phrase_cache = K.condition_phrases(
+                self.vocabulary, set(self.old.predicates) | set(self.new.predicates))
+        return self._phrase_cache
 
     def _impact(self, d: dict, behaviours: dict) -> list[dict]:
         """Clauses elsewhere that use what this change touched, transitively, in the new edition first."""

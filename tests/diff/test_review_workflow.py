@@ -1,0 +1,30 @@
+"""The review workflow files: the CI example runs the diff as Markdown; the hook runs check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_ci_example_posts_the_markdown_diff_of_the_pull_request():
+    workflow = yaml.safe_load((ROOT / "examples" / "ci" / "rulebook-diff.yml").read_text())
+    steps = workflow["jobs"]["diff"]["steps"]
+    runs = "\n".join(s.get("run", "") for s in steps)
+    assert "rulebook check" in runs
+    assert 'rulebook diff "git:origin/${{ github.base_ref }}" git:HEAD --format markdown' in runs
+    assert any(s.get("uses", "").startswith("actions/github-script") for s in steps)
+    assert steps[0]["with"]["fetch-depth"] == 0  # git: sides need the base branch's commits
+    assert workflow["permissions"]["pull-requests"] == "write"
+
+
+def test_pre_commit_hook_runs_rulebook_check():
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    hook = next(h for h in hooks if h["id"] == "rulebook-check")
+    assert hook["entry"] == "rulebook check" and hook["pass_filenames"] is False
+    import re
+    assert re.search(hook["files"], "rulebook/editions/3.0.0/heal.yaml")
+    assert re.search(hook["files"], "rulebook/vocabulary.yaml")
+    assert not re.search(hook["files"], "README.md")
