@@ -63,6 +63,7 @@ class _Builder:
     def __init__(self, root: Path):
         self.root = root
         self.problems: list[Diagnostic] = []
+        self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
 
     # -- helpers --------------------------------------------------------------
 
@@ -440,8 +441,11 @@ class _Builder:
         # What a term's references resolve against is the whole edition: a term need
         # not be checked again in an edition whose every term is as before.
         signature = tuple((t.id, t.digest) for t in edition.terms)
+        # A number stands for it in the keys: hashing the whole list for every
+        # term made this quadratic in the number of terms.
+        token = self.signatures.setdefault(signature, len(self.signatures))
         for term in edition.terms:
-            key = (term.digest, term.edition, signature)
+            key = (term.digest, term.edition, token)
             if key in checked:
                 continue
             checked.add(key)
