@@ -42,6 +42,8 @@ class Change:
     moved: bool = False
     old_section: str | None = None
     new_section: str | None = None
+    old_term: str | None = None  # differs from new_term when a clause moved to another term
+    new_term: str | None = None
     structure: tuple[dict, ...] = ()
     drift: tuple[str, ...] = ()
     fingerprint: str = ""
@@ -69,6 +71,8 @@ class Change:
             # Beyond the fixed contract: more detail for tools that want it.
             "confidence": self.confidence,
             "moved": self.moved,
+            "old_term": self.old_term,
+            "new_term": self.new_term,
             "old_section": self.old_section,
             "new_section": self.new_section,
             "other_behaviours": [b.as_json() for b in self.behaviours[1:]],
@@ -267,6 +271,8 @@ class _Differ:
             moved=bool(p and p.moved),
             old_section=olds[0].section if olds else None,
             new_section=news[0].section if news else None,
+            old_term=olds[0].term if olds else None,
+            new_term=news[0].term if news else None,
             structure=tuple(_structure(*d["structure"])) if d["structure"] else (),
             drift=tuple(drift),
             fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"]),

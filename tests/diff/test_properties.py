@@ -90,11 +90,13 @@ def signature(result, mirrored: bool = False) -> set:
     for c in result.changes:
         kind = MIRROR.get(c.kind, c.kind) if mirrored else c.kind
         old, new = (c.new_clause, c.old_clause) if mirrored else (c.old_clause, c.new_clause)
+        # a clause moved to another term is reported under its new term: swap the sides' terms too
+        old_term, new_term = (c.new_term, c.old_term) if mirrored else (c.old_term, c.new_term)
         direction = None
         if c.behaviour:
             direction = DIRECTION.get(c.behaviour.direction, c.behaviour.direction) if mirrored \
                 else c.behaviour.direction
-        out.add((kind, c.term, old, new, direction))
+        out.add((kind, old_term, new_term, old, new, direction))
     return out
 
 
