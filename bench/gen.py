@@ -61,6 +61,7 @@ WORDS = (
     "strength toughness numbers increase decrease game rule rules exception clarification "
     "condition conditions instance example such including within from into onto upon under"
 ).split()
+WORDS = tuple(dict.fromkeys(WORDS))  # distinct, in order: names drawn from it must not repeat
 ARTICLES = ("A", "The", "Each", "Any", "If a", "When a", "While a", "Unless a", "Only a")
 CLAUSE_WORDS = tuple(w for w in WORDS if len(w) > 3)
 SECTION_KINDS = ("how-to-play", "default-conditions", "special-conditions", "clarifications")
