@@ -8,12 +8,20 @@ import tempfile
 from pathlib import Path
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_text(path: Path | str, text: str) -> None:
     """Write a file through a temporary sibling and an atomic rename."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        # mkstemp makes the file private; give it what a plain open() would have
+        os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
         os.replace(tmp, path)
@@ -44,4 +52,6 @@ def staging_dir(target: Path) -> Path:
     """A fresh folder beside ``target`` to build into."""
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
+    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
+    os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private; a served site must be readable
+    return staging
