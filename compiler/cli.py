@@ -57,7 +57,20 @@ ROOT_OPTION = click.option("--rulebook", "root", type=click.Path(path_type=Path)
                            help="Rulebook folder (default: ./rulebook, else the current folder).")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Group(click.Group):
+    """Reports an output that cannot be written as an error line, not a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        from .fileio import OutputError
+
+        try:
+            return super().invoke(ctx)
+        except OutputError as exc:
+            click.echo(f"rulebook: error: {exc}", err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulebook-compiler")
 def main() -> None:
     """Compile a card game's rules glossary: check, export, diff, conformance, site."""

@@ -8,6 +8,18 @@ import tempfile
 from pathlib import Path
 
 
+class OutputError(Exception):
+    """An output could not be written; the command reports it and exits 1."""
+
+    def __init__(self, path: Path | str, reason: str):
+        self.path, self.reason = str(path), reason
+        super().__init__(f"cannot write '{path}': {reason}")
+
+
+def _output(path: Path | str, exc: OSError) -> OutputError:
+    return OutputError(path, exc.strerror or str(exc))
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -17,16 +29,21 @@ def _umask() -> int:
 def write_text(path: Path | str, text: str) -> None:
     """Write a file through a temporary sibling and an atomic rename."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _output(path, exc) from None
     try:
         # mkstemp makes the file private; give it what a plain open() would have
         os.chmod(tmp, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise _output(path, exc) from None
         raise
 
 
@@ -38,12 +55,15 @@ def replace_dir(staging: Path, target: Path) -> None:
     """
     target = Path(target)
     old = None
-    if target.exists():
-        old = target.with_name(f".{target.name}.old")
-        if old.exists():
-            shutil.rmtree(old)
-        os.replace(target, old)
-    os.replace(staging, target)
+    try:
+        if target.exists():
+            old = target.with_name(f".{target.name}.old")
+            if old.exists():
+                shutil.rmtree(old)
+            os.replace(target, old)
+        os.replace(staging, target)
+    except OSError as exc:
+        raise _output(target, exc) from None
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
 
@@ -51,7 +71,10 @@ def replace_dir(staging: Path, target: Path) -> None:
 def staging_dir(target: Path) -> Path:
     """A fresh folder beside ``target`` to build into."""
     target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"))
+    except OSError as exc:
+        raise _output(target, exc) from None
     os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private; a served site must be readable
     return staging

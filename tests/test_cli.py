@@ -41,3 +41,16 @@ def test_bundled_rulebook_checks_clean_from_the_command_line():
     proc = subprocess.run([sys.executable, "-m", "compiler", "check"], cwd=root, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "4 editions (2012, 3.0.0, 4.0.0-draft, 5.0.0)" in proc.stdout
+
+
+def test_unwritable_output_is_a_clear_error(tmp_path):
+    """Every command that writes says which path it cannot write, without a traceback."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    minimal = str(FIXTURES / "minimal")
+    for args in (["export", "--rulebook", minimal, "--out", str(blocker / "x.json")],
+                 ["conformance", "generate", "--rulebook", minimal, "--edition", "v1", "--out", str(blocker / "suite")]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, args
+        assert f"rulebook: error: cannot write '{blocker}/" in result.output
+        assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
