@@ -126,13 +126,14 @@ def schema() -> None:
     click.echo(json.dumps(published_schema(), indent=2))
 
 
-from .site.command import build as _site_build, serve as _site_serve  # noqa: E402  (cheap: mkdocs loads inside)
-main.add_command(_site_build); main.add_command(_site_serve)
+# Subcommands of the back ends: their modules import only click here; each back end's
+# libraries (mkdocs, jinja2, deepdiff) load inside the command that needs them.
+from .conformance.cli import conformance  # noqa: E402
+from .diff.command import diff_command, history_command  # noqa: E402
+from .site.command import build as site_build, serve as site_serve  # noqa: E402
+
+for _command in (conformance, diff_command, history_command, site_build, site_serve):
+    main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
-
-from .conformance.cli import conformance  # noqa: E402  (click and the CLI helpers only; back ends load lazily)
-main.add_command(conformance)
-from .diff.command import diff_command, history_command  # noqa: E402  (click only; the engine loads lazily)
-main.add_command(diff_command); main.add_command(history_command)
