@@ -438,6 +438,7 @@ class _Builder:
         names = C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts.values()},
                         frozenset(predicates))
         self._check_cycles(edition, predicates)
+        self._check_exception_cycles(edition)
         # What a term's references resolve against is the whole edition: a term need
         # not be checked again in an edition whose every term is as before.
         signature = tuple((t.id, t.digest) for t in edition.terms)
@@ -513,30 +514,61 @@ class _Builder:
 
     def _check_cycles(self, edition: Edition, predicates: dict[str, Predicate]) -> None:
         uses = {name: sorted(C.refs(p.condition) & predicates.keys()) for name, p in predicates.items()}
-        state: dict[str, int] = {}  # 1 visiting, 2 done
-        reported: set[frozenset] = set()
+        for cycle in find_cycles(uses):
+            first = cycle[0]
+            members = sorted(set(cycle))
+            hint = (f"define '{first}' without using '{first}' itself" if len(members) == 1 else
+                    "define one of " + ", ".join(f"'{m}'" for m in members) + " without using the others")
+            self.error(predicates[first].loc, "predicate definitions form a cycle: " + " -> ".join(cycle), hint)
 
-        def visit(name: str, trail: list[str]) -> None:
-            state[name] = 1
-            trail.append(name)
-            for nxt in uses[name]:
-                if state.get(nxt) == 1:
-                    cycle = trail[trail.index(nxt):] + [nxt]
-                    if frozenset(cycle) not in reported:
-                        reported.add(frozenset(cycle))
-                        members = sorted(set(cycle))
-                        hint = (f"define '{nxt}' without using '{nxt}' itself" if len(members) == 1 else
-                                "define one of " + ", ".join(f"'{m}'" for m in members) + " without using the others")
-                        self.error(predicates[nxt].loc, "predicate definitions form a cycle: " + " -> ".join(cycle),
-                                   hint)
-                elif nxt not in state:
-                    visit(nxt, trail)
-            trail.pop()
-            state[name] = 2
+    def _check_exception_cycles(self, edition: Edition) -> None:
+        """An exception overrides what it names; a ring of them would override itself."""
+        for decision, rules in edition.rules.items():
+            if not any(r.exception_to for r in rules):
+                continue
+            overrides: dict[str, list[str]] = {}
+            where: dict[tuple[str, str], Location] = {}
+            clauses = {r.clause for r in rules}
+            for rule in rules:
+                targets = overrides.setdefault(rule.clause, [])
+                for target, loc in zip(rule.exception_to, rule.exception_locs):
+                    if target in clauses and target not in targets:
+                        targets.append(target)
+                        where[(rule.clause, target)] = loc
+            for cycle in find_cycles({k: sorted(v) for k, v in overrides.items()}):
+                self.error(where[(cycle[-2], cycle[-1])],
+                           f"exceptions for '{decision}' form a cycle: " + " -> ".join(cycle),
+                           "an exception overrides the rule it names; one of these must not be an exception "
+                           "to the other")
 
-        for name in sorted(predicates):
-            if name not in state:
-                visit(name, [])
+
+def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """Each cycle of a graph once, as the path that closes it (``a -> b -> a``).
+
+    Nodes are visited in sorted order, so the same graph gives the same cycles.
+    """
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    found: list[list[str]] = []
+    seen: set[frozenset] = set()
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        trail.append(node)
+        for nxt in graph.get(node, ()):
+            if state.get(nxt) == 1:
+                cycle = trail[trail.index(nxt):] + [nxt]
+                if frozenset(cycle) not in seen:
+                    seen.add(frozenset(cycle))
+                    found.append(cycle)
+            elif nxt not in state:
+                visit(nxt, trail)
+        trail.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [])
+    return found
 
 
 def _clause_path(doc: Document, clause_id: str) -> tuple:

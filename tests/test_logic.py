@@ -2,7 +2,10 @@
 
 from pathlib import Path
 
+import pytest
+
 from compiler.build import load_rulebook
+from compiler.diagnostics import RulebookError
 from compiler.logic import logic_problems
 
 
@@ -22,14 +25,17 @@ def messages(root: Path) -> list[str]:
     return [p.message for p in logic_problems(load_rulebook(root))]
 
 
-def test_rules_that_override_each_other_leave_no_answer_even_when_they_agree(tmp_path):
-    # Where a holds, x and y both say false, but each is an exception to the other,
-    # so neither stands: the decision is empty there although every answer agrees.
+def test_rules_that_override_each_other_are_refused_by_the_checker(tmp_path):
+    # Each of x and y is an exception to the other: a ring of overrides has no reading
+    # (the evaluator would let each override itself), so the checker refuses it.
     root = write_rulebook(tmp_path, (
         "      - {id: z, text: Z., rules: [{decision: t.q, value: true, when: {not: a}}]}\n"
         "      - {id: x, text: X., rules: [{decision: t.q, forbids: a, exception_to: ['t#y']}]}\n"
         "      - {id: y, text: Y., rules: [{decision: t.q, forbids: a, exception_to: ['t#x']}]}\n"))
-    assert messages(root) == ["decision 't.q' has no answer when a=true"]
+    with pytest.raises(RulebookError) as err:
+        load_rulebook(root)
+    assert [d.message for d in err.value.diagnostics] == [
+        "exceptions for 't.q' form a cycle: t#x -> t#y -> t#x"]
 
 
 def test_agreeing_rules_without_cycles_are_fine(tmp_path):
