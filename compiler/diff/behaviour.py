@@ -108,7 +108,9 @@ class Side:
             return None
         model = self._models.get(name)
         if model is None:
-            model = self._models[name] = DecisionModel(self.vocabulary, self.edition, name)
+            # The predicates once per side, not copied out of the edition for every model.
+            model = self._models[name] = DecisionModel(self.vocabulary, self.edition, name,
+                                                       predicates=self._preds)
         given = model.space.given
 
         def decide(state: dict) -> tuple[Answer | None, tuple[str, ...]]:

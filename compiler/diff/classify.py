@@ -94,10 +94,18 @@ def condition_phrases(vocabulary: Vocabulary, predicates: Iterable[str]) -> dict
     return phrases
 
 
+class Phrases(dict):
+    """``condition_phrases`` with the word count of the longest phrase, counted once."""
+
+    def __init__(self, phrases: dict[str, str]):
+        super().__init__(phrases)
+        self.longest = max((p.count(" ") + 1 for p in phrases), default=0)
+
+
 def named_conditions(text: str, phrases: dict[str, str]) -> set[str]:
     """The condition phrases a text names, as whole words (looked up by word n-grams)."""
     ws = normal_words(text)
-    longest = max((p.count(" ") + 1 for p in phrases), default=0)
+    longest = phrases.longest if isinstance(phrases, Phrases) else max((p.count(" ") + 1 for p in phrases), default=0)
     grams = {" ".join(ws[i:i + n]) for n in range(1, longest + 1) for i in range(len(ws) - n + 1)}
     return grams & phrases.keys()
 

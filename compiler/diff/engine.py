@@ -8,17 +8,19 @@ it touches compared as functions (``behaviour``), its reach listed
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..diagnostics import Location
-from ..model import Clause, Edition, Rulebook, Term
+from ..model import Clause, Edition, Rulebook, Term, Vocabulary
 from . import classify as K
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
 from .fingerprint import fingerprint
 from .impact import Use, Uses
-from .match import Pairing, TermPair, changed_terms, match_clauses
+from .match import Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
+from .source import EditionSource, FullSource
 
 
 @dataclass(frozen=True)
@@ -123,8 +125,33 @@ def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook,
     """
     old = book_old.edition(ed_old) if isinstance(ed_old, str) else ed_old
     new = book_new.edition(ed_new) if isinstance(ed_new, str) else ed_new
-    return _Differ(book_old, old, book_new, new, old_path or _plain_path, new_path or _plain_path).run(
-        old_info or side_json(old), new_info or side_json(new), set(terms) if terms is not None else None)
+    return diff_sources(FullSource(old), book_old.vocabulary, FullSource(new), book_new.vocabulary,
+                        old_info=old_info, new_info=new_info, old_path=old_path, new_path=new_path, terms=terms)
+
+
+def diff_sources(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource, vocabulary_new: Vocabulary,
+                 *, old_info: dict | None = None, new_info: dict | None = None,
+                 old_path=None, new_path=None, terms: Iterable[str] | None = None) -> DiffResult:
+    """``diff_editions`` over two sources (``compiler.diff.source``): whole editions or cached ones."""
+    # As while building (compiler.build): the index and the drafts allocate many
+    # long-lived objects and no cycles, and each automatic full collection would
+    # rescan the whole model in memory (half the diff's time at 5,000 terms).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(old, vocabulary_old, new, vocabulary_new, old_info=old_info, new_info=new_info,
+                    old_path=old_path, new_path=new_path, terms=terms)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _run(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource, vocabulary_new: Vocabulary,
+         *, old_info, new_info, old_path, new_path, terms) -> DiffResult:
+    return _Differ(old, vocabulary_old, new, vocabulary_new, old_path or _plain_path,
+                   new_path or _plain_path).run(old_info or side_json(old.edition),
+                                                new_info or side_json(new.edition),
+                                                set(terms) if terms is not None else None)
 
 
 def _plain_path(loc: Location) -> str:
@@ -136,16 +163,21 @@ def location_json(loc: Location, path) -> dict:
 
 
 class _Differ:
-    def __init__(self, book_old: Rulebook, old: Edition, book_new: Rulebook, new: Edition, old_path, new_path):
-        self.book_old, self.book_new = book_old, book_new
+    def __init__(self, old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource,
+                 vocabulary_new: Vocabulary, old_path, new_path):
         self.old, self.new = old, new
         self.old_path, self.new_path = old_path, new_path
-        self.vocabulary = merged_vocabulary(book_old.vocabulary, book_new.vocabulary)
+        self.vocabulary = merged_vocabulary(vocabulary_old, vocabulary_new)
 
     def run(self, old_info: dict, new_info: dict, only: set[str] | None) -> DiffResult:
-        pairs = changed_terms(self.old, self.new)
+        old_digests, new_digests = self.old.digests(), self.new.digests()
+        ids = changed_ids(old_digests, new_digests)
         if only is not None:
-            pairs = [p for p in pairs if p.id in only]
+            ids = [tid for tid in ids if tid in only]
+        # Only the terms that differ are read (from the cache, they are loaded here).
+        pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
+                          self.new.term(tid) if tid in new_digests else None) for tid in ids]
+        self._terms = {p.id: p.new or p.old for p in pairs}
         pairings = match_clauses(pairs)
         drafts = [self._header(p) for p in pairs] + [self._clause_draft(p) for p in pairings]
         drafts = [d for d in drafts if d is not None]
@@ -213,18 +245,16 @@ class _Differ:
     def _behaviours(self, touched: set[tuple[str, str]]) -> dict[tuple[str, str], Behaviour]:
         if not touched:
             return {}
-        self.uses_old, self.uses_new = Uses(self.old), Uses(self.new)
+        self.uses_old, self.uses_new = self.old.uses(), self.new.uses()
         names = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
-        fo = FunctionSide(self.book_old, self.old, self.vocabulary)
-        fn = FunctionSide(self.book_new, self.new, self.vocabulary)
         # A name on one side only is added or removed with its clauses; comparing it
         # with nothing would only list every situation.
-        both = [k for k in sorted(names) if self._exists(self.old, k) and self._exists(self.new, k)]
+        both = [k for k in sorted(names) if self.old.exists(k) and self.new.exists(k)]
+        if not both:
+            return {}
+        fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary)
+        fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary)
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
-
-    @staticmethod
-    def _exists(edition: Edition, key: tuple[str, str]) -> bool:
-        return key[1] in (edition.predicates if key[0] == "predicate" else edition.decisions)
 
     # -- the finished change ------------------------------------------------------------------
 
@@ -250,9 +280,9 @@ class _Differ:
                 return None
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
-        phrases = self._phrases()
         drift = K.drift(text, d["meaning_changed"], bool(changed), d["has_meaning"],
-                        d["old_text"] or "", d["new_text"] or "", phrases) if kind not in ("added", "removed") else []
+                        d["old_text"] or "", d["new_text"] or "", self._phrases()) \
+            if kind not in ("added", "removed") else []
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -278,10 +308,10 @@ class _Differ:
             fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"]),
         )
 
-    def _phrases(self) -> dict[str, str]:
+    def _phrases(self) -> K.Phrases:
         if not hasattr(self, "_phrase_cache"):
-            self._phrase_cache = K.condition_phrases(
-                self.vocabulary, set(self.old.predicates) | set(self.new.predicates))
+            self._phrase_cache = K.Phrases(K.condition_phrases(
+                self.vocabulary, set(self.old.predicate_names()) | set(self.new.predicate_names())))
         return self._phrase_cache
 
     def _impact(self, d: dict, behaviours: dict) -> list[dict]:
@@ -311,7 +341,7 @@ class _Differ:
         return [out[k] for k in sorted(out)]
 
     def _order(self, c: Change) -> tuple:
-        term = self.new.term_by_id.get(c.term) or self.old.term_by_id.get(c.term)
+        term = self._terms.get(c.term)
         position = 0
         if c.clause is not None and term is not None:
             ids = [x.id for x in term.clauses]

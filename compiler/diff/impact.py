@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Iterable
 
-from ..conditions import refs
-from ..model import Edition
+from ..conditions import All, Any_, Condition, Not, Ref
+from ..model import Edition, Term
 
 
 @dataclass(frozen=True)
@@ -31,37 +32,20 @@ class Use:
 class Uses:
     """The uses of predicates in one edition, and of decisions (by their rules)."""
 
-    def __init__(self, edition: Edition):
+    def __init__(self, edition: Edition | None = None, index: dict[str, list[Use]] | None = None):
+        """From an edition (indexed when first asked), or from an index built before."""
         self.edition = edition
+        if index is not None:
+            self.__dict__["_index"] = index
 
     @cached_property
     def _index(self) -> dict[str, list[Use]]:
-        index: dict[str, list[Use]] = {}
-        for term in self.edition.terms:
-            for d in term.decisions:
-                if d.given is not None:
-                    for name in sorted(refs(d.given)):
-                        index.setdefault(name, []).append(
-                            Use(name, term.id, "", f"given of {d.name}", ("decision", d.name)))
-            for clause in term.clauses:
-                if clause.defines:
-                    p = clause.defines
-                    for name in sorted(refs(p.condition)):
-                        index.setdefault(name, []).append(
-                            Use(name, term.id, clause.id, f"predicate {p.name}", ("predicate", p.name)))
-                for rule in clause.rules:
-                    used: set[str] = set()
-                    for cond in (rule.when, rule.test):
-                        if cond is not None:
-                            used |= refs(cond)
-                    for name in sorted(used):
-                        index.setdefault(name, []).append(
-                            Use(name, term.id, clause.id, f"rule for {rule.decision}", ("decision", rule.decision)))
-                    for target in rule.exception_to:
-                        index.setdefault(target, []).append(
-                            Use(target, term.id, clause.id, f"exception in {rule.decision}",
-                                ("decision", rule.decision)))
-        return {k: _dedupe(v) for k, v in index.items()}
+        return uses_index(self.edition.terms)
+
+    @property
+    def index(self) -> dict[str, list[Use]]:
+        """Name -> its uses, in term order (what the cache stores)."""
+        return self._index
 
     def of(self, name: str) -> list[Use]:
         """Direct uses of a predicate (or of a clause, for exceptions)."""
@@ -79,6 +63,51 @@ class Uses:
                     if use.user[0] == "predicate":
                         stack.append(use.user[1])
         return seen
+
+
+def uses_index(terms: "Iterable[Term]") -> dict[str, list[Use]]:
+    """Name -> the uses of it in these terms, in term and clause order."""
+    index: dict[str, list[Use]] = {}
+    for term in terms:
+        for d in term.decisions:
+            if d.given is not None:
+                for name in sorted(refs(d.given)):
+                    index.setdefault(name, []).append(
+                        Use(name, term.id, "", f"given of {d.name}", ("decision", d.name)))
+        for clause in (c for section in term.sections for c in section.clauses):  # not Term.clauses: a tuple per call
+            if clause.defines:
+                p = clause.defines
+                for name in sorted(refs(p.condition)):
+                    index.setdefault(name, []).append(
+                        Use(name, term.id, clause.id, f"predicate {p.name}", ("predicate", p.name)))
+            for rule in clause.rules:
+                used: set[str] = set()
+                for cond in (rule.when, rule.test):
+                    if cond is not None:
+                        used |= refs(cond)
+                for name in sorted(used):
+                    index.setdefault(name, []).append(
+                        Use(name, term.id, clause.id, f"rule for {rule.decision}", ("decision", rule.decision)))
+                for target in rule.exception_to:
+                    index.setdefault(target, []).append(
+                        Use(target, term.id, clause.id, f"exception in {rule.decision}",
+                            ("decision", rule.decision)))
+    return {k: _dedupe(v) for k, v in index.items()}
+
+
+def refs(cond: Condition) -> set[str]:
+    """Names used as bare references (facts or predicates): ``conditions.refs``, without a generator per node."""
+    found: set[str] = set()
+    stack = [cond]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Ref):
+            found.add(node.name)
+        elif isinstance(node, Not):
+            stack.append(node.arg)
+        elif isinstance(node, (All, Any_)):
+            stack.extend(node.args)
+    return found
 
 
 def _dedupe(uses: list[Use]) -> list[Use]:

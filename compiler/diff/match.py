@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from ..model import Clause, Edition, Term
 from .redline import words
@@ -61,6 +61,11 @@ def changed_terms(old: Edition, new: Edition) -> list[TermPair]:
             continue
         pairs.append(TermPair(tid, o, n))
     return pairs
+
+
+def changed_ids(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
+    """Ids of the terms added, removed or with another content hash, from id -> hash maps, sorted."""
+    return sorted(tid for tid in old.keys() | new.keys() if old.get(tid) != new.get(tid))
 
 
 def match_clauses(pairs: list[TermPair]) -> list[Pairing]:
