@@ -47,17 +47,42 @@ def _fail(message: str, code: int) -> None:
 @_root_option
 @_format_option
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (like git diff).")
-def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: bool) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Load and check both sides in full; neither read nor fill the cache (also RULEBOOK_NO_CACHE=1).")
+def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: bool, no_cache: bool) -> None:
     """What changed from OLD to NEW: in words, in structure and in behaviour.
 
     OLD and NEW are each an edition id, a rulebook folder, or git:REV (the
     rulebook as committed at REV; git:REV:EDITION picks an edition there).
+    A rulebook that passed check before is read from the cache (see
+    docs/diff.md): only the terms that differ, and those their meaning needs.
     """
+    from ..cache import Cache, CacheError, disabled_by_env
+
+    cache = None if no_cache or disabled_by_env() else Cache.open()
+    try:
+        try:
+            result = _diff(old, new, root, cache)
+        except CacheError:
+            # A damaged entry was dropped when found; this run reads the sources
+            # (and stores them again), the next one reads the cache.
+            result = _diff(old, new, root, cache)
+    except CacheError:
+        result = _diff(old, new, root, None)
+    finally:
+        if cache is not None:
+            cache.close()
+    sys.stdout.write(render(result, fmt))
+    if exit_code and not result.empty:
+        sys.exit(1)
+
+
+def _diff(old: str, new: str, root: Path | None, cache):
     from ..cli import default_root, report
-    from .engine import diff_editions
+    from .engine import diff_sources
     from .sides import Resolver, SideError, source_path
 
-    with Resolver(root or default_root()) as resolver:
+    with Resolver(root or default_root(), cache) as resolver:
         try:
             a = resolver.resolve(old)
             b = resolver.resolve(new)
@@ -67,12 +92,9 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
                 report(exc.problems)
                 sys.exit(1)
             _fail(exc.message, 2)
-        result = diff_editions(a.book, a.edition, b.book, b.edition,
-                               old_info=a.as_json(), new_info=b.as_json(),
-                               old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc))
-    sys.stdout.write(render(result, fmt))
-    if exit_code and not result.empty:
-        sys.exit(1)
+        return diff_sources(a.source, a.book.vocabulary, b.source, b.book.vocabulary,
+                            old_info=a.as_json(), new_info=b.as_json(),
+                            old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc))
 
 
 @click.command("history")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..diagnostics import Diagnostic, Location, did_you_mean
 from ..model import Edition, Rulebook
+from .source import EditionSource, FullSource
 
 
 class SideError(Exception):
@@ -38,6 +39,16 @@ class Side:
     edition: Edition = field(repr=False)
     revision: str | None = None  # the commit, for git sides
     base: str = ""  # how source paths are shown (a repo-relative folder for git sides)
+    cached: object = field(default=None, repr=False, compare=False)  # a cache.CachedBook when read from the cache
+
+    @property
+    def source(self) -> EditionSource:
+        """What the diff reads: the whole edition, or the cache's entry of it."""
+        if self.cached is None:
+            return FullSource(self.edition)
+        from .cached import CachedSource
+
+        return CachedSource(self.cached, self.edition)
 
     def as_json(self) -> dict:
         return {"spec": self.spec, "kind": self.kind, "edition": self.edition.id,
@@ -52,11 +63,17 @@ class Side:
 
 
 class Resolver:
-    """Resolves side specs against a default rulebook folder; caches what it loads."""
+    """Resolves side specs against a default rulebook folder; keeps what it loads.
 
-    def __init__(self, default_root: Path):
+    With a ``cache`` (``compiler.cache.Cache``), a rulebook whose files are those
+    of an entry that passed check is not loaded: its sides read the entry. One
+    that is not there is loaded and checked in full, and stored when it passes.
+    """
+
+    def __init__(self, default_root: Path, cache=None):
         self.default_root = Path(default_root)
-        self._books: dict[str, Rulebook] = {}
+        self.cache = cache
+        self._books: dict[str, tuple[Rulebook, object]] = {}
         self._temps: list[tempfile.TemporaryDirectory] = []
 
     def close(self) -> None:
@@ -76,38 +93,57 @@ class Resolver:
         if spec.startswith("git:"):
             return self._git(spec)
         default = self._default_book_if_any()
-        if default is not None and spec in default.edition_by_id:
-            return Side(spec, "edition", default, default.edition_by_id[spec])
+        if default is not None and spec in default[0].edition_by_id:
+            return Side(spec, "edition", default[0], default[0].edition_by_id[spec], cached=default[1])
         path = Path(spec)
         if path.is_dir():
-            book = self._load(path, spec)
-            return Side(spec, "folder", book, book.latest)
+            book, cached = self._load(path, spec)
+            return Side(spec, "folder", book, book.latest, cached=cached)
         if default is None:
             raise SideError(f"unknown edition, revision or folder '{spec}'; no rulebook in "
                             f"'{self.default_root}' to take editions from; name a rulebook folder or git:REV[:EDITION]")
-        hint = did_you_mean(spec, [e.id for e in default.editions])
+        hint = did_you_mean(spec, [e.id for e in default[0].editions])
         raise SideError(f"unknown edition, revision or folder '{spec}'"
                         + (f" ({hint})" if hint else "")
-                        + f"; editions: {', '.join(e.id for e in default.editions)}; "
+                        + f"; editions: {', '.join(e.id for e in default[0].editions)}; "
                         "or name a rulebook folder, or git:REV[:EDITION]")
 
-    def _default_book_if_any(self) -> Rulebook | None:
+    def _default_book_if_any(self) -> tuple[Rulebook, object] | None:
         if not (self.default_root / "rulebook.yaml").is_file():
             return None
         return self._load(self.default_root, str(self.default_root))
 
-    def _load(self, root: Path, shown: str, rename=None) -> Rulebook:
+    def _load(self, root: Path, shown: str, rename=None) -> tuple[Rulebook, object]:
+        """The rulebook and its cache entry (None when loaded whole); SideError if it fails check."""
         from ..build import check
 
         key = str(Path(root).resolve())
         if key not in self._books:
+            fp = self._fingerprint(root)
+            cached = self.cache.lookup(root, fp) if fp is not None else None
+            if cached is not None:
+                self._books[key] = (cached.book, cached)
+                return self._books[key]
             book, problems = check(root)
             if book is None:
                 if rename is not None:
                     problems = [rename(p) for p in problems]
                 raise SideError(f"'{shown}' does not pass rulebook check", problems)
-            self._books[key] = book
+            if fp is not None and self._fingerprint(root) == fp:  # unchanged while it was read
+                self.cache.store(root, fp, book)
+            self._books[key] = (book, None)
         return self._books[key]
+
+    def _fingerprint(self, root: Path):
+        """The rulebook's fingerprint when the cache may be used for it."""
+        from ..cache import fingerprint
+
+        if self.cache is None:
+            return None
+        top = Path(root).resolve()
+        if self.cache.folder.resolve().is_relative_to(top):
+            return None  # a cache inside the sources would change what it describes
+        return fingerprint(root)
 
     # -- git ---------------------------------------------------------------------------
 
@@ -146,7 +182,7 @@ class Resolver:
             return Diagnostic(Location(path, p.location.line, p.location.col), p.message, p.hint,
                               p.severity, p.code)
 
-        book = self._load(folder, spec, rename)
+        book, cached = self._load(folder, spec, rename)
         if edition_id is None:
             edition = book.latest
         elif edition_id in book.edition_by_id:
@@ -154,7 +190,7 @@ class Resolver:
         else:
             raise SideError(f"revision '{rev}' has no edition '{edition_id}'; editions: "
                             + ", ".join(e.id for e in book.editions))
-        return Side(spec, "git", book, edition, commit, base=f"{rel}/" if rel else "")
+        return Side(spec, "git", book, edition, commit, base=f"{rel}/" if rel else "", cached=cached)
 
 
 def _git_out(args: list[str], cwd: Path) -> str | None:

@@ -1,0 +1,554 @@
+"""A content-addressed cache of rulebooks that passed the checks, and of their terms.
+
+A rulebook is known by the hash of every file the build reads (``rulebook.yaml``,
+``vocabulary.yaml``, every file under ``editions/`` and how they are laid out)
+together with the compiler's version and a hash of the compiler's own source
+files, so that any change to either gives another key. Only rulebooks that
+passed ``build.check`` are stored; for each:
+
+- the rulebook without its terms (titles, editions, vocabulary);
+- per edition, each term's id, content hash, file and stored model;
+- per stored term, the names it defines, declares and gives rules for, and who
+  uses which name (``compiler.diff.impact``), as rows that can be looked up
+  without reading the rest.
+
+A term's model is stored once per content (its file's hash and its edition),
+so editions and revisions that share a term share its entry. Models are
+pickled, compressed and checksummed; reading them back allows the compiler's
+model classes only, so a tampered entry cannot run code. A corrupted,
+truncated or foreign entry is never trusted: it reads as missing, the
+caller builds from the sources again, and the entry is rebuilt.
+
+The cache lives in ``$RULEBOOK_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulebook-compiler``,
+else ``~/.cache/rulebook-compiler``; never inside the rulebook read.
+``RULEBOOK_NO_CACHE=1`` (or ``--no-cache``) bypasses it. It is one SQLite
+database (as mypy's ``--sqlite-cache``): each store is one transaction, so a
+crash leaves the previous state, and concurrent runs wait for each other.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import io
+import json
+import os
+import pickle
+import sqlite3
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from .model import Edition, Rulebook, Term
+
+#: Bumped when the layout of the database changes.
+SCHEMA = 1
+DB_NAME = f"cache-v{SCHEMA}.sqlite3"
+#: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
+MAX_BOOKS = 32
+_ALLOWED_MODULES = frozenset({"compiler.model", "compiler.conditions", "compiler.diagnostics"})
+
+
+class CacheError(Exception):
+    """An entry that cannot be trusted (checksum, format) or a database that fails."""
+
+
+def cache_dir() -> Path:
+    """Where the cache lives (see the module docstring)."""
+    if os.environ.get("RULEBOOK_CACHE_DIR"):
+        return Path(os.environ["RULEBOOK_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "rulebook-compiler"
+
+
+def disabled_by_env() -> bool:
+    """``RULEBOOK_NO_CACHE`` set to anything but empty or 0."""
+    return os.environ.get("RULEBOOK_NO_CACHE", "") not in ("", "0")
+
+
+@functools.lru_cache(maxsize=1)
+def compiler_key() -> str:
+    """The compiler's version, Python's and PyYAML's, and a hash of the compiler's source files."""
+    import platform
+
+    import yaml
+
+    from . import __version__
+
+    h = hashlib.sha256()
+    h.update(f"{__version__}|{platform.python_version()}|{yaml.__version__}|"
+             f"{getattr(yaml, '__with_libyaml__', False)}|{SCHEMA}\n".encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        h.update(path.relative_to(package).as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
+
+
+# -- what the build reads ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """The hashes of every file the build reads, and the key they give."""
+
+    key: str
+    files: dict  # root-relative posix path -> sha256 of its bytes
+
+
+def fingerprint(root: Path | str) -> Fingerprint | None:
+    """Hash what ``build`` reads under ``root``, walked as it walks; None when it cannot be cached.
+
+    Declared source texts are not read by the build, only looked for: their
+    presence is verified when an entry is used (``Cache.lookup``).
+    """
+    root = Path(root)
+    files: dict[str, str] = {}
+    lines = [compiler_key()]
+    try:
+        if not root.is_dir() or not (root / "rulebook.yaml").is_file():
+            return None
+        for name in ("rulebook.yaml", "vocabulary.yaml"):
+            path = root / name
+            if path.is_file():
+                files[name] = _sha(path)
+                lines.append(f"f {name} {files[name]}")
+            else:
+                lines.append(f"- {name}")
+        base = root / "editions"
+        if base.is_dir():
+            for folder in sorted(base.iterdir()):
+                if not folder.is_dir():
+                    lines.append(f"F {folder.name}")
+                    continue
+                lines.append(f"D {folder.name}")
+                for path in sorted(folder.iterdir()):
+                    rel = f"editions/{folder.name}/{path.name}"
+                    if path.is_file():
+                        files[rel] = _sha(path)
+                        lines.append(f"f {rel} {files[rel]}")
+                    else:
+                        lines.append(f"d {rel}")
+        else:
+            lines.append("- editions")
+    except OSError:
+        return None
+    key = hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+    return Fingerprint(key, files)
+
+
+def _sha(path: Path) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def shown_path(root: Path | str, rel: str) -> str:
+    """A file's path as the build shows it (relative to the current folder)."""
+    return os.path.relpath(Path(root) / rel)
+
+
+# -- pickling with the file's path left out --------------------------------------------
+
+
+class _Pickler(pickle.Pickler):
+    """Writes the given path strings as placeholders, so that an entry does not depend on
+    the folder it was read from (a git side's temporary folder, another current folder)."""
+
+    def __init__(self, buffer, paths: dict[int, str]):
+        super().__init__(buffer, protocol=5)
+        self._paths = paths
+
+    def persistent_id(self, obj):
+        return self._paths.get(id(obj)) if type(obj) is str else None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, buffer, paths: dict[str, str]):
+        super().__init__(buffer)
+        self._paths = paths
+
+    def persistent_load(self, pid):
+        try:
+            return self._paths[pid]
+        except (KeyError, TypeError):
+            raise pickle.UnpicklingError(f"unknown placeholder {pid!r}") from None
+
+    def find_class(self, module, name):
+        if module not in _ALLOWED_MODULES:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a model class")
+        return super().find_class(module, name)
+
+
+def _dump(obj, paths: dict[int, str], shown: Iterable[str] = ()) -> tuple[bytes, str]:
+    """Pickled, compressed, and its checksum; CacheError if a shown path escaped the placeholders."""
+    buffer = io.BytesIO()
+    _Pickler(buffer, paths).dump(obj)
+    raw = buffer.getvalue()
+    if any(path.encode("utf-8", "surrogateescape") in raw for path in shown):
+        raise CacheError("a location escaped its placeholder")
+    data = zlib.compress(raw, 1)
+    return data, hashlib.sha256(data).hexdigest()
+
+
+def _load(data: bytes, checksum: str, paths: dict[str, str]):
+    if hashlib.sha256(data).hexdigest() != checksum:
+        raise CacheError("checksum mismatch")
+    try:
+        return _Unpickler(io.BytesIO(zlib.decompress(data)), paths).load()
+    except Exception as exc:  # any damage reads as a missing entry
+        raise CacheError(f"unreadable entry: {exc}") from exc
+
+
+# -- the database -----------------------------------------------------------------------
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS books(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, skeleton BLOB NOT NULL,
+    sum TEXT NOT NULL, sources TEXT NOT NULL, editions TEXT NOT NULL, checked TEXT, used REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS terms(book INTEGER NOT NULL, edition TEXT NOT NULL, id TEXT NOT NULL,
+    digest TEXT NOT NULL, file TEXT NOT NULL, blob TEXT NOT NULL, PRIMARY KEY(book, edition, id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS terms_blob ON terms(blob, book, edition);
+CREATE TABLE IF NOT EXISTS blobs(key TEXT PRIMARY KEY, data BLOB NOT NULL, sum TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS names(blob TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS names_name ON names(name, kind);
+CREATE INDEX IF NOT EXISTS names_blob ON names(blob);
+CREATE TABLE IF NOT EXISTS uses(blob TEXT NOT NULL, pos INTEGER NOT NULL, name TEXT NOT NULL, clause TEXT NOT NULL,
+    via TEXT NOT NULL, ukind TEXT NOT NULL, uname TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS uses_name ON uses(name);
+CREATE INDEX IF NOT EXISTS uses_user ON uses(uname, ukind);
+CREATE INDEX IF NOT EXISTS uses_blob ON uses(blob);
+"""
+
+
+class Cache:
+    """The opened cache database."""
+
+    def __init__(self, folder: Path):
+        """Nothing is created until the cache is first used (the caller may decide not to)."""
+        self.folder = Path(folder)
+        self.path = self.folder / DB_NAME
+        self._db: sqlite3.Connection | None = None
+        self.usable = True
+
+    @classmethod
+    def open(cls, folder: Path | None = None) -> "Cache":
+        """The cache in ``folder`` (default: ``cache_dir()``)."""
+        return cls(folder or cache_dir())
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            if not self.usable:
+                raise sqlite3.OperationalError("the cache cannot be used")
+            try:
+                self._db = self._connect()
+            except (sqlite3.Error, OSError) as exc:
+                self.usable = False
+                raise sqlite3.OperationalError(str(exc)) from exc
+        return self._db
+
+    def _connect(self) -> sqlite3.Connection:
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        db = None
+        for attempt in range(2):
+            try:
+                db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.executescript(_TABLES)
+                row = db.execute("SELECT v FROM meta WHERE k='schema'").fetchone()
+                if row is None:
+                    db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA),))
+                elif row[0] != str(SCHEMA):
+                    raise sqlite3.DatabaseError("foreign schema")
+                return db
+            except sqlite3.DatabaseError:
+                # Not a database, damaged, or another layout: set it aside and start afresh.
+                if attempt:
+                    raise
+                if db is not None:
+                    db.close()
+                self._discard_file()
+        raise CacheError("cannot open the cache")  # pragma: no cover
+
+    def _discard_file(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.replace(str(self.path) + suffix, str(self.path) + suffix + ".corrupt")
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._db = None
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def lookup(self, root: Path | str, fp: Fingerprint) -> "CachedBook | None":
+        """The stored rulebook with this fingerprint, if it passed check and its sources are still there."""
+        try:
+            row = self.db.execute("SELECT id, skeleton, sum, sources, editions, checked FROM books WHERE key=?",
+                                  (fp.key,)).fetchone()
+            if row is None:
+                return None
+            book_id, skeleton, checksum, sources, editions, checked = row
+            sources = json.loads(sources)
+            if not _sources_present(Path(root), sources):
+                return None  # the build would report it: let it
+            paths = {"rulebook.yaml": shown_path(root, "rulebook.yaml"),
+                     "vocabulary.yaml": shown_path(root, "vocabulary.yaml")}
+            book = _load(skeleton, checksum, paths)
+            if not isinstance(book, Rulebook):
+                raise CacheError("not a rulebook")
+            book = dataclasses.replace(book, root=str(Path(root)))
+            self.db.execute("UPDATE books SET used=? WHERE id=?", (time.time(), book_id))
+            return CachedBook(self, book_id, Path(root), book, json.loads(editions), checked)
+        except (sqlite3.Error, ValueError, TypeError, CacheError):
+            self.forget(fp.key)
+            return None
+
+    def forget(self, key: str) -> None:
+        """Drop a rulebook's entry (damaged, or not to be trusted)."""
+        try:
+            with self._transaction():
+                ids = [r[0] for r in self.db.execute("SELECT id FROM books WHERE key=?", (key,))]
+                for book_id in ids:
+                    self.db.execute("DELETE FROM terms WHERE book=?", (book_id,))
+                    self.db.execute("DELETE FROM books WHERE id=?", (book_id,))
+        except sqlite3.Error:
+            pass
+
+    def forget_book(self, book_id: int) -> None:
+        """Drop a rulebook's entry by its row."""
+        try:
+            with self._transaction():
+                self.db.execute("DELETE FROM terms WHERE book=?", (book_id,))
+                self.db.execute("DELETE FROM books WHERE id=?", (book_id,))
+        except sqlite3.Error:
+            pass
+
+    def forget_blob(self, blob: str) -> None:
+        """Drop a damaged term and every rulebook that uses it."""
+        try:
+            keys = [r[0] for r in self.db.execute(
+                "SELECT DISTINCT b.key FROM terms t JOIN books b ON b.id = t.book WHERE t.blob=?", (blob,))]
+            for key in keys:
+                self.forget(key)
+            with self._transaction():
+                self._drop_blobs([blob])
+        except sqlite3.Error:
+            pass
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def store(self, root: Path | str, fp: Fingerprint, book: Rulebook, checked: str | None = None) -> bool:
+        """Record that the rulebook with this fingerprint passed ``build.check``; False if it could not."""
+        from .diff.impact import uses_index
+
+        root = Path(root)
+        try:
+            entries = _term_entries(root, fp, book)
+        except CacheError:
+            return False
+        editions = {}
+        try:
+            with self._transaction():
+                # Terms stored before are kept, unless damaged: a store is where damage is mended.
+                known, damaged = set(), []
+                for key, data, checksum in self.db.execute(
+                        "SELECT key, data, sum FROM blobs WHERE key IN (SELECT value FROM json_each(?))",
+                        (json.dumps(sorted({e.blob for e in entries})),)):
+                    (known.add if hashlib.sha256(data).hexdigest() == checksum else damaged.append)(key)
+                self._drop_blobs(damaged)
+                for e in entries:
+                    if e.blob in known:
+                        continue
+                    known.add(e.blob)
+                    data, checksum = _dump(e.term, {id(e.term.loc.path): "T"}, [e.shown])
+                    self.db.execute("INSERT INTO blobs VALUES(?, ?, ?)", (e.blob, data, checksum))
+                    self.db.executemany("INSERT INTO names VALUES(?, ?, ?)",
+                                        [(e.blob, kind, name) for kind, name in _names(e.term)])
+                    rows = [(e.blob, pos, u.name, u.clause, u.via, u.user[0], u.user[1])
+                            for pos, u in enumerate(u for us in uses_index([e.term]).values() for u in us)]
+                    self.db.executemany("INSERT INTO uses VALUES(?, ?, ?, ?, ?, ?, ?)", rows)
+                self.db.execute("DELETE FROM books WHERE key=?", (fp.key,))
+                skeleton = dataclasses.replace(
+                    book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
+                paths = _meta_paths(book)
+                data, checksum = _dump(skeleton, paths, [shown_path(root, "rulebook.yaml"),
+                                                         shown_path(root, "vocabulary.yaml")])
+                for edition in book.editions:
+                    editions[edition.id] = _terms_sum(
+                        (e.term.id, e.term.digest, e.file, e.blob) for e in entries if e.edition == edition.id)
+                sources = sorted({s for e in book.editions for s in e.sources})
+                cur = self.db.execute(
+                    "INSERT INTO books(key, skeleton, sum, sources, editions, checked, used) VALUES(?,?,?,?,?,?,?)",
+                    (fp.key, data, checksum, json.dumps(sources), json.dumps(editions), checked, time.time()))
+                book_id = cur.lastrowid
+                self.db.executemany("INSERT INTO terms VALUES(?, ?, ?, ?, ?, ?)",
+                                    [(book_id, e.edition, e.term.id, e.term.digest, e.file, e.blob)
+                                     for e in entries])
+                self._prune()
+            return True
+        except (sqlite3.Error, OSError, pickle.PicklingError, CacheError):
+            return False
+
+    def mark_checked(self, key: str, summary: str) -> None:
+        """Record that the rulebook also passed the rule logic checks without a problem."""
+        try:
+            self.db.execute("UPDATE books SET checked=? WHERE key=?", (summary, key))
+        except sqlite3.Error:
+            pass
+
+    def _prune(self) -> None:
+        old = [r[0] for r in self.db.execute("SELECT id FROM books ORDER BY used DESC LIMIT -1 OFFSET ?",
+                                             (MAX_BOOKS,))]
+        if not old:
+            return
+        for book_id in old:
+            self.db.execute("DELETE FROM terms WHERE book=?", (book_id,))
+            self.db.execute("DELETE FROM books WHERE id=?", (book_id,))
+        orphans = [r[0] for r in self.db.execute(
+            "SELECT key FROM blobs WHERE key NOT IN (SELECT blob FROM terms)")]
+        self._drop_blobs(orphans)
+
+    def _drop_blobs(self, blobs: list[str]) -> None:
+        for blob in blobs:
+            self.db.execute("DELETE FROM blobs WHERE key=?", (blob,))
+            self.db.execute("DELETE FROM names WHERE blob=?", (blob,))
+            self.db.execute("DELETE FROM uses WHERE blob=?", (blob,))
+
+    def _transaction(self):
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")
+        return False
+
+
+def _sources_present(root: Path, sources: list[str]) -> bool:
+    top = root.resolve()
+    for source in sources:
+        target = (root / source).resolve()
+        if not target.is_relative_to(top) or not target.is_file():
+            return False
+    return True
+
+
+def _meta_paths(book: Rulebook) -> dict[int, str]:
+    paths: dict[int, str] = {}
+    for edition in book.editions:
+        paths[id(edition.loc.path)] = "rulebook.yaml"
+    for fact in book.vocabulary.facts:
+        paths[id(fact.loc.path)] = "vocabulary.yaml"
+    for constraint in book.vocabulary.constraints:
+        paths[id(constraint.loc.path)] = "vocabulary.yaml"
+    return paths
+
+
+@dataclass(frozen=True)
+class _Entry:
+    edition: str
+    term: Term
+    file: str
+    shown: str
+    blob: str
+
+
+def _term_entries(root: Path, fp: Fingerprint, book: Rulebook) -> list[_Entry]:
+    top = os.path.abspath(root)
+    out = []
+    for edition in book.editions:
+        for term in edition.terms:
+            shown = term.loc.path
+            rel = Path(os.path.relpath(os.path.abspath(shown), top)).as_posix()
+            sha = fp.files.get(rel)
+            if sha is None or shown_path(root, rel) != shown:
+                raise CacheError(f"term file {shown} is not among the hashed files")
+            blob = hashlib.sha256(f"{compiler_key()}|{term.edition}|{sha}".encode()).hexdigest()
+            out.append(_Entry(edition.id, term, rel, shown, blob))
+    return out
+
+
+def _terms_sum(rows: Iterable[tuple]) -> str:
+    h = hashlib.sha256()
+    for row in sorted(rows):
+        h.update("\0".join(row).encode() + b"\n")
+    return h.hexdigest()
+
+
+def _names(term: Term) -> list[tuple[str, str]]:
+    found: dict[tuple[str, str], None] = {}
+    for d in term.decisions:
+        found[("declares", d.name)] = None
+    for section in term.sections:
+        for clause in section.clauses:
+            if clause.defines:
+                found[("defines", clause.defines.name)] = None
+            for rule in clause.rules:
+                found[("rules", rule.decision)] = None
+    return list(found)
+
+
+class CachedBook:
+    """A rulebook known to pass check: its editions and vocabulary now, its terms when asked."""
+
+    def __init__(self, cache: Cache, book_id: int, root: Path, book: Rulebook, sums: dict, checked: str | None):
+        self.cache = cache
+        self.id = book_id
+        self.root = root
+        self.book = book  # editions without their terms
+        self.sums = sums
+        self.checked = checked
+        self._terms: dict[str, Term] = {}
+
+    def term_rows(self, edition: str) -> list[tuple[str, str, str, str]]:
+        """(id, digest, file, blob) of every term of the edition, checked against their stored sum."""
+        rows = self.query("SELECT id, digest, file, blob FROM terms WHERE book=? AND edition=?", (self.id, edition))
+        if _terms_sum(rows) != self.sums.get(edition):
+            self.cache.forget_book(self.id)
+            raise CacheError(f"the term list of edition {edition} is damaged")
+        return rows
+
+    def load_term(self, file: str, blob: str) -> Term:
+        """One term's model, its locations naming its file as seen from here."""
+        if blob not in self._terms:
+            rows = self.query("SELECT data, sum FROM blobs WHERE key=?", (blob,))
+            row = rows[0] if rows else None
+            try:
+                if row is None:
+                    raise CacheError(f"term entry {blob[:12]} is missing")
+                term = _load(row[0], row[1], {"T": shown_path(self.root, file)})
+                if not isinstance(term, Term):
+                    raise CacheError("not a term")
+            except CacheError:
+                self.cache.forget_blob(blob)
+                self.cache.forget_book(self.id)
+                raise
+            self._terms[blob] = term
+        return self._terms[blob]
+
+    def query(self, sql: str, args: tuple) -> list[tuple]:
+        """Rows of the cache's index; CacheError when the database fails."""
+        try:
+            return self.cache.db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            self.cache.forget_book(self.id)
+            raise CacheError(str(exc)) from exc

@@ -1,0 +1,208 @@
+"""``rulebook diff`` through the cache: the same bytes cold, warm and without it; damage rebuilt; sources untouched."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cache import DB_NAME, cache_dir
+from compiler.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+BUNDLED = ROOT / "rulebook"
+MINIMAL = ROOT / "tests" / "fixtures" / "minimal"
+
+
+def _gen():
+    spec = importlib.util.spec_from_file_location("bench_gen_for_cache", ROOT / "bench" / "gen.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(*args: str, env: dict | None = None):
+    result = CliRunner().invoke(main, ["diff", *args], env=env, catch_exceptions=False)
+    return result
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def no_full_load(monkeypatch):
+    """Fail if a side is loaded and checked in full: a warm run must read the cache."""
+    def refuse(root):
+        raise AssertionError(f"{root} was loaded in full, not read from the cache")
+
+    def arm():
+        monkeypatch.setattr("compiler.build.check", refuse)
+    return arm
+
+
+def cold_warm_uncached(args: list[str], no_full_load, formats=("json", "markdown")) -> dict[str, str]:
+    assert not (cache_dir() / DB_NAME).exists()
+    cold = {}
+    for fmt in formats:
+        result = run(*args, "--format", fmt)
+        assert result.exit_code == 0, result.output
+        cold[fmt] = result.output
+    uncached = {fmt: run(*args, "--format", fmt, "--no-cache").output for fmt in formats}
+    no_full_load()
+    warm = {fmt: run(*args, "--format", fmt).output for fmt in formats}
+    assert warm == cold
+    assert uncached == cold
+    return cold
+
+
+@pytest.mark.parametrize("old,new", [("3.0.0", "4.0.0-draft"), ("5.0.0", "2012")])
+def test_bundled_is_the_same_cold_warm_and_without_cache(old, new, no_full_load):
+    before = snapshot(BUNDLED)
+    out = cold_warm_uncached([old, new, "--rulebook", str(BUNDLED)], no_full_load)
+    assert '"kind": "semantic"' in out["json"]
+    assert snapshot(BUNDLED) == before  # read-only: nothing written, nothing touched
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    """A generated 60-term rulebook in two editions, a quarter of the terms changed (seed 7: meanings change, with impact)."""
+    return _gen().generate(60, tmp_path_factory.mktemp("gen") / "book", editions=2, changed=0.25, seed=7)
+
+
+@pytest.mark.parametrize("old,new", [("1.0.0", "2.0.0"), ("2.0.0", "1.0.0")])
+def test_generated_is_the_same_cold_warm_and_without_cache(generated, old, new, no_full_load):
+    out = cold_warm_uncached([old, new, "--rulebook", str(generated)], no_full_load)
+    changes = json.loads(out["json"])["changes"]
+    assert any(c["behaviour"] for c in changes)  # meaning was compared: evaluation read cached terms
+    assert any(c["impact"] for c in changes)  # and impact came from the cached index
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch, generated):
+    """Two commits of a rulebook: the generated one, then with the second edition's files as the first's."""
+    book = tmp_path / "rulebook"
+    shutil.copytree(generated, book)
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, "config", "user.email", "t@example.org")
+    git(tmp_path, "config", "user.name", "T")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "one")
+    for path in (book / "editions" / "2.0.0").iterdir():
+        shutil.copy(path, book / "editions" / "1.0.0" / path.name)
+    git(tmp_path, "commit", "-qam", "two")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_git_sides_are_the_same_cold_warm_and_without_cache(repo, no_full_load):
+    out = cold_warm_uncached(["git:HEAD~1:1.0.0", "git:HEAD:1.0.0"], no_full_load)
+    assert '"file": "rulebook/editions/1.0.0/' in out["json"]  # paths as the repository names them
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def _book_copy(tmp_path: Path, source: Path = MINIMAL) -> Path:
+    root = tmp_path / "book"
+    shutil.copytree(source, root)
+    return root
+
+
+def test_a_damaged_term_entry_is_rebuilt_not_trusted(tmp_path, no_full_load):
+    root = _book_copy(tmp_path, BUNDLED)
+    args = ["3.0.0", "4.0.0-draft", "--rulebook", str(root), "--format", "json"]
+    expected = run(*args).output
+    db = sqlite3.connect(cache_dir() / DB_NAME)
+    damaged = db.execute("UPDATE blobs SET data = substr(data, 1, length(data) / 2)").rowcount
+    db.commit()
+    db.close()
+    assert damaged > 0
+    assert run(*args).output == expected  # read from the sources again, and stored again
+    no_full_load()
+    assert run(*args).output == expected  # now from the rebuilt entry
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign"])
+def test_a_damaged_or_foreign_database_is_set_aside(tmp_path, damage):
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = run(*args).output
+    path = cache_dir() / DB_NAME
+    if damage == "garbage":
+        path.write_bytes(b"not a database at all" * 100)
+    elif damage == "truncated":
+        path.write_bytes(path.read_bytes()[:1000])
+    else:
+        db = sqlite3.connect(path)
+        db.execute("UPDATE meta SET v = '999' WHERE k = 'schema'")
+        db.commit()
+        db.close()
+    assert run(*args).output == expected
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM books").fetchone()[0] == 1  # a fresh cache, filled again
+
+
+def test_a_changed_compiler_does_not_read_the_old_entries(tmp_path, monkeypatch):
+    root = _book_copy(tmp_path)
+    run("v1", "v2", "--rulebook", str(root))
+    import compiler.cache as cache
+
+    monkeypatch.setattr(cache, "compiler_key", lambda: "another compiler")
+    loads = []
+    real = __import__("compiler.build", fromlist=["check"]).check
+    monkeypatch.setattr("compiler.build.check", lambda r: loads.append(r) or real(r))
+    run("v1", "v2", "--rulebook", str(root))
+    assert loads  # loaded in full: the entry of another compiler is not this one's
+
+
+def test_an_edited_side_that_fails_check_reports_its_errors(tmp_path):
+    root = _book_copy(tmp_path)
+    assert run("v1", "v2", "--rulebook", str(root)).exit_code == 0  # cached as clean
+    path = root / "editions" / "v2" / "cure.yaml"
+    path.write_text(path.read_text().replace("decision:", "decisoin:", 1))
+    result = run("v1", "v2", "--rulebook", str(root))
+    assert result.exit_code == 1
+    assert "does not pass rulebook check" in result.output
+    assert f"{os.path.relpath(path)}:" in result.output and "error:" in result.output
+
+
+def test_a_missing_source_text_is_not_hidden_by_the_cache(tmp_path):
+    root = _book_copy(tmp_path, BUNDLED)
+    assert run("3.0.0", "4.0.0-draft", "--rulebook", str(root)).exit_code == 0
+    (root / "sources" / "002_a8af6e892156ac82.txt").unlink()
+    result = run("3.0.0", "4.0.0-draft", "--rulebook", str(root))
+    assert result.exit_code == 1
+    assert "source file 'sources/002_a8af6e892156ac82.txt' does not exist" in result.output
+
+
+@pytest.mark.parametrize("how", ["option", "env"])
+def test_no_cache_neither_reads_nor_writes(tmp_path, how):
+    root = _book_copy(tmp_path)
+    if how == "option":
+        result = run("v1", "v2", "--rulebook", str(root), "--no-cache")
+    else:
+        result = run("v1", "v2", "--rulebook", str(root), env={"RULEBOOK_NO_CACHE": "1"})
+    assert result.exit_code == 0
+    assert not cache_dir().exists() or not (cache_dir() / DB_NAME).exists()
+
+
+def test_a_cache_inside_the_sources_is_not_used(tmp_path, monkeypatch):
+    root = _book_copy(tmp_path)
+    before = snapshot(root)
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(root / "editions" / ".cache"))
+    result = run("v1", "v2", "--rulebook", str(root))
+    assert result.exit_code == 0
+    assert snapshot(root) == before

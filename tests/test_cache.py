@@ -1,0 +1,79 @@
+"""compiler/cache.py: where the cache lives, and what changes a rulebook's key."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from compiler import cache
+
+MINIMAL = Path(__file__).resolve().parent / "fixtures" / "minimal"
+
+
+def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "mine"))
+    assert cache.cache_dir() == tmp_path / "mine"
+    monkeypatch.delenv("RULEBOOK_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.cache_dir() == tmp_path / "xdg" / "rulebook-compiler"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "rulebook-compiler"
+
+
+@pytest.mark.parametrize("value,off", [("1", True), ("yes", True), ("0", False), ("", False)])
+def test_no_cache_environment_variable(monkeypatch, value, off):
+    monkeypatch.setenv("RULEBOOK_NO_CACHE", value)
+    assert cache.disabled_by_env() is off
+
+
+@pytest.fixture
+def book(tmp_path) -> Path:
+    root = tmp_path / "book"
+    shutil.copytree(MINIMAL, root)
+    return root
+
+
+def test_the_key_is_stable_and_follows_every_file_the_build_reads(book):
+    first = cache.fingerprint(book)
+    assert cache.fingerprint(book) == first
+    seen = {first.key}
+    term = book / "editions" / "v2" / "cure.yaml"
+    term.write_text(term.read_text() + "\n")  # one byte more
+    seen.add(cache.fingerprint(book).key)
+    (book / "editions" / "v2" / "stray.txt").write_text("x")  # a file the build would reject
+    seen.add(cache.fingerprint(book).key)
+    (book / "editions" / "v2" / "stray.txt").unlink()
+    (book / "editions" / "v3").mkdir()  # an empty edition folder
+    seen.add(cache.fingerprint(book).key)
+    (book / "vocabulary.yaml").unlink()
+    seen.add(cache.fingerprint(book).key)
+    assert len(seen) == 5
+    assert all(not p.name.startswith(".") for p in book.rglob("*"))  # nothing written into the sources
+
+
+def test_no_key_without_a_rulebook(tmp_path):
+    assert cache.fingerprint(tmp_path) is None
+    assert cache.fingerprint(tmp_path / "missing") is None
+
+
+def test_the_compiler_key_hashes_the_compiler_sources(monkeypatch):
+    key = cache.compiler_key()
+    assert len(key) == 64 and key == cache.compiler_key()
+    cache.compiler_key.cache_clear()
+    monkeypatch.setattr("compiler.__version__", "0.0.0-other")
+    try:
+        assert cache.compiler_key() != key
+    finally:
+        cache.compiler_key.cache_clear()
+
+
+def test_entries_load_only_model_classes():
+    import io
+    import pickle
+
+    evil = pickle.dumps(print)  # any callable outside the model
+    with pytest.raises(pickle.UnpicklingError):
+        cache._Unpickler(io.BytesIO(evil), {}).load()
