@@ -51,6 +51,7 @@ def default_config(root: Path, title: str) -> str:
 def config_file(root: Path | None) -> Iterator[tuple[Path, Path]]:
     """(mkdocs.yml to use, rulebook folder it reads), after checking the rulebook (exit 1 on errors)."""
     from ..cli import default_root, load_or_exit
+    from .plugin import checked
 
     if root is None and MKDOCS_YML.is_file():
         import yaml
@@ -62,12 +63,13 @@ def config_file(root: Path | None) -> Iterator[tuple[Path, Path]]:
                           if isinstance(p, dict) and isinstance(p.get("rulebook"), dict)), "rulebook")
         except Exception:  # mkdocs reports a broken mkdocs.yml itself, in its own words
             named = "rulebook"
-        load_or_exit(Path(named))
-        yield MKDOCS_YML, Path(named)
+        book = load_or_exit(Path(named))
+        with checked(Path(named), book):
+            yield MKDOCS_YML, Path(named)
         return
     root = root or default_root()
     book = load_or_exit(root)
-    with tempfile.TemporaryDirectory(prefix="rulebook-mkdocs-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="rulebook-mkdocs-") as tmp, checked(root, book):
         path = Path(tmp) / "mkdocs.yml"
         path.write_text(default_config(root, book.title), encoding="utf-8")
         yield path, root

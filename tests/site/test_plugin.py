@@ -1,0 +1,53 @@
+"""The plugin's costs: one load of the rulebook per ``rulebook build``, the GC left as found."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import compiler.build
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def counting_check(monkeypatch) -> list[Path]:
+    calls: list[Path] = []
+    real = compiler.build.check
+
+    def check(root):
+        calls.append(Path(root).resolve())
+        return real(root)
+
+    monkeypatch.setattr(compiler.build, "check", check)
+    return calls
+
+
+def test_rulebook_build_loads_the_rulebook_once(tmp_path, monkeypatch, build):
+    calls = counting_check(monkeypatch)
+    assert build(FIXTURES / "minimal", tmp_path / "site").exit_code == 0
+    assert calls == [(FIXTURES / "minimal").resolve()]
+    assert (tmp_path / "site" / "terms" / "cure" / "index.html").is_file()
+
+
+def test_rulebook_build_through_mkdocs_yml_loads_once(tmp_path, monkeypatch, build):
+    calls = counting_check(monkeypatch)
+    assert build(None, tmp_path / "site").exit_code == 0
+    assert len(calls) == 1
+
+
+def test_a_lent_rulebook_serves_one_build_only(tmp_path, monkeypatch):
+    from compiler.site import plugin
+
+    book, _ = compiler.build.check(FIXTURES / "minimal")
+    with plugin.checked(FIXTURES / "minimal", book):
+        assert plugin._CHECKED
+    assert plugin._CHECKED == {}, "withdrawn when the command ends, used or not"
+
+
+def test_build_leaves_the_gc_unfrozen(tmp_path, build):
+    before = gc.get_freeze_count()
+    assert build(FIXTURES / "minimal", tmp_path / "site").exit_code == 0
+    assert gc.get_freeze_count() == before == 0
+    failed = build(FIXTURES / "broken" / "many-problems-in-many-files", tmp_path / "other")
+    assert failed.exit_code == 1
+    assert gc.get_freeze_count() == 0
