@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from .diagnostics import Location
 from .model import Edition, Rulebook, Term
 
 #: Bumped when the layout of the database changes.
@@ -153,41 +154,51 @@ def shown_path(root: Path | str, rel: str) -> str:
 # -- pickling with the file's path left out --------------------------------------------
 
 
+def _location(placeholder: str, line: int, col: int) -> Location:  # pragma: no cover - replaced when loading
+    """Stands in an entry for a Location; loading puts the file's path as seen from here back."""
+    raise pickle.UnpicklingError("a location read without its file")
+
+
 class _Pickler(pickle.Pickler):
-    """Writes the given path strings as placeholders, so that an entry does not depend on
-    the folder it was read from (a git side's temporary folder, another current folder)."""
+    """Writes each Location's file as a placeholder, so that an entry does not depend on the
+    folder it was read from (a git side's temporary folder, another current folder)."""
 
-    def __init__(self, buffer, paths: dict[int, str]):
+    def __init__(self, buffer, paths: dict[str, str]):
         super().__init__(buffer, protocol=5)
-        self._paths = paths
+        self._paths = paths  # shown path -> placeholder
 
-    def persistent_id(self, obj):
-        return self._paths.get(id(obj)) if type(obj) is str else None
+    def reducer_override(self, obj):
+        # Called for objects of classes only (not for str, tuple, dict...): cheap.
+        if type(obj) is Location and obj.path in self._paths:
+            return _location, (self._paths[obj.path], obj.line, obj.col)
+        return NotImplemented
 
 
 class _Unpickler(pickle.Unpickler):
     def __init__(self, buffer, paths: dict[str, str]):
         super().__init__(buffer)
-        self._paths = paths
+        self._paths = paths  # placeholder -> shown path
 
-    def persistent_load(self, pid):
+    def _location(self, placeholder: str, line: int, col: int) -> Location:
         try:
-            return self._paths[pid]
+            return Location(self._paths[placeholder], line, col)
         except (KeyError, TypeError):
-            raise pickle.UnpicklingError(f"unknown placeholder {pid!r}") from None
+            raise pickle.UnpicklingError(f"unknown placeholder {placeholder!r}") from None
 
     def find_class(self, module, name):
+        if module == __name__ and name == "_location":
+            return self._location
         if module not in _ALLOWED_MODULES:
             raise pickle.UnpicklingError(f"{module}.{name} is not a model class")
         return super().find_class(module, name)
 
 
-def _dump(obj, paths: dict[int, str], shown: Iterable[str] = ()) -> tuple[bytes, str]:
+def _dump(obj, paths: dict[str, str]) -> tuple[bytes, str]:
     """Pickled, compressed, and its checksum; CacheError if a shown path escaped the placeholders."""
     buffer = io.BytesIO()
     _Pickler(buffer, paths).dump(obj)
     raw = buffer.getvalue()
-    if any(path.encode("utf-8", "surrogateescape") in raw for path in shown):
+    if any(path.encode("utf-8", "surrogateescape") in raw for path in paths):
         raise CacheError("a location escaped its placeholder")
     data = zlib.compress(raw, 1)
     return data, hashlib.sha256(data).hexdigest()
@@ -213,13 +224,11 @@ CREATE TABLE IF NOT EXISTS terms(book INTEGER NOT NULL, edition TEXT NOT NULL, i
 CREATE INDEX IF NOT EXISTS terms_blob ON terms(blob, book, edition);
 CREATE TABLE IF NOT EXISTS blobs(key TEXT PRIMARY KEY, data BLOB NOT NULL, sum TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS names(blob TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS names_name ON names(name, kind);
-CREATE INDEX IF NOT EXISTS names_blob ON names(blob);
+CREATE INDEX IF NOT EXISTS names_name ON names(kind, name);
 CREATE TABLE IF NOT EXISTS uses(blob TEXT NOT NULL, pos INTEGER NOT NULL, name TEXT NOT NULL, clause TEXT NOT NULL,
     via TEXT NOT NULL, ukind TEXT NOT NULL, uname TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS uses_name ON uses(name);
 CREATE INDEX IF NOT EXISTS uses_user ON uses(uname, ukind);
-CREATE INDEX IF NOT EXISTS uses_blob ON uses(blob);
 """
 
 
@@ -257,6 +266,7 @@ class Cache:
             try:
                 db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
                 db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")  # WAL stays consistent; a power cut may lose the last store
                 db.executescript(_TABLES)
                 row = db.execute("SELECT v FROM meta WHERE k='schema'").fetchone()
                 if row is None:
@@ -309,7 +319,7 @@ class Cache:
             book = dataclasses.replace(book, root=str(Path(root)))
             self.db.execute("UPDATE books SET used=? WHERE id=?", (time.time(), book_id))
             return CachedBook(self, book_id, Path(root), book, json.loads(editions), checked)
-        except (sqlite3.Error, ValueError, TypeError, CacheError):
+        except (sqlite3.Error, OSError, ValueError, TypeError, CacheError):
             self.forget(fp.key)
             return None
 
@@ -349,9 +359,21 @@ class Cache:
 
     def store(self, root: Path | str, fp: Fingerprint, book: Rulebook, checked: str | None = None) -> bool:
         """Record that the rulebook with this fingerprint passed ``build.check``; False if it could not."""
+        import gc
+
+        # As while building (compiler.build): many objects made, no cycles, and every
+        # automatic full collection would rescan the whole model just loaded.
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._store(Path(root), fp, book, checked)
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _store(self, root: Path, fp: Fingerprint, book: Rulebook, checked: str | None) -> bool:
         from .diff.impact import uses_index
 
-        root = Path(root)
         try:
             entries = _term_entries(root, fp, book)
         except CacheError:
@@ -366,23 +388,22 @@ class Cache:
                         (json.dumps(sorted({e.blob for e in entries})),)):
                     (known.add if hashlib.sha256(data).hexdigest() == checksum else damaged.append)(key)
                 self._drop_blobs(damaged)
+                blobs, names, uses = [], [], []
                 for e in entries:
                     if e.blob in known:
                         continue
                     known.add(e.blob)
-                    data, checksum = _dump(e.term, {id(e.term.loc.path): "T"}, [e.shown])
-                    self.db.execute("INSERT INTO blobs VALUES(?, ?, ?)", (e.blob, data, checksum))
-                    self.db.executemany("INSERT INTO names VALUES(?, ?, ?)",
-                                        [(e.blob, kind, name) for kind, name in _names(e.term)])
-                    rows = [(e.blob, pos, u.name, u.clause, u.via, u.user[0], u.user[1])
-                            for pos, u in enumerate(u for us in uses_index([e.term]).values() for u in us)]
-                    self.db.executemany("INSERT INTO uses VALUES(?, ?, ?, ?, ?, ?, ?)", rows)
+                    blobs.append((e.blob, *_dump(e.term, {e.term.loc.path: "T"})))
+                    names += [(e.blob, kind, name) for kind, name in _names(e.term)]
+                    uses += [(e.blob, pos, u.name, u.clause, u.via, u.user[0], u.user[1])
+                             for pos, u in enumerate(u for us in uses_index([e.term]).values() for u in us)]
+                self.db.executemany("INSERT INTO blobs VALUES(?, ?, ?)", blobs)
+                self.db.executemany("INSERT INTO names VALUES(?, ?, ?)", names)
+                self.db.executemany("INSERT INTO uses VALUES(?, ?, ?, ?, ?, ?, ?)", uses)
                 self.db.execute("DELETE FROM books WHERE key=?", (fp.key,))
                 skeleton = dataclasses.replace(
                     book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
-                paths = _meta_paths(book)
-                data, checksum = _dump(skeleton, paths, [shown_path(root, "rulebook.yaml"),
-                                                         shown_path(root, "vocabulary.yaml")])
+                data, checksum = _dump(skeleton, _meta_paths(book))
                 for edition in book.editions:
                     editions[edition.id] = _terms_sum(
                         (e.term.id, e.term.digest, e.file, e.blob) for e in entries if e.edition == edition.id)
@@ -419,10 +440,12 @@ class Cache:
         self._drop_blobs(orphans)
 
     def _drop_blobs(self, blobs: list[str]) -> None:
-        for blob in blobs:
-            self.db.execute("DELETE FROM blobs WHERE key=?", (blob,))
-            self.db.execute("DELETE FROM names WHERE blob=?", (blob,))
-            self.db.execute("DELETE FROM uses WHERE blob=?", (blob,))
+        if not blobs:
+            return
+        self.db.executemany("DELETE FROM blobs WHERE key=?", [(b,) for b in blobs])
+        # One pass over the index rows (they have no index by term: it would slow every store).
+        for table in ("names", "uses"):
+            self.db.execute(f"DELETE FROM {table} WHERE blob NOT IN (SELECT key FROM blobs)")
 
     def _transaction(self):
         return _Transaction(self.db)
@@ -452,14 +475,14 @@ def _sources_present(root: Path, sources: list[str]) -> bool:
     return True
 
 
-def _meta_paths(book: Rulebook) -> dict[int, str]:
-    paths: dict[int, str] = {}
+def _meta_paths(book: Rulebook) -> dict[str, str]:
+    paths: dict[str, str] = {}
     for edition in book.editions:
-        paths[id(edition.loc.path)] = "rulebook.yaml"
+        paths[edition.loc.path] = "rulebook.yaml"
     for fact in book.vocabulary.facts:
-        paths[id(fact.loc.path)] = "vocabulary.yaml"
+        paths[fact.loc.path] = "vocabulary.yaml"
     for constraint in book.vocabulary.constraints:
-        paths[id(constraint.loc.path)] = "vocabulary.yaml"
+        paths[constraint.loc.path] = "vocabulary.yaml"
     return paths
 
 
@@ -475,14 +498,17 @@ class _Entry:
 def _term_entries(root: Path, fp: Fingerprint, book: Rulebook) -> list[_Entry]:
     top = os.path.abspath(root)
     out = []
+    seen: dict[str, tuple[str, str]] = {}  # shown path -> (rel, blob): a term kept by later editions
     for edition in book.editions:
         for term in edition.terms:
             shown = term.loc.path
-            rel = Path(os.path.relpath(os.path.abspath(shown), top)).as_posix()
-            sha = fp.files.get(rel)
-            if sha is None or shown_path(root, rel) != shown:
-                raise CacheError(f"term file {shown} is not among the hashed files")
-            blob = hashlib.sha256(f"{compiler_key()}|{term.edition}|{sha}".encode()).hexdigest()
+            if shown not in seen:
+                rel = Path(os.path.relpath(os.path.abspath(shown), top)).as_posix()
+                sha = fp.files.get(rel)
+                if sha is None or shown_path(root, rel) != shown:
+                    raise CacheError(f"term file {shown} is not among the hashed files")
+                seen[shown] = rel, hashlib.sha256(f"{compiler_key()}|{term.edition}|{sha}".encode()).hexdigest()
+            rel, blob = seen[shown]
             out.append(_Entry(edition.id, term, rel, shown, blob))
     return out
 

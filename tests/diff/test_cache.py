@@ -206,3 +206,31 @@ def test_a_cache_inside_the_sources_is_not_used(tmp_path, monkeypatch):
     result = run("v1", "v2", "--rulebook", str(root))
     assert result.exit_code == 0
     assert snapshot(root) == before
+
+
+def test_one_side_cached_and_one_loaded_in_full_agree(repo, monkeypatch):
+    old = "git:HEAD~1:1.0.0"
+    assert run(old, "git:HEAD~1:2.0.0").exit_code == 0  # caches the old revision
+    path = next((repo / "rulebook" / "editions" / "2.0.0").iterdir())
+    path.write_text(path.read_text() + "# edited in the work tree\n")  # another file hash: not cached
+    import compiler.build
+
+    loads, real = [], compiler.build.check
+    monkeypatch.setattr("compiler.build.check", lambda root: loads.append(str(root)) or real(root))
+    args = [old, "rulebook", "--format", "json"]
+    mixed = run(*args).output
+    assert loads == ["rulebook"]  # the old side came from the cache, the work tree was loaded
+    assert mixed == run(*args, "--no-cache").output
+    assert '"kind": "semantic"' in mixed or '"kind": "reworded"' in mixed
+
+
+def test_an_entry_filled_from_one_folder_shows_paths_as_seen_from_another(tmp_path, monkeypatch, no_full_load):
+    root = _book_copy(tmp_path, BUNDLED)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path)
+    run("2012", "3.0.0", "--rulebook", "book")  # fills the cache; files shown as book/editions/...
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    expected = run("2012", "3.0.0", "--rulebook", str(root), "--format", "json", "--no-cache").output
+    no_full_load()
+    assert run("2012", "3.0.0", "--rulebook", str(root), "--format", "json").output == expected
+    assert f'"file": "{os.path.relpath(root)}/editions/' in expected
