@@ -121,15 +121,17 @@ def fingerprint(root: Path | str) -> Fingerprint | None:
                 lines.append(f"- {name}")
         base = root / "editions"
         if base.is_dir():
-            for folder in sorted(base.iterdir()):
+            # os.scandir: a listing's entries know their type without a stat each (symlinks
+            # are followed, as the build's Path.is_dir and Path.is_file follow them).
+            for folder in _entries(base):
                 if not folder.is_dir():
                     lines.append(f"F {folder.name}")
                     continue
                 lines.append(f"D {folder.name}")
-                for path in sorted(folder.iterdir()):
-                    rel = f"editions/{folder.name}/{path.name}"
-                    if path.is_file():
-                        files[rel] = _sha(path)
+                for entry in _entries(folder.path):
+                    rel = f"editions/{folder.name}/{entry.name}"
+                    if entry.is_file():
+                        files[rel] = _sha(entry.path)
                         lines.append(f"f {rel} {files[rel]}")
                     else:
                         lines.append(f"d {rel}")
@@ -141,7 +143,12 @@ def fingerprint(root: Path | str) -> Fingerprint | None:
     return Fingerprint(key, files)
 
 
-def _sha(path: Path) -> str:
+def _entries(folder) -> list[os.DirEntry]:
+    with os.scandir(folder) as it:
+        return sorted(it, key=lambda e: e.name)
+
+
+def _sha(path) -> str:
     with open(path, "rb") as fh:
         return hashlib.sha256(fh.read()).hexdigest()
 

@@ -57,24 +57,39 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     A rulebook that passed check before is read from the cache (see
     docs/diff.md): only the terms that differ, and those their meaning needs.
     """
+    import gc
+
+    # A short run that makes many long-lived objects and no cycles: automatic full
+    # collections would only rescan them (as compiler.build pauses it while loading).
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        result = _diff_cached(old, new, root, no_cache)
+        sys.stdout.write(render(result, fmt))
+    finally:
+        if enabled:
+            gc.enable()
+    if exit_code and not result.empty:
+        sys.exit(1)
+
+
+def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
+    """The diff through the cache, unless it is bypassed; a damaged entry is dropped and read again."""
     from ..cache import Cache, CacheError, disabled_by_env
 
     cache = None if no_cache or disabled_by_env() else Cache.open()
     try:
         try:
-            result = _diff(old, new, root, cache)
+            return _diff(old, new, root, cache)
         except CacheError:
             # A damaged entry was dropped when found; this run reads the sources
             # (and stores them again), the next one reads the cache.
-            result = _diff(old, new, root, cache)
+            return _diff(old, new, root, cache)
     except CacheError:
-        result = _diff(old, new, root, None)
+        return _diff(old, new, root, None)
     finally:
         if cache is not None:
             cache.close()
-    sys.stdout.write(render(result, fmt))
-    if exit_code and not result.empty:
-        sys.exit(1)
 
 
 def _diff(old: str, new: str, root: Path | None, cache):
