@@ -9,7 +9,8 @@ Configuration (mkdocs.yml)::
           index_editions: false     # also put older editions' term pages in the search index
 
 The plugin checks the rulebook when the configuration is loaded, so a rulebook
-with errors stops the build before anything is written. It adds every page
+with errors stops the build before anything is written (``rulebook build`` and
+``rulebook serve`` lend it the model they have just checked: see ``checked``). It adds every page
 (``compiler.site.pages.plan``) as a generated file whose Markdown is only front
 matter; the page body is rendered from the model in ``on_page_content``, so
 rule text never goes through Markdown.
