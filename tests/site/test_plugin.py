@@ -36,10 +36,24 @@ def test_rulebook_build_through_mkdocs_yml_loads_once(tmp_path, monkeypatch, bui
 
 
 def test_a_lent_rulebook_serves_one_build_only(tmp_path, monkeypatch):
-    from compiler.site import plugin
+    """As under ``rulebook serve``: the first build takes the lent model, a rebuild reads the files again."""
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
 
-    book, _ = compiler.build.check(FIXTURES / "minimal")
-    with plugin.checked(FIXTURES / "minimal", book):
+    from compiler.site import plugin
+    from compiler.site.command import default_config
+
+    root = FIXTURES / "minimal"
+    book, _ = compiler.build.check(root)
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text(default_config(root, book.title), encoding="utf-8")
+    calls = counting_check(monkeypatch)
+    with plugin.checked(root, book):
+        for n in range(2):
+            mkdocs_build(load_config(config_file=str(config_file), site_dir=str(tmp_path / f"site{n}")))
+        assert calls == [root.resolve()], "the first build used the lent model, the second loaded"
+        assert plugin._CHECKED == {}
+    with plugin.checked(root, book):
         assert plugin._CHECKED
     assert plugin._CHECKED == {}, "withdrawn when the command ends, used or not"
 
