@@ -43,10 +43,10 @@ from pathlib import Path
 from typing import Iterable
 
 from .diagnostics import Location
-from .model import Edition, Rulebook, Term
+from .model import Rulebook, Term
 
 #: Bumped when the layout of the database changes.
-SCHEMA = 1
+SCHEMA = 2
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
@@ -225,7 +225,7 @@ def _load(data: bytes, checksum: str, paths: dict[str, str]):
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS books(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NULL, skeleton BLOB NOT NULL,
-    sum TEXT NOT NULL, sources TEXT NOT NULL, editions TEXT NOT NULL, checked TEXT, used REAL NOT NULL);
+    sum TEXT NOT NULL, sources TEXT NOT NULL, editions TEXT NOT NULL, used REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS terms(book INTEGER NOT NULL, edition TEXT NOT NULL, id TEXT NOT NULL,
     digest TEXT NOT NULL, file TEXT NOT NULL, blob TEXT NOT NULL, PRIMARY KEY(book, edition, id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS terms_blob ON terms(blob, book, edition);
@@ -310,11 +310,11 @@ class Cache:
     def lookup(self, root: Path | str, fp: Fingerprint) -> "CachedBook | None":
         """The stored rulebook with this fingerprint, if it passed check and its sources are still there."""
         try:
-            row = self.db.execute("SELECT id, skeleton, sum, sources, editions, checked FROM books WHERE key=?",
+            row = self.db.execute("SELECT id, skeleton, sum, sources, editions FROM books WHERE key=?",
                                   (fp.key,)).fetchone()
             if row is None:
                 return None
-            book_id, skeleton, checksum, sources, editions, checked = row
+            book_id, skeleton, checksum, sources, editions = row
             sources = json.loads(sources)
             if not _sources_present(Path(root), sources):
                 return None  # the build would report it: let it
@@ -325,7 +325,7 @@ class Cache:
                 raise CacheError("not a rulebook")
             book = dataclasses.replace(book, root=str(Path(root)))
             self.db.execute("UPDATE books SET used=? WHERE id=?", (time.time(), book_id))
-            return CachedBook(self, book_id, Path(root), book, json.loads(editions), checked)
+            return CachedBook(self, book_id, Path(root), book, json.loads(editions))
         except (sqlite3.Error, OSError, ValueError, TypeError, CacheError):
             self.forget(fp.key)
             return None
@@ -334,12 +334,14 @@ class Cache:
         """Drop a rulebook's entry (damaged, or not to be trusted)."""
         try:
             with self._transaction():
-                ids = [r[0] for r in self.db.execute("SELECT id FROM books WHERE key=?", (key,))]
-                for book_id in ids:
-                    self.db.execute("DELETE FROM terms WHERE book=?", (book_id,))
-                    self.db.execute("DELETE FROM books WHERE id=?", (book_id,))
+                self._drop_book(key)
         except sqlite3.Error:
             pass
+
+    def _drop_book(self, key: str) -> None:
+        for (book_id,) in self.db.execute("SELECT id FROM books WHERE key=?", (key,)).fetchall():
+            self.db.execute("DELETE FROM terms WHERE book=?", (book_id,))
+            self.db.execute("DELETE FROM books WHERE id=?", (book_id,))
 
     def forget_book(self, book_id: int) -> None:
         """Drop a rulebook's entry by its row."""
@@ -364,7 +366,7 @@ class Cache:
 
     # -- writing -------------------------------------------------------------------------------
 
-    def store(self, root: Path | str, fp: Fingerprint, book: Rulebook, checked: str | None = None) -> bool:
+    def store(self, root: Path | str, fp: Fingerprint, book: Rulebook) -> bool:
         """Record that the rulebook with this fingerprint passed ``build.check``; False if it could not."""
         import gc
 
@@ -373,12 +375,12 @@ class Cache:
         enabled = gc.isenabled()
         gc.disable()
         try:
-            return self._store(Path(root), fp, book, checked)
+            return self._store(Path(root), fp, book)
         finally:
             if enabled:
                 gc.enable()
 
-    def _store(self, root: Path, fp: Fingerprint, book: Rulebook, checked: str | None) -> bool:
+    def _store(self, root: Path, fp: Fingerprint, book: Rulebook) -> bool:
         from .diff.impact import uses_index
 
         try:
@@ -407,7 +409,7 @@ class Cache:
                 self.db.executemany("INSERT INTO blobs VALUES(?, ?, ?)", blobs)
                 self.db.executemany("INSERT INTO names VALUES(?, ?, ?)", names)
                 self.db.executemany("INSERT INTO uses VALUES(?, ?, ?, ?, ?, ?, ?)", uses)
-                self.db.execute("DELETE FROM books WHERE key=?", (fp.key,))
+                self._drop_book(fp.key)  # another run may have stored it meanwhile
                 skeleton = dataclasses.replace(
                     book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
                 data, checksum = _dump(skeleton, _meta_paths(book))
@@ -416,8 +418,8 @@ class Cache:
                         (e.term.id, e.term.digest, e.file, e.blob) for e in entries if e.edition == edition.id)
                 sources = sorted({s for e in book.editions for s in e.sources})
                 cur = self.db.execute(
-                    "INSERT INTO books(key, skeleton, sum, sources, editions, checked, used) VALUES(?,?,?,?,?,?,?)",
-                    (fp.key, data, checksum, json.dumps(sources), json.dumps(editions), checked, time.time()))
+                    "INSERT INTO books(key, skeleton, sum, sources, editions, used) VALUES(?,?,?,?,?,?)",
+                    (fp.key, data, checksum, json.dumps(sources), json.dumps(editions), time.time()))
                 book_id = cur.lastrowid
                 self.db.executemany("INSERT INTO terms VALUES(?, ?, ?, ?, ?, ?)",
                                     [(book_id, e.edition, e.term.id, e.term.digest, e.file, e.blob)
@@ -426,13 +428,6 @@ class Cache:
             return True
         except (sqlite3.Error, OSError, pickle.PicklingError, CacheError):
             return False
-
-    def mark_checked(self, key: str, summary: str) -> None:
-        """Record that the rulebook also passed the rule logic checks without a problem."""
-        try:
-            self.db.execute("UPDATE books SET checked=? WHERE key=?", (summary, key))
-        except sqlite3.Error:
-            pass
 
     def _prune(self) -> None:
         old = [r[0] for r in self.db.execute("SELECT id FROM books ORDER BY used DESC LIMIT -1 OFFSET ?",
@@ -498,7 +493,6 @@ class _Entry:
     edition: str
     term: Term
     file: str
-    shown: str
     blob: str
 
 
@@ -516,7 +510,7 @@ def _term_entries(root: Path, fp: Fingerprint, book: Rulebook) -> list[_Entry]:
                     raise CacheError(f"term file {shown} is not among the hashed files")
                 seen[shown] = rel, hashlib.sha256(f"{compiler_key()}|{term.edition}|{sha}".encode()).hexdigest()
             rel, blob = seen[shown]
-            out.append(_Entry(edition.id, term, rel, shown, blob))
+            out.append(_Entry(edition.id, term, rel, blob))
     return out
 
 
@@ -543,13 +537,12 @@ def _names(term: Term) -> list[tuple[str, str]]:
 class CachedBook:
     """A rulebook known to pass check: its editions and vocabulary now, its terms when asked."""
 
-    def __init__(self, cache: Cache, book_id: int, root: Path, book: Rulebook, sums: dict, checked: str | None):
+    def __init__(self, cache: Cache, book_id: int, root: Path, book: Rulebook, sums: dict):
         self.cache = cache
         self.id = book_id
         self.root = root
         self.book = book  # editions without their terms
         self.sums = sums
-        self.checked = checked
         self._terms: dict[str, Term] = {}
 
     def term_rows(self, edition: str) -> list[tuple[str, str, str, str]]:

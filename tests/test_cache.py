@@ -77,3 +77,21 @@ def test_entries_load_only_model_classes():
     evil = pickle.dumps(print)  # any callable outside the model
     with pytest.raises(pickle.UnpicklingError):
         cache._Unpickler(io.BytesIO(evil), {}).load()
+
+
+def test_the_least_recently_used_rulebooks_are_dropped_with_their_terms(book, tmp_path, monkeypatch):
+    from compiler.build import load_rulebook
+
+    monkeypatch.setattr(cache, "MAX_BOOKS", 2)
+    store = cache.Cache.open(tmp_path / "cache")
+    term = book / "editions" / "v2" / "cure.yaml"
+    for i in range(3):
+        term.write_text(term.read_text() + f"# revision {i}\n")  # another file, the same model
+        assert store.store(book, cache.fingerprint(book), load_rulebook(book))
+    db = store.db
+    assert db.execute("SELECT count(*) FROM books").fetchone()[0] == 2
+    assert db.execute("SELECT count(*) FROM terms WHERE book NOT IN (SELECT id FROM books)").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM blobs WHERE key NOT IN (SELECT blob FROM terms)").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM uses WHERE blob NOT IN (SELECT key FROM blobs)").fetchone()[0] == 0
+    assert store.lookup(book, cache.fingerprint(book)) is not None  # the latest is kept
+    store.close()
