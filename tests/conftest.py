@@ -24,3 +24,10 @@ def minimal():
     from compiler.build import load_rulebook
 
     return load_rulebook(FIXTURES / "minimal")
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path_factory, monkeypatch):
+    """No test reads or writes the user's rulebook cache."""
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path_factory.mktemp("rulebook-cache")))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
