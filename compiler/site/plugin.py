@@ -104,6 +104,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
     _frozen = False
 
     def _freeze(self) -> None:
+        if gc.get_freeze_count():
+            return  # the host process froze objects itself; unfreezing later would undo that
         gc.collect()
         gc.freeze()
         self._frozen = True

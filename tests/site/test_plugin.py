@@ -65,3 +65,16 @@ def test_build_leaves_the_gc_unfrozen(tmp_path, build):
     failed = build(FIXTURES / "broken" / "many-problems-in-many-files", tmp_path / "other")
     assert failed.exit_code == 1
     assert gc.get_freeze_count() == 0
+
+
+def test_build_leaves_a_host_process_freeze_alone(tmp_path, build):
+    held = [object() for _ in range(3)]
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0 and held
+        assert build(FIXTURES / "minimal", tmp_path / "site").exit_code == 0
+        # Frozen objects freed by reference counting leave the count; none join it.
+        assert 0 < gc.get_freeze_count() <= frozen, "neither thawed nor frozen further"
+    finally:
+        gc.unfreeze()
