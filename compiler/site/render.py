@@ -153,14 +153,14 @@ class Renderer:
     def _term(self, spec: P.PageSpec, href: Href):
         edition = self.edition(spec.edition)
         term = edition.term_by_id[spec.term]
-        toc = [TocEntry(1, section_id(s.key), section_title(s)) for s in term.sections]
+        toc = [TocEntry(2, section_id(s.key), section_title(s)) for s in term.sections]
         return "term.html", {"edition": edition, "term": term}, toc
 
     _edition_term = _term
 
     def _history(self, spec: P.PageSpec, href: Href):
         found = lineage.versions(self.book, spec.term)
-        toc = [TocEntry(1, edition_anchor(v.edition.id), v.edition.id) for v in reversed(found)]
+        toc = [TocEntry(2, edition_anchor(v.edition.id), v.edition.id) for v in reversed(found)]
         name = next(v.term.name for v in reversed(found) if v.term is not None)
         return "history.html", {"versions": list(reversed(found)), "term_id": spec.term, "name": name}, toc
 
@@ -178,7 +178,7 @@ class Renderer:
 
     def _az(self, spec: P.PageSpec, href: Href):
         groups = self.az(self.book.latest)
-        toc = [TocEntry(1, f"letter-{g if g != '#' else 'other'}", g) for g, _ in groups]
+        toc = [TocEntry(2, f"letter-{g if g != '#' else 'other'}", g) for g, _ in groups]
         return "az.html", {"groups": groups, "edition": self.book.latest}, toc
 
     def _changes(self, spec: P.PageSpec, href: Href):
@@ -189,7 +189,7 @@ class Renderer:
         if report is not None:
             for change, anchor in zip(report.changes, changes_view.anchors(report.changes)):
                 rows.append((change, anchor, changes_view.effects(self.book, previous, edition, change)))
-        toc = [TocEntry(1, "summary", "Summary")] + [TocEntry(1, f"term-{t}", self.term_name(t, edition, previous))
+        toc = [TocEntry(2, "summary", "Summary")] + [TocEntry(2, f"term-{t}", self.term_name(t, edition, previous))
                                                         for t in dict.fromkeys(c.term for c, _, _ in rows)]
         return "changes.html", {"edition": edition, "previous": previous, "report": report,
                                 "rows": rows, "words": changes_view}, toc

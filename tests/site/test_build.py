@@ -152,3 +152,11 @@ def test_mkdocs_build_with_bad_rulebook_prints_the_errors(tmp_path):
     assert "the rulebook has problems, nothing was built" in run.stderr
     assert re.search(r"\.yaml:\d+:\d+: error: ", run.stderr)
     assert not (tmp_path / "out").exists()
+
+
+def test_table_of_contents_lists_the_sections(sites):
+    # Material shows the children of a level-1 entry, so sections must be level 2 to be listed.
+    html = read(sites["bundled"], "terms/heal")
+    toc = html[html.index('aria-label="Table of contents"'):html.index('data-md-component="content"')]
+    titles = re.findall(r'<a href="#section_[^"]+" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]+?)\s*</span>', toc)
+    assert titles == ["Definition", "How to Play", "Default Conditions", "Special Conditions", "Clarifications"]
