@@ -237,17 +237,23 @@ def redline_html(old: str, new: str) -> str:
     return ops_html(redline(old, new))
 
 
-def ops_html(line: Redline) -> str:
-    """HTML for a computed redline, with a note when it is coarse."""
+def ops_markup(line: Redline, escape) -> str:
+    """The redline's runs as ``<del>``/``<ins>`` markup, each run's text through ``escape``."""
     parts = []
     for op in line.ops:
-        text = html.escape(op.text, quote=True)
+        text = escape(op.text)
         if op.op == DELETE:
             parts.append(f"<del>{text}</del>")
         elif op.op == INSERT:
             parts.append(f"<ins>{text}</ins>")
         else:
             parts.append(text)
+    return "".join(parts)
+
+
+def ops_html(line: Redline) -> str:
+    """HTML for a computed redline, with a note when it is coarse."""
+    parts = [ops_markup(line, lambda text: html.escape(text, quote=True))]
     if line.coarse:
         parts.append(f' <small class="redline-coarse">({html.escape(line.coarse)})</small>')
     return "".join(parts)

@@ -13,7 +13,7 @@ import re
 
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, location, side_name, situation
-from .redline import DELETE, INSERT, Redline
+from .redline import Redline, ops_markup
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>])")
 # A line that starts like a list item, a heading rule or a numbered step.
@@ -82,13 +82,4 @@ def _change(change: Change, old: str, new: str, seen: set[str]) -> list[str]:
 
 
 def redline_markdown(line: Redline) -> str:
-    parts = []
-    for op in line.ops:
-        text = escape(op.text)
-        if op.op == DELETE:
-            parts.append(f"<del>{text}</del>")
-        elif op.op == INSERT:
-            parts.append(f"<ins>{text}</ins>")
-        else:
-            parts.append(text)
-    return "".join(parts)
+    return ops_markup(line, escape)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..diff.present import answer
 from ..model import Edition, Rulebook
 
 KIND_WORDS = {
@@ -46,13 +47,8 @@ class Effect:
 
 
 def answer_words(value: Any) -> str:
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if value is None:
-        return "no answer"
-    return str(value).replace("_", " ")
+    """The diff's words for an answer, enum values spelt as words."""
+    return answer(value).replace("_", " ")
 
 
 def situation(book: Rulebook, witness) -> Situation:
