@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import os
+
 import pytest
+from hypothesis import settings
+
+# CI explores the same examples on every run (a failure there is reproducible and never
+# flaky); a developer's runs draw new examples and keep failures in .hypothesis/.
+settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

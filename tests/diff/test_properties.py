@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import yaml
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from compiler.build import load_rulebook
@@ -112,8 +112,26 @@ def test_diff_of_an_edition_with_itself_is_empty(pair):
         assert result.changes == () and not any(result.summary.values())
 
 
+def _plain(index: int, prose: list[tuple[str, str]]) -> dict:
+    clauses = [{"id": cid, "text": t} for cid, t in prose]
+    clauses.append({"id": "def", "text": "Heal heal.", "defines": {"name": f"p{index}", "as": {"any": ["f0"]}}})
+    clauses.append({"id": "rule", "text": "Heal heal.", "rules": [{"decision": f"t{index}.ok", "requires": f"p{index}"}]})
+    return {"id": f"t{index}", "name": f"T{index}",
+            "decisions": [{"name": f"t{index}.ok", "type": "bool", "meaning": "Whether."}],
+            "sections": [{"key": "main", "kind": "definition", "clauses": clauses}]}
+
+
+# Found by hypothesis: t1 loses a clause and t2 gains one with the same words, so the two
+# pair up as a move across terms; the change must mirror with its terms swapped.
+CROSS_TERM_MOVE = (
+    [_plain(1, [("c0", "Heal heal."), ("c1", "Heal heal.")]), _plain(2, [("c0", "Heal heal.")])],
+    [_plain(1, [("c1", "Heal heal.")]), _plain(2, [("new", "Heal heal."), ("c0", "Heal heal.")])],
+)
+
+
 @SETTINGS
 @given(rulebook_pair())
+@example(CROSS_TERM_MOVE)
 def test_diff_mirrors_its_reverse(pair):
     book = load_rulebook(write(*pair))
     forward = diff_editions(book, "a", book, "b")
