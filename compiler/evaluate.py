@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Iterator, Mapping, Union
 
 from .conditions import Compiled, Condition, compile_condition, facts_used
@@ -220,10 +219,7 @@ class Evaluator:
     def __init__(self, book: Rulebook, edition: Edition):
         self.book = book
         self.edition = edition
-
-    @cached_property
-    def _models(self) -> dict[str, DecisionModel]:
-        return {}
+        self._models: dict[str, DecisionModel] = {}
 
     def model(self, decision: str) -> DecisionModel:
         if decision not in self._models:
