@@ -29,7 +29,6 @@ The same arguments give byte-identical files.
 from __future__ import annotations
 
 import argparse
-import copy
 import random
 import sys
 from dataclasses import dataclass, field

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..evaluate import show_state
-from ..model import Answer
 from .cases import Case
 from .engines import EngineFailure
 

@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..diagnostics import Location
-from ..model import Clause, Edition, Rulebook, Term, Vocabulary
+from ..model import Edition, Rulebook, Term, Vocabulary
 from . import classify as K
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
 from .fingerprint import fingerprint
-from .impact import Use
 from .match import Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
 from .source import EditionSource, FullSource

@@ -15,7 +15,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Mapping
 
 from ..model import Clause, Edition, Term
 from .redline import words
