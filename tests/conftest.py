@@ -40,3 +40,26 @@ def _own_cache(tmp_path_factory, monkeypatch):
     """No test reads or writes the user's rulebook cache."""
     monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path_factory.mktemp("rulebook-cache")))
     monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+
+
+def _one_decision_rulebook(root: Path, clauses: str, constraints: str = "[]", given: str = "") -> Path:
+    """A one-edition rulebook: bool facts a, b, c; term t with bool decision t.q and these clauses."""
+    (root / "editions" / "e1").mkdir(parents=True)
+    (root / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n")
+    (root / "vocabulary.yaml").write_text(
+        "facts:\n"
+        "  - {name: a, type: bool, meaning: A.}\n"
+        "  - {name: b, type: bool, meaning: B.}\n"
+        "  - {name: c, type: bool, meaning: C.}\n"
+        f"constraints: {constraints}\n")
+    (root / "editions" / "e1" / "t.yaml").write_text(
+        "id: t\nname: T\ndecisions:\n  - {name: t.q, type: bool, meaning: Q." + given + "}\n"
+        "sections:\n  - key: s\n    kind: definition\n    clauses:\n" + clauses)
+    return root
+
+
+@pytest.fixture
+def write_rulebook():
+    """write_rulebook(root, clauses, constraints='[]', given='') -> root (see _one_decision_rulebook)."""
+    return _one_decision_rulebook

@@ -35,27 +35,11 @@ def test_missing_fact_is_a_clear_error(minimal):
         Evaluator(minimal, minimal.edition("v1")).decide("cure.may_target", {})
 
 
-def write_rulebook(tmp_path: Path, clauses: str, constraints: str = "[]", given: str = "") -> Path:
-    (tmp_path / "editions" / "e1").mkdir(parents=True)
-    (tmp_path / "rulebook.yaml").write_text(
-        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n")
-    (tmp_path / "vocabulary.yaml").write_text(
-        "facts:\n"
-        "  - {name: a, type: bool, meaning: A.}\n"
-        "  - {name: b, type: bool, meaning: B.}\n"
-        "  - {name: c, type: bool, meaning: C.}\n"
-        f"constraints: {constraints}\n")
-    (tmp_path / "editions" / "e1" / "t.yaml").write_text(
-        "id: t\nname: T\ndecisions:\n  - {name: t.q, type: bool, meaning: Q." + given + "}\n"
-        "sections:\n  - key: s\n    kind: definition\n    clauses:\n" + clauses)
-    return tmp_path
-
-
 def messages(root: Path) -> list[str]:
     return [f"{p.location.line}: {p.message}" for p in logic_problems(load_rulebook(root))]
 
 
-def test_conflict_is_reported_with_its_situation(tmp_path):
+def test_conflict_is_reported_with_its_situation(tmp_path, write_rulebook):
     root = write_rulebook(tmp_path, (
         "      - {id: x, text: X., rules: [{decision: t.q, requires: a}]}\n"
         "      - {id: y, text: Y., rules: [{decision: t.q, forbids: b}]}\n"))
@@ -64,7 +48,7 @@ def test_conflict_is_reported_with_its_situation(tmp_path):
         "and no rule is an exception to the other"]
 
 
-def test_exception_chain_is_transitive(tmp_path):
+def test_exception_chain_is_transitive(tmp_path, write_rulebook):
     # z overrides y which overrides x: where z answers, x does not stand either
     root = write_rulebook(tmp_path, (
         "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n"
@@ -77,7 +61,7 @@ def test_exception_chain_is_transitive(tmp_path):
     assert model.evaluate({"a": False, "b": False}).answer is True
 
 
-def test_empty_decision_and_given(tmp_path):
+def test_empty_decision_and_given(tmp_path, write_rulebook):
     root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, permits: a}]}\n")
     assert messages(root) == ["4: decision 't.q' has no answer when a=false"]
     other = tmp_path / "given"
@@ -86,7 +70,7 @@ def test_empty_decision_and_given(tmp_path):
     assert messages(root) == []
 
 
-def test_dead_rule_under_constraints(tmp_path):
+def test_dead_rule_under_constraints(tmp_path, write_rulebook):
     root = write_rulebook(tmp_path, (
         "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n"
         "      - {id: y, text: Y., rules: [{decision: t.q, when: {all: [a, b]}, value: false,"
@@ -96,7 +80,7 @@ def test_dead_rule_under_constraints(tmp_path):
         "10: rule of t#y for 't.q' can never apply in an allowed situation (dead rule)"]
 
 
-def test_constraint_through_a_fact_outside_the_decision(tmp_path):
+def test_constraint_through_a_fact_outside_the_decision(tmp_path, write_rulebook):
     # c is not a fact of the decision, yet the constraints tie a and b through it:
     # a needs c false and b needs c true, so a and b never hold together.
     root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, requires: {all: [a, b]}}]}\n",

@@ -9,23 +9,11 @@ from compiler.diagnostics import RulebookError
 from compiler.logic import logic_problems
 
 
-def write_rulebook(tmp_path: Path, clauses: str) -> Path:
-    (tmp_path / "editions" / "e1").mkdir(parents=True)
-    (tmp_path / "rulebook.yaml").write_text(
-        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n")
-    (tmp_path / "vocabulary.yaml").write_text(
-        "facts:\n  - {name: a, type: bool, meaning: A.}\n  - {name: b, type: bool, meaning: B.}\n")
-    (tmp_path / "editions" / "e1" / "t.yaml").write_text(
-        "id: t\nname: T\ndecisions:\n  - {name: t.q, type: bool, meaning: Q.}\n"
-        "sections:\n  - key: s\n    kind: definition\n    clauses:\n" + clauses)
-    return tmp_path
-
-
 def messages(root: Path) -> list[str]:
     return [p.message for p in logic_problems(load_rulebook(root))]
 
 
-def test_rules_that_override_each_other_are_refused_by_the_checker(tmp_path):
+def test_rules_that_override_each_other_are_refused_by_the_checker(tmp_path, write_rulebook):
     # Each of x and y is an exception to the other: a ring of overrides has no reading
     # (the evaluator would let each override itself), so the checker refuses it.
     root = write_rulebook(tmp_path, (
@@ -38,14 +26,14 @@ def test_rules_that_override_each_other_are_refused_by_the_checker(tmp_path):
         "exceptions for 't.q' form a cycle: t#x -> t#y -> t#x"]
 
 
-def test_agreeing_rules_without_cycles_are_fine(tmp_path):
+def test_agreeing_rules_without_cycles_are_fine(tmp_path, write_rulebook):
     root = write_rulebook(tmp_path, (
         "      - {id: x, text: X., rules: [{decision: t.q, requires: {not: a}}]}\n"
         "      - {id: y, text: Y., rules: [{decision: t.q, forbids: a}]}\n"))
     assert messages(root) == []
 
 
-def test_disagreeing_rules_are_still_a_conflict(tmp_path):
+def test_disagreeing_rules_are_still_a_conflict(tmp_path, write_rulebook):
     root = write_rulebook(tmp_path, (
         "      - {id: x, text: X., rules: [{decision: t.q, requires: a}]}\n"
         "      - {id: y, text: Y., rules: [{decision: t.q, forbids: b}]}\n"))
