@@ -9,6 +9,7 @@ alias bomb is stopped by a node budget instead of exhausting memory.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ except ImportError:  # pragma: no cover - depends on the platform's PyYAML build
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_NODES = 1_000_000
 MAX_STRING = 100_000
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 Path_ = tuple  # a path into a document: keys and list indexes
 
@@ -245,6 +247,12 @@ class _Builder:
                         "split it into several clauses")
             return ""
         if tag == _STR or tag == _TIMESTAMP:
+            bad = _CONTROL.search(text)
+            if bad:
+                # rule text lands in terminals too: an escape sequence there would be code
+                self._error(node, f"control character U+{ord(bad.group()):04X} is not allowed in text",
+                            "remove it; rule text holds printable characters, tabs and line breaks only")
+                return ""
             return text
         if tag == _NULL:
             return None

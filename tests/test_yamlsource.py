@@ -41,3 +41,15 @@ def test_bad_utf8_is_located():
     doc, problems = parse(b"a: ok\nb: caf\xe9\n", "f.yaml")
     assert doc is None
     assert str(problems[0]).startswith("f.yaml:2:7: error: invalid UTF-8 byte 0xe9")
+
+
+def test_control_characters_are_refused():
+    # A double-quoted "\e" is YAML's escape character: in rule text it would drive the
+    # terminal that prints a diff, so no back end ever receives one.
+    doc, problems = parse(b'a: ok\ntext: "Heal \\e[2J now"\n', "f.yaml")
+    assert doc is None
+    assert [str(p) for p in problems] == [
+        "f.yaml:2:7: error: control character U+001B is not allowed in text\n"
+        "  hint: remove it; rule text holds printable characters, tabs and line breaks only"]
+    doc, problems = parse(b'text: "tab\\there\\nnext line"\n', "f.yaml")
+    assert problems == [] and doc.data == {"text": "tab\there\nnext line"}
