@@ -243,6 +243,37 @@ def depth(cond: Condition, predicates: Mapping[str, Condition], memo: dict[str, 
     return found[id(cond)]
 
 
+def size(cond: Condition, predicates: Mapping[str, Condition], memo: dict[str, int] | None = None) -> int:
+    """Nodes evaluated at most, with the predicates it uses inlined (a use counts one more).
+
+    It can be far larger than the text (a predicate used twice by one used twice
+    by ...), which is why the logic checks count it. An explicit stack within a
+    condition; it recurses only from a predicate's use into its definition, and
+    checked chains of those are at most MAX_PREDICATE_DEPTH long.
+    """
+    memo = {} if memo is None else memo
+    total = 0
+    stack: list[tuple[Condition, int]] = [(cond, 1)]  # a node and how many times it is reached
+    pending: dict[str, int] = {}
+    while stack:
+        node, times = stack.pop()
+        total += times
+        if isinstance(node, Ref) and node.name in predicates:
+            name = node.name
+            if name not in memo:
+                if name in pending:  # a cycle, reported by the checker
+                    continue
+                pending[name] = 1
+                memo[name] = size(predicates[name], predicates, memo)
+                del pending[name]
+            total += times * memo[name]
+        elif isinstance(node, Not):
+            stack.append((node.arg, times))
+        elif isinstance(node, (All, Any_)):
+            stack.extend((a, times) for a in node.args)
+    return total
+
+
 Compiled = Callable[[State], bool]
 
 

@@ -29,8 +29,8 @@ HANG_GUARD = 60  # seconds; each case takes well under one
 CASES = sorted(p.name for p in BROKEN.iterdir() if (p / "expected.txt").is_file())
 
 
-def run_check(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_COLOR": "1"}
+def run_check(*args: str, cwd: Path, **variables: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1", **variables}
     return subprocess.run([sys.executable, "-m", "compiler", "check", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=HANG_GUARD)
 
@@ -217,3 +217,35 @@ def test_a_cycle_in_a_long_chain_of_predicates_is_found_without_recursion(tmp_pa
     assert lines[0].endswith(" -> p2999 -> p3000 -> p0")
     assert lines[1:] == ["  hint: define one of " + ", ".join(f"'p{i}'" for i in sorted(range(3001), key=str))
                          + " without using the others", "1 problem found"]
+
+
+def test_constraints_tying_a_decision_to_25_facts_are_reported_not_searched(tmp_path):
+    # once minutes of search (20 ties: 7 s; 25: several minutes), now stopped by the step budget
+    from compiler.logic import DEFAULT_MAX_STEPS
+
+    _hostile(tmp_path, "tied-constraints", 25)
+    proc = run_check("tied-constraints", cwd=tmp_path)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert proc.returncode == 0
+    assert proc.stderr == (
+        "tied-constraints/editions/v1/t.yaml:4:5: warning: decision 't.q' is too large to check: its 1 facts "
+        f"and the 25 its constraints tie to them take more than {DEFAULT_MAX_STEPS:,} condition steps to search "
+        "(2 situations); not checked for dead rules, and for conflicts and empty situations beyond those reported\n"
+        "  hint: raise the limit with the environment variable RULEBOOK_MAX_CHECK_STEPS (it bounds the time of "
+        "check), or make the decision and its constraints depend on fewer facts\n")
+    assert proc.stdout.endswith(": no problems\n")
+
+
+def test_a_400_kb_condition_is_reported_not_searched(tmp_path):
+    # once 213 s (more than 300 s here); the budget is lowered only to keep this test short
+    root = _hostile(tmp_path, "wide-condition", 10_000)
+    assert (root / "editions" / "v1" / "t.yaml").stat().st_size > 380_000
+    proc = run_check("wide-condition", cwd=tmp_path, RULEBOOK_MAX_CHECK_STEPS="500000")
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert proc.returncode == 0
+    assert proc.stderr == (
+        "wide-condition/editions/v1/t.yaml:4:5: warning: decision 't.q' is too large to check: its 16 facts "
+        "take more than 500,000 condition steps to search (65,536 situations); not checked for dead rules, "
+        "and for conflicts and empty situations beyond those reported\n"
+        "  hint: raise the limit with the environment variable RULEBOOK_MAX_CHECK_STEPS (it bounds the time of "
+        "check), or make the decision and its constraints depend on fewer facts\n")
