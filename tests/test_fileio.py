@@ -3,8 +3,6 @@
 import errno
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -82,15 +80,9 @@ def test_staging_folders_are_named_for_the_command_and_process(tmp_path):
     assert staging_dir(target, "rulebook conformance generate").name == f".suite.conformance-generate-{os.getpid()}.tmp"
 
 
-def dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", ""])
-    child.wait()
-    return child.pid
-
-
-def test_only_staging_folders_of_dead_processes_of_the_same_command_are_removed(tmp_path):
+def test_only_staging_folders_of_dead_processes_of_the_same_command_are_removed(tmp_path, dead_pid):
     target = tmp_path / "public"
-    dead, alive = dead_pid(), os.getppid()
+    dead, alive = dead_pid, os.getppid()
     names = [f".public.build-{dead}.tmp", f".public.build-{alive}.tmp", f".public.conformance-generate-{dead}.tmp",
              f".other.build-{dead}.tmp", ".public.build-x.tmp", "public"]
     for name in names:

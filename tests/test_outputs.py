@@ -21,12 +21,6 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINIMAL = FIXTURES / "minimal"
 
 
-def snapshot(folder: Path) -> dict[str, tuple[bytes | None, int]]:
-    """Every path under ``folder`` with its bytes (None for a folder) and mtime: what 'unchanged' means."""
-    return {str(p.relative_to(folder)): (None if p.is_dir() else p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted(folder.rglob("*"))}
-
-
 def invoke(*args: str | Path):
     return CliRunner().invoke(main, [str(a) for a in args], prog_name="rulebook")
 
@@ -52,32 +46,15 @@ def proj(tmp_path) -> Path:
 # -- export --out (a file) ------------------------------------------------------------
 
 
-def test_export_refuses_a_path_inside_the_rulebook(proj, monkeypatch):
-    monkeypatch.chdir(proj)
-    before = snapshot(proj)
-    result = invoke("export", "--rulebook", "rulebook", "--out", "rulebook/export.json")
-    assert result.exit_code == 2
-    assert result.stderr == usage("export", f"'rulebook/export.json' is inside the rulebook folder 'rulebook'; {OVERLAP}")
-    assert snapshot(proj) == before
-
-
-def test_export_refuses_to_overwrite_an_input_file(proj, monkeypatch):
-    monkeypatch.chdir(proj)
-    before = snapshot(proj)
-    result = invoke("export", "--rulebook", "rulebook", "--out", "rulebook/rulebook.yaml")
-    assert result.exit_code == 2
-    assert result.stderr == usage("export",
-                                  f"'rulebook/rulebook.yaml' is inside the rulebook folder 'rulebook'; {OVERLAP}")
-    assert snapshot(proj) == before
-
-
-def test_export_sees_through_a_symlink_into_the_rulebook(proj, monkeypatch):
+@pytest.mark.parametrize("out", ["rulebook/export.json", "rulebook/rulebook.yaml", "link/v1.json"],
+                         ids=["new-file", "input-file", "through-a-symlink"])
+def test_export_refuses_a_path_inside_the_rulebook(proj, monkeypatch, snapshot, out):
     (proj / "link").symlink_to(proj / "rulebook" / "editions")
     monkeypatch.chdir(proj)
     before = snapshot(proj)
-    result = invoke("export", "--rulebook", "rulebook", "--out", "link/v1.json")
+    result = invoke("export", "--rulebook", "rulebook", "--out", out)
     assert result.exit_code == 2
-    assert result.stderr == usage("export", f"'link/v1.json' is inside the rulebook folder 'rulebook'; {OVERLAP}")
+    assert result.stderr == usage("export", f"'{out}' is inside the rulebook folder 'rulebook'; {OVERLAP}")
     assert snapshot(proj) == before
 
 
@@ -113,7 +90,7 @@ def _no_space(fd, *args, **kwargs):
     return Full()
 
 
-def test_export_on_a_full_disk_is_one_error_line_and_keeps_the_old_file(proj, monkeypatch):
+def test_export_on_a_full_disk_is_one_error_line_and_keeps_the_old_file(proj, monkeypatch, snapshot):
     monkeypatch.chdir(proj)
     (proj / "export.json").write_text("old\n")
     before = snapshot(proj)
@@ -131,7 +108,7 @@ def generate(out, rulebook="rulebook"):
     return invoke("conformance", "generate", "--rulebook", rulebook, "--edition", "v1", "--out", out)
 
 
-def test_generate_refuses_the_folder_that_holds_the_rulebook(proj, monkeypatch):
+def test_generate_refuses_the_folder_that_holds_the_rulebook(proj, monkeypatch, snapshot):
     monkeypatch.chdir(proj)
     before = snapshot(proj)
     result = generate(".")
@@ -140,7 +117,7 @@ def test_generate_refuses_the_folder_that_holds_the_rulebook(proj, monkeypatch):
     assert snapshot(proj) == before
 
 
-def test_generate_refuses_the_rulebook_folder_and_folders_inside_it(proj, monkeypatch):
+def test_generate_refuses_the_rulebook_folder_and_folders_inside_it(proj, monkeypatch, snapshot):
     monkeypatch.chdir(proj)
     before = snapshot(proj)
     for out, how in (("rulebook", "is"), ("rulebook/editions/v1", "is inside")):
@@ -150,7 +127,7 @@ def test_generate_refuses_the_rulebook_folder_and_folders_inside_it(proj, monkey
     assert snapshot(proj) == before
 
 
-def test_generate_refuses_a_folder_of_other_files(proj, monkeypatch):
+def test_generate_refuses_a_folder_of_other_files(proj, monkeypatch, snapshot):
     (proj / "tests").mkdir()
     (proj / "tests" / "test_engine.py").write_text("def test(): pass\n")
     monkeypatch.chdir(proj)
@@ -176,7 +153,7 @@ def test_generate_writes_again_into_its_own_folder_and_keeps_files_added_there(p
     assert sorted(p.name for p in proj.iterdir()) == ["notes.txt", "rulebook", "suite"], "no lock file left"
 
 
-def test_generate_refuses_the_output_of_another_command(proj, monkeypatch):
+def test_generate_refuses_the_output_of_another_command(proj, monkeypatch, snapshot):
     (proj / "site").mkdir()
     (proj / "site" / ".rulebook-output").write_text('{"command": "rulebook build"}\n')
     (proj / "site" / "index.html").write_text("<p>site</p>\n")
@@ -189,7 +166,7 @@ def test_generate_refuses_the_output_of_another_command(proj, monkeypatch):
     assert snapshot(proj) == before
 
 
-def test_generate_refuses_a_file(proj, monkeypatch):
+def test_generate_refuses_a_file(proj, monkeypatch, snapshot):
     monkeypatch.chdir(proj)
     before = snapshot(proj)
     result = generate("notes.txt")

@@ -19,12 +19,6 @@ MINIMAL = ROOT / "tests" / "fixtures" / "minimal"
 OVERLAP = "an output may not overlap an input, choose another path"
 
 
-def snapshot(folder: Path) -> dict[str, tuple[bytes | None, int]]:
-    """Every path under ``folder`` (hidden ones too) with its bytes (None for a folder) and mtime."""
-    return {str(p.relative_to(folder)): (None if p.is_dir() else p.read_bytes(), p.stat().st_mtime_ns)
-            for p in sorted(folder.rglob("*"))}
-
-
 def build(*args: str | Path):
     return CliRunner().invoke(main, ["build", *map(str, args)], prog_name="rulebook")
 
@@ -54,58 +48,31 @@ def previous(tmp_path) -> Path:
     return site
 
 
-def dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", ""])
-    child.wait()
-    return child.pid
-
-
 # -- where a site may go ----------------------------------------------------------------
 
 
-def test_refuses_the_folder_that_holds_the_rulebook(proj, tmp_path):
+@pytest.mark.parametrize("cwd, args, message", [
+    ("", ["--rulebook", "proj/rulebook", "--out", "proj"],
+     f"'proj' contains the rulebook folder 'proj/rulebook'; {OVERLAP}"),
+    ("proj", ["--rulebook", "rulebook", "--out", "."], f"'.' contains the rulebook folder 'rulebook'; {OVERLAP}"),
+    ("", ["--rulebook", "proj/rulebook", "--out", "proj/rulebook/site"],
+     f"'proj/rulebook/site' is inside the rulebook folder 'proj/rulebook'; {OVERLAP}"),
+    ("", ["--rulebook", "proj/rulebook", "--out", "proj/notes.txt"], "'proj/notes.txt' is a file, not a folder"),
+    ("", ["--rulebook", str(MINIMAL), "--out", "proj"],
+     "'proj' is not empty and holds no output of 'rulebook build' (no .rulebook-output file); "
+     "choose a new or empty folder, or empty this one"),
+], ids=["holds-the-rulebook", "current-folder", "inside-the-rulebook", "a-file", "folder-of-other-files"])
+def test_refuses_an_output_over_an_input(proj, tmp_path, monkeypatch, snapshot, cwd, args, message):
+    """Nothing is written, moved or left behind (the staging folder would go beside the output)."""
+    monkeypatch.chdir(tmp_path / cwd)
     before = snapshot(tmp_path)
-    result = build("--rulebook", "proj/rulebook", "--out", "proj")
+    result = build(*args)
     assert result.exit_code == 2
-    assert result.stderr == usage(f"'proj' contains the rulebook folder 'proj/rulebook'; {OVERLAP}")
+    assert result.stderr == usage(message)
     assert snapshot(tmp_path) == before
 
 
-def test_refuses_the_current_folder_and_leaves_nothing_behind(proj, tmp_path, monkeypatch):
-    monkeypatch.chdir(proj)
-    before = snapshot(tmp_path)
-    result = build("--rulebook", "rulebook", "--out", ".")
-    assert result.exit_code == 2
-    assert result.stderr == usage(f"'.' contains the rulebook folder 'rulebook'; {OVERLAP}")
-    assert snapshot(tmp_path) == before
-
-
-def test_refuses_a_folder_inside_the_rulebook(proj, tmp_path):
-    before = snapshot(tmp_path)
-    result = build("--rulebook", "proj/rulebook", "--out", "proj/rulebook/site")
-    assert result.exit_code == 2
-    assert result.stderr == usage(f"'proj/rulebook/site' is inside the rulebook folder 'proj/rulebook'; {OVERLAP}")
-    assert snapshot(tmp_path) == before
-
-
-def test_refuses_an_existing_file(proj, tmp_path):
-    before = snapshot(tmp_path)
-    result = build("--rulebook", "proj/rulebook", "--out", "proj/notes.txt")
-    assert result.exit_code == 2
-    assert result.stderr == usage("'proj/notes.txt' is a file, not a folder")
-    assert snapshot(tmp_path) == before
-
-
-def test_refuses_a_folder_of_other_files(proj, tmp_path):
-    before = snapshot(tmp_path)
-    result = build("--rulebook", str(MINIMAL), "--out", "proj")
-    assert result.exit_code == 2
-    assert result.stderr == usage("'proj' is not empty and holds no output of 'rulebook build' "
-                                  "(no .rulebook-output file); choose a new or empty folder, or empty this one")
-    assert snapshot(tmp_path) == before
-
-
-def test_refuses_the_root_of_the_git_work_tree(tmp_path, monkeypatch):
+def test_refuses_the_root_of_the_git_work_tree(tmp_path, monkeypatch, snapshot):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     monkeypatch.chdir(tmp_path)
     before = snapshot(tmp_path)
@@ -118,8 +85,8 @@ def test_refuses_the_root_of_the_git_work_tree(tmp_path, monkeypatch):
 # -- a build that succeeds --------------------------------------------------------------
 
 
-def test_rebuilds_its_own_output_and_cleans_what_killed_builds_left(proj, tmp_path, previous):
-    dead, alive = dead_pid(), os.getppid()
+def test_rebuilds_its_own_output_and_cleans_what_killed_builds_left(proj, tmp_path, previous, snapshot, dead_pid):
+    dead, alive = dead_pid, os.getppid()
     for pid in (dead, alive):
         (tmp_path / f".site.build-{pid}.tmp" / "terms").mkdir(parents=True)
     before = snapshot(proj)
@@ -154,7 +121,7 @@ def _failing_write(code: int | None):
 
 
 @pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES])
-def test_a_write_error_is_one_line_and_keeps_the_previous_site(proj, tmp_path, previous, monkeypatch, code):
+def test_a_write_error_is_one_line_and_keeps_the_previous_site(proj, tmp_path, previous, monkeypatch, code, snapshot):
     monkeypatch.setattr("mkdocs.utils.write_file", _failing_write(code))
     before = snapshot(tmp_path)
     result = build("--rulebook", "proj/rulebook", "--out", "site")
@@ -163,7 +130,7 @@ def test_a_write_error_is_one_line_and_keeps_the_previous_site(proj, tmp_path, p
     assert snapshot(tmp_path) == before
 
 
-def test_an_interrupted_build_removes_its_staging_folder(proj, tmp_path, previous, monkeypatch):
+def test_an_interrupted_build_removes_its_staging_folder(proj, tmp_path, previous, monkeypatch, snapshot):
     monkeypatch.setattr("mkdocs.utils.write_file", _failing_write(None))
     before = snapshot(tmp_path)
     result = build("--rulebook", "proj/rulebook", "--out", "site")
@@ -172,7 +139,7 @@ def test_an_interrupted_build_removes_its_staging_folder(proj, tmp_path, previou
     assert snapshot(tmp_path) == before
 
 
-def test_a_crash_between_the_renames_is_undone_by_the_next_build(proj, tmp_path, previous, monkeypatch):
+def test_a_crash_between_the_renames_is_undone_by_the_next_build(proj, tmp_path, previous, monkeypatch, snapshot):
     # The state a build killed between its two renames leaves: the old site moved aside, no new one.
     old = tmp_path / ".site.old"
     previous.rename(old)
@@ -185,7 +152,7 @@ def test_a_crash_between_the_renames_is_undone_by_the_next_build(proj, tmp_path,
     assert snapshot(tmp_path / "site") == site
 
 
-def test_a_second_build_at_the_same_time_says_which_process_holds_the_lock(proj, tmp_path, previous):
+def test_a_second_build_at_the_same_time_says_which_process_holds_the_lock(proj, tmp_path, previous, snapshot):
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys; from compiler.fileio import output_lock\n"
          "with output_lock(sys.argv[1], 'rulebook build'):\n print('locked', flush=True); sys.stdin.read()",
