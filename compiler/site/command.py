@@ -103,7 +103,12 @@ def build(root: Path | None, out: Path | None) -> None:
             config.site_dir = str(staging)
             try:
                 mkdocs_build(config)
-            except (MkDocsException, SystemExit) as exc:
+            except BaseException as exc:
+                if not isinstance(exc, Exception):
+                    # mkdocs tells plugins of an Exception only; after ^C too the rulebook plugin must thaw the GC.
+                    config.plugins.on_build_error(error=exc)
+                if not isinstance(exc, (MkDocsException, SystemExit)):
+                    raise
                 click.echo(f"error: the site was not built; {target} is unchanged\n{exc}", err=True)
                 sys.exit(1)
     click.echo(f"Built the glossary in {target}/. To read it: python3 -m http.server -d {target} 8000, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import shutil
 import subprocess
@@ -137,6 +138,7 @@ def test_an_interrupted_build_removes_its_staging_folder(proj, tmp_path, previou
     assert result.exit_code == 1
     assert result.stderr == "\nAborted!\n"
     assert snapshot(tmp_path) == before
+    assert gc.get_freeze_count() == 0, "the plugin hears of the interrupted build and thaws the GC"
 
 
 def test_a_crash_between_the_renames_is_undone_by_the_next_build(proj, tmp_path, previous, monkeypatch, snapshot):
