@@ -137,6 +137,21 @@ def _brief(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def open_adapter(spec: str | None, command: str | None, edition: str, rulebook: str | None,
+                 timeout: float = DEFAULT_TIMEOUT) -> "PythonAdapter | SubprocessAdapter":
+    """The adapter for a Python engine (``spec``) or a command, loaded or started now.
+
+    Raises EngineLoadError when the engine cannot be imported, has no such attribute, or its
+    command cannot start: a usage error, before any case runs.
+    """
+    if command is not None:
+        adapter = SubprocessAdapter(command, edition, timeout)
+        adapter.start()
+        return adapter
+    assert spec is not None
+    return PythonAdapter(load_engine(spec, edition, rulebook), timeout)
+
+
 class PythonAdapter:
     """Calls ``engine.decide`` in a worker thread, so a hang costs one timeout, not the run."""
 
