@@ -145,6 +145,15 @@ def test_needs_exactly_one_engine(cli, test_engines):
     assert code == 2 and "give --engine MODULE:ATTR or --engine-cmd COMMAND" in err
 
 
+POISONED_ID, CLEAN_ID = "cure.may_target-9d300d04bba8", "cure.may_target-c624ac2d96b4"
+
+
+def _case(data, case_id):
+    """A case of a case file, by id."""
+    (case,) = [c for c in data["cases"] if c["id"] == case_id]
+    return case
+
+
 def _generate(cli, tmp_path, edition="v1"):
     out = tmp_path / edition
     assert cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", edition, "--out", out)[0] == 0
@@ -167,8 +176,8 @@ def test_case_file_of_another_edition(cli, tmp_path, test_engines):
 def test_case_file_edited_by_hand(cli, tmp_path, test_engines):
     cases = _generate(cli, tmp_path)
     data = json.loads(cases.read_text())
-    data["cases"][1]["expected"] = False  # someone "fixes" the poisoned case
-    data["cases"][0]["facts"]["poisoned"] = True  # and edits the other's facts
+    _case(data, POISONED_ID)["expected"] = False  # someone "fixes" the poisoned case
+    _case(data, CLEAN_ID)["facts"]["poisoned"] = True  # and edits the other's facts
     cases.write_text(json.dumps(data))
     code, out, err = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
     assert code == 1
@@ -180,7 +189,7 @@ def test_case_file_edited_by_hand(cli, tmp_path, test_engines):
 def test_case_removed_by_hand(cli, tmp_path, test_engines):
     cases = _generate(cli, tmp_path)
     data = json.loads(cases.read_text())
-    del data["cases"][1]  # the failing case, quietly dropped
+    data["cases"].remove(_case(data, POISONED_ID))  # the failing case, quietly dropped
     cases.write_text(json.dumps(data))
     code, out, err = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
     assert "cases were added, removed, reordered or edited by hand" in err
@@ -195,8 +204,9 @@ def test_case_file_stale_against_the_rulebook(cli, tmp_path, test_engines):
 
     cases = _generate(cli, tmp_path)
     data = json.loads(cases.read_text())
-    data["cases"][1]["expected"] = False
-    data["cases"][1]["check"] = _check(data["cases"][1])
+    poisoned = _case(data, POISONED_ID)
+    poisoned["expected"] = False
+    poisoned["check"] = _check(poisoned)
     cases.write_text(json.dumps(data))
     code, out, _ = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
     assert code == 1
@@ -215,7 +225,8 @@ def test_expectations_track_known_failures(cli, tmp_path, test_engines):
     known = tmp_path / "known.txt"
     code, out, _ = run(cli, "--engine", f"{test_engines}:Raises", "--write-expectations", known)
     assert code == 1
-    assert known.read_text().splitlines()[1] == "cure.may_target-9d300d04bba8  # cure.may_target[poisoned]"
+    assert known.read_text() == ("# Known failures of an engine on edition v1: one case id a line, name after '#'.\n"
+                                 "cure.may_target-9d300d04bba8  # cure.may_target[poisoned]\n")
     code, out, _ = run(cli, "--engine", f"{test_engines}:Raises", "--expectations", known)
     assert code == 0 and out.strip() == "1 passed, 0 failed, 1 known failure"
     # fixed since: the file must be updated

@@ -36,11 +36,13 @@ def test_hostile_text_stays_data(cli, tmp_path):
     spec = importlib.util.spec_from_file_location("generated_hostile", module)
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)  # imports without running anything the text says
-    assert loaded.CASES[0]["clauses"][0]["text"] == HOSTILE_TEXT
+    (targets,) = [q for c in loaded.CASES if c["name"] == "cure.may_target[poisoned]" for q in c["clauses"]]
+    assert targets == {"ref": "cure#targets", "text": HOSTILE_TEXT}
     assert loaded.RULEBOOK.startswith('Hostile """; import os')
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
     data = json.loads((out / "cases.json").read_text())
-    assert data["cases"][0]["clauses"][0]["text"] == HOSTILE_TEXT
+    assert {c["name"]: c["clauses"] for c in data["cases"]}["cure.may_target[poisoned]"] == [
+        {"ref": "cure#targets", "text": HOSTILE_TEXT}]
 
 
 def test_generate_is_deterministic(cli, tmp_path):
@@ -58,7 +60,8 @@ def test_case_file_format(cli, tmp_path):
     assert case["facts"] == {"paralyzed": False, "phase": "battle", "poisoned": True}
     assert case["expected"] is False
     assert case["clauses"] == [{"ref": "cure#not-in-battle", "text": "Cure cannot be used in battle."}]
-    assert data["decisions"][0]["strategy"] == "exhaustive" and data["decisions"][0]["cases"] == 12
+    (decision,) = [d for d in data["decisions"] if d["decision"] == "cure.may_target"]
+    assert (decision["strategy"], decision["cases"], len(data["decisions"])) == ("exhaustive", 12, 1)
 
 
 def test_generated_module_runs_with_the_plugin(cli, tmp_path):
