@@ -77,3 +77,20 @@ def test_fail_under_exits_1_only_below_the_threshold(cli, threshold, exit_code):
     assert out.splitlines()[-2:] == ["survived: gate#mode: change an enum value: test: mode: two becomes four",
                                      "killed 20 of 21 mutants (score 0.95)"]
     assert code == exit_code
+
+
+def test_table_rows_count_once():
+    """The table fixture: 3 rows and 1 rule, so 3 + 1 rules in the model, 8 cases, 24 mutants (6 or 7 a row)."""
+    book = load_rulebook(FIXTURES / "table")
+    edition = book.edition_by_id["t1"]
+    assert [(r.clause, r.from_table) for r in edition.rules["targeting.location"]] == [
+        ("targeting#draw-discard", True), ("targeting#heal-band", True), ("targeting#heal-band", True),
+        ("targeting#blocked", False)]
+    suite = build_suite(book, edition)
+    (d,) = [d for d in suite.decisions if d.decision == "targeting.location"]
+    assert (d.strategy, d.allowed, len(d.cases)) == ("exhaustive", 8, 8)
+    found = [m.clause for m in mutants(book, edition)]
+    assert {c: found.count(c) for c in found} == {
+        "targeting#draw-discard (table row 1)": 7, "targeting#heal-band (table row 1)": 6,
+        "targeting#heal-band (table row 2)": 6, "targeting#blocked": 5}
+    assert measure(book, edition, suite).score == 1.0
