@@ -11,7 +11,6 @@ write, and how a killed or concurrent build is handled: ``compiler.outputs``.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tempfile
@@ -29,14 +28,19 @@ _ROOT = click.option("--rulebook", "root", type=click.Path(path_type=Path), defa
 
 
 def default_config(root: Path, title: str) -> str:
-    """An mkdocs.yml for a rulebook folder, with absolute paths (JSON is YAML)."""
+    """An mkdocs.yml for a rulebook folder, with absolute paths.
+
+    The site name is the title as plain text: the plugin escapes it for the theme
+    (``RulebookPlugin.on_config``). Dumped by PyYAML with Unicode as itself, so any
+    character reads back as written (JSON's surrogate pairs would read back as two
+    lone surrogates, which cannot be written out as UTF-8).
+    """
+    import yaml
+
     from .render import SITE_DIR
 
-    import html
-
     config = {
-        # Material prints site_name as HTML in places; rule text is untrusted.
-        "site_name": html.escape(title, quote=False),
+        "site_name": title,
         "docs_dir": str((SITE_DIR / "docs").resolve()),
         "strict": True,
         "theme": {"name": "material", "custom_dir": str((SITE_DIR / "overrides").resolve()),
@@ -44,7 +48,7 @@ def default_config(root: Path, title: str) -> str:
         "plugins": ["search", {"rulebook": {"rulebook": str(root.resolve())}}],
         "extra_css": ["assets/stylesheets/rulebook.css"],
     }
-    return json.dumps(config, indent=2, ensure_ascii=True) + "\n"
+    return yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=float("inf"))
 
 
 @contextmanager
