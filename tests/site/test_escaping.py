@@ -136,6 +136,15 @@ def test_sources_notes_and_publisher_are_escaped(sites, book):
     assert f"<p>{escape(book.notes)}</p>" in home
 
 
+def test_what_changed_words_are_escaped(sites, book):
+    """The decision's meaning and the vocabulary's sentences, in the situation that now decides otherwise."""
+    html = read(sites["hostile"], P.changes_uri("v2"))
+    question = book.edition_by_id["v2"].decisions["script.may"].meaning
+    fact = book.vocabulary.by_name["poisoned"].meaning
+    assert f"<p><strong>{escape(question)}</strong> <code>script.may</code>: " in html
+    assert f"<ul><li>{escape(fact)}</li></ul>" in html
+
+
 def test_redline_escapes_quotes(sites):
     html = read(sites["hostile"], P.history_uri("script"))
     assert ('<p class="rb-text rb-redline">&#34;&gt;&lt;script&gt;window.__pwned=&#39;attr&#39;&lt;/script&gt;'
