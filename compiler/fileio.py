@@ -146,9 +146,10 @@ def remove_stale_staging(target: Path, command: str = "rulebook build") -> None:
             shutil.rmtree(entry.path, ignore_errors=True)
 
 
-def remove_stale_temporaries(folder: Path) -> None:
-    """Remove the temporary files that :func:`write_text` left in ``folder`` in processes now gone."""
-    name = re.compile(r"\..+\.(\d+)-[A-Za-z0-9_]+\.tmp")
+def remove_stale_temporaries(folder: Path, of: str | None = None) -> None:
+    """Remove the temporary files that :func:`write_text` left in ``folder`` (for the file ``of``, or any)
+    in processes now gone."""
+    name = re.compile(rf"\.{re.escape(of) if of else '.+'}\.(\d+)-[A-Za-z0-9_]+\.tmp")
     try:
         entries = list(os.scandir(folder))
     except OSError:

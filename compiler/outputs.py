@@ -128,6 +128,13 @@ def check_file(out: Path, inputs: Iterable[Input], option: str = "--out") -> Pat
     return real
 
 
+def output_file(out: Path, inputs: Iterable[Input], option: str = "--out") -> Path:
+    """:func:`check_file`, then remove the temporary files that killed runs writing ``out`` left beside it."""
+    real = check_file(out, inputs, option)
+    remove_stale_temporaries(real.parent, real.name)
+    return real
+
+
 @contextmanager
 def output_folder(out: Path, command: str, inputs: Iterable[Input], option: str = "--out") -> Iterator[Path]:
     """Write files into the folder ``out``: checked, locked and marked as ``command``'s output.

@@ -75,6 +75,16 @@ def test_export_overwrites_its_own_file(proj, monkeypatch):
     assert json.loads((proj / "export.json").read_text())["edition"]["id"] == "v2"
 
 
+def test_export_removes_what_a_killed_export_left(proj, monkeypatch, dead_pid):
+    monkeypatch.chdir(proj)
+    left = [f".export.json.{dead_pid}-a1b2c3.tmp", f".export.json.{os.getppid()}-d4e5f6.tmp",
+            f".other.json.{dead_pid}-a1b2c3.tmp"]
+    for name in left:
+        (proj / name).write_text("partial")
+    assert invoke("export", "--rulebook", "rulebook", "--out", "export.json").exit_code == 0
+    assert sorted(p.name for p in proj.iterdir()) == sorted([*left[1:], "export.json", "notes.txt", "rulebook"])
+
+
 def _no_space(fd, *args, **kwargs):
     """os.fdopen for a disk that is full: the file opens, every write fails."""
     class Full:
