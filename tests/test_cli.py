@@ -53,7 +53,7 @@ def test_unwritable_output_is_a_clear_error(tmp_path):
                    f"rulebook: error: cannot write '{blocker}/x.json': File exists\n"),
         "conformance generate": (
             ["conformance", "generate", "--rulebook", minimal, "--edition", "v1", "--out", str(blocker / "suite")],
-            f"rulebook: error: cannot write '{blocker}/suite/cases.json': Not a directory\n"),
+            f"rulebook: error: cannot write '{blocker}/suite': File exists\n"),
     }
     for name, (args, stderr) in cases.items():
         result = CliRunner().invoke(main, args)

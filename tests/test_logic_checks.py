@@ -44,7 +44,8 @@ def test_a_decision_over_more_situations_than_the_bound_is_left_unchecked_and_sa
                     facts=17)
     problems = logic_problems(book)
     assert [(d.severity, d.location.line, d.message) for d in problems] == [
-        ("warning", 4, "decision 't.q' depends on 17 facts (131072 situations); not checked for conflicts")]
+        ("warning", 4, "decision 't.q' depends on 17 facts (131,072 situations, over the limit of 65,536); "
+                    "not checked for conflicts, empty situations or dead rules")]
 
 
 def test_a_decision_with_exactly_the_bound_of_situations_is_checked(tmp_path):
