@@ -2,9 +2,8 @@
 
 Escaping is by construction: the page is a Jinja2 template with autoescape on,
 so every value placed in it (rule text, ids, file names, side names) is
-escaped, quotes included, in text and in attributes alike. The one piece of
-markup passed in is the redline, whose runs ``redline.ops_html`` escapes one
-by one.
+escaped, quotes included, in text and in attributes alike. The redline too is
+a template (``redline_markup``): its runs are values, never pasted markup.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from markupsafe import Markup
 
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, location, side_name, situation
-from .redline import ops_html
+from .redline import DELETE, INSERT, Redline
 
 STYLE = Markup("""
 body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -102,7 +101,14 @@ _CHANGE = """\
 {% endfor %}
 </article>"""
 
-_ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE}),
+# A redline's runs, each escaped; the note says when the comparison was coarse.
+_REDLINE = (
+    "{% for op in line.ops %}{% if op.op == DELETE %}<del>{{ op.text }}</del>"
+    "{% elif op.op == INSERT %}<ins>{{ op.text }}</ins>{% else %}{{ op.text }}{% endif %}{% endfor %}"
+    '{% if line.coarse %} <small class="redline-coarse">({{ line.coarse }})</small>{% endif %}')
+
+_ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE,
+                                      "redline": _REDLINE}),
                    autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                    keep_trailing_newline=True)
 
@@ -130,5 +136,10 @@ def change_html(change: Change, old: str, new: str) -> Markup:
                  if loc]
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
-        redline=Markup(ops_html(change.redline)), old=old, new=new,
+        redline=redline_markup(change.redline), old=old, new=new,
         situation=lambda facts: situation(dict(facts)), answer=answer))
+
+
+def redline_markup(line: Redline) -> Markup:
+    """A computed redline as HTML: deletions in ``<del>``, insertions in ``<ins>``."""
+    return Markup(_ENV.get_template("redline").render(line=line, DELETE=DELETE, INSERT=INSERT))

@@ -15,7 +15,7 @@ import re
 
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, location, side_name, situation
-from .redline import Redline, ops_markup
+from .redline import DELETE, INSERT, Redline
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>])")
 # A line that starts like a list item, a heading rule or a numbered step.
@@ -112,4 +112,6 @@ def _change(change: Change, old: str, new: str, seen: set[str]) -> list[str]:
 
 
 def redline_markdown(line: Redline) -> str:
-    return ops_markup(line, escape)
+    """Deletions in ``<del>``, insertions in ``<ins>``, every run through ``escape``."""
+    marks = {DELETE: "<del>{}</del>", INSERT: "<ins>{}</ins>"}
+    return "".join(marks.get(op.op, "{}").format(escape(op.text)) for op in line.ops)

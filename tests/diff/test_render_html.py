@@ -66,6 +66,9 @@ def test_no_untrusted_field_becomes_markup(sides):
     assert f"Rulebook changes: {old} (v2) → {new} (v2)" in text
     assert f"{new}/editions/v2/cure.yaml:" in text
     assert f"Cure cannot be used in battle. {HOSTILE}" in text
+    # the redline is escaped as every other field of the page is, quotes included
+    assert ('<blockquote class="redline">Cure cannot be used in battle.<ins> &#34;&#39;&gt;&lt;script&gt;'
+            "alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;</ins></blockquote>") in result.stdout.splitlines()
 
 
 def test_fields_are_escaped_with_quotes():
