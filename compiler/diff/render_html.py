@@ -4,6 +4,8 @@ Escaping is by construction: the page is a Jinja2 template with autoescape on,
 so every value placed in it (rule text, ids, file names, side names) is
 escaped, quotes included, in text and in attributes alike. The redline too is
 a template (``redline_markup``): its runs are values, never pasted markup.
+Before escaping, every value is shown as the terminal shows it (``shown``):
+a browser obeys bidi controls too, and would show the reviewer a reordered text.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from jinja2 import DictLoader, Environment, StrictUndefined
 from markupsafe import Markup
 
+from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, location, side_name, situation
 from .redline import DELETE, INSERT, Redline
@@ -107,9 +110,16 @@ _REDLINE = (
     "{% elif op.op == INSERT %}<ins>{{ op.text }}</ins>{% else %}{{ op.text }}{% endif %}{% endfor %}"
     '{% if line.coarse %} <small class="redline-coarse">({{ line.coarse }})</small>{% endif %}')
 
+def shown(value):
+    """Each value a template prints: text with what a browser obeys shown escaped (Markup is already HTML)."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return printable(value, "\n\t")  # the blockquote keeps the text's lines and tabs
+    return value
+
+
 _ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE,
                                       "redline": _REDLINE}),
-                   autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                   finalize=shown, autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                    keep_trailing_newline=True)
 
 
