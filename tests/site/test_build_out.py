@@ -91,6 +91,17 @@ def test_refuses_the_root_of_the_git_work_tree(tmp_path, monkeypatch, snapshot):
     assert snapshot(tmp_path) == before
 
 
+def test_refuses_the_current_folder_even_when_empty(tmp_path, monkeypatch):
+    # A build replaces its folder whole: the shell that ran it would be left in a removed folder.
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path / "empty")
+    result = build("--rulebook", str(MINIMAL), "--out", ".")
+    assert result.exit_code == 2
+    assert result.stderr == usage("'.' is the current folder, which a build replaces whole; choose another path")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]
+    assert list((tmp_path / "empty").iterdir()) == []
+
+
 def test_refuses_the_site_templates(monkeypatch, snapshot):
     # From a clone, ./site holds the templates that every build reads.
     monkeypatch.chdir(ROOT)
