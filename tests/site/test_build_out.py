@@ -215,3 +215,16 @@ def test_an_old_folder_that_is_not_a_site_is_left_alone(proj, tmp_path, previous
     (tmp_path / ".site.old" / "keep.txt").write_text("someone's\n")
     fails_and_changes_nothing(tmp_path, snapshot, f"rulebook: error: cannot write 'site': '{tmp_path / '.site.old'}' "
                               "is in the way and holds no output of 'rulebook build'; remove it\n")
+
+
+def test_a_failed_swap_is_one_line_and_keeps_the_previous_site(proj, tmp_path, previous, monkeypatch, snapshot):
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if ".build-" in str(src):  # the new site into place; the old one was moved aside just before
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+        real_replace(src, dst)
+
+    monkeypatch.setattr("compiler.fileio.os.replace", replace)
+    fails_and_changes_nothing(tmp_path, snapshot,
+                              "rulebook: error: cannot write 'site': Invalid cross-device link; 'site' is unchanged\n")
