@@ -28,14 +28,17 @@ def conformance() -> None:
 @EXHAUSTIVE_OPTION
 def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int) -> None:
     """Write the edition's cases (cases.json) and a pytest module that runs them."""
+    from ..cli import default_root
+    from ..outputs import output_folder, rulebook_input
     from .cases import build_suite
     from .suite import write_suite
 
-    book = load_or_exit(root)
-    edition = edition_or_exit(book, edition_id)
-    suite = build_suite(book, edition, max_exhaustive)
-    _warn_gaps(suite)
-    cases_path, module_path = write_suite(suite, book.title, out)
+    with output_folder(out, "rulebook conformance generate", [rulebook_input(root or default_root())]):
+        book = load_or_exit(root)
+        edition = edition_or_exit(book, edition_id)
+        suite = build_suite(book, edition, max_exhaustive)
+        _warn_gaps(suite)
+        cases_path, module_path = write_suite(suite, book.title, out)
     click.echo(f"edition {edition.id}: {len(suite.cases)} cases over {len(suite.decisions)} decisions: "
                f"{cases_path}, {module_path}")
 

@@ -137,4 +137,9 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
         from ..export import dumps
         sys.stdout.write(dumps({"term": term, "steps": [s.as_json() for s in steps]}))
         return
+    if fmt == "html":
+        from .render_html import render_history
+
+        sys.stdout.write(render_history(term, steps))  # one page, not a page for each step
+        return
     sys.stdout.write(("\n" if fmt == "text" else "\n\n").join(render(s, fmt) for s in steps))

@@ -9,7 +9,7 @@ by one.
 
 from __future__ import annotations
 
-from jinja2 import Environment, StrictUndefined
+from jinja2 import DictLoader, Environment, StrictUndefined
 from markupsafe import Markup
 
 from .engine import Change, DiffResult
@@ -25,7 +25,7 @@ blockquote{border-left:4px solid #ccc;margin:.5rem 0;padding:.2rem .8rem;white-s
 .drift{color:#a60}article{margin:1.2rem 0;border-top:1px solid #eee;padding-top:.5rem}
 """)
 
-_PAGE = """\
+_LAYOUT = """\
 <!DOCTYPE html>
 <html lang="en">
 <head>
@@ -35,6 +35,14 @@ _PAGE = """\
 </head>
 <body>
 <h1>{{ title }}</h1>
+{% block body %}{% endblock %}
+</body>
+</html>
+"""
+
+_DIFF = """\
+{% extends "layout" %}
+{% block body %}
 {% if not groups %}
 <p>No changes.</p>
 {% else %}
@@ -49,8 +57,21 @@ _PAGE = """\
 </section>
 {% endfor %}
 {% endif %}
-</body>
-</html>
+{% endblock %}
+"""
+
+# One page for a term's history: a section for each edition that changed it.
+_HISTORY = """\
+{% extends "layout" %}
+{% block body %}
+{% for heading, articles in steps %}
+<section><h2>{{ heading }}</h2>
+{% for article in articles %}
+{{ article }}
+{% endfor %}
+</section>
+{% endfor %}
+{% endblock %}
 """
 
 _CHANGE = """\
@@ -81,25 +102,33 @@ _CHANGE = """\
 {% endfor %}
 </article>"""
 
-_ENV = Environment(autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+_ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE}),
+                   autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                    keep_trailing_newline=True)
-_PAGE_TEMPLATE = _ENV.from_string(_PAGE)
-_CHANGE_TEMPLATE = _ENV.from_string(_CHANGE)
 
 
 def render(result: DiffResult) -> str:
     old, new = side_name(result.old), side_name(result.new)
     groups = [(term, [change_html(c, old, new) for c in changes]) for term, changes in by_term(result)]
-    return _PAGE_TEMPLATE.render(title=f"Rulebook changes: {old} → {new}", style=STYLE, groups=groups,
-                                 summary=[(k, n) for k, n in result.summary.items() if n],
-                                 total=len(result.changes))
+    return _ENV.get_template("diff").render(title=f"Rulebook changes: {old} → {new}", style=STYLE, groups=groups,
+                                            summary=[(k, n) for k, n in result.summary.items() if n],
+                                            total=len(result.changes))
+
+
+def render_history(term: str, steps: list[DiffResult]) -> str:
+    """A term's history (``history.term_history``) as one page."""
+    sections = []
+    for step in steps:
+        old, new = side_name(step.old), side_name(step.new)
+        sections.append((f"{old} → {new}", [change_html(c, old, new) for c in step.changes]))
+    return _ENV.get_template("history").render(title=f"History of {term}", style=STYLE, steps=sections)
 
 
 def change_html(change: Change, old: str, new: str) -> Markup:
     """One change as an ``<article>`` (the site may embed it)."""
     locations = [(side, location(loc)) for side, loc in ((old, change.old_location), (new, change.new_location))
                  if loc]
-    return Markup(_CHANGE_TEMPLATE.render(
+    return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
         redline=Markup(ops_html(change.redline)), old=old, new=new,
         situation=lambda facts: situation(dict(facts)), answer=answer))

@@ -78,3 +78,23 @@ def test_fields_are_escaped_with_quotes():
     assert ("<h1>Rulebook changes: &#34;&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x "
             "onerror=alert(2)&gt; (v1) → &#34;&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x "
             "onerror=alert(2)&gt; (v1)</h1>") in out.splitlines()
+
+
+def test_a_history_is_one_page_with_a_section_for_each_edition_that_changed_the_term(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "steps-added", "book")
+    result = CliRunner().invoke(main, ["history", "turn", "--rulebook", "book", "--format", "html"],
+                                catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    page = result.stdout
+    assert page.count("<!DOCTYPE html>") == 1 and page.endswith("</body>\n</html>\n")
+    assert [line for line in page.splitlines() if line.startswith(("<h1>", "<section>", "<h3>"))] == [
+        "<h1>History of turn</h1>",
+        "<section><h2>(none) → v1</h2>",
+        '<h3><span class="kind">added</span> <code>turn (heading)</code></h3>',
+        '<h3><span class="kind">added</span> <code>turn#order</code></h3>',
+        '<h3><span class="kind">added</span> <code>turn#draw</code></h3>',
+        '<h3><span class="kind">added</span> <code>turn#play</code></h3>',
+        "<section><h2>v1 → v2</h2>",
+        '<h3><span class="kind">semantic</span> <code>turn#order</code></h3>',
+    ]
