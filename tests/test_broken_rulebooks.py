@@ -309,3 +309,28 @@ def test_output_survives_a_stdout_that_is_not_utf8(tmp_path, variables):
     assert proc.returncode == 1
     assert b"Traceback" not in proc.stderr
     assert proc.stderr.endswith(b"1 problem found\n")
+
+
+def test_at_every_depth_limit_each_command_completes(tmp_path):
+    # what check accepts, every later command walks without running out of stack:
+    # a rule's 'when' MAX_CONDITION_DEPTH deep around a predicate MAX_PREDICATE_DEPTH deep
+    from compiler.conditions import MAX_CONDITION_DEPTH, MAX_PREDICATE_DEPTH
+
+    old = _hostile(tmp_path, "predicate-chain", MAX_PREDICATE_DEPTH - 1)
+    term = old / "editions" / "v1" / "t.yaml"
+    nots = MAX_CONDITION_DEPTH - 1  # and the name p0 is a level: the when is at the limit
+    term.write_text(term.read_text().replace("when: p0}", "when: " + "{not: " * nots + "p0" + "}" * nots + "}"))
+    new = tmp_path / "new"
+    shutil.copytree(old, new)
+    term = new / "editions" / "v1" / "t.yaml"
+    term.write_text(term.read_text().replace("value: true, exception_to", "value: false, exception_to"))
+    env = {**os.environ, "NO_COLOR": "1"}
+    commands = [["check", str(old)], ["check", str(new)], ["export", "--rulebook", str(old)],
+                *(["diff", str(old), str(new), "--format", f] for f in ("text", "json", "markdown", "html")),
+                ["history", "t", "--rulebook", str(old)],
+                ["conformance", "generate", "--rulebook", str(old), "--edition", "v1", "--out", str(tmp_path / "c")],
+                ["conformance", "mutants", "--rulebook", str(old), "--edition", "v1"]]
+    for args in commands:
+        proc = subprocess.run([sys.executable, "-m", "compiler", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=HANG_GUARD)
+        assert (args, proc.returncode, proc.stderr) == (args, 0, "")
