@@ -161,12 +161,17 @@ def output_folder(out: Path, command: str, inputs: Iterable[Input], option: str 
 def staged_folder(out: Path, command: str, inputs: Iterable[Input], option: str = "--out") -> Iterator[Path]:
     """Build a whole folder in a staging folder and swap it in for ``out`` once the body ends.
 
-    Checked and locked first; a killed earlier run is cleaned up (its staging
-    folder removed, a half-done swap finished). If the body fails in any way
-    (an OSError such as a full disk becomes one OutputError), the staging
-    folder goes and ``out`` stays as it was.
+    Checked (nor may ``out`` hold the current folder) and locked first; a
+    killed earlier run is cleaned up (its staging folder removed, a half-done
+    swap finished). If the body, the marker or the swap fails in any way (an
+    OSError such as a full disk becomes one OutputError), the staging folder
+    goes and ``out`` stays as it was.
     """
     real = check_folder(out, command, inputs, option)
+    here = _real(Path.cwd())
+    if here.is_relative_to(real):  # the shell that ran the build would be left in a removed folder
+        how = "is" if here == real else "contains"
+        raise _refuse(f"'{out}' {how} the current folder, which a build replaces whole; choose another path", option)
     try:
         with output_lock(real, command):
             _recover(out, real, command)
@@ -178,8 +183,9 @@ def staged_folder(out: Path, command: str, inputs: Iterable[Input], option: str 
                 replace_dir(staging, real)
             except BaseException as exc:
                 shutil.rmtree(staging, ignore_errors=True)
-                if isinstance(exc, OSError):
-                    raise OutputError(out, f"{_reason(exc, staging)}; '{out}' is unchanged") from None
+                if isinstance(exc, (OSError, OutputError)):
+                    reason = exc.reason if isinstance(exc, OutputError) else _reason(exc, staging)
+                    raise OutputError(out, f"{reason}; '{out}' is unchanged") from None
                 raise
     except OutputError as exc:
         raise OutputError(out, exc.reason) from None

@@ -272,3 +272,18 @@ def test_expectations_file_that_cannot_be_read_as_entries(cli, tmp_path, test_en
         f"{known}:2:1: error: 'door.order.next_step[current_step=door' is not a case of this suite\n"
         f"{known}:3:35: error: one entry a line: 'extra' follows 'door.order.next_step-d389fc528016'\n"
         "  hint: quote a case name that holds spaces or '#' as a JSON string: \"name\"\n")
+
+
+def test_write_expectations_into_the_rulebook_is_a_usage_error_before_any_case_runs(cli, tmp_path, test_engines):
+    import shutil
+    book = tmp_path / "book"
+    shutil.copytree(MINIMAL, book)
+    before = {p: p.read_bytes() for p in book.rglob("*") if p.is_file()}
+    target = book / "vocabulary.yaml"
+    code, out, err = cli("conformance", "run", "--rulebook", book, "--edition", "v1",
+                         "--engine", f"{test_engines}:Raises", "--write-expectations", target)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == (f"Error: Invalid value for '--write-expectations': '{target}' is inside "
+                                    f"the rulebook folder '{book}'; an output may not overlap an input, "
+                                    "choose another path")
+    assert {p: p.read_bytes() for p in book.rglob("*") if p.is_file()} == before
