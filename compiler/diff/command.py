@@ -36,6 +36,19 @@ def render(result, fmt: str) -> str:
     return out(result, colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
 
 
+def _write(output: str, fmt: str) -> None:
+    """JSON, Markdown and HTML are UTF-8 documents whatever the locale; text is for the terminal.
+
+    The terminal's stream escapes what its encoding cannot carry (``survive_any_encoding``).
+    """
+    if fmt == "text":
+        sys.stdout.write(output)
+    else:
+        from ..diagnostics import write_utf8
+
+        write_utf8(output)
+
+
 def _fail(message: str, code: int) -> None:
     from ..diagnostics import printable
 
@@ -68,7 +81,7 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     gc.disable()
     try:
         result = _diff_cached(old, new, root, no_cache)
-        sys.stdout.write(render(result, fmt))
+        _write(render(result, fmt), fmt)
     finally:
         if enabled:
             gc.enable()
@@ -135,11 +148,11 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
     steps = term_history(book, term)
     if fmt == "json":
         from ..export import dumps
-        sys.stdout.write(dumps({"term": term, "steps": [s.as_json() for s in steps]}))
+        _write(dumps({"term": term, "steps": [s.as_json() for s in steps]}), fmt)
         return
     if fmt == "html":
         from .render_html import render_history
 
-        sys.stdout.write(render_history(term, steps))  # one page, not a page for each step
+        _write(render_history(term, steps), fmt)  # one page, not a page for each step
         return
-    sys.stdout.write(("\n" if fmt == "text" else "\n\n").join(render(s, fmt) for s in steps))
+    _write(("\n" if fmt == "text" else "\n\n").join(render(s, fmt) for s in steps), fmt)
