@@ -95,3 +95,19 @@ def test_the_least_recently_used_rulebooks_are_dropped_with_their_terms(book, tm
     assert db.execute("SELECT count(*) FROM uses WHERE blob NOT IN (SELECT key FROM blobs)").fetchone()[0] == 0
     assert store.lookup(book, cache.fingerprint(book)) is not None  # the latest is kept
     store.close()
+
+
+@pytest.mark.parametrize("name", ["rulebook.yaml", "vocabulary.yaml"])
+def test_the_key_follows_the_content_of_the_top_files(book, name):
+    """Not only whether the file is there: any change of its bytes gives another key."""
+    first = cache.fingerprint(book).key
+    path = book / name
+    text = path.read_text()
+    path.write_text(text + "# a comment\n")
+    second = cache.fingerprint(book).key
+    path.write_text(text.replace("meaning: ", "meaning: X", 1) if name == "vocabulary.yaml"
+                    else text.replace("title: ", "title: X", 1))
+    third = cache.fingerprint(book).key
+    assert len({first, second, third}) == 3
+    path.write_text(text)
+    assert cache.fingerprint(book).key == first

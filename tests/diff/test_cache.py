@@ -234,3 +234,198 @@ def test_an_entry_filled_from_one_folder_shows_paths_as_seen_from_another(tmp_pa
     no_full_load()
     assert run("2012", "3.0.0", "--rulebook", str(root), "--format", "json").output == expected
     assert f'"file": "{os.path.relpath(root)}/editions/' in expected
+
+
+# -- entries written by someone else: never run, never trusted, never a crash ---------------------
+
+
+def _expected(args: list[str]) -> str:
+    result = run(*args, "--no-cache")
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _rewrite_entries(table: str, data: bytes) -> int:
+    """Put ``data`` in every entry of ``table`` (blobs: terms; books: the rulebook without its terms),
+    with the checksum recomputed as anyone who can write the cache can."""
+    import hashlib
+
+    column = "data" if table == "blobs" else "skeleton"
+    db = sqlite3.connect(cache_dir() / DB_NAME)
+    count = db.execute(f"UPDATE {table} SET {column} = ?, sum = ?",
+                       (data, hashlib.sha256(data).hexdigest())).rowcount
+    db.commit()
+    db.close()
+    return count
+
+
+def _gadget(marker: Path) -> bytes:
+    """A pickle that names only ``compiler.model`` and, through a dotted attribute path, reaches
+    ``eval`` and runs code that writes ``marker``: what a module-name check lets through."""
+    code = f"open({str(marker)!r}, 'w').write('ran')"
+    return (b"\x80\x04" + b"ccompiler.model\nclause_ref.__builtins__.get\n" + b"(Veval\ntR"
+            + b"(V" + code.encode() + b"\ntR.")
+
+
+@pytest.mark.parametrize("table", ["blobs", "books"])
+def test_a_forged_entry_that_would_run_code_does_not_run(tmp_path, table, no_full_load):
+    import zlib
+
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    assert run(*args).stdout == expected  # fills the cache
+    marker = tmp_path / "marker"
+    assert _rewrite_entries(table, zlib.compress(_gadget(marker))) > 0
+    result = run(*args)
+    assert not marker.exists()
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected  # the entry was rebuilt from the sources
+
+
+def test_a_forged_rulebook_without_vocabulary_is_dropped(tmp_path, no_full_load):
+    """A well-formed entry holding a rulebook whose vocabulary is None (checksum recomputed)."""
+    import dataclasses
+
+    from compiler import cache
+    from compiler.build import load_rulebook
+
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    book = load_rulebook(root)
+    skeleton = dataclasses.replace(book, root="", vocabulary=None,
+                                   editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
+    assert _rewrite_entries("books", cache._dump(skeleton, cache._meta_paths(book))[0]) == 1
+    for _ in range(2):  # not once: every later diff
+        result = run(*args)
+        assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected
+
+
+# -- a cache that cannot be written: one warning, the output of --no-cache, nothing lost -----------
+
+
+def _books() -> list[str]:
+    db = sqlite3.connect(cache_dir() / DB_NAME)
+    try:
+        return [key for (key,) in db.execute("SELECT key FROM books ORDER BY key")]
+    finally:
+        db.close()
+
+
+class _Connection:
+    """A sqlite3 connection whose statements fail as the disk or the file system makes them fail."""
+
+    def __init__(self, db: sqlite3.Connection, fail):
+        self._db = db
+        self._fail = fail  # sql -> an error to raise, or None
+
+    def execute(self, sql, *args):
+        error = self._fail(sql)
+        if error is not None:
+            raise error
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+def _failing_connect(monkeypatch, fail) -> None:
+    real = sqlite3.connect
+    monkeypatch.setattr("compiler.cache.sqlite3.connect", lambda *a, **k: _Connection(real(*a, **k), fail))
+
+
+def _warning(reason: str) -> str:
+    return f"rulebook: warning: cannot use the cache in {cache_dir()}: {reason}; continuing without it\n"
+
+
+def _two_books(tmp_path: Path) -> tuple[list[str], list[str]]:
+    """The diff of a cached rulebook, and of an edited copy that the cache does not hold."""
+    first = _book_copy(tmp_path / "first")
+    second = _book_copy(tmp_path / "second")
+    path = second / "editions" / "v2" / "cure.yaml"
+    path.write_text(path.read_text() + "# edited\n")
+    return (["v1", "v2", "--rulebook", str(first), "--format", "json"],
+            ["v1", "v2", "--rulebook", str(second), "--format", "json"])
+
+
+def _degrades(args: list[str], reason: str) -> None:
+    expected = _expected(args)
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, _warning(reason))
+
+
+@pytest.mark.parametrize("how", ["full disk", "failed commit"])
+def test_a_full_disk_keeps_the_cache_and_warns_once(tmp_path, monkeypatch, how, no_full_load):
+    cached, other = _two_books(tmp_path)
+    run(*cached)
+    before = _books()
+    with monkeypatch.context() as m:
+        if how == "full disk":
+            # SQLite's own "database or disk is full": the file may not grow by one page.
+            real = sqlite3.connect
+
+            def connect(*a, **k):
+                db = real(*a, **k)
+                pages = db.execute("PRAGMA page_count").fetchone()[0]
+                db.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
+                return db
+            m.setattr("compiler.cache.sqlite3.connect", connect)
+        else:
+            _failing_connect(m, lambda sql: sqlite3.OperationalError("database or disk is full")
+                             if sql == "COMMIT" else None)
+        _degrades(other, "database or disk is full")
+    assert _books() == before  # the valid entry is kept
+    no_full_load()
+    assert run(*cached).stdout == _expected(cached)
+
+
+def test_a_read_only_cache_is_not_discarded_and_warns_once(tmp_path, monkeypatch, no_full_load):
+    cached, other = _two_books(tmp_path)
+    run(*cached)
+    before = _books()
+    with monkeypatch.context() as m:
+        real = sqlite3.connect
+
+        def connect(*a, **k):
+            db = real(*a, **k)
+            db.execute("PRAGMA query_only = 1")  # what a read-only file or folder gives, also to root
+            return db
+        m.setattr("compiler.cache.sqlite3.connect", connect)
+        _degrades(cached, "attempt to write a readonly database")
+        _degrades(other, "attempt to write a readonly database")
+    assert _books() == before
+    no_full_load()
+    assert run(*cached).stdout == _expected(cached)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_cache_folder_warns_once(tmp_path):
+    cached, other = _two_books(tmp_path)
+    run(*cached)
+    before = _books()
+    folder = cache_dir()
+    folder.chmod(0o500)
+    (folder / DB_NAME).chmod(0o400)
+    try:
+        result = run(*other)
+    finally:
+        folder.chmod(0o700)
+        (folder / DB_NAME).chmod(0o600)
+    assert (result.exit_code, result.stdout) == (0, _expected(other))
+    assert result.stderr.startswith(f"rulebook: warning: cannot use the cache in {folder}: ")
+    assert result.stderr.count("\n") == 1
+    assert _books() == before
+
+
+def test_a_cache_folder_that_cannot_be_made_warns_once(tmp_path, monkeypatch):
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(blocker / "cache"))
+    args = ["v1", "v2", "--rulebook", str(_book_copy(tmp_path)), "--format", "json"]
+    _degrades(args, "Not a directory")
+    assert blocker.read_text() == ""
