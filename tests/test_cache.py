@@ -70,15 +70,6 @@ def test_the_compiler_key_hashes_the_compiler_sources(monkeypatch):
         cache.compiler_key.cache_clear()
 
 
-def test_entries_load_only_model_classes():
-    import io
-    import pickle
-
-    evil = pickle.dumps(print)  # any callable outside the model
-    with pytest.raises(pickle.UnpicklingError):
-        cache._Unpickler(io.BytesIO(evil), {}).load()
-
-
 def test_the_least_recently_used_rulebooks_are_dropped_with_their_terms(book, tmp_path, monkeypatch):
     from compiler.build import load_rulebook
 

@@ -259,6 +259,20 @@ def _rewrite_entries(table: str, data: bytes) -> int:
     return count
 
 
+def _entry_data(entry: bytes):
+    """The JSON data an entry holds."""
+    import zlib
+
+    return json.loads(zlib.decompress(entry))
+
+
+def _entry(data) -> bytes:
+    """An entry holding this JSON data, as the cache writes it."""
+    import zlib
+
+    return zlib.compress(json.dumps(data).encode())
+
+
 def _gadget(marker: Path) -> bytes:
     """A pickle that names only ``compiler.model`` and, through a dotted attribute path, reaches
     ``eval`` and runs code that writes ``marker``: what a module-name check lets through."""
@@ -296,9 +310,10 @@ def test_a_forged_rulebook_without_vocabulary_is_dropped(tmp_path, no_full_load)
     expected = _expected(args)
     run(*args)
     book = load_rulebook(root)
-    skeleton = dataclasses.replace(book, root="", vocabulary=None,
-                                   editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
-    assert _rewrite_entries("books", cache._dump(skeleton, cache._meta_paths(book))[0]) == 1
+    skeleton = dataclasses.replace(book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
+    data = _entry_data(cache._dump(skeleton, cache._meta_paths(book))[0])
+    data[-1] = None  # the vocabulary, the last field
+    assert _rewrite_entries("books", _entry(data)) == 1
     for _ in range(2):  # not once: every later diff
         result = run(*args)
         assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
@@ -344,11 +359,15 @@ def _warning(reason: str) -> str:
 
 
 def _two_books(tmp_path: Path) -> tuple[list[str], list[str]]:
-    """The diff of a cached rulebook, and of an edited copy that the cache does not hold."""
+    """The diff of a cached rulebook, and of an edited copy that the cache does not hold (its
+    edited clause long enough that storing it needs new pages of the database)."""
+    import hashlib
+
     first = _book_copy(tmp_path / "first")
     second = _book_copy(tmp_path / "second")
     path = second / "editions" / "v2" / "cure.yaml"
-    path.write_text(path.read_text() + "# edited\n")
+    words = " ".join(hashlib.sha256(str(i).encode()).hexdigest() for i in range(300))
+    path.write_text(path.read_text().replace("Cure cannot be used in battle.", f"Cure cannot be used in battle {words}."))
     return (["v1", "v2", "--rulebook", str(first), "--format", "json"],
             ["v1", "v2", "--rulebook", str(second), "--format", "json"])
 
@@ -380,8 +399,9 @@ def test_a_full_disk_keeps_the_cache_and_warns_once(tmp_path, monkeypatch, how, 
                              if sql == "COMMIT" else None)
         _degrades(other, "database or disk is full")
     assert _books() == before  # the valid entry is kept
+    expected = _expected(cached)
     no_full_load()
-    assert run(*cached).stdout == _expected(cached)
+    assert run(*cached).stdout == expected
 
 
 def test_a_read_only_cache_is_not_discarded_and_warns_once(tmp_path, monkeypatch, no_full_load):
@@ -399,8 +419,9 @@ def test_a_read_only_cache_is_not_discarded_and_warns_once(tmp_path, monkeypatch
         _degrades(cached, "attempt to write a readonly database")
         _degrades(other, "attempt to write a readonly database")
     assert _books() == before
+    expected = _expected(cached)
     no_full_load()
-    assert run(*cached).stdout == _expected(cached)
+    assert run(*cached).stdout == expected
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
@@ -429,3 +450,96 @@ def test_a_cache_folder_that_cannot_be_made_warns_once(tmp_path, monkeypatch):
     args = ["v1", "v2", "--rulebook", str(_book_copy(tmp_path)), "--format", "json"]
     _degrades(args, "Not a directory")
     assert blocker.read_text() == ""
+
+
+def _rewrite_each(table: str, change) -> int:
+    """Each entry of ``table`` changed by ``change`` (JSON data -> JSON data or raw bytes), checksum recomputed."""
+    import hashlib
+
+    column = "data" if table == "blobs" else "skeleton"
+    key = "key" if table == "blobs" else "id"
+    db = sqlite3.connect(cache_dir() / DB_NAME)
+    rows = db.execute(f"SELECT {key}, {column} FROM {table}").fetchall()
+    for row_key, entry in rows:
+        new = change(_entry_data(entry))
+        new = new if isinstance(new, bytes) else _entry(new)
+        db.execute(f"UPDATE {table} SET {column} = ?, sum = ? WHERE {key} = ?",
+                   (new, hashlib.sha256(new).hexdigest(), row_key))
+    db.commit()
+    db.close()
+    return len(rows)
+
+
+def _nested(depth: int) -> bytes:
+    import zlib
+
+    return zlib.compress(b"[" * depth + b"]" * depth)
+
+
+FORGED_TERMS = {
+    "a field missing": lambda d: d[:-1],
+    "a field too many": lambda d: d + [None],
+    "null for the term's name": lambda d: [d[0], None, *d[2:]],
+    "a number for the term's id": lambda d: [7, *d[1:]],
+    "an object for the sections": lambda d: [*d[:5], {}, *d[6:]],
+    "not a model at all": lambda d: {"__class__": "os.system", "args": ["true"]},
+    "arrays nested 100000 deep": lambda d: _nested(100_000),
+    "not JSON": lambda d: b"x\x9c" + b"\x00" * 8,
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORGED_TERMS))
+def test_a_forged_term_entry_is_dropped_and_rebuilt(tmp_path, case, no_full_load):
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    assert _rewrite_each("blobs", FORGED_TERMS[case]) > 0
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected
+
+
+def test_a_forged_entry_larger_than_the_limit_is_dropped(tmp_path, monkeypatch, no_full_load):
+    import zlib
+
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    monkeypatch.setattr("compiler.cache.MAX_ENTRY_BYTES", 100_000)
+    assert _rewrite_each("blobs", lambda d: zlib.compress(b" " * 100_001 + json.dumps(d).encode())) > 0
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected
+
+
+def _rename_refs(data):
+    """Every condition node ``["r", name, loc]`` of an entry naming a fact no vocabulary has."""
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            if len(node) == 3 and node[0] == "r" and isinstance(node[1], str):
+                node[1] = "no_such_fact"
+            stack.extend(node)
+    return data
+
+
+def test_a_forged_entry_of_the_right_types_that_makes_the_diff_fail_is_dropped(tmp_path, no_full_load):
+    """Every type right, so it validates; but its conditions name a fact the vocabulary lacks."""
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    assert _rewrite_each("blobs", _rename_refs) > 0
+    result = run(*args)
+    assert (result.exit_code, result.stdout) == (0, expected)
+    assert result.stderr == ("rulebook: warning: a cache entry could not be used (KeyError); "
+                             "it was dropped and the sources read instead\n")
+    assert run(*args).stderr == ""  # filled again from the sources
+    no_full_load()
+    result = run(*args)
+    assert (result.stdout, result.stderr) == (expected, "")
