@@ -543,3 +543,19 @@ def test_a_forged_entry_of_the_right_types_that_makes_the_diff_fail_is_dropped(t
     no_full_load()
     result = run(*args)
     assert (result.stdout, result.stderr) == (expected, "")
+
+
+def test_a_diff_that_fails_without_the_cache_too_raises_its_own_error(tmp_path, monkeypatch):
+    """The fallback is for what entries held: a failure of the diff itself is not hidden."""
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    run(*args)
+    calls = []
+
+    def broken(*a, **k):
+        calls.append(len(calls))
+        raise ZeroDivisionError("the diff's own bug")
+    monkeypatch.setattr("compiler.diff.engine.diff_sources", broken)
+    with pytest.raises(ZeroDivisionError, match="the diff's own bug"):
+        run(*args)
+    assert calls == [0, 1]  # once with the cache, once from the sources
