@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .diagnostics import printable
 from .model import Rulebook, Term
 from .modeljson import ModelDataError, from_data, to_data
 
@@ -238,12 +239,7 @@ def _to_stderr(message: str) -> None:
 def _reason(exc: BaseException) -> str:
     """What went wrong, in one line: an OSError's own words without the path (the warning names it)."""
     text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
-    return _printable(text)
-
-
-def _printable(text: str) -> str:
-    # A warning is one line on a terminal: control characters (from a path, say) are shown escaped.
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return printable(text)
 
 
 def _damaged(exc: sqlite3.Error) -> bool:
@@ -322,7 +318,7 @@ class Cache:
         """The cache cannot be used: said once, then left alone for the rest of the run."""
         if self.failure is None:
             self.failure = _reason(exc)
-            self._warn(f"cannot use the cache in {_printable(str(self.folder))}: {self.failure}; "
+            self._warn(f"cannot use the cache in {printable(str(self.folder))}: {self.failure}; "
                        "continuing without it")
         self.close()
 

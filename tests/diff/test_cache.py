@@ -559,3 +559,14 @@ def test_a_diff_that_fails_without_the_cache_too_raises_its_own_error(tmp_path, 
     with pytest.raises(ZeroDivisionError, match="the diff's own bug"):
         run(*args)
     assert calls == [0, 1]  # once with the cache, once from the sources
+
+
+def test_the_warning_escapes_control_characters_in_the_cache_folder(tmp_path, monkeypatch):
+    blocker = tmp_path / "a\x1b[2Jfile"
+    blocker.write_text("")
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(blocker / "cache"))
+    args = ["v1", "v2", "--rulebook", str(_book_copy(tmp_path)), "--format", "json"]
+    result = run(*args)
+    assert (result.exit_code, result.stdout) == (0, _expected(args))
+    assert result.stderr == (f"rulebook: warning: cannot use the cache in {tmp_path}/a\\x1b[2Jfile/cache: "
+                             "Not a directory; continuing without it\n")
