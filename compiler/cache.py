@@ -543,7 +543,10 @@ def _json(text):
 def _sources_present(root: Path, sources: list[str]) -> bool:
     top = root.resolve()
     for source in sources:
-        target = (root / source).resolve()
+        try:
+            target = (root / source).resolve()
+        except ValueError as exc:  # a NUL in a forged entry's path
+            raise CacheError(f"not a path: {source!r}") from exc
         if not target.is_relative_to(top) or not target.is_file():
             return False
     return True

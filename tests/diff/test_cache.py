@@ -570,3 +570,19 @@ def test_the_warning_escapes_control_characters_in_the_cache_folder(tmp_path, mo
     assert (result.exit_code, result.stdout) == (0, _expected(args))
     assert result.stderr == (f"rulebook: warning: cannot use the cache in {tmp_path}/a\\x1b[2Jfile/cache: "
                              "Not a directory; continuing without it\n")
+
+
+@pytest.mark.parametrize("sources", ['["a\\u0000b"]', '[1]', '{"a": 1}', '"not a list"', "[[[[[[[["])
+def test_a_forged_list_of_source_texts_is_dropped(tmp_path, sources, no_full_load):
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    db = sqlite3.connect(cache_dir() / DB_NAME)
+    assert db.execute("UPDATE books SET sources = ?", (sources,)).rowcount == 1
+    db.commit()
+    db.close()
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected
