@@ -109,9 +109,9 @@ def export(root: Path | None, edition_id: str | None, fmt: str, out: Path | None
     from .fileio import write_text
 
     if out:
-        from .outputs import check_file, rulebook_input
+        from .outputs import output_file, rulebook_input
 
-        check_file(out, [rulebook_input(root or default_root())])
+        output_file(out, [rulebook_input(root or default_root())])
     book = load_or_exit(root)
     text = dumps(edition_json(book, edition_or_exit(book, edition_id)))
     if out:

@@ -43,7 +43,8 @@ def write_text(path: Path | str, text: str) -> None:
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        # Named for this process, so that a later run can tell a dead one's leftovers (remove_stale_temporaries).
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}-", suffix=".tmp")
     except OSError as exc:
         raise _output(path, exc) from None
     try:
@@ -143,6 +144,20 @@ def remove_stale_staging(target: Path, command: str = "rulebook build") -> None:
         match = name.fullmatch(entry.name)
         if match and not _alive(int(match[1])):
             shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def remove_stale_temporaries(folder: Path, of: str | None = None) -> None:
+    """Remove the temporary files that :func:`write_text` left in ``folder`` (for the file ``of``, or any)
+    in processes now gone."""
+    name = re.compile(rf"\.{re.escape(of) if of else '.+'}\.(\d+)-[A-Za-z0-9_]+\.tmp")
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        match = name.fullmatch(entry.name)
+        if match and entry.is_file(follow_symlinks=False) and not _alive(int(match[1])):
+            Path(entry.path).unlink(missing_ok=True)
 
 
 def _alive(pid: int) -> bool:

@@ -24,8 +24,8 @@ from typing import Iterable, Iterator
 
 import click
 
-from .fileio import (OutputError, old_dir, output_lock, recover_swap, remove_stale_staging, replace_dir,
-                     staging_dir, write_text)
+from .fileio import (OutputError, old_dir, output_lock, recover_swap, remove_stale_staging,
+                     remove_stale_temporaries, replace_dir, staging_dir, write_text)
 
 MARKER = ".rulebook-output"
 OVERLAP = "an output may not overlap an input, choose another path"
@@ -128,20 +128,32 @@ def check_file(out: Path, inputs: Iterable[Input], option: str = "--out") -> Pat
     return real
 
 
+def output_file(out: Path, inputs: Iterable[Input], option: str = "--out") -> Path:
+    """:func:`check_file`, then remove the temporary files that killed runs writing ``out`` left beside it."""
+    real = check_file(out, inputs, option)
+    remove_stale_temporaries(real.parent, real.name)
+    return real
+
+
 @contextmanager
 def output_folder(out: Path, command: str, inputs: Iterable[Input], option: str = "--out") -> Iterator[Path]:
-    """Write files into the folder ``out`` (checked, locked); it is marked as ``command``'s once the body ends.
+    """Write files into the folder ``out``: checked, locked and marked as ``command``'s output.
 
     For outputs that share their folder with the user's own files (a
     conformance suite beside an engine's conftest.py): each file is written
-    atomically in place, nothing else in the folder is touched.
+    atomically in place; nothing else in the folder is touched but the
+    temporary files of killed runs (:func:`compiler.fileio.write_text`'s).
     """
     real = check_folder(out, command, inputs, option)
     try:
         with output_lock(real, command):
-            yield real
+            remove_stale_temporaries(real)
+            # Marked first: a run that fails halfway leaves a folder the next run may write again.
             write_text(real / MARKER, marker_text(command))
+            yield real
     except OutputError as exc:
+        if exc.path != str(real):
+            raise  # about one file in the folder, named as the body gave it
         raise OutputError(out, exc.reason) from None
 
 
@@ -149,12 +161,17 @@ def output_folder(out: Path, command: str, inputs: Iterable[Input], option: str 
 def staged_folder(out: Path, command: str, inputs: Iterable[Input], option: str = "--out") -> Iterator[Path]:
     """Build a whole folder in a staging folder and swap it in for ``out`` once the body ends.
 
-    Checked and locked first; a killed earlier run is cleaned up (its staging
-    folder removed, a half-done swap finished). If the body fails in any way
-    (an OSError such as a full disk becomes one OutputError), the staging
-    folder goes and ``out`` stays as it was.
+    Checked (nor may ``out`` hold the current folder) and locked first; a
+    killed earlier run is cleaned up (its staging folder removed, a half-done
+    swap finished). If the body, the marker or the swap fails in any way (an
+    OSError such as a full disk becomes one OutputError), the staging folder
+    goes and ``out`` stays as it was.
     """
     real = check_folder(out, command, inputs, option)
+    here = _real(Path.cwd())
+    if here.is_relative_to(real):  # the shell that ran the build would be left in a removed folder
+        how = "is" if here == real else "contains"
+        raise _refuse(f"'{out}' {how} the current folder, which a build replaces whole; choose another path", option)
     try:
         with output_lock(real, command):
             _recover(out, real, command)
@@ -166,8 +183,9 @@ def staged_folder(out: Path, command: str, inputs: Iterable[Input], option: str 
                 replace_dir(staging, real)
             except BaseException as exc:
                 shutil.rmtree(staging, ignore_errors=True)
-                if isinstance(exc, OSError):
-                    raise OutputError(out, f"{_reason(exc, staging)}; '{out}' is unchanged") from None
+                if isinstance(exc, (OSError, OutputError)):
+                    reason = exc.reason if isinstance(exc, OutputError) else _reason(exc, staging)
+                    raise OutputError(out, f"{reason}; '{out}' is unchanged") from None
                 raise
     except OutputError as exc:
         raise OutputError(out, exc.reason) from None

@@ -131,3 +131,11 @@ def test_a_lock_file_is_read_as_data(tmp_path):
             with output_lock(target, "rulebook build"):
                 pass  # pragma: no cover
     assert caught.value.reason == "another process is writing it; wait for it to end, or stop it"
+
+
+def test_the_lock_file_of_a_killed_run_does_not_hold(tmp_path, dead_pid):
+    # flock locks die with their process; the file it leaves only names it.
+    (tmp_path / ".public.lock").write_text(f"{dead_pid} rulebook build\n")
+    with output_lock(tmp_path / "public", "rulebook build"):
+        assert (tmp_path / ".public.lock").read_text() == f"{os.getpid()} rulebook build\n"
+    assert list(tmp_path.iterdir()) == []

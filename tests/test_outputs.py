@@ -75,6 +75,16 @@ def test_export_overwrites_its_own_file(proj, monkeypatch):
     assert json.loads((proj / "export.json").read_text())["edition"]["id"] == "v2"
 
 
+def test_export_removes_what_a_killed_export_left(proj, monkeypatch, dead_pid):
+    monkeypatch.chdir(proj)
+    left = [f".export.json.{dead_pid}-a1b2c3.tmp", f".export.json.{os.getppid()}-d4e5f6.tmp",
+            f".other.json.{dead_pid}-a1b2c3.tmp"]
+    for name in left:
+        (proj / name).write_text("partial")
+    assert invoke("export", "--rulebook", "rulebook", "--out", "export.json").exit_code == 0
+    assert sorted(p.name for p in proj.iterdir()) == sorted([*left[1:], "export.json", "notes.txt", "rulebook"])
+
+
 def _no_space(fd, *args, **kwargs):
     """os.fdopen for a disk that is full: the file opens, every write fails."""
     class Full:
@@ -151,6 +161,39 @@ def test_generate_writes_again_into_its_own_folder_and_keeps_files_added_there(p
     assert sorted(p.name for p in (proj / "suite").iterdir()) == [
         ".rulebook-output", "cases.json", "conftest.py", "test_conformance.py"]
     assert sorted(p.name for p in proj.iterdir()) == ["notes.txt", "rulebook", "suite"], "no lock file left"
+
+
+def test_a_failed_generate_can_be_run_again(proj, monkeypatch):
+    """The folder is marked before the first file is written: a half-written suite does not lock the user out."""
+    monkeypatch.chdir(proj)
+    real_fdopen = os.fdopen
+    writes = []
+
+    def full_after_one_file(fd, *args, **kwargs):
+        writes.append(fd)
+        return real_fdopen(fd, *args, **kwargs) if len(writes) <= 2 else _no_space(fd)
+
+    monkeypatch.setattr("compiler.fileio.os.fdopen", full_after_one_file)
+    result = generate("suite")
+    assert result.exit_code == 1
+    assert result.stderr == "rulebook: error: cannot write 'suite/test_conformance.py': No space left on device\n"
+    assert sorted(p.name for p in (proj / "suite").iterdir()) == [".rulebook-output", "cases.json"]
+    monkeypatch.setattr("compiler.fileio.os.fdopen", real_fdopen)
+    result = generate("suite")
+    assert result.exit_code == 0, result.stderr
+    assert sorted(p.name for p in (proj / "suite").iterdir()) == [".rulebook-output", "cases.json",
+                                                                  "test_conformance.py"]
+
+
+def test_generate_removes_temporary_files_that_killed_runs_left(proj, monkeypatch, dead_pid):
+    monkeypatch.chdir(proj)
+    assert generate("suite").exit_code == 0
+    left = [f".cases.json.{dead_pid}-a1b2c3.tmp", f".test_conformance.py.{os.getppid()}-d4e5f6.tmp", ".notes.tmp"]
+    for name in left:
+        (proj / "suite" / name).write_text("partial")
+    assert generate("suite").exit_code == 0
+    assert sorted(p.name for p in (proj / "suite").iterdir()) == sorted(
+        [".rulebook-output", "cases.json", "test_conformance.py", *left[1:]])
 
 
 def test_generate_refuses_the_output_of_another_command(proj, monkeypatch, snapshot):
