@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -63,18 +64,33 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{match}'?" if match else None
 
 
-# C0 and C1 control characters and DEL: printed raw, an escape sequence would
-# recolour, move or retitle the terminal, a CR overwrite a line, a LF forge one.
-_TERMINAL_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+# What a terminal acts on rather than shows, by Unicode category, not by list:
+# Cc (C0, C1, DEL: an escape sequence would recolour, move or retitle the
+# terminal, a CR overwrite a line, a LF forge one), Cf (the bidi controls
+# reorder what is shown, "Trojan Source"; the others are invisible), Zl and Zp
+# (line breaks to some terminals and pagers) and Cs (a lone surrogate cannot
+# even be encoded). ZWNJ and ZWJ stay: emoji sequences and Persian or Indic
+# words need them, and they neither move nor reorder anything.
+_ACTED_ON = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+_JOINERS = frozenset({"\u200c", "\u200d"})
+_NOT_PLAIN_ASCII = re.compile("[^\x20-\x7e]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def printable(text: str, keep: str = "") -> str:
     """Untrusted text (a file name, rule text) safe to print on a terminal.
 
-    Each control character not in ``keep`` is written as Python writes it in a
-    string (``\\x1b``, ``\\r``, ``\\n``); rule text keeps its line breaks and tabs
-    with ``keep="\\n\\t"``.
+    Each character a terminal would act on (see ``_ACTED_ON``) and not in
+    ``keep`` is written as Python writes it in a string (``\\x1b``, ``\\r``,
+    ``\\u202e``); rule text keeps its line breaks and tabs with ``keep="\\n\\t"``.
     """
-    return _TERMINAL_CONTROL.sub(
-        lambda m: m.group() if m.group() in keep else _NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
+    return _NOT_PLAIN_ASCII.sub(lambda m: _shown(m.group(), keep), text)
+
+
+def _shown(char: str, keep: str) -> str:
+    if char in keep or char in _JOINERS or unicodedata.category(char) not in _ACTED_ON:
+        return char
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
