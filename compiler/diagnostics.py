@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -35,9 +36,11 @@ class Diagnostic:
     code: str = field(default="", compare=False)  # a stable name for the kind of problem
 
     def __str__(self) -> str:
-        text = f"{self.location}: {self.severity}: {self.message}"
+        """The problem as printed to a terminal: file names, names and text quoted
+        from the sources are untrusted, so every part is made printable here, once."""
+        text = printable(f"{self.location}: {self.severity}: {self.message}")
         if self.hint:
-            text += f"\n  hint: {self.hint}"
+            text += f"\n  hint: {printable(self.hint)}"
         return text
 
 
@@ -94,3 +97,27 @@ def _shown(char: str, keep: str) -> str:
         return _NAMED[char]
     code = ord(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def survive_any_encoding() -> None:
+    """Make stdout and stderr escape what their encoding cannot carry, not raise.
+
+    Under PYTHONIOENCODING=ascii, or a C locale with a pipe, printing a title
+    with an accent ended every command in a UnicodeEncodeError traceback, after
+    its work was done. Called once, where the command starts.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # absent on a replaced stream (tests)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def write_utf8(text: str) -> None:
+    """Write a document that is UTF-8 by definition (JSON) to stdout, whatever the locale."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a replaced stream (tests): it takes text
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()
