@@ -103,6 +103,17 @@ def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
             return _diff(old, new, root, cache)
     except CacheError:
         return _diff(old, new, root, None)
+    except Exception as exc:
+        if cache is None or not cache.served:
+            raise
+        # An entry that validated but holds what no check would pass (forged, say): the
+        # entries read are dropped and the diff runs from the sources; if it fails again,
+        # that failure is the diff's own and is raised (without the warning).
+        cache.forget_served()
+        result = _diff(old, new, root, None)
+        click.echo(f"rulebook: warning: a cache entry could not be used ({type(exc).__name__}); "
+                   "it was dropped and the sources read instead", err=True)
+        return result
     finally:
         if cache is not None:
             cache.close()
