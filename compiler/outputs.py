@@ -122,6 +122,9 @@ def check_file(out: Path, inputs: Iterable[Input], option: str = "--out") -> Pat
     real = _real(out)
     if real.is_dir():
         raise _refuse(f"'{out}' is a folder, not a file", option)
+    if real.exists() and not real.is_file():  # a rename would put a file where the node was
+        raise _refuse(f"'{out}' is not a regular file (a pipe or a device); "
+                      f"leave out {option} to write to standard output", option)
     why = _overlap(out, real, inputs, folder=False)
     if why:
         raise _refuse(f"{why}; {OVERLAP}", option)
@@ -161,12 +164,17 @@ def output_folder(out: Path, command: str, inputs: Iterable[Input], option: str 
 def staged_folder(out: Path, command: str, inputs: Iterable[Input], option: str = "--out") -> Iterator[Path]:
     """Build a whole folder in a staging folder and swap it in for ``out`` once the body ends.
 
-    Checked and locked first; a killed earlier run is cleaned up (its staging
-    folder removed, a half-done swap finished). If the body fails in any way
-    (an OSError such as a full disk becomes one OutputError), the staging
-    folder goes and ``out`` stays as it was.
+    Checked (nor may ``out`` hold the current folder) and locked first; a
+    killed earlier run is cleaned up (its staging folder removed, a half-done
+    swap finished). If the body, the marker or the swap fails in any way (an
+    OSError such as a full disk becomes one OutputError), the staging folder
+    goes and ``out`` stays as it was.
     """
     real = check_folder(out, command, inputs, option)
+    here = _real(Path.cwd())
+    if here.is_relative_to(real):  # the shell that ran the build would be left in a removed folder
+        how = "is" if here == real else "contains"
+        raise _refuse(f"'{out}' {how} the current folder, which a build replaces whole; choose another path", option)
     try:
         with output_lock(real, command):
             _recover(out, real, command)
@@ -178,8 +186,9 @@ def staged_folder(out: Path, command: str, inputs: Iterable[Input], option: str 
                 replace_dir(staging, real)
             except BaseException as exc:
                 shutil.rmtree(staging, ignore_errors=True)
-                if isinstance(exc, OSError):
-                    raise OutputError(out, f"{_reason(exc, staging)}; '{out}' is unchanged") from None
+                if isinstance(exc, (OSError, OutputError)):
+                    reason = exc.reason if isinstance(exc, OutputError) else _reason(exc, staging)
+                    raise OutputError(out, f"{reason}; '{out}' is unchanged") from None
                 raise
     except OutputError as exc:
         raise OutputError(out, exc.reason) from None

@@ -79,6 +79,10 @@ def run(root: Path | None, edition_id: str, engine_spec: str | None, engine_cmd:
         raise click.UsageError("give --engine MODULE:ATTR or --engine-cmd COMMAND (one of them)")
     book = load_or_exit(root)
     edition = edition_or_exit(book, edition_id)
+    if write_expectations:
+        from ..outputs import output_file, rulebook_input
+
+        output_file(write_expectations, [rulebook_input(book.root)], "--write-expectations")
     adapter = _adapter_or_exit(engine_spec, engine_cmd, edition.id, str(book.root), timeout)
     try:
         cases, values, bad = _cases(book, edition, cases_file, max_exhaustive)

@@ -37,6 +37,7 @@ from ..model import Answer
 DEFAULT_TIMEOUT = 5.0
 PROTOCOL = "rulebook-jsonl/1"
 STDERR_KEPT = 64 * 1024  # the last bytes of an engine's stderr kept for its failure message
+EXIT_POLL = 0.05  # seconds between checks, while waiting for an answer, that the engine still runs
 GROUP_GRACE = 2.0  # seconds to wait, after SIGKILL, for the rest of an engine's process group to go
 
 
@@ -292,7 +293,11 @@ class SubprocessAdapter:
                 if left <= 0:
                     self.stop()
                     raise EngineFailure(f"engine did not answer within {self.timeout:g} s (timeout); restarted it")
-                if not sel.select(left):
+                if not sel.select(min(left, EXIT_POLL)):
+                    # Nothing to read. The engine may have exited while a child of it (a wrapper's
+                    # background job) holds its output open: that is its exit, not a hang.
+                    if proc.poll() is not None:
+                        raise EngineFailure(self._exit_message("without answering"))
                     continue
                 chunk = proc.stdout.read(65536)
                 if chunk is None:

@@ -71,11 +71,17 @@ def config_file(root: Path | None) -> Iterator[tuple[Path, Path]]:
         with checked(Path(named), book):
             yield MKDOCS_YML, Path(named)
         return
+    from ..fileio import OutputError, write_text
+
     root = root or default_root()
     book = load_or_exit(root)
-    with tempfile.TemporaryDirectory(prefix="rulebook-mkdocs-") as tmp, checked(root, book):
-        path = Path(tmp) / "mkdocs.yml"
-        path.write_text(default_config(root, book.title), encoding="utf-8")
+    try:
+        tmp = tempfile.TemporaryDirectory(prefix="rulebook-mkdocs-")
+    except OSError as exc:  # a full disk: one error line, as for the site itself
+        raise OutputError(tempfile.gettempdir(), exc.strerror or str(exc)) from None
+    with tmp, checked(root, book):
+        path = Path(tmp.name) / "mkdocs.yml"
+        write_text(path, default_config(root, book.title))
         yield path, root
 
 

@@ -126,6 +126,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
 
     def on_post_build(self, config) -> None:
         self._thaw()
+        # Marked as `rulebook build` marks it, so that either may build into this site_dir again.
+        from ..fileio import write_text
+        from ..outputs import MARKER, marker_text
+
+        write_text(Path(config.site_dir) / MARKER, marker_text("rulebook build"))
 
     def on_build_error(self, error) -> None:
         self._thaw()

@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 ENGINES = FIXTURES / "conformance" / "engines"
 MINIMAL = FIXTURES / "minimal"
@@ -30,47 +32,50 @@ def test_factory_gets_the_edition(cli, test_engines):
     assert code == 1 and "failed" in out.splitlines()[-1]
 
 
-def test_unknown_module_is_a_usage_error_before_any_case_runs(cli):
-    code, out, err = run(cli, "--engine", "nosuch:Engine")
-    assert (code, out) == (2, "")
-    assert err == ("error: --engine nosuch:Engine: engine module 'nosuch' not found\n"
-                   "  hint: put the folder that holds it on PYTHONPATH, or run from that folder\n")
-
-
-def test_unknown_attribute(cli, test_engines):
-    code, out, err = run(cli, "--engine", f"{test_engines}:nope")
-    assert (code, out) == (2, "")
-    assert err == (f"error: --engine {test_engines}:nope: engine module '{test_engines}' has no attribute 'nope'\n"
-                   "  hint: it has: Good, NoDecideFactory, Raises, StepsEnd, WrongType, factory_raises, good, "
-                   "hangs, no_decide, with_edition\n")
-
-
-def test_not_module_attr(cli):
-    code, out, err = run(cli, "--engine", "just_a_name")
-    assert (code, out) == (2, "")
-    assert err == ("error: --engine just_a_name: not MODULE:ATTR\n"
-                   "  hint: name a module and an object in it, for example examples.engines.reference:engine\n")
-
-
+E = "rulebook_test_engines"  # what the test_engines fixture makes importable
 DECIDE_HINT = ("  hint: an engine is an object with a decide(decision, facts) method, "
                "or a class or function that returns one\n")
+USAGE_ERRORS = {
+    "unknown module": (
+        "--engine", "nosuch:Engine",
+        "error: --engine nosuch:Engine: engine module 'nosuch' not found\n"
+        "  hint: put the folder that holds it on PYTHONPATH, or run from that folder\n"),
+    "unknown attribute": (
+        "--engine", f"{E}:nope",
+        f"error: --engine {E}:nope: engine module '{E}' has no attribute 'nope'\n"
+        "  hint: it has: Good, NoDecideFactory, Raises, StepsEnd, WrongType, factory_raises, good, "
+        "hangs, no_decide, with_edition\n"),
+    "not MODULE:ATTR": (
+        "--engine", "just_a_name",
+        "error: --engine just_a_name: not MODULE:ATTR\n"
+        "  hint: name a module and an object in it, for example examples.engines.reference:engine\n"),
+    "no decide": (
+        "--engine", f"{E}:no_decide",
+        f"error: --engine {E}:no_decide: an object of type 'object' has no decide(decision, facts) method\n"
+        + DECIDE_HINT),
+    "factory without decide": (
+        "--engine", f"{E}:NoDecideFactory",
+        f"error: --engine {E}:NoDecideFactory: the factory returned an object of type 'object', which has no "
+        "decide(decision, facts) method\n" + DECIDE_HINT),
+    "factory raises": (
+        "--engine", f"{E}:factory_raises",
+        f"error: --engine {E}:factory_raises: the factory raised OSError: no licence file\n"),
+    "command not found": (
+        "--engine-cmd", "no-such-engine-binary --flag",
+        "error: --engine-cmd 'no-such-engine-binary --flag': cannot start 'no-such-engine-binary': "
+        "No such file or directory\n"
+        "  hint: give the program's path, or put its folder on PATH\n"),
+    "command unparsable": (
+        "--engine-cmd", "node 'engine.js",
+        "error: --engine-cmd \"node 'engine.js\": cannot be split into words: No closing quotation\n"
+        "  hint: quote as a POSIX shell does\n"),
+}
 
 
-def test_lacks_decide(cli, test_engines):
-    code, out, err = run(cli, "--engine", f"{test_engines}:no_decide")
-    assert (code, out) == (2, "")
-    assert err == (f"error: --engine {test_engines}:no_decide: an object of type 'object' "
-                   "has no decide(decision, facts) method\n" + DECIDE_HINT)
-    code, out, err = run(cli, "--engine", f"{test_engines}:NoDecideFactory")
-    assert (code, out) == (2, "")
-    assert err == (f"error: --engine {test_engines}:NoDecideFactory: the factory returned an object of type "
-                   "'object', which has no decide(decision, facts) method\n" + DECIDE_HINT)
-
-
-def test_factory_raises(cli, test_engines):
-    code, out, err = run(cli, "--engine", f"{test_engines}:factory_raises")
-    assert (code, out) == (2, "")
-    assert err == f"error: --engine {test_engines}:factory_raises: the factory raised OSError: no licence file\n"
+@pytest.mark.parametrize("what", sorted(USAGE_ERRORS))
+def test_engine_that_cannot_be_loaded_or_started_is_a_usage_error_before_any_case_runs(cli, test_engines, what):
+    option, value, stderr = USAGE_ERRORS[what]
+    assert run(cli, option, value) == (2, "", stderr)
 
 
 def test_engine_raises_on_one_case_and_the_run_goes_on(cli, test_engines):
@@ -123,21 +128,6 @@ def test_subprocess_hangs_and_is_restarted(cli):
     assert "engine did not answer within 0.5 s (timeout); restarted it" in out
     # the cases after a hang still run: every unpoisoned case answered false, some rightly
     assert "passed" in out.splitlines()[-1] and not out.splitlines()[-1].startswith("0 passed")
-
-
-def test_subprocess_command_not_found_is_a_usage_error(cli):
-    code, out, err = run(cli, "--engine-cmd", "no-such-engine-binary --flag")
-    assert (code, out) == (2, "")
-    assert err == ("error: --engine-cmd 'no-such-engine-binary --flag': cannot start 'no-such-engine-binary': "
-                   "No such file or directory\n"
-                   "  hint: give the program's path, or put its folder on PATH\n")
-
-
-def test_subprocess_command_unparsable(cli):
-    code, out, err = run(cli, "--engine-cmd", "node 'engine.js")
-    assert (code, out) == (2, "")
-    assert err == ("error: --engine-cmd \"node 'engine.js\": cannot be split into words: No closing quotation\n"
-                   "  hint: quote as a POSIX shell does\n")
 
 
 def test_needs_exactly_one_engine(cli, test_engines):
@@ -282,3 +272,18 @@ def test_expectations_file_that_cannot_be_read_as_entries(cli, tmp_path, test_en
         f"{known}:2:1: error: 'door.order.next_step[current_step=door' is not a case of this suite\n"
         f"{known}:3:35: error: one entry a line: 'extra' follows 'door.order.next_step-d389fc528016'\n"
         "  hint: quote a case name that holds spaces or '#' as a JSON string: \"name\"\n")
+
+
+def test_write_expectations_into_the_rulebook_is_a_usage_error_before_any_case_runs(cli, tmp_path, test_engines):
+    import shutil
+    book = tmp_path / "book"
+    shutil.copytree(MINIMAL, book)
+    before = {p: p.read_bytes() for p in book.rglob("*") if p.is_file()}
+    target = book / "vocabulary.yaml"
+    code, out, err = cli("conformance", "run", "--rulebook", book, "--edition", "v1",
+                         "--engine", f"{test_engines}:Raises", "--write-expectations", target)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == (f"Error: Invalid value for '--write-expectations': '{target}' is inside "
+                                    f"the rulebook folder '{book}'; an output may not overlap an input, "
+                                    "choose another path")
+    assert {p: p.read_bytes() for p in book.rglob("*") if p.is_file()} == before

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import errno
 import gc
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -89,6 +91,17 @@ def test_refuses_the_root_of_the_git_work_tree(tmp_path, monkeypatch, snapshot):
     assert result.exit_code == 2
     assert result.stderr == usage(f"'.' is the root of the git work tree '{tmp_path}'; {OVERLAP}")
     assert snapshot(tmp_path) == before
+
+
+def test_refuses_the_current_folder_even_when_empty(tmp_path, monkeypatch):
+    # A build replaces its folder whole: the shell that ran it would be left in a removed folder.
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path / "empty")
+    result = build("--rulebook", str(MINIMAL), "--out", ".")
+    assert result.exit_code == 2
+    assert result.stderr == usage("'.' is the current folder, which a build replaces whole; choose another path")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]
+    assert list((tmp_path / "empty").iterdir()) == []
 
 
 def test_refuses_the_site_templates(monkeypatch, snapshot):
@@ -204,3 +217,43 @@ def test_an_old_folder_that_is_not_a_site_is_left_alone(proj, tmp_path, previous
     (tmp_path / ".site.old" / "keep.txt").write_text("someone's\n")
     fails_and_changes_nothing(tmp_path, snapshot, f"rulebook: error: cannot write 'site': '{tmp_path / '.site.old'}' "
                               "is in the way and holds no output of 'rulebook build'; remove it\n")
+
+
+def test_a_failed_swap_is_one_line_and_keeps_the_previous_site(proj, tmp_path, previous, monkeypatch, snapshot):
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if ".build-" in str(src):  # the new site into place; the old one was moved aside just before
+            raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
+        real_replace(src, dst)
+
+    monkeypatch.setattr("compiler.fileio.os.replace", replace)
+    fails_and_changes_nothing(tmp_path, snapshot,
+                              "rulebook: error: cannot write 'site': Invalid cross-device link; 'site' is unchanged\n")
+
+
+def test_a_site_that_plain_mkdocs_built_may_be_rebuilt(proj, tmp_path):
+    """`mkdocs build` with the plugin marks its site_dir as `rulebook build` does: the two take turns."""
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(json.dumps({"site_name": "x", "docs_dir": str(ROOT / "site" / "docs"),
+                                  "theme": {"name": "material"},
+                                  "plugins": [{"rulebook": {"rulebook": str(proj / "rulebook")}}]}))
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(tmp_path / "site")],
+                         capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "site" / ".rulebook-output").read_text() == '{"command": "rulebook build"}\n'
+    result = build("--rulebook", "proj/rulebook", "--out", "site")
+    assert result.exit_code == 0, result.stderr
+
+
+def test_a_full_disk_before_the_site_is_one_line(proj, tmp_path, monkeypatch, snapshot):
+    # The configuration made for a rulebook is written to a temporary folder first.
+    def mkdtemp(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("tempfile.mkdtemp", mkdtemp)
+    before = snapshot(tmp_path)
+    result = build("--rulebook", "proj/rulebook", "--out", "site")
+    assert (result.exit_code, result.stderr) == (
+        1, f"rulebook: error: cannot write '{tempfile.gettempdir()}': No space left on device\n")
+    assert snapshot(tmp_path) == before
