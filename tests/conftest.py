@@ -13,7 +13,7 @@ from hypothesis import settings
 # flaky); a developer's runs draw new examples and keep failures in .hypothesis/.
 settings.register_profile("ci", derandomize=True, database=None)
 # Local fuzzing (tests/fuzz scales its example counts by max_examples): new examples each run.
-settings.register_profile("fuzz-long", max_examples=10_000)
+settings.register_profile("fuzz-long", max_examples=2_000)
 if os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 elif os.environ.get("CI"):

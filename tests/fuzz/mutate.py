@@ -164,13 +164,20 @@ def _retyped(draw, value: Any) -> Any:
 
 
 TREE_OPS = ["drop", "duplicate", "move", "rename-key", "pooled-string", "retype", "hostile", "swap", "deepen",
-            "vary-id", "printable", "duplicate-renamed"]
+            "vary-id", "printable", "duplicate-renamed", "transplant", "drop-part"]
+PART_KEYS = {"steps", "table", "rules", "defines", "links", "when", "given", "exception_to", "notes", "aliases",
+             "title", "withdrawn", "sources", "constraints", "decisions", "values", "meaning", "id"}
 
 
 def tree_op(draw, trees: Tree, op: str) -> None:
     """Apply one structure mutation to the parsed files, in place."""
     if op == "drop":
         where = _pick_path(draw, trees)
+        if where:
+            _delete(trees, where)
+    elif op == "drop-part":
+        # one part of a meaning removed, so that an edition differs from the one before by that part alone
+        where = _pick_path(draw, trees, lambda p, v: p[-1] in PART_KEYS)
         if where:
             _delete(trees, where)
     elif op == "duplicate":
@@ -222,6 +229,20 @@ def tree_op(draw, trees: Tree, op: str) -> None:
                 if isinstance(item.get(key), str):
                     item[key] += suffix
             parent.insert(draw(st.integers(0, len(parent))), item)
+    elif op == "transplant":
+        # a keyed part (steps, rules, when, links...) moved or copied to another mapping, same key
+        where = _pick_path(draw, trees, lambda p, v: isinstance(p[-1], str))
+        if where:
+            f, path = where
+            targets = [(g, p) for g in sorted(trees) for p in _containers(trees[g])
+                       if isinstance(_get(trees[g], p), dict) and not (g == f and p[:len(path)] == path)]
+            if targets:
+                value = copy.deepcopy(_get(trees[f], path))
+                if draw(st.booleans()):
+                    _delete(trees, where)
+                g, p = draw(st.sampled_from(targets))
+                if _exists(trees, (g, p)):
+                    _get(trees[g], p)[path[-1]] = value
     elif op == "swap":
         a, b = _pick_path(draw, trees), _pick_path(draw, trees)
         if a and b:

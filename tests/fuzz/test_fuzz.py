@@ -8,12 +8,14 @@ not UTF-8, ...). The property is checked by ``run_pipeline`` in conftest.py.
 
 Budget: every test's example count is a share of the profile's ``max_examples``.
 The default and ``ci`` profiles (100) keep the whole folder to about two minutes
-on two cores; ``HYPOTHESIS_PROFILE=fuzz-long`` (100 times more) explores for hours.
+on two cores; ``HYPOTHESIS_PROFILE=fuzz-long`` (20 times more) explores for about
+half an hour; RULEBOOK_FUZZ_LOG=FILE logs one line per example.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import tempfile
 from pathlib import Path
 
@@ -45,6 +47,9 @@ def _check(pipeline, seed: str, files: dict[str, bytes], applied: list[str], bui
         mutate.write(files, root)
         run = pipeline(root, Path(tmp) / "out", seed=SEEDS[seed], build=build)
     event("accepted by check" if run.accepted else "refused by check")
+    if os.environ.get("RULEBOOK_FUZZ_LOG"):  # progress of a long local run, one line per example
+        with open(os.environ["RULEBOOK_FUZZ_LOG"], "a", encoding="utf-8") as log:
+            log.write(f"{'accepted' if run.accepted else 'refused'} {len(run.failures)} {seed} {applied}\n")
     failures = []
     for failure in run.failures:
         known = next((why for line, why in KNOWN.items() if line in failure), None)
@@ -64,7 +69,7 @@ def test_any_mutation(pipeline, mutated):
 
 @budget(45)
 @given(mutated=mutate.mutated(SEEDS, tree_ops=["printable", "printable", "hostile", "deepen",
-                                                        "duplicate-renamed", "swap", "drop"],
+                                                        "duplicate-renamed", "transplant", "drop-part", "swap", "drop"],
                               file_ops=["overlay-term"], line_ops=["yaml11-value", "anchor-alias", "crlf"]))
 def test_mostly_valid_mutation(pipeline, mutated):
     """Mutations that check often accepts (hostile strings in text fields, nesting,
