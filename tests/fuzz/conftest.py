@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import traceback
 from dataclasses import dataclass, field
@@ -27,6 +28,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FORMATS = ("text", "markdown", "json", "html")
 SECONDS = 60  # per command; the slowest accepted example of the CI profile takes well under 1 s
 BUILD_SECONDS = 180
+
+
+# What a terminal must never receive from rule text or file names: an escape sequence
+# could rewrite the screen (text output has tabs and line breaks only).
+TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class Hang(BaseException):
@@ -42,8 +48,10 @@ class Call:
     traceback: str | None  # the uncaught exception, formatted, or a "hang" note
 
     def shown(self) -> str:
-        return (f"$ rulebook {' '.join(self.args)}\nexit {self.exit_code}\n--- stderr\n{self.stderr[-3000:]}"
-                + (f"--- traceback\n{self.traceback}" if self.traceback else ""))
+        """The command, its status, the end of its stderr and of its traceback."""
+        tail = "\n".join(self.traceback.strip().splitlines()[-6:]) if self.traceback else ""
+        return (f"$ rulebook {' '.join(self.args)}\nexit {self.exit_code}\n--- stderr\n{self.stderr[-2000:]}"
+                + (f"--- traceback (end)\n{tail}" if tail else ""))
 
 
 def invoke(args: list[str], seconds: int = SECONDS) -> Call:
@@ -103,6 +111,11 @@ class Run:
             self.failures.append(f"exit {made.exit_code}, expected one of {ok}\n{made.shown()}")
         elif made.exit_code == 1 and "error:" not in made.stderr:
             self.failures.append(f"exit 1 without an error line\n{made.shown()}")
+        terminal = made.stderr + (made.stdout if args[0] == "check" or "text" in args else "")
+        raw = TERMINAL_CONTROL.search(terminal)
+        if raw:
+            self.failures.append(f"control character U+{ord(raw.group()):04X} printed raw to the terminal\n"
+                                 f"{made.shown()}")
         return made
 
     def report(self) -> str:

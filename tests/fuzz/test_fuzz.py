@@ -9,7 +9,8 @@ not UTF-8, ...). The property is checked by ``run_pipeline`` in conftest.py.
 Budget: every test's example count is a share of the profile's ``max_examples``.
 The default and ``ci`` profiles (100) keep the whole folder to about two minutes
 on two cores; ``HYPOTHESIS_PROFILE=fuzz-long`` (20 times more) explores for about
-half an hour; RULEBOOK_FUZZ_LOG=FILE logs one line per example.
+half an hour; RULEBOOK_FUZZ_LOG=FILE logs one line per example, and
+RULEBOOK_FUZZ_SAVE=DIR writes each failing input there as a rulebook folder.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ def _check(pipeline, seed: str, files: dict[str, bytes], applied: list[str], bui
             event(f"known defect: {known}")
         else:
             failures.append(failure)
+    if failures and os.environ.get("RULEBOOK_FUZZ_SAVE"):  # keep the input, to make it a regression fixture
+        mutate.write(files, Path(os.environ["RULEBOOK_FUZZ_SAVE"]) / f"{seed}-{abs(hash(repr(files))):x}")
     assert not failures, f"seed {seed}, mutations {applied}\n\n" + "\n\n".join(failures)
 
 

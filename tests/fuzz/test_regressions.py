@@ -1,0 +1,39 @@
+"""What the fuzzer found, kept: each folder of tests/fixtures/fuzz/ (but the seeds)
+is a minimised rulebook that once broke a command; the whole pipeline of
+conftest.py runs on it. A folder named in XFAIL shows a defect being fixed on
+another branch: strict, so that the test fails once the fix lands and the mark
+(and the matching KNOWN line in test_fuzz.py) is removed.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+FUZZ = Path(__file__).resolve().parents[1] / "fixtures" / "fuzz"
+SEEDS = {"seed-features": FUZZ / "seed-features", "minimal": FUZZ.parent / "minimal"}
+XFAIL: dict[str, str] = {}
+
+FOUND = sorted(p.name for p in FUZZ.iterdir() if p.is_dir() and not p.name.startswith("seed-"))
+
+
+@pytest.mark.parametrize("name", sorted(SEEDS))
+def test_seed_passes_every_command(pipeline, tmp_path, name):
+    """The seeds are valid and go through every command, the site build included."""
+    root = tmp_path / "rb"
+    shutil.copytree(SEEDS[name], root)
+    run = pipeline(root, tmp_path / "out", seed=SEEDS[name], build=True)
+    assert run.accepted
+    assert run.failures == []
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=XFAIL[name])) if name in XFAIL else name
+    for name in FOUND])
+def test_found_by_fuzzing(pipeline, tmp_path, name):
+    root = tmp_path / "rb"
+    shutil.copytree(FUZZ / name, root, symlinks=True)
+    run = pipeline(root, tmp_path / "out", seed=SEEDS["seed-features"])
+    assert run.failures == [], run.report()
