@@ -9,6 +9,7 @@ it touches compared as functions (``behaviour``), its reach listed
 from __future__ import annotations
 
 import gc
+from functools import cached_property
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -241,10 +242,19 @@ class _Differ:
 
     # -- behaviour ---------------------------------------------------------------------------
 
+    # Read on first need: by the behaviours of what changed, and by the impact of a
+    # change of meaning that names nothing (a steps block added or removed).
+    @cached_property
+    def uses_old(self):
+        return self.old.uses()
+
+    @cached_property
+    def uses_new(self):
+        return self.new.uses()
+
     def _behaviours(self, touched: set[tuple[str, str]]) -> dict[tuple[str, str], Behaviour]:
         if not touched:
             return {}
-        self.uses_old, self.uses_new = self.old.uses(), self.new.uses()
         names = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
         # A name on one side only is added or removed with its clauses; comparing it
         # with nothing would only list every situation.

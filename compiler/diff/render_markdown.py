@@ -1,9 +1,11 @@
 """The diff as Markdown for a pull-request comment: a summary table, then each term.
 
-Rule text is untrusted: it is HTML-escaped and its Markdown marks are
-backslash-escaped, so that no text can open a link, a table or a tag.
-Deletions and insertions are ``<del>`` and ``<ins>``, which GitHub and
-GitLab render.
+Every untrusted string (rule text, ids, file names, side names) reaches the
+comment through ``escape`` (prose) or ``code`` (an inline code span), never
+raw. ``escape`` HTML-escapes it, backslash-escapes its Markdown marks (no text
+can open a link, a table or a tag) and makes inert what GitHub would turn into
+a notification or a link (``inert``). Deletions and insertions are ``<del>``
+and ``<ins>``, which GitHub and GitLab render.
 """
 
 from __future__ import annotations
@@ -20,17 +22,45 @@ _MD = re.compile(r"([\\`*_{}\[\]()#!|~>])")
 _LINE_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)]))", re.M)
 
 
+# U+2060 WORD JOINER: invisible and no line break, so the text reads the same.
+# Dependabot puts U+200B after a mention's "@", Renovate after "@" and "#".
+WORD_JOINER = "\u2060"
+# What GitHub links in a comment's text, each broken right after its first
+# character that no link can start without: "@" (mentions, e-mail addresses,
+# user@sha), "#" (#12, owner/repo#12), ":" (https://..., :emoji:), "www" before
+# a dot, "-" before a digit (GH-12 and a repository's own PREFIX-12 autolinks),
+# and words of 7 or more hex digits (commit SHAs), cut every 6.
+_LINKABLE = re.compile(r"[@#:]|(?i:www)(?=\.)|-(?=\d)|(?<![0-9A-Za-z])[0-9A-Fa-f]{7,}(?![0-9A-Za-z])")
+
+
+def _break(match: re.Match) -> str:
+    found = match.group()
+    if len(found) < 7:
+        return found + WORD_JOINER
+    return WORD_JOINER.join(found[i:i + 6] for i in range(0, len(found), 6))
+
+
+def inert(text: str) -> str:
+    """The text with nothing GitHub would turn into a mention, a reference or a link."""
+    return _LINKABLE.sub(_break, text)
+
+
 def escape(text: str) -> str:
-    """Text safe inside Markdown (and the HTML that Markdown allows)."""
-    text = _MD.sub(r"\\\1", html.escape(text, quote=False))
+    """Untrusted text safe as Markdown prose: no markup, no mention, no link."""
+    text = _MD.sub(r"\\\1", inert(html.escape(text, quote=False)))
     text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
                            else m.group(1) + m.group(2) + "\\", text)
     return text.replace("\n", "<br>")
 
 
 def code(text: str) -> str:
-    """An inline code span that no backtick in ``text`` can close."""
-    text = text.replace("\n", " ")
+    """An inline code span that no backtick in ``text`` can close.
+
+    GitHub links nothing inside a code span, so paths and ids stay exact to copy;
+    only "@" gets the word joiner, so that a reply by e-mail that quotes the
+    comment (plain text) mentions no one.
+    """
+    text = text.replace("\n", " ").replace("@", "@" + WORD_JOINER)
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

@@ -167,8 +167,7 @@ class Resolver:
             raise SideError(f"revision '{rev}' has no rulebook folder '{rel or '.'}'")
         temp = tempfile.TemporaryDirectory(prefix="rulebook-diff-")
         self._temps.append(temp)
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            tar.extractall(temp.name, filter="data")
+        _extract(archive.stdout, temp.name, spec, rev)
         folder = Path(temp.name) / rel if rel else Path(temp.name)
         if not (folder / "rulebook.yaml").is_file():
             raise SideError(f"revision '{rev}' has no rulebook.yaml in '{rel or '.'}'")
@@ -191,6 +190,34 @@ class Resolver:
             raise SideError(f"revision '{rev}' has no edition '{edition_id}'; editions: "
                             + ", ".join(e.id for e in book.editions))
         return Side(spec, "git", book, edition, commit, base=f"{rel}/" if rel else "", cached=cached)
+
+
+LINK_HINT = "commit the file or folder itself in place of the link"
+
+
+def _extract(archive: bytes, into: str, spec: str, rev: str) -> None:
+    """Unpack a ``git archive`` tar that holds only folders and regular files.
+
+    Every link is refused, wherever it points: a link inside the rulebook is
+    checked out as a plain file holding its target where git does not make
+    links (``core.symlinks=false``, as on Windows), so its meaning would depend
+    on the reviewer's machine; one pointing outside would read files that are
+    not the revision's. Each is a located problem, all at once. The ``data``
+    filter stays on as a second guard.
+    """
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        members = tar.getmembers()
+        links = [m for m in members if m.issym() or m.islnk()]
+        if links:
+            raise SideError(f"'{spec}' cannot be read", [
+                Diagnostic(Location(f"{rev}:{m.name}"), f"a symbolic link (to {m.linkname!r}); "
+                           "a git: side reads no links", LINK_HINT, code="git-link")
+                for m in sorted(links, key=lambda m: m.name)])
+        try:
+            tar.extractall(into, members=members, filter="data")
+        except tarfile.FilterError as exc:  # nothing git archive writes; kept as a located problem
+            raise SideError(f"'{spec}' cannot be read", [
+                Diagnostic(Location(f"{rev}:{exc.tarinfo.name}"), str(exc), code="git-archive")]) from None
 
 
 def _git_out(args: list[str], cwd: Path) -> str | None:

@@ -1,0 +1,90 @@
+"""The Markdown PR comment: untrusted text pings no one and links nothing.
+
+GitHub turns ``@name`` into a mention (a notification), ``#12``,
+``owner/repo#12`` and ``GH-12`` into issue links, hex words into commit links,
+``https://...``, ``www.`` and e-mail addresses into links and ``:tada:`` into
+an emoji. A word joiner (U+2060, invisible, no line break) after the character
+that starts each of these keeps the text reading the same and links nothing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import main
+from compiler.diff.render_markdown import code, escape
+
+WJ = "\u2060"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "mentions"
+
+CASES = {
+    "mention": ("ask @octocat", f"ask @{WJ}octocat"),
+    "team-mention": ("@org/judges", f"@{WJ}org/judges"),
+    "issue": ("see #12", f"see \\#{WJ}12"),
+    "cross-repo-issue": ("owner/repo#34", f"owner/repo\\#{WJ}34"),
+    "gh-issue": ("GH-56", f"GH-{WJ}56"),
+    "commit-sha": ("deadbeef1234", f"deadbe{WJ}ef1234"),
+    "full-sha": ("0123456789abcdef0123456789abcdef01234567",
+                 WJ.join(["012345", "6789ab", "cdef01", "234567", "89abcd", "ef0123", "4567"])),
+    "url": ("https://evil.example/x", f"https:{WJ}//evil.example/x"),
+    "www": ("www.evil.example", f"www{WJ}.evil.example"),
+    "email": ("judge@evil.example", f"judge@{WJ}evil.example"),
+    "emoji-shortcode": (":tada:", f":{WJ}tada:{WJ}"),
+    "plain-prose": ("A cure, once played, cannot be undone.", "A cure, once played, cannot be undone."),
+    "short-hex-word": ("a decade", "a decade"),
+}
+
+
+@pytest.mark.parametrize("text,expected", list(CASES.values()), ids=list(CASES))
+def test_escape_makes_mentions_and_links_inert(text, expected):
+    assert escape(text) == expected
+
+
+def test_code_spans_keep_paths_exact_but_break_mentions():
+    # GitHub links nothing inside a code span; only a mention is broken there, so
+    # that a reply by e-mail that quotes it notifies no one (as Dependabot does).
+    assert code("book/editions/v2/cure.yaml:8:9") == "`book/editions/v2/cure.yaml:8:9`"
+    assert code("@team/x.yaml") == f"`@{WJ}team/x.yaml`"
+
+
+@pytest.fixture
+def book(tmp_path, monkeypatch):
+    shutil.copytree(FIXTURE, tmp_path / "book")
+    monkeypatch.chdir(tmp_path)
+    return "book"
+
+
+def test_the_comment_for_a_rule_text_full_of_mentions_and_links(book):
+    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--rulebook", book, "--format", "markdown"],
+                                catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "## Rulebook changes: v1 → v2\n"
+        "\n"
+        "| kind | changes |\n"
+        "| --- | ---: |\n"
+        "| reworded | 1 |\n"
+        "| **total** | **1** |\n"
+        "\n"
+        "### `cure`\n"
+        "\n"
+        "#### reworded: `cure#ask`\n"
+        "\n"
+        "v1: `book/editions/v1/cure.yaml:8:9` · v2: `book/editions/v2/cure.yaml:8:9` · "
+        "fingerprint `e61c643c970b0a78`\n"
+        "\n"
+        f"> Ask <del>the judge.</del><ins>@{WJ}octocat or @{WJ}org/judges \\(see \\#{WJ}12, "
+        f"owner/repo\\#{WJ}34, GH-{WJ}56, commit deadbe{WJ}ef1234, https:{WJ}//evil.example/x, "
+        f"www{WJ}.evil.example, judge@{WJ}evil.example\\) :{WJ}tada:{WJ}</ins>\n"
+        "\n")
+
+
+def test_a_side_named_like_a_mention_is_inert(book):
+    shutil.copytree("book", "@org")
+    result = CliRunner().invoke(main, ["diff", "v1", "@org", "--rulebook", book, "--format", "markdown"],
+                                catch_exceptions=False)
+    assert result.stdout.splitlines()[0] == f"## Rulebook changes: v1 → @{WJ}org \\(v2\\)"
