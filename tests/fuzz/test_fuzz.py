@@ -59,7 +59,9 @@ def _check(pipeline, seed: str, files: dict[str, bytes], applied: list[str], bui
         else:
             failures.append(failure)
     if failures and os.environ.get("RULEBOOK_FUZZ_SAVE"):  # keep the input, to make it a regression fixture
-        mutate.write(files, Path(os.environ["RULEBOOK_FUZZ_SAVE"]) / f"{seed}-{abs(hash(repr(files))):x}")
+        where = Path(os.environ["RULEBOOK_FUZZ_SAVE"]) / f"{seed}-{abs(hash(repr(files))):x}"
+        if not where.exists():
+            mutate.write(files, where)
     assert not failures, f"seed {seed}, mutations {applied}\n\n" + "\n\n".join(failures)
 
 
