@@ -50,8 +50,9 @@ class Call:
     def shown(self) -> str:
         """The command, its status, the end of its stderr and of its traceback."""
         tail = "\n".join(self.traceback.strip().splitlines()[-6:]) if self.traceback else ""
-        return (f"$ rulebook {' '.join(self.args)}\nexit {self.exit_code}\n--- stderr\n{self.stderr[-2000:]}"
+        text = (f"$ rulebook {' '.join(self.args)}\nexit {self.exit_code}\n--- stderr\n{self.stderr[-2000:]}"
                 + (f"--- traceback (end)\n{tail}" if tail else ""))
+        return re.sub("[\x00-\x08\x0b-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def invoke(args: list[str], seconds: int = SECONDS) -> Call:

@@ -10,7 +10,8 @@ Budget: every test's example count is a share of the profile's ``max_examples``.
 The default and ``ci`` profiles (100) keep the whole folder to about two minutes
 on two cores; ``HYPOTHESIS_PROFILE=fuzz-long`` (20 times more) explores for about
 half an hour; RULEBOOK_FUZZ_LOG=FILE logs one line per example, and
-RULEBOOK_FUZZ_SAVE=DIR writes each failing input there as a rulebook folder.
+RULEBOOK_FUZZ_SAVE=DIR writes each failing input there as a rulebook folder (with
+its failures beside it) and goes on, without shrinking: to collect many in one run.
 """
 
 from __future__ import annotations
@@ -64,10 +65,13 @@ def _check(pipeline, seed: str, files: dict[str, bytes], applied: list[str], bui
             event(f"known defect: {known}")
         else:
             failures.append(failure)
-    if failures and os.environ.get("RULEBOOK_FUZZ_SAVE"):  # keep the input, to make it a regression fixture
+    if failures and os.environ.get("RULEBOOK_FUZZ_SAVE"):
+        # exploring: keep the input (to minimise into a regression fixture) and go on
         where = Path(os.environ["RULEBOOK_FUZZ_SAVE"]) / f"{seed}-{abs(hash(repr(files))):x}"
         if not where.exists():
             mutate.write(files, where)
+            (where.parent / f"{where.name}.txt").write_text("\n\n".join(failures), encoding="utf-8")
+        return
     assert not failures, f"seed {seed}, mutations {applied}\n\n" + "\n\n".join(failures)
 
 
