@@ -24,7 +24,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FORMATS = ("text", "markdown", "json", "html")
 SECONDS = 60  # per command; the slowest accepted example of the CI profile takes well under 1 s
 BUILD_SECONDS = 180

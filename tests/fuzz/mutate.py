@@ -15,6 +15,12 @@ from typing import Any, Callable
 import yaml
 from hypothesis import strategies as st
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+# Small valid rulebooks of the other tests, and one made for the fuzzer that uses every part of the format.
+SEEDS = {"minimal": FIXTURES / "minimal", "features": FIXTURES / "fuzz" / "seed-features",
+         "reorganised": FIXTURES / "diff" / "reorganised", "site-hostile": FIXTURES / "site" / "hostile",
+         "conformance-hostile": FIXTURES / "conformance" / "hostile", "wide": FIXTURES / "conformance" / "wide"}
+
 Files = dict[str, bytes]
 Tree = dict[str, Any]  # relative path -> parsed YAML (term files, rulebook.yaml, vocabulary.yaml)
 

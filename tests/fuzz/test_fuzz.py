@@ -26,12 +26,10 @@ from typing import Callable
 from hypothesis import HealthCheck, event, given, settings
 
 HERE = Path(__file__).resolve().parent
-FIXTURES = HERE.parent / "fixtures"
-SEEDS = {"minimal": FIXTURES / "minimal", "features": FIXTURES / "fuzz" / "seed-features"}
-
 _spec = importlib.util.spec_from_file_location("fuzz_mutate", HERE / "mutate.py")
 mutate = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(mutate)
+SEEDS = mutate.SEEDS
 
 # Failures of defects being fixed now on other branches: (what, does this failure of
 # this input show it). Each has a strict-xfail regression test in test_regressions.py;
@@ -85,7 +83,8 @@ def test_any_mutation(pipeline, mutated):
 @budget(45)
 @given(mutated=mutate.mutated(SEEDS, tree_ops=["printable", "printable", "hostile", "deepen",
                                                         "duplicate-renamed", "transplant", "drop-part", "swap", "drop"],
-                              file_ops=["overlay-term"], line_ops=["yaml11-value", "anchor-alias", "crlf"]))
+                              file_ops=["overlay-term"], line_ops=["yaml11-value", "anchor-alias", "crlf"],
+                              max_ops=5))
 def test_mostly_valid_mutation(pipeline, mutated):
     """Mutations that check often accepts (hostile strings in text fields, nesting,
     copies): these reach export, diff, history and conformance."""
