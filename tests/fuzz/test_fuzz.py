@@ -53,9 +53,6 @@ def _check(pipeline, seed: str, files: dict[str, bytes], applied: list[str], bui
         mutate.write(files, root)
         run = pipeline(root, Path(tmp) / "out", seed=SEEDS[seed], build=build)
     event("accepted by check" if run.accepted else "refused by check")
-    if os.environ.get("RULEBOOK_FUZZ_LOG"):  # progress of a long local run, one line per example
-        with open(os.environ["RULEBOOK_FUZZ_LOG"], "a", encoding="utf-8") as log:
-            log.write(f"{'accepted' if run.accepted else 'refused'} {len(run.failures)} {seed} {applied}\n")
     failures = []
     for failure in run.failures:
         known = next((why for why, shows in KNOWN if shows(failure, files)), None)
@@ -63,6 +60,10 @@ def _check(pipeline, seed: str, files: dict[str, bytes], applied: list[str], bui
             event(f"known defect: {known}")
         else:
             failures.append(failure)
+    if os.environ.get("RULEBOOK_FUZZ_LOG"):  # progress of a long local run, one line per example
+        with open(os.environ["RULEBOOK_FUZZ_LOG"], "a", encoding="utf-8") as log:
+            log.write(f"{'accepted' if run.accepted else 'refused'} {len(failures)} new "
+                      f"{len(run.failures) - len(failures)} known {seed} {applied}\n")
     if failures and os.environ.get("RULEBOOK_FUZZ_SAVE"):
         # exploring: keep the input (to minimise into a regression fixture) and go on
         where = Path(os.environ["RULEBOOK_FUZZ_SAVE"]) / f"{seed}-{abs(hash(repr(files))):x}"
