@@ -170,7 +170,7 @@ def _retyped(draw, value: Any) -> Any:
 
 
 TREE_OPS = ["drop", "duplicate", "move", "rename-key", "pooled-string", "retype", "hostile", "swap", "deepen",
-            "vary-id", "printable", "duplicate-renamed", "transplant", "drop-part"]
+            "vary-id", "printable", "duplicate-renamed", "transplant", "drop-part", "reword"]
 PART_KEYS = {"steps", "table", "rules", "defines", "links", "when", "given", "exception_to", "notes", "aliases",
              "title", "withdrawn", "sources", "constraints", "decisions", "values", "meaning", "id"}
 
@@ -181,6 +181,21 @@ def tree_op(draw, trees: Tree, op: str) -> None:
         where = _pick_path(draw, trees)
         if where:
             _delete(trees, where)
+    elif op == "reword":
+        # a text edited in place (words in, out, repeated), as between two editions: work for the redline
+        where = _pick_path(draw, trees, lambda p, v: isinstance(v, str) and _last_key(p) == "text")
+        if where:
+            words = _get(trees[where[0]], where[1]).split(" ")
+            for _ in range(draw(st.integers(1, 4))):
+                at = draw(st.integers(0, len(words)))
+                kind = draw(st.sampled_from(["insert", "delete", "repeat"]))
+                if kind == "insert":
+                    words.insert(at, draw(st.sampled_from(["not", "never", "the", "a", "😀", "<b>", "@x"])))
+                elif kind == "delete" and at < len(words) and len(words) > 1:
+                    del words[at]
+                elif kind == "repeat":
+                    words = words * draw(st.integers(2, 300))
+            _set(trees, where, " ".join(words))
     elif op == "drop-part":
         # one part of a meaning removed, so that an edition differs from the one before by that part alone
         where = _pick_path(draw, trees, lambda p, v: p[-1] in PART_KEYS)

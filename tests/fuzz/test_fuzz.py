@@ -20,6 +20,7 @@ import importlib.util
 import os
 import re
 import tempfile
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -48,6 +49,7 @@ def budget(examples: int) -> settings:
 
 
 def _check(pipeline, seed: str, files: dict[str, bytes], applied: list[str], build: bool = False) -> None:
+    started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="rulebook-fuzz-") as tmp:
         root = Path(tmp) / "rb"
         mutate.write(files, root)
@@ -63,7 +65,7 @@ def _check(pipeline, seed: str, files: dict[str, bytes], applied: list[str], bui
     if os.environ.get("RULEBOOK_FUZZ_LOG"):  # progress of a long local run, one line per example
         with open(os.environ["RULEBOOK_FUZZ_LOG"], "a", encoding="utf-8") as log:
             log.write(f"{'accepted' if run.accepted else 'refused'} {len(failures)} new "
-                      f"{len(run.failures) - len(failures)} known {seed} {applied}\n")
+                      f"{len(run.failures) - len(failures)} known {time.monotonic() - started:.2f}s {seed} {applied}\n")
     if failures and os.environ.get("RULEBOOK_FUZZ_SAVE"):
         # exploring: keep the input (to minimise into a regression fixture) and go on
         where = Path(os.environ["RULEBOOK_FUZZ_SAVE"]) / f"{seed}-{abs(hash(repr(files))):x}"
@@ -83,7 +85,8 @@ def test_any_mutation(pipeline, mutated):
 
 @budget(45)
 @given(mutated=mutate.mutated(SEEDS, tree_ops=["printable", "printable", "hostile", "deepen",
-                                                        "duplicate-renamed", "transplant", "drop-part", "swap", "drop"],
+                                                        "duplicate-renamed", "transplant", "drop-part", "reword",
+                                                        "reword", "swap", "drop"],
                               file_ops=["overlay-term"], line_ops=["yaml11-value", "anchor-alias", "crlf"],
                               max_ops=5))
 def test_mostly_valid_mutation(pipeline, mutated):
