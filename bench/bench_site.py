@@ -77,9 +77,10 @@ def write_baseline(rulebook: Path, folder: Path) -> int:
     from compiler.build import load_rulebook
     from compiler.site import pages as P
     from compiler.site.command import default_config
-    from compiler.site.plugin import front_matter, navigation
+    from compiler.site.plugin import navigation, page_meta
     from compiler.site.render import SITE_DIR, Renderer
     from compiler.site.changes import provider
+    import yaml
     from mkdocs.utils import get_relative_url
 
     book = load_rulebook(rulebook)
@@ -100,11 +101,14 @@ def write_baseline(rulebook: Path, folder: Path) -> int:
         body = renderer.render(spec, href).html
         path = docs / spec.src_uri
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(front_matter(spec) + "\n" + as_markdown(body, spec.searchable), encoding="utf-8")
+        # The plugin gives titles through its API; plain Markdown pages carry them as front matter.
+        meta = {key: str(value) if isinstance(value, str) else value for key, value in page_meta(spec).items()}
+        front = "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n"
+        path.write_text(front + "\n" + as_markdown(body, spec.searchable), encoding="utf-8")
     css = docs / "assets" / "stylesheets"
     css.mkdir(parents=True)
     shutil.copy(SITE_DIR / "docs" / "assets" / "stylesheets" / "rulebook.css", css)
-    config = json.loads(default_config(rulebook, book.title))
+    config = yaml.safe_load(default_config(rulebook, book.title))
     config["docs_dir"] = str(docs)
     config["plugins"] = ["search"]
     config["nav"] = navigation(book)

@@ -514,12 +514,35 @@ class _Builder:
 
     def _check_cycles(self, edition: Edition, predicates: dict[str, Predicate]) -> None:
         uses = {name: sorted(C.refs(p.condition) & predicates.keys()) for name, p in predicates.items()}
-        for cycle in find_cycles(uses):
+        cycles = find_cycles(uses)
+        for cycle in cycles:
             first = cycle[0]
             members = sorted(set(cycle))
             hint = (f"define '{first}' without using '{first}' itself" if len(members) == 1 else
                     "define one of " + ", ".join(f"'{m}'" for m in members) + " without using the others")
             self.error(predicates[first].loc, "predicate definitions form a cycle: " + " -> ".join(cycle), hint)
+        if not cycles:
+            self._check_predicate_depth(predicates, uses)
+
+    def _check_predicate_depth(self, predicates: dict[str, Predicate], uses: dict[str, list[str]]) -> None:
+        """Each place where a chain of predicates goes over MAX_PREDICATE_DEPTH, once."""
+        conditions = {name: p.condition for name, p in predicates.items()}
+        memo: dict[str, int] = {}
+        deep = {name: C.depth(cond, conditions, memo) for name, cond in conditions.items()}
+        limit = C.MAX_PREDICATE_DEPTH
+        for name in sorted(predicates):
+            # report where the chain crosses the limit, not every predicate above it
+            if deep[name] <= limit or any(deep[u] > limit for u in uses[name]):
+                continue
+            chain = [name]
+            while uses[chain[-1]]:
+                chain.append(max(uses[chain[-1]], key=lambda u: (deep[u], u)))
+            shown = chain if len(chain) <= 5 else chain[:3] + ["..."] + chain[-1:]
+            self.error(predicates[name].loc,
+                       f"predicate '{name}' nests {deep[name]} deep through the predicates it uses "
+                       f"({' -> '.join(shown)}), over the limit of {limit}",
+                       "define it with fewer predicates in a chain; the limit is "
+                       f"MAX_PREDICATE_DEPTH = {limit} in compiler/conditions.py (docs/format.md, Limits)")
 
     def _check_exception_cycles(self, edition: Edition) -> None:
         """An exception overrides what it names; a ring of them would override itself."""
@@ -546,28 +569,35 @@ def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
     """Each cycle of a graph once, as the path that closes it (``a -> b -> a``).
 
     Nodes are visited in sorted order, so the same graph gives the same cycles.
+    Depth-first with an explicit stack: a chain of any length needs no recursion.
     """
     state: dict[str, int] = {}  # 1 on the current path, 2 done
     found: list[list[str]] = []
     seen: set[frozenset] = set()
-
-    def visit(node: str, trail: list[str]) -> None:
-        state[node] = 1
-        trail.append(node)
-        for nxt in graph.get(node, ()):
-            if state.get(nxt) == 1:
-                cycle = trail[trail.index(nxt):] + [nxt]
+    for start in sorted(graph):
+        if start in state:
+            continue
+        trail: list[str] = [start]
+        on_trail: dict[str, int] = {start: 0}  # node -> its index in trail
+        state[start] = 1
+        stack = [iter(graph.get(start, ()))]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                stack.pop()
+                done = trail.pop()
+                del on_trail[done]
+                state[done] = 2
+            elif state.get(nxt) == 1:
+                cycle = trail[on_trail[nxt]:] + [nxt]
                 if frozenset(cycle) not in seen:
                     seen.add(frozenset(cycle))
                     found.append(cycle)
             elif nxt not in state:
-                visit(nxt, trail)
-        trail.pop()
-        state[node] = 2
-
-    for node in sorted(graph):
-        if node not in state:
-            visit(node, [])
+                state[nxt] = 1
+                on_trail[nxt] = len(trail)
+                trail.append(nxt)
+                stack.append(iter(graph.get(nxt, ())))
     return found
 
 

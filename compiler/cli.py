@@ -108,6 +108,10 @@ def export(root: Path | None, edition_id: str | None, fmt: str, out: Path | None
     from .export import dumps, edition_json
     from .fileio import write_text
 
+    if out:
+        from .outputs import output_file, rulebook_input
+
+        output_file(out, [rulebook_input(root or default_root())])
     book = load_or_exit(root)
     text = dumps(edition_json(book, edition_or_exit(book, edition_id)))
     if out:

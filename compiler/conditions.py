@@ -63,10 +63,23 @@ Condition = Union[Const, Ref, Not, All, Any_, In]
 
 _FORMS = ("not", "all", "any", "is", "in")
 
+# Conditions are walked recursively (evaluation, export, describe); these caps keep
+# every walker far from Python's recursion limit. A condition's depth counts each
+# form and name as a level; a predicate's depth counts the predicates it uses, as
+# the evaluator inlines them. A rule's condition is at most the sum of the two deep.
+MAX_CONDITION_DEPTH = 32
+MAX_PREDICATE_DEPTH = 64
+_LIMITS = "(docs/format.md, Limits)"
 
-def parse(doc: Document, path: tuple, value: Any, out: list[Diagnostic]) -> Condition | None:
+
+def parse(doc: Document, path: tuple, value: Any, out: list[Diagnostic], _depth: int = 1) -> Condition | None:
     """Build a condition from its YAML value, reporting malformed parts to ``out``."""
     loc = doc.at(path)
+    if _depth > MAX_CONDITION_DEPTH:
+        out.append(Diagnostic(loc, f"condition nested more than {MAX_CONDITION_DEPTH} deep",
+                              "name a part of it with 'defines' and use the name; the limit is "
+                              f"MAX_CONDITION_DEPTH = {MAX_CONDITION_DEPTH} in compiler/conditions.py {_LIMITS}"))
+        return None
     if isinstance(value, bool):
         return Const(value, loc)
     if isinstance(value, str):
@@ -82,13 +95,13 @@ def parse(doc: Document, path: tuple, value: Any, out: list[Diagnostic]) -> Cond
     (form, arg), = value.items()
     sub = path + (form,)
     if form == "not":
-        inner = parse(doc, sub, arg, out)
+        inner = parse(doc, sub, arg, out, _depth + 1)
         return Not(inner, loc) if inner is not None else None
     if form in ("all", "any"):
         if not isinstance(arg, list):
             out.append(Diagnostic(doc.at(sub), f"'{form}' takes a list of conditions"))
             return None
-        items = [parse(doc, sub + (i,), item, out) for i, item in enumerate(arg)]
+        items = [parse(doc, sub + (i,), item, out, _depth + 1) for i, item in enumerate(arg)]
         if any(item is None for item in items):
             return None
         return (All if form == "all" else Any_)(tuple(items), loc)
@@ -189,6 +202,76 @@ def facts_used(cond: Condition, predicates: Mapping[str, Condition]) -> set[str]
                 else:
                     found.add(node.name)
     return found
+
+
+def depth(cond: Condition, predicates: Mapping[str, Condition], memo: dict[str, int] | None = None) -> int:
+    """Levels of nesting, with the predicates it uses inlined (a use counts one level more).
+
+    An explicit stack, so that any chain of predicates is measured without
+    recursion; ``memo`` keeps predicates' depths between calls. A predicate met
+    again inside its own definition (a cycle, reported by the checker) counts 1.
+    """
+    memo = {} if memo is None else memo
+    found: dict[int, int] = {}
+    active: set[str] = set()
+    stack: list[tuple[Condition, bool, str | None]] = [(cond, False, None)]
+    while stack:
+        node, ready, name = stack.pop()
+        if isinstance(node, Ref) and node.name in predicates:
+            p = node.name
+            if p in memo or (p in active and not ready):
+                found[id(node)] = 1 + memo.get(p, 0)
+            elif not ready:
+                active.add(p)
+                stack.append((node, True, name))
+                stack.append((predicates[p], False, p))
+                continue
+            else:
+                found[id(node)] = 1 + memo[p]
+        elif isinstance(node, (Not, All, Any_)):
+            children = (node.arg,) if isinstance(node, Not) else node.args
+            if not ready:
+                stack.append((node, True, name))
+                stack.extend((c, False, None) for c in children)
+                continue
+            found[id(node)] = 1 + max((found[id(c)] for c in children), default=0)
+        else:
+            found[id(node)] = 1
+        if name is not None:
+            memo[name] = found[id(node)]
+            active.discard(name)
+    return found[id(cond)]
+
+
+def size(cond: Condition, predicates: Mapping[str, Condition], memo: dict[str, int] | None = None) -> int:
+    """Nodes evaluated at most, with the predicates it uses inlined (a use counts one more).
+
+    It can be far larger than the text (a predicate used twice by one used twice
+    by ...), which is why the logic checks count it. An explicit stack within a
+    condition; it recurses only from a predicate's use into its definition, and
+    checked chains of those are at most MAX_PREDICATE_DEPTH long.
+    """
+    memo = {} if memo is None else memo
+    total = 0
+    stack: list[tuple[Condition, int]] = [(cond, 1)]  # a node and how many times it is reached
+    pending: dict[str, int] = {}
+    while stack:
+        node, times = stack.pop()
+        total += times
+        if isinstance(node, Ref) and node.name in predicates:
+            name = node.name
+            if name not in memo:
+                if name in pending:  # a cycle, reported by the checker
+                    continue
+                pending[name] = 1
+                memo[name] = size(predicates[name], predicates, memo)
+                del pending[name]
+            total += times * memo[name]
+        elif isinstance(node, Not):
+            stack.append((node.arg, times))
+        elif isinstance(node, (All, Any_)):
+            stack.extend((a, times) for a in node.args)
+    return total
 
 
 Compiled = Callable[[State], bool]

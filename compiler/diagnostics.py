@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -60,3 +61,20 @@ def closest(name: str, candidates: Iterable[str]) -> str | None:
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     match = closest(name, candidates)
     return f"did you mean '{match}'?" if match else None
+
+
+# C0 and C1 control characters and DEL: printed raw, an escape sequence would
+# recolour, move or retitle the terminal, a CR overwrite a line, a LF forge one.
+_TERMINAL_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(text: str, keep: str = "") -> str:
+    """Untrusted text (a file name, rule text) safe to print on a terminal.
+
+    Each control character not in ``keep`` is written as Python writes it in a
+    string (``\\x1b``, ``\\r``, ``\\n``); rule text keeps its line breaks and tabs
+    with ``keep="\\n\\t"``.
+    """
+    return _TERMINAL_CONTROL.sub(
+        lambda m: m.group() if m.group() in keep else _NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)

@@ -12,7 +12,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Union
 
-from .conditions import Compiled, Condition, compile_condition, facts_used
+from .conditions import Compiled, Condition, compile_condition, facts_used, size
 from .model import Answer, Decision, Edition, Rule, Rulebook, Vocabulary
 
 State = Mapping[str, Answer]
@@ -33,10 +33,33 @@ EMPTY = _NoAnswer("EMPTY")
 Outcome = Union[Answer, _NoAnswer]
 
 
+class OverBudget(Exception):
+    """A search spent more condition steps than its budget allowed."""
+
+
+class Budget:
+    """Condition steps a search may spend: the bound on the time of a logic check.
+
+    A step is one node of a condition evaluated (at most: evaluation stops early
+    in 'all' and 'any'); counting them, not situations, bounds wide conditions and
+    constraints that tie a decision's facts to many others alike.
+    """
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.spent = 0
+
+    def spend(self, steps: int) -> None:
+        self.spent += steps
+        if self.spent > self.limit:
+            raise OverBudget
+
+
 class Space:
     """The situations allowed by the vocabulary's constraints, over some facts."""
 
-    def __init__(self, vocabulary: Vocabulary, facts: set[str], given: Compiled | None = None):
+    def __init__(self, vocabulary: Vocabulary, facts: set[str], given: Compiled | None = None,
+                 given_cost: int = 1):
         by_name = vocabulary.by_name
         self.facts = tuple(sorted(facts))
         self.domains = {f: by_name[f].domain for f in self.facts}
@@ -50,6 +73,10 @@ class Space:
         self.extra = tuple(sorted(extra))
         self.extra_domains = [by_name[f].domain for f in self.extra]
         self.constraints = [compile_condition(c.never, {}) for c in relevant]
+        self.given_cost = given_cost if given is not None else 0
+        self.constraint_costs = [size(c.never, {}) for c in relevant]
+        # making a situation of the facts and the values tried for the others, a step per fact
+        self.situation_cost = len(self.facts) + len(self.extra)
 
     @property
     def size(self) -> int:
@@ -59,24 +86,43 @@ class Space:
             n *= len(d)
         return n
 
-    def allowed(self, state: State) -> bool:
+    def allowed(self, state: State, budget: Budget | None = None) -> bool:
+        """Whether some values of the facts the constraints tie to it break none.
+
+        With a budget, each constraint evaluated is charged its steps (OverBudget when spent).
+        """
+        if budget is not None:
+            budget.spend(self.given_cost)
         if self.given is not None and not self.given(state):
             return False
         if not self.constraints:
             return True
         if not self.extra:
-            return not any(c(state) for c in self.constraints)
+            return not self._breaks(state, budget)
         for values in itertools.product(*self.extra_domains):
             full = {**state, **dict(zip(self.extra, values))}
-            if not any(c(full) for c in self.constraints):
+            if not self._breaks(full, budget):
                 return True
         return False
 
-    def states(self) -> Iterator[dict[str, Answer]]:
+    def _breaks(self, state: State, budget: Budget | None) -> bool:
+        """Whether the state breaks a constraint (charging each one evaluated)."""
+        if budget is None:
+            return any(c(state) for c in self.constraints)
+        spent = self.situation_cost
+        for c, cost in zip(self.constraints, self.constraint_costs):
+            spent += cost
+            if c(state):
+                budget.spend(spent)
+                return True
+        budget.spend(spent)
+        return False
+
+    def states(self, budget: Budget | None = None) -> Iterator[dict[str, Answer]]:
         """Every allowed situation, in a fixed order (facts by name, False before True)."""
         for values in itertools.product(*(self.domains[f] for f in self.facts)):
             state = dict(zip(self.facts, values))
-            if self.allowed(state):
+            if self.allowed(state, budget):
                 yield state
 
 
@@ -126,7 +172,11 @@ class DecisionModel:
             used |= facts_used(self.decision.given, preds)
         self.facts: tuple[str, ...] = tuple(sorted(used))
         given = compile_condition(self.decision.given, preds, cache) if self.decision.given is not None else None
-        self.space = Space(vocabulary, used, given)
+        sizes: dict[str, int] = {}
+        self.space = Space(vocabulary, used, given,
+                           size(self.decision.given, preds, sizes) if self.decision.given is not None else 0)
+        # steps to evaluate every rule in one situation, at most
+        self.rules_cost = sum(size(c, preds, sizes) for r in self.rules for c in (r.when, r.test) if c is not None)
         self._overrides = self._override_table()
 
     def _override_table(self) -> dict[int, frozenset[int]]:
@@ -176,8 +226,8 @@ class DecisionModel:
             raise ValueError(f"decision '{self.decision.name}' has no answer here")
         return result.answer
 
-    def states(self) -> Iterator[dict[str, Answer]]:
-        return self.space.states()
+    def states(self, budget: Budget | None = None) -> Iterator[dict[str, Answer]]:
+        return self.space.states(budget)
 
 
 @dataclass(frozen=True)

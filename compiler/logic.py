@@ -6,18 +6,39 @@ reported with the situation that shows it.
 
 from __future__ import annotations
 
+import os
 from typing import Mapping
 
 from .conditions import Condition, refs
-from .diagnostics import Diagnostic
-from .evaluate import DecisionModel, show_state
+from .diagnostics import Diagnostic, Location
+from .evaluate import Budget, DecisionModel, OverBudget, show_state
 from .model import Edition, Rulebook
 
 MAX_STATES = 1 << 16  # beyond this a decision is left unchecked, and said so
+# The bound on each decision's search, in condition steps (evaluate.Budget): a few
+# seconds at most; the bundled rulebook's largest decision needs 2.5 million.
+STEPS_VARIABLE = "RULEBOOK_MAX_CHECK_STEPS"
+DEFAULT_MAX_STEPS = 10_000_000
+
+
+def max_steps() -> int:
+    """The step budget of one decision's check: $RULEBOOK_MAX_CHECK_STEPS or the default."""
+    text = os.environ.get(STEPS_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_MAX_STEPS
+    value = int(text.replace("_", "")) if text.replace("_", "").isdigit() else 0
+    if value < 1:
+        raise ValueError(text)
+    return value
 
 
 def logic_problems(book: Rulebook) -> list[Diagnostic]:
     """Every conflict, empty situation and dead rule, over all editions."""
+    try:
+        limit = max_steps()
+    except ValueError as exc:
+        return [Diagnostic(Location(STEPS_VARIABLE), f"{STEPS_VARIABLE} must be a positive whole number, "
+                           f"not {str(exc)!r}", f"unset it for the default, {DEFAULT_MAX_STEPS:,}")]
     problems: list[Diagnostic] = []
     done: set = set()
     tokens: dict[tuple, int] = {}
@@ -31,7 +52,7 @@ def logic_problems(book: Rulebook) -> list[Diagnostic]:
             done.add(key)
             model = DecisionModel(book.vocabulary, edition, name,
                                   predicates=_reachable(edition, name, conditions))
-            problems.extend(decision_problems(model))
+            problems.extend(decision_problems(model, limit))
     return problems
 
 
@@ -63,12 +84,41 @@ def _predicates_key(edition: Edition) -> tuple:
     return tuple(sorted((n, p.condition) for n, p in edition.predicates.items()))
 
 
-def decision_problems(model: DecisionModel) -> list[Diagnostic]:
+def decision_problems(model: DecisionModel, limit: int = DEFAULT_MAX_STEPS) -> list[Diagnostic]:
+    """The decision's problems, searched within ``limit`` condition steps (a warning beyond)."""
     decision = model.decision
     if model.space.size > MAX_STATES:
         return [Diagnostic(decision.loc, f"decision '{decision.name}' depends on {len(model.facts)} facts "
-                           f"({model.space.size} situations); not checked for conflicts", severity="warning")]
+                           f"({model.space.size:,} situations, over the limit of {MAX_STATES:,}); "
+                           "not checked for conflicts, empty situations or dead rules",
+                           "make it depend on fewer facts (split the decision, or narrow it with 'given'); "
+                           "the limit is MAX_STATES in compiler/logic.py (docs/format.md, Limits)",
+                           severity="warning", code="logic-not-checked")]
     out: list[Diagnostic] = []
+    try:
+        applied = _search(model, Budget(limit), out)
+    except OverBudget:
+        space = model.space
+        ties = f" and the {len(space.extra)} its constraints tie to them" if space.extra else ""
+        out.append(Diagnostic(decision.loc, f"decision '{decision.name}' is too large to check: its "
+                              f"{len(model.facts)} facts{ties} take more than {limit:,} condition steps to search "
+                              f"({space.size:,} situations); not checked for dead rules, and for conflicts "
+                              "and empty situations beyond those reported",
+                              f"raise the limit with the environment variable {STEPS_VARIABLE} (it bounds the time "
+                              "of check), or make the decision and its constraints depend on fewer facts",
+                              severity="warning", code="logic-not-checked"))
+        return out
+    for i, rule in enumerate(model.rules):
+        if not applied >> i & 1:
+            out.append(Diagnostic(rule.loc, f"rule of {rule.ref} for '{decision.name}' can never apply in an "
+                                  "allowed situation (dead rule)",
+                                  "check its 'when' against the vocabulary's constraints and the decision's 'given'"))
+    return out
+
+
+def _search(model: DecisionModel, budget: Budget, out: list[Diagnostic]) -> int:
+    """Report conflicts and the first empty situation; return the rules that apply somewhere (bits)."""
+    decision = model.decision
     applied = 0  # bit i: rule i answers in some allowed situation
     conflicts: set[frozenset] = set()
     empty_shown = False
@@ -78,7 +128,8 @@ def decision_problems(model: DecisionModel) -> list[Diagnostic]:
     # evaluated in full, for their message. Full evaluation of every situation
     # was half of the time of checking a large rulebook.
     overrides = [sum(1 << j for j in model._overrides[i]) for i in range(len(compiled))]
-    for state in model.states():
+    for state in model.states(budget):
+        budget.spend(model.rules_cost)
         answers = [c.answer(state) for c in compiled]
         answered = beaten = 0
         for i, a in enumerate(answers):
@@ -105,9 +156,4 @@ def decision_problems(model: DecisionModel) -> list[Diagnostic]:
                                   f"{show_state(state)}",
                                   "add a rule for this situation, a constraint that rules it out, "
                                   "or a 'given' that puts it out of the question's scope"))
-    for i, rule in enumerate(model.rules):
-        if not applied >> i & 1:
-            out.append(Diagnostic(rule.loc, f"rule of {rule.ref} for '{decision.name}' can never apply in an "
-                                  "allowed situation (dead rule)",
-                                  "check its 'when' against the vocabulary's constraints and the decision's 'given'"))
-    return out
+    return applied

@@ -67,3 +67,26 @@ def _one_decision_rulebook(root: Path, clauses: str, constraints: str = "[]", gi
 def write_rulebook():
     """write_rulebook(root, clauses, constraints='[]', given='') -> root (see _one_decision_rulebook)."""
     return _one_decision_rulebook
+
+
+def _tree(folder: Path) -> dict[str, tuple[bytes | None, int]]:
+    """Every path under ``folder``, hidden ones too, with its bytes (None for a folder) and mtime."""
+    return {str(p.relative_to(folder)): (None if p.is_dir() else p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*"))}
+
+
+@pytest.fixture
+def snapshot():
+    """snapshot(folder): what 'unchanged' means for a folder (paths, bytes and mtimes); compare two."""
+    return _tree
+
+
+@pytest.fixture
+def dead_pid() -> int:
+    """The id of a process that has ended (its folders and locks are stale)."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    return child.pid

@@ -29,8 +29,8 @@ HANG_GUARD = 60  # seconds; each case takes well under one
 CASES = sorted(p.name for p in BROKEN.iterdir() if (p / "expected.txt").is_file())
 
 
-def run_check(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "NO_COLOR": "1"}
+def run_check(*args: str, cwd: Path, **variables: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1", **variables}
     return subprocess.run([sys.executable, "-m", "compiler", "check", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=HANG_GUARD)
 
@@ -146,3 +146,106 @@ def test_a_missing_folder_is_named():
     proc = run_check("no-such-folder", cwd=BROKEN)
     assert_clean_failure(proc)
     assert proc.stderr == "no-such-folder: error: no such rulebook folder\n1 problem found\n"
+
+
+def _hostile(tmp_path: Path, case: str, size: int) -> Path:
+    """A rulebook from bench/hostile.py, generated here: too big (or too repetitive) to commit."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_hostile", FIXTURES.parent.parent / "bench" / "hostile.py")
+    hostile = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hostile)
+    return hostile.CASES[case](tmp_path / case, size)
+
+
+def test_a_chain_of_a_thousand_predicates(tmp_path):
+    # once a RecursionError traceback in the cycle finder
+    from compiler.conditions import MAX_PREDICATE_DEPTH as LIMIT
+
+    _hostile(tmp_path, "predicate-chain", 1000)
+    proc = run_check("predicate-chain", cwd=tmp_path)
+    assert_clean_failure(proc)
+    first = 1000 - LIMIT  # the predicate where the chain goes over the limit
+    line, col = 9 + first, len(f"      - {{id: p{first}, text: P{first}., defines: ") + 1
+    assert proc.stderr == (
+        f"predicate-chain/editions/v1/t.yaml:{line}:{col}: error: predicate 'p{first}' nests {LIMIT + 1} deep "
+        f"through the predicates it uses (p{first} -> p{first + 1} -> p{first + 2} -> ... -> p1000), "
+        f"over the limit of {LIMIT}\n"
+        "  hint: define it with fewer predicates in a chain; the limit is "
+        f"MAX_PREDICATE_DEPTH = {LIMIT} in compiler/conditions.py (docs/format.md, Limits)\n"
+        "1 problem found\n")
+
+
+def test_a_when_nested_320_not_deep(tmp_path):
+    # once passed check, then failed in every command that walked it (the diff pickled it);
+    # nested this deep it is refused by the loader already
+    from compiler.yamlsource import MAX_DEPTH as LIMIT
+
+    _hostile(tmp_path, "deep-not", 320)
+    proc = run_check("deep-not", cwd=tmp_path)
+    assert_clean_failure(proc)
+    assert proc.stderr == (
+        f"deep-not/editions/v1/t.yaml:13:{74 + 6 * (LIMIT - 7)}: error: lists and mappings nested more than "
+        f"{LIMIT} deep\n"
+        f"  hint: a rulebook file needs far less; the limit is MAX_DEPTH = {LIMIT} in compiler/yamlsource.py "
+        "(docs/format.md, Limits)\n"
+        "1 problem found\n")
+
+
+def test_a_when_nested_deeper_than_the_condition_limit(tmp_path):
+    from compiler.conditions import MAX_CONDITION_DEPTH as LIMIT
+
+    _hostile(tmp_path, "deep-not", LIMIT + 10)
+    proc = run_check("deep-not", cwd=tmp_path)
+    assert_clean_failure(proc)
+    assert proc.stderr == (
+        f"deep-not/editions/v1/t.yaml:13:{74 + 6 * LIMIT}: error: condition nested more than {LIMIT} deep\n"
+        "  hint: name a part of it with 'defines' and use the name; the limit is "
+        f"MAX_CONDITION_DEPTH = {LIMIT} in compiler/conditions.py (docs/format.md, Limits)\n"
+        "1 problem found\n")
+
+
+def test_a_cycle_in_a_long_chain_of_predicates_is_found_without_recursion(tmp_path):
+    root = _hostile(tmp_path, "predicate-chain", 3000)
+    term = root / "editions" / "v1" / "t.yaml"
+    term.write_text(term.read_text().replace("name: p3000, as: a}", "name: p3000, as: p0}"))
+    proc = run_check("predicate-chain", cwd=tmp_path)
+    assert_clean_failure(proc)
+    lines = proc.stderr.splitlines()
+    assert lines[0].startswith("predicate-chain/editions/v1/t.yaml:9:38: error: predicate definitions form a cycle: "
+                               "p0 -> p1 -> p2 -> ")
+    assert lines[0].endswith(" -> p2999 -> p3000 -> p0")
+    assert lines[1:] == ["  hint: define one of " + ", ".join(f"'p{i}'" for i in sorted(range(3001), key=str))
+                         + " without using the others", "1 problem found"]
+
+
+def test_constraints_tying_a_decision_to_25_facts_are_reported_not_searched(tmp_path):
+    # once minutes of search (20 ties: 7 s; 25: several minutes), now stopped by the step budget
+    from compiler.logic import DEFAULT_MAX_STEPS
+
+    _hostile(tmp_path, "tied-constraints", 25)
+    proc = run_check("tied-constraints", cwd=tmp_path)
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert proc.returncode == 0
+    assert proc.stderr == (
+        "tied-constraints/editions/v1/t.yaml:4:5: warning: decision 't.q' is too large to check: its 1 facts "
+        f"and the 25 its constraints tie to them take more than {DEFAULT_MAX_STEPS:,} condition steps to search "
+        "(2 situations); not checked for dead rules, and for conflicts and empty situations beyond those reported\n"
+        "  hint: raise the limit with the environment variable RULEBOOK_MAX_CHECK_STEPS (it bounds the time of "
+        "check), or make the decision and its constraints depend on fewer facts\n")
+    assert proc.stdout.endswith(": no problems\n")
+
+
+def test_a_400_kb_condition_is_reported_not_searched(tmp_path):
+    # once 213 s (more than 300 s here); the budget is lowered only to keep this test short
+    root = _hostile(tmp_path, "wide-condition", 10_000)
+    assert (root / "editions" / "v1" / "t.yaml").stat().st_size > 380_000
+    proc = run_check("wide-condition", cwd=tmp_path, RULEBOOK_MAX_CHECK_STEPS="500000")
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert proc.returncode == 0
+    assert proc.stderr == (
+        "wide-condition/editions/v1/t.yaml:4:5: warning: decision 't.q' is too large to check: its 16 facts "
+        "take more than 500,000 condition steps to search (65,536 situations); not checked for dead rules, "
+        "and for conflicts and empty situations beyond those reported\n"
+        "  hint: raise the limit with the environment variable RULEBOOK_MAX_CHECK_STEPS (it bounds the time of "
+        "check), or make the decision and its constraints depend on fewer facts\n")

@@ -75,3 +75,36 @@ def test_malformed_forms():
 def test_describe():
     c, _ = cond("{all: [healable, {not: {is: {phase: battle}}}]}")
     assert C.describe(c) == "healable and not (phase is battle)"
+
+
+def test_a_condition_nested_deeper_than_the_limit_is_a_located_error():
+    # 320 'not' deep once passed check and failed later, in every recursive walker
+    depth = C.MAX_CONDITION_DEPTH + 1
+    c, problems = cond("{not: " * depth + "poisoned" + "}" * depth)
+    assert c is None
+    assert [str(p) for p in problems] == [
+        f"c.yaml:1:{4 + 6 * C.MAX_CONDITION_DEPTH}: error: condition nested more than "
+        f"{C.MAX_CONDITION_DEPTH} deep\n"
+        "  hint: name a part of it with 'defines' and use the name; the limit is "
+        f"MAX_CONDITION_DEPTH = {C.MAX_CONDITION_DEPTH} in compiler/conditions.py (docs/format.md, Limits)"]
+
+
+def test_a_condition_at_the_depth_limit_is_accepted():
+    depth = C.MAX_CONDITION_DEPTH - 1  # the innermost name is a level too
+    c, problems = cond("{all: [" * depth + "poisoned" + "]}" * depth)
+    assert problems == []
+    assert C.depth(c, {}) == C.MAX_CONDITION_DEPTH
+    assert C.compile_condition(c, {})({"poisoned": True}) is True
+
+
+def test_depth_counts_the_predicates_a_condition_uses():
+    c, _ = cond("{all: [healable, {not: diseased}]}")
+    healable, _ = cond("{any: [poisoned, {not: diseased}]}")
+    assert C.depth(healable, {}) == 3
+    assert C.depth(c, {"healable": healable}) == 5  # all -> the use of healable -> any -> not -> diseased
+
+
+def test_depth_of_a_long_chain_of_predicates_needs_no_recursion():
+    chain = {f"p{i}": C.Ref(f"p{i + 1}") for i in range(100_000)}
+    chain["p100000"] = C.Ref("poisoned")
+    assert C.depth(C.Ref("p0"), chain) == 100_002

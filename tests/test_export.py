@@ -57,3 +57,24 @@ def test_out_file_is_written(tmp_path):
     assert result.exit_code == 0
     assert json.loads(target.read_text())["edition"]["id"] == "v2"
     assert [p.name for p in target.parent.iterdir()] == ["v2.json"]  # no temporary left behind
+
+
+TABLE = str(Path(__file__).resolve().parent / "fixtures" / "table")
+
+
+def test_table_rows_are_exported_once_as_the_table_not_again_as_rules():
+    """Three rows in two table clauses and one rule: the rows appear in ``table`` only."""
+    result = CliRunner().invoke(main, ["export", "--rulebook", TABLE, "--edition", "t1", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (term,) = json.loads(result.output)["terms"]
+    clauses = {c["id"]: c for c in term["clauses"]}
+    assert {i: (len(c["rules"]), c["table"]) for i, c in clauses.items()} == {
+        "draw-discard": (0, {"decision": "targeting.location", "key": "ability",
+                             "rows": [{"keys": ["draw", "discard"], "value": "deck"}]}),
+        "heal-band": (0, {"decision": "targeting.location", "key": "ability",
+                          "rows": [{"keys": ["heal"], "value": "hand"}, {"keys": ["band"], "value": "hand"}]}),
+        "blocked": (1, None),
+    }
+    assert clauses["blocked"]["rules"] == [{
+        "decision": "targeting.location", "id": None, "kind": "value", "when": "blocked", "value": "nowhere",
+        "exception_to": ["targeting#draw-discard", "targeting#heal-band"], "notes": None}]

@@ -1,4 +1,4 @@
-from compiler.yamlsource import MAX_NODES, parse
+from compiler.yamlsource import MAX_DEPTH, MAX_NODES, parse
 
 
 def test_positions_of_values_and_keys():
@@ -53,3 +53,70 @@ def test_control_characters_are_refused():
         "  hint: remove it; rule text holds printable characters, tabs and line breaks only"]
     doc, problems = parse(b'text: "tab\\there\\nnext line"\n', "f.yaml")
     assert problems == [] and doc.data == {"text": "tab\there\nnext line"}
+
+
+def test_nesting_deeper_than_the_limit_is_a_located_error():
+    # 500 nested lists once ended in a RecursionError traceback
+    text = b"a: ok\nnotes: " + b"[" * 500 + b"]" * 500 + b"\n"
+    doc, problems = parse(text, "deep.yaml")
+    assert doc is None
+    assert [str(p) for p in problems] == [
+        f"deep.yaml:2:{7 + MAX_DEPTH}: error: lists and mappings nested more than {MAX_DEPTH} deep\n"
+        f"  hint: a rulebook file needs far less; the limit is MAX_DEPTH = {MAX_DEPTH} "
+        "in compiler/yamlsource.py (docs/format.md, Limits)"]
+
+
+def test_nesting_at_the_limit_is_accepted():
+    depth = MAX_DEPTH - 1  # the top-level mapping is the first level
+    doc, problems = parse(b"notes: " + b"[" * depth + b"x" + b"]" * depth + b"\n", "f.yaml")
+    assert problems == []
+    value = doc.data["notes"]
+    for _ in range(depth):
+        value = value[0]
+    assert value == "x"
+
+
+def test_very_deep_nesting_is_refused_without_a_traceback():
+    for depth in (1_000, 5_000, 50_000):
+        doc, problems = parse(b"a: " + b"[" * depth + b"]" * depth + b"\n", "f.yaml")
+        assert doc is None
+        assert len(problems) == 1
+        assert problems[0].location.path == "f.yaml"
+        assert "nested more than" in problems[0].message
+
+
+def test_an_alias_bomb_is_refused_after_building_no_more_than_the_file_holds(monkeypatch):
+    # A 400-deep list repeated through aliases took 17 s and 1.9 GB before it was refused:
+    # each alias is now built once and counted by its size, so the work is that of the file.
+    import compiler.yamlsource as Y
+
+    lines = ["l0: &l0 " + "[" * 40 + "]" * 40]
+    for level in range(1, 9):
+        lines.append(f"l{level}: &l{level} [" + ", ".join([f"*l{level - 1}"] * 9) + "]")
+    built = []
+    original = Y._Builder._open
+    monkeypatch.setattr(Y._Builder, "_open",
+                        lambda self, *args: built.append(1) or original(self, *args))
+    doc, problems = parse("\n".join(lines).encode(), "bomb.yaml")
+    assert doc is None
+    assert [str(p) for p in problems] == [
+        f"bomb.yaml:6:1: error: 'l5' expands to more than {MAX_NODES:,} values through aliases\n"
+        "  hint: an alias ('*name') repeats the value anchored as '&name'; "
+        "aliases nested this deep are refused so that loading stays bounded"]
+    assert len(built) <= 1 + 40 + 8  # the top mapping, the 40 lists, one list per level
+
+
+def test_a_repeated_alias_gives_equal_values_at_each_place():
+    doc, problems = parse(b"a: &x {k: [1, 2]}\nb: *x\nc: [*x, *x]\n", "f.yaml")
+    assert problems == []
+    assert doc.data == {"a": {"k": [1, 2]}, "b": {"k": [1, 2]}, "c": [{"k": [1, 2]}, {"k": [1, 2]}]}
+    # inside a repeat, a place is the alias's: the values repeated have none of their own there
+    assert str(doc.at(("c", 1, "k", 0))) == "f.yaml:3:9"
+    assert str(doc.at(("a", "k", 1))) == "f.yaml:1:15"
+
+
+def test_an_alias_that_would_nest_too_deep_is_refused():
+    inner = b"[" * (MAX_DEPTH - 5) + b"]" * (MAX_DEPTH - 5)
+    doc, problems = parse(b"a: &x " + inner + b"\nb: [[[[[[[[*x]]]]]]]]\n", "f.yaml")
+    assert doc is None
+    assert [p.message for p in problems] == [f"lists and mappings nested more than {MAX_DEPTH} deep"]

@@ -28,14 +28,17 @@ def conformance() -> None:
 @EXHAUSTIVE_OPTION
 def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int) -> None:
     """Write the edition's cases (cases.json) and a pytest module that runs them."""
+    from ..cli import default_root
+    from ..outputs import output_folder, rulebook_input
     from .cases import build_suite
     from .suite import write_suite
 
-    book = load_or_exit(root)
-    edition = edition_or_exit(book, edition_id)
-    suite = build_suite(book, edition, max_exhaustive)
-    _warn_gaps(suite)
-    cases_path, module_path = write_suite(suite, book.title, out)
+    with output_folder(out, "rulebook conformance generate", [rulebook_input(root or default_root())]):
+        book = load_or_exit(root)
+        edition = edition_or_exit(book, edition_id)
+        suite = build_suite(book, edition, max_exhaustive)
+        _warn_gaps(suite)
+        cases_path, module_path = write_suite(suite, book.title, out)
     click.echo(f"edition {edition.id}: {len(suite.cases)} cases over {len(suite.decisions)} decisions: "
                f"{cases_path}, {module_path}")
 
@@ -66,35 +69,32 @@ def _warn_gaps(suite) -> None:
 def run(root: Path | None, edition_id: str, engine_spec: str | None, engine_cmd: str | None,
         cases_file: Path | None, expectations: Path | None, write_expectations: Path | None,
         timeout: float, max_exhaustive: int) -> None:
-    """Run an engine through the edition's cases: prints `N passed, M failed`, exit 1 on any failure."""
-    from .engines import EngineLoadError, PythonAdapter, SubprocessAdapter, load_engine
-    from .runner import expectations_text, read_expectations, run_cases, stale_expectations, summary
+    """Run an engine through the edition's cases: prints `N passed, M failed`, exit 1 on any failure.
+
+    An engine that cannot be imported or started is a usage error (exit 2), before any case runs.
+    """
+    from .runner import expectation_problems, expectations_text, run_cases, summary
 
     if bool(engine_spec) == bool(engine_cmd):
         raise click.UsageError("give --engine MODULE:ATTR or --engine-cmd COMMAND (one of them)")
     book = load_or_exit(root)
     edition = edition_or_exit(book, edition_id)
-    cases, values, bad = _cases(book, edition, cases_file, max_exhaustive)
-    known = None
-    if expectations:
-        known, problems = read_expectations(expectations)
-        problems = problems or stale_expectations(known, cases)
-        if problems:
-            for p in problems:
-                click.echo(p, err=True)
-            sys.exit(1)
-    for label, problem in bad:
-        click.echo(f"case {label}: {problem}")
+    if write_expectations:
+        from ..outputs import output_file, rulebook_input
+
+        output_file(write_expectations, [rulebook_input(book.root)], "--write-expectations")
+    adapter = _adapter_or_exit(engine_spec, engine_cmd, edition.id, str(book.root), timeout)
     try:
-        if engine_cmd:
-            adapter = SubprocessAdapter(engine_cmd, edition.id, timeout)
-        else:
-            adapter = PythonAdapter(load_engine(engine_spec, edition.id, str(book.root)), timeout)
-    except EngineLoadError as exc:
-        click.echo(f"error: {exc}", err=True)
-        click.echo(f"0 passed, {len(cases) + len(bad)} failed (no engine)")
-        sys.exit(1)
-    try:
+        cases, values, bad = _cases(book, edition, cases_file, max_exhaustive)
+        known = None
+        if expectations:
+            known, problems = expectation_problems(expectations, cases)
+            if problems:
+                for p in problems:
+                    click.echo(p, err=True)
+                sys.exit(1)
+        for label, problem in bad:
+            click.echo(f"case {label}: {problem}")
         verdicts = run_cases(adapter, cases, values, known)
     finally:
         adapter.close()
@@ -108,6 +108,18 @@ def run(root: Path | None, edition_id: str, engine_spec: str | None, engine_cmd:
     click.echo(summary(verdicts, len(bad)))
     if len(bad) or any(not v.ok for v in verdicts):
         sys.exit(1)
+
+
+def _adapter_or_exit(spec: str | None, command: str | None, edition: str, rulebook: str, timeout: float):
+    """The engine's adapter, or exit 2 with ``error: OPTION VALUE: why`` and a hint line."""
+    from .engines import EngineLoadError, open_adapter
+
+    try:
+        return open_adapter(spec, command, edition, rulebook, timeout)
+    except EngineLoadError as exc:
+        option, value = ("--engine-cmd", command) if command is not None else ("--engine", spec)
+        click.echo(f"error: {exc.report(option, value)}", err=True)
+        sys.exit(2)
 
 
 def _cases(book, edition, cases_file: Path | None, max_exhaustive: int):

@@ -8,12 +8,13 @@ the current folder) to whatever else pytest collects. A generated module
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .engines import DEFAULT_TIMEOUT, EngineLoadError, PythonAdapter, SubprocessAdapter, load_engine
+from .engines import DEFAULT_TIMEOUT, EngineLoadError, open_adapter
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -64,23 +65,33 @@ class RulebookSession:
         return here if (here / "rulebook.yaml").is_file() else Path(".")
 
     def adapter(self, edition: str) -> Any:
+        """The edition's adapter, or the EngineLoadError that says why there is none."""
         if edition not in self.adapters:
-            timeout = self._option("--rulebook-timeout")
-            spec, cmd = self._option("--rulebook-engine"), self._option("--rulebook-engine-cmd")
             try:
-                if spec and cmd:
-                    raise EngineLoadError("give --rulebook-engine or --rulebook-engine-cmd, not both")
-                if cmd:
-                    self.adapters[edition] = SubprocessAdapter(cmd, edition, timeout)
-                elif spec:
-                    engine = load_engine(spec, edition, str(self.root()))
-                    self.adapters[edition] = PythonAdapter(engine, timeout)
-                else:
-                    raise EngineLoadError("no engine: give --rulebook-engine MODULE:ATTR or "
-                                          "--rulebook-engine-cmd COMMAND")
+                self.adapters[edition] = self._open(edition)
             except EngineLoadError as exc:
                 self.adapters[edition] = exc
         return self.adapters[edition]
+
+    def _open(self, edition: str) -> Any:
+        spec, cmd = self._option("--rulebook-engine"), self._option("--rulebook-engine-cmd")
+        if spec and cmd:
+            raise EngineLoadError("give --rulebook-engine or --rulebook-engine-cmd, not both")
+        if not spec and not cmd:
+            raise EngineLoadError("no engine: give --rulebook-engine MODULE:ATTR or --rulebook-engine-cmd COMMAND")
+        try:
+            return open_adapter(spec or None, cmd or None, edition, str(self.root()),
+                                self._option("--rulebook-timeout"))
+        except EngineLoadError as exc:
+            option, value = ("--rulebook-engine-cmd", cmd) if cmd else ("--rulebook-engine", spec)
+            raise EngineLoadError(exc.report(option, value)) from None
+
+    def require_engine(self, editions: set[str]) -> None:
+        """A usage error, before any case runs, when the engine cannot be loaded or started."""
+        for edition in sorted(editions):
+            adapter = self.adapter(edition)
+            if isinstance(adapter, EngineLoadError):
+                raise pytest.UsageError(str(adapter))
 
     def known(self) -> frozenset[str]:
         if self._known is None:
@@ -89,11 +100,18 @@ class RulebookSession:
             if path:
                 from .runner import read_expectations
 
-                expectations, problems = read_expectations(Path(path))
-                if problems:
-                    raise pytest.UsageError("\n".join(problems))
-                self._known = expectations.ids
+                expectations, _ = read_expectations(Path(path))  # its problems fail the session's check item
+                self._known = expectations.ids if expectations else frozenset()
         return self._known
+
+    def expectation_problems(self, cases: list[Any]) -> list[str]:
+        """As ``rulebook conformance run --expectations`` reports them: unreadable lines and stale entries."""
+        path = self._option("--rulebook-expectations")
+        if not path:
+            return []
+        from .runner import expectation_problems
+
+        return expectation_problems(Path(path), cases)[1]
 
     def check(self, edition: str, raw: dict, values: Any = None) -> None:
         """Pass, fail (quoting the deciding clauses) or xfail one case given as cases.json holds it."""
@@ -108,7 +126,7 @@ class RulebookSession:
         from .runner import FAILED, FIXED, KNOWN, run_case, verdict
 
         adapter = self.adapter(edition)
-        if isinstance(adapter, EngineLoadError):
+        if isinstance(adapter, EngineLoadError):  # require_engine has stopped the session before
             pytest.fail(f"{case.name} ({case.id}): {adapter}", pytrace=False)
         known = self.known()
         result = verdict(case, run_case(adapter, case, values), case.id in known or case.name in known)
@@ -164,10 +182,64 @@ class RulebookCase(pytest.Item):
         return self.path, None, f"{self.parent.edition}: {self.case.name}"
 
 
+class ExpectationsCheck(pytest.Item):
+    """Fails with the problems of the expectations file: lines that cannot be read, entries naming no case."""
+
+    def __init__(self, *, problems: list[str], **kwargs: Any):
+        super().__init__(**kwargs)
+        self.problems = problems
+
+    def runtest(self) -> None:
+        pytest.fail("\n".join(self.problems), pytrace=False)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        return self.path, None, "rulebook expectations"
+
+
+@dataclass(frozen=True)
+class _Listed:
+    """A case as a generated module lists it: what the expectations check needs."""
+
+    id: str
+    name: str
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    rulebook: RulebookSession = config._rulebook  # type: ignore[attr-defined]
     for edition in config.getoption("--rulebook-edition") or []:
         collector = RulebookCases.from_parent(session, name=f"rulebook[{edition}]", edition=edition,
                                               path=Path(str(config.rootpath)))
         for node in collector.collect():
             items.append(node)
+    # Before any deselection (-k, -m): the expectations are checked against whole suites.
+    editions, cases = _rulebook_items(items)
+    if not editions:
+        return  # the plugin is installed but this run has no conformance case: nothing to load
+    rulebook.require_engine(editions)
+    problems = rulebook.expectation_problems(cases)
+    if problems:
+        items.insert(0, ExpectationsCheck.from_parent(session, name="rulebook-expectations",
+                                                      path=Path(str(config.rootpath)), problems=problems))
+
+
+def _rulebook_items(items: list[pytest.Item]) -> tuple[set[str], list[Any]]:
+    """The editions the collected conformance cases need an engine for, and every case of their suites."""
+    editions: set[str] = set()
+    cases: list[Any] = []
+    modules: set[int] = set()
+    for item in items:
+        if isinstance(item, RulebookCase):
+            editions.add(item.parent.edition)
+            cases.append(item.case)
+        elif "rulebook_engine" in getattr(item, "fixturenames", ()):
+            module = getattr(item, "module", None)
+            edition = getattr(module, "EDITION", None)
+            if isinstance(edition, str):
+                editions.add(edition)
+            if module is not None and id(module) not in modules:  # all its cases, not only those selected
+                modules.add(id(module))
+                cases.extend(_Listed(c["id"], c["name"]) for c in getattr(module, "CASES", ())
+                             if isinstance(c, dict) and isinstance(c.get("id"), str)
+                             and isinstance(c.get("name"), str))
+    return editions, cases

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -107,42 +109,105 @@ def summary(verdicts: list[Verdict], extra_failures: int = 0) -> str:
 
 @dataclass(frozen=True)
 class Expectations:
-    """An engine's known failures: case ids (or names), one a line; ``#`` starts a comment."""
+    """An engine's known failures: case ids (or names), one a line; ``#`` starts a comment.
+
+    An entry that holds whitespace, ``#`` or ``"`` (a step's case name holds a clause ref,
+    ``door.order.next_step[current_step=door#knock]``) is written as a JSON string.
+    """
 
     path: str
     ids: frozenset[str]
-    lines: Mapping[str, int]
+    lines: Mapping[str, tuple[int, int]]  # entry -> (line, column) where it is first listed
+
+
+QUOTE_HINT = "a quoted entry is a JSON string: \"name\", with \\\" for a quote inside it"
+_BARE = re.compile(r'[^\s#"]+')
 
 
 def read_expectations(path: Path) -> tuple[Expectations | None, list[str]]:
-    """The expectations, or None and the problems (``path:line:col: error: ...``)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [f"{path}:1:1: error: cannot read the expectations file: {getattr(exc, 'strerror', None) or exc}"]
-    ids, lines = set(), {}
-    for n, raw in enumerate(text.splitlines(), 1):
-        entry = raw.split("#", 1)[0].strip()
-        if entry:
-            ids.add(entry)
-            lines.setdefault(entry, n)
-    return Expectations(str(path), frozenset(ids), lines), []
+    """The expectations and the problems (``path:line:col: error: ...``); None when the file cannot be read."""
+    expectations, problems = _read(path)
+    return expectations, [_located(path, p) for p in problems]
+
+
+def expectation_problems(path: Path, cases: Iterable[Case]) -> tuple[Expectations | None, list[str]]:
+    """The file read and checked against the cases: every problem, in the order of its lines."""
+    expectations, problems = _read(path)
+    if expectations is not None:
+        problems += _stale(expectations, cases)
+    return expectations, [_located(path, p) for p in sorted(problems)]
 
 
 def stale_expectations(expectations: Expectations, cases: Iterable[Case]) -> list[str]:
     """Entries that name no case of the suite: a renamed decision or a typo."""
+    return [_located(expectations.path, p) for p in _stale(expectations, cases)]
+
+
+def _located(path: Path | str, problem: tuple[int, int, str]) -> str:
+    line, col, message = problem
+    return f"{path}:{line}:{col}: error: {message}"
+
+
+def _read(path: Path) -> tuple[Expectations | None, list[tuple[int, int, str]]]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [(1, 1, f"cannot read the expectations file: {getattr(exc, 'strerror', None) or exc}")]
+    ids: set[str] = set()
+    lines: dict[str, tuple[int, int]] = {}
+    problems = []
+    # Lines end at \n only: str.splitlines() would also end one at a U+2028 inside a quoted name.
+    for n, raw in enumerate(text.split("\n"), 1):
+        entry, col, problem = _entry(raw.rstrip("\r"))
+        if problem:
+            problems.append((n, col, problem))
+        elif entry is not None:
+            ids.add(entry)
+            lines.setdefault(entry, (n, col))
+    return Expectations(str(path), frozenset(ids), lines), problems
+
+
+def _entry(line: str) -> tuple[str | None, int, str | None]:
+    """The entry of one line and its column, or the problem with the line (with a hint line)."""
+    start = len(line) - len(line.lstrip())
+    if start == len(line) or line[start] == "#":
+        return None, 0, None
+    if line[start] == '"':
+        try:
+            entry, end = json.JSONDecoder().raw_decode(line, start)
+        except ValueError:
+            return None, start + 1, f"the quoted entry does not end on its line\n  hint: {QUOTE_HINT}"
+    else:
+        match = _BARE.match(line, start)
+        entry, end = match.group(), match.end()
+    rest = line[end:].lstrip()
+    if rest and not rest.startswith("#"):
+        col = len(line) - len(rest) + 1
+        return None, col, (f"one entry a line: {rest.split()[0]!r} follows {entry!r}\n"
+                           "  hint: quote a case name that holds spaces or '#' as a JSON string: \"name\"")
+    return entry, start + 1, None
+
+
+def _stale(expectations: Expectations, cases: Iterable[Case]) -> list[tuple[int, int, str]]:
     known = set()
     for case in cases:
         known.add(case.id)
         known.add(case.name)
-    return [f"{expectations.path}:{expectations.lines[e]}:1: error: '{e}' is not a case of this suite"
-            for e in sorted(expectations.ids - known, key=lambda e: expectations.lines[e])]
+    at = expectations.lines
+    return [(*at[e], f"'{e}' is not a case of this suite")
+            for e in sorted(expectations.ids - known, key=lambda e: at[e])]
 
 
 def expectations_text(verdicts: list[Verdict], edition: str) -> str:
-    """An expectations file listing the cases that fail now."""
+    """An expectations file listing the cases that fail now: ids, each with its name as a comment."""
     lines = [f"# Known failures of an engine on edition {edition}: one case id a line, name after '#'."]
     for v in verdicts:
         if not v.ok or v.status == KNOWN:
-            lines.append(f"{v.case_id}  # {v.name}")
+            name = v.name if v.name.isprintable() else json.dumps(v.name, ensure_ascii=False)
+            lines.append(f"{quoted_entry(v.case_id)}  # {name}")
     return "\n".join(lines) + "\n"
+
+
+def quoted_entry(entry: str) -> str:
+    """An entry as the reader reads it back: bare when it can be, else a JSON string."""
+    return entry if _BARE.fullmatch(entry) else json.dumps(entry, ensure_ascii=False)

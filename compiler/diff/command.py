@@ -37,7 +37,10 @@ def render(result, fmt: str) -> str:
 
 
 def _fail(message: str, code: int) -> None:
-    click.echo(f"rulebook: error: {message}", err=True)
+    from ..diagnostics import printable
+
+    # The message names what the user typed (a side, a term): escaped for the terminal.
+    click.echo(f"rulebook: error: {printable(message)}", err=True)
     sys.exit(code)
 
 
@@ -103,7 +106,9 @@ def _diff(old: str, new: str, root: Path | None, cache):
             b = resolver.resolve(new)
         except SideError as exc:
             if exc.problems:
-                click.echo(f"rulebook: {exc.message}:", err=True)
+                from ..diagnostics import printable
+
+                click.echo(f"rulebook: {printable(exc.message)}:", err=True)
                 report(exc.problems)
                 sys.exit(1)
             _fail(exc.message, 2)
@@ -131,5 +136,10 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
     if fmt == "json":
         from ..export import dumps
         sys.stdout.write(dumps({"term": term, "steps": [s.as_json() for s in steps]}))
+        return
+    if fmt == "html":
+        from .render_html import render_history
+
+        sys.stdout.write(render_history(term, steps))  # one page, not a page for each step
         return
     sys.stdout.write(("\n" if fmt == "text" else "\n\n").join(render(s, fmt) for s in steps))

@@ -1,68 +1,134 @@
-"""The diff as a standalone HTML page; every piece of rule text is escaped."""
+"""The diff as a standalone HTML page.
+
+Escaping is by construction: the page is a Jinja2 template with autoescape on,
+so every value placed in it (rule text, ids, file names, side names) is
+escaped, quotes included, in text and in attributes alike. The one piece of
+markup passed in is the redline, whose runs ``redline.ops_html`` escapes one
+by one.
+"""
 
 from __future__ import annotations
 
-from html import escape
+from jinja2 import DictLoader, Environment, StrictUndefined
+from markupsafe import Markup
 
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, location, side_name, situation
 from .redline import ops_html
 
-STYLE = """
+STYLE = Markup("""
 body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}
 del{background:#fdd;color:#900}ins{background:#dfd;color:#060;text-decoration:none}
 .kind{font-variant:small-caps;font-weight:bold}.loc,.fp{color:#666;font-size:.85em}
 blockquote{border-left:4px solid #ccc;margin:.5rem 0;padding:.2rem .8rem;white-space:pre-wrap}
 .drift{color:#a60}article{margin:1.2rem 0;border-top:1px solid #eee;padding-top:.5rem}
+""")
+
+_LAYOUT = """\
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{ title }}</title>
+<style>{{ style }}</style>
+</head>
+<body>
+<h1>{{ title }}</h1>
+{% block body %}{% endblock %}
+</body>
+</html>
 """
+
+_DIFF = """\
+{% extends "layout" %}
+{% block body %}
+{% if not groups %}
+<p>No changes.</p>
+{% else %}
+<table class="summary"><tr><th>kind</th><th>changes</th></tr>
+{%- for kind, n in summary %}<tr><td>{{ kind }}</td><td>{{ n }}</td></tr>{% endfor -%}
+<tr><th>total</th><th>{{ total }}</th></tr></table>
+{% for term, articles in groups %}
+<section><h2 id="term-{{ term }}">{{ term }}</h2>
+{% for article in articles %}
+{{ article }}
+{% endfor %}
+</section>
+{% endfor %}
+{% endif %}
+{% endblock %}
+"""
+
+# One page for a term's history: a section for each edition that changed it.
+_HISTORY = """\
+{% extends "layout" %}
+{% block body %}
+{% for heading, articles in steps %}
+<section><h2>{{ heading }}</h2>
+{% for article in articles %}
+{{ article }}
+{% endfor %}
+</section>
+{% endfor %}
+{% endblock %}
+"""
+
+_CHANGE = """\
+<article id="c-{{ c.fingerprint }}" class="change {{ c.kind }}">
+<h3><span class="kind">{{ c.kind }}</span> <code>{{ name }}</code></h3>
+<p class="loc">{% for side, where in locations %}{{ side }}: {{ where }} · {% endfor -%}
+<span class="fp">{{ c.fingerprint }}</span></p>
+{% for note in notes %}
+<p class="loc"><em>{{ note }}</em></p>
+{% endfor %}
+<blockquote class="redline">{{ redline }}</blockquote>
+{% for b in c.behaviours %}
+<p>Behaviour of <code>{{ b.name }}</code>: <strong>{{ b.direction }}</strong>
+{%- if not b.exhaustive %} (checked {{ b.checked }} situations, not all){% endif %}</p>
+{% if b.witnesses %}
+<table><tr><th>situation</th><th>{{ old }}</th><th>{{ new }}</th><th>decided by</th></tr>
+{%- for w in b.witnesses -%}
+<tr><td>{{ situation(w.facts) }}</td><td>{{ answer(w.old) }}</td><td>{{ answer(w.new) }}</td>
+{#- #}<td>{{ w.old_clauses | join(', ') or 'no rule' }} → {{ w.new_clauses | join(', ') or 'no rule' }}</td></tr>
+{%- endfor %}</table>
+{% endif %}
+{% endfor %}
+{% if c.impact %}
+<p>Used by: {% for u in c.impact %}<code>{{ u.ref }}</code> ({{ u.via }}){% if not loop.last %}, {% endif %}{% endfor %}</p>
+{% endif %}
+{% for flag in c.drift %}
+<p class="drift">Drift: {{ flag }}</p>
+{% endfor %}
+</article>"""
+
+_ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE}),
+                   autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                   keep_trailing_newline=True)
 
 
 def render(result: DiffResult) -> str:
     old, new = side_name(result.old), side_name(result.new)
-    title = f"Rulebook changes: {old} → {new}"
-    body = [f"<h1>{escape(title)}</h1>"]
-    if result.empty:
-        body.append("<p>No changes.</p>")
-    else:
-        rows = "".join(f"<tr><td>{escape(k)}</td><td>{n}</td></tr>" for k, n in result.summary.items() if n)
-        body.append(f"<table class=\"summary\"><tr><th>kind</th><th>changes</th></tr>{rows}"
-                    f"<tr><th>total</th><th>{len(result.changes)}</th></tr></table>")
-        for term, changes in by_term(result):
-            body.append(f"<section><h2 id=\"term-{escape(term)}\">{escape(term)}</h2>")
-            body.extend(change_html(c, old, new) for c in changes)
-            body.append("</section>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-            + "\n".join(body) + "\n</body>\n</html>\n")
+    groups = [(term, [change_html(c, old, new) for c in changes]) for term, changes in by_term(result)]
+    return _ENV.get_template("diff").render(title=f"Rulebook changes: {old} → {new}", style=STYLE, groups=groups,
+                                            summary=[(k, n) for k, n in result.summary.items() if n],
+                                            total=len(result.changes))
 
 
-def change_html(change: Change, old: str, new: str) -> str:
+def render_history(term: str, steps: list[DiffResult]) -> str:
+    """A term's history (``history.term_history``) as one page."""
+    sections = []
+    for step in steps:
+        old, new = side_name(step.old), side_name(step.new)
+        sections.append((f"{old} → {new}", [change_html(c, old, new) for c in step.changes]))
+    return _ENV.get_template("history").render(title=f"History of {term}", style=STYLE, steps=sections)
+
+
+def change_html(change: Change, old: str, new: str) -> Markup:
     """One change as an ``<article>`` (the site may embed it)."""
-    out = [f"<article id=\"c-{escape(change.fingerprint)}\" class=\"change {escape(change.kind)}\">",
-           f"<h3><span class=\"kind\">{escape(change.kind)}</span> <code>{escape(clause_name(change))}</code></h3>"]
-    locs = []
-    if change.old_location:
-        locs.append(f"{escape(old)}: {escape(location(change.old_location))}")
-    if change.new_location:
-        locs.append(f"{escape(new)}: {escape(location(change.new_location))}")
-    out.append(f"<p class=\"loc\">{' · '.join(locs)} · <span class=\"fp\">{escape(change.fingerprint)}</span></p>")
-    out.extend(f"<p class=\"loc\"><em>{escape(note)}</em></p>" for note in details(change))
-    out.append(f"<blockquote class=\"redline\">{ops_html(change.redline)}</blockquote>")
-    for b in change.behaviours:
-        more = "" if b.exhaustive else f" (checked {b.checked} situations, not all)"
-        out.append(f"<p>Behaviour of <code>{escape(b.name)}</code>: <strong>{escape(b.direction)}</strong>"
-                   f"{escape(more)}</p>")
-        if b.witnesses:
-            rows = "".join(
-                f"<tr><td>{escape(situation(dict(w.facts)))}</td><td>{escape(answer(w.old))}</td>"
-                f"<td>{escape(answer(w.new))}</td><td>{escape(', '.join(w.old_clauses) or 'no rule')} → "
-                f"{escape(', '.join(w.new_clauses) or 'no rule')}</td></tr>" for w in b.witnesses)
-            out.append(f"<table><tr><th>situation</th><th>{escape(old)}</th><th>{escape(new)}</th>"
-                       f"<th>decided by</th></tr>{rows}</table>")
-    if change.impact:
-        uses = ", ".join(f"<code>{escape(u['ref'])}</code> ({escape(u['via'])})" for u in change.impact)
-        out.append(f"<p>Used by: {uses}</p>")
-    out.extend(f"<p class=\"drift\">Drift: {escape(flag)}</p>" for flag in change.drift)
-    out.append("</article>")
-    return "\n".join(out)
+    locations = [(side, location(loc)) for side, loc in ((old, change.old_location), (new, change.new_location))
+                 if loc]
+    return Markup(_ENV.get_template("change").render(
+        c=change, name=clause_name(change), locations=locations, notes=details(change),
+        redline=Markup(ops_html(change.redline)), old=old, new=new,
+        situation=lambda facts: situation(dict(facts)), answer=answer))

@@ -1,12 +1,20 @@
-"""The diff for a terminal: colour on a tty, plain ``[-old-]{+new+}`` marks otherwise."""
+"""The diff for a terminal: colour on a tty, plain ``[-old-]{+new+}`` marks otherwise.
+
+Every line is composed as plain text and passed through ``printable`` (control
+characters in file names, side names and rule text escaped) before any colour
+is added: the only escape sequences in the output are the renderer's own.
+"""
 
 from __future__ import annotations
 
+from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, location, side_name, situation, summary_line
 from .redline import DELETE, INSERT, Redline
 
 RED, GREEN, BOLD, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
+# Rule text keeps its own line breaks (each is indented as a line) and tabs.
+TEXT_KEEPS = "\n\t"
 
 
 def render(result: DiffResult, colour: bool = False) -> str:
@@ -14,11 +22,11 @@ def render(result: DiffResult, colour: bool = False) -> str:
     if result.empty:
         return ""
     paint = _painter(colour)
-    lines = [paint(BOLD, f"rulebook diff {side_name(result.old)} -> {side_name(result.new)}: "
-                         f"{summary_line(result)}")]
+    lines = [paint(BOLD, printable(f"rulebook diff {side_name(result.old)} -> {side_name(result.new)}: "
+                                   f"{summary_line(result)}"))]
     for term, changes in by_term(result):
         lines.append("")
-        lines.append(paint(BOLD, f"{term}"))
+        lines.append(paint(BOLD, printable(term)))
         seen: set[str] = set()  # a decision's witnesses are shown once per term
         for change in changes:
             lines.extend(_change(change, paint, colour, seen))
@@ -32,27 +40,30 @@ def _painter(colour: bool):
 
 
 def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
-    where = location(change.new_location or change.old_location)
-    out = [f"  {paint(BOLD, change.kind)}  {clause_name(change)}  {paint(DIM, where)}"]
-    out.extend(f"    ({note})" for note in details(change))
+    where = printable(location(change.new_location or change.old_location))
+    out = [f"  {paint(BOLD, change.kind)}  {printable(clause_name(change))}  {paint(DIM, where)}"]
+    plain: list[str] = [f"    ({note})" for note in details(change)]
+    out.extend(map(printable, plain))
     out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
+    plain = []
     for b in change.behaviours:
-        out.append(f"    behaviour: {b.name} {b.direction}"
-                   + ("" if b.exhaustive else f" (checked {b.checked} situations, not all)")
-                   + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
+        plain.append(f"    behaviour: {b.name} {b.direction}"
+                     + ("" if b.exhaustive else f" (checked {b.checked} situations, not all)")
+                     + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
         if b.name in seen:
             continue
         seen.add(b.name)
         for w in b.witnesses:
-            out.append(f"      when {situation(w.facts and dict(w.facts))}: old {answer(w.old)}"
-                       f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
-                       f" ({', '.join(w.new_clauses) or 'no rule'})")
+            plain.append(f"      when {situation(w.facts and dict(w.facts))}: old {answer(w.old)}"
+                         f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
+                         f" ({', '.join(w.new_clauses) or 'no rule'})")
     if change.impact:
-        out.append("    used by: " + "; ".join(
+        plain.append("    used by: " + "; ".join(
             f"{u['ref']} ({u['via']}" + (f", {u['direction']}" if u.get("direction") else "") + ")"
             for u in change.impact))
+    out.extend(map(printable, plain))
     for flag in change.drift:
-        out.append("    " + paint(BOLD, "drift: ") + flag)
+        out.append("    " + paint(BOLD, "drift: ") + printable(flag))
     return out
 
 
@@ -60,10 +71,11 @@ def redline_text(line: Redline, colour: bool) -> str:
     """Deletions and insertions marked by colour, or as ``[-...-]`` and ``{+...+}``."""
     parts = []
     for op in line.ops:
+        text = printable(op.text, TEXT_KEEPS)
         if op.op == DELETE:
-            parts.append(f"{RED}{op.text}{RESET}" if colour else f"[-{op.text}-]")
+            parts.append(f"{RED}{text}{RESET}" if colour else f"[-{text}-]")
         elif op.op == INSERT:
-            parts.append(f"{GREEN}{op.text}{RESET}" if colour else f"{{+{op.text}+}}")
+            parts.append(f"{GREEN}{text}{RESET}" if colour else f"{{+{text}+}}")
         else:
-            parts.append(op.text)
+            parts.append(text)
     return "".join(parts)

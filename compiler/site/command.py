@@ -5,14 +5,13 @@ otherwise a configuration made for the rulebook (Material, search, the
 plugin, the stylesheets of ``site/``). The rulebook is checked first: with
 errors, they print them and exit 1 before anything is written. ``build``
 writes into a staging folder beside the target and swaps it in only once
-complete, so a failed build leaves the previous site as it was.
+complete, so a failed build leaves the previous site as it was; where it may
+write, and how a killed or concurrent build is handled: ``compiler.outputs``.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import sys
 import tempfile
 from contextlib import contextmanager
@@ -29,14 +28,19 @@ _ROOT = click.option("--rulebook", "root", type=click.Path(path_type=Path), defa
 
 
 def default_config(root: Path, title: str) -> str:
-    """An mkdocs.yml for a rulebook folder, with absolute paths (JSON is YAML)."""
+    """An mkdocs.yml for a rulebook folder, with absolute paths.
+
+    The site name is the title as plain text: the plugin escapes it for the theme
+    (``RulebookPlugin.on_config``). Dumped by PyYAML with Unicode as itself, so any
+    character reads back as written (JSON's surrogate pairs would read back as two
+    lone surrogates, which cannot be written out as UTF-8).
+    """
+    import yaml
+
     from .render import SITE_DIR
 
-    import html
-
     config = {
-        # Material prints site_name as HTML in places; rule text is untrusted.
-        "site_name": html.escape(title, quote=False),
+        "site_name": title,
         "docs_dir": str((SITE_DIR / "docs").resolve()),
         "strict": True,
         "theme": {"name": "material", "custom_dir": str((SITE_DIR / "overrides").resolve()),
@@ -44,7 +48,7 @@ def default_config(root: Path, title: str) -> str:
         "plugins": ["search", {"rulebook": {"rulebook": str(root.resolve())}}],
         "extra_css": ["assets/stylesheets/rulebook.css"],
     }
-    return json.dumps(config, indent=2, ensure_ascii=True) + "\n"
+    return yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=float("inf"))
 
 
 @contextmanager
@@ -67,11 +71,17 @@ def config_file(root: Path | None) -> Iterator[tuple[Path, Path]]:
         with checked(Path(named), book):
             yield MKDOCS_YML, Path(named)
         return
+    from ..fileio import OutputError, write_text
+
     root = root or default_root()
     book = load_or_exit(root)
-    with tempfile.TemporaryDirectory(prefix="rulebook-mkdocs-") as tmp, checked(root, book):
-        path = Path(tmp) / "mkdocs.yml"
-        path.write_text(default_config(root, book.title), encoding="utf-8")
+    try:
+        tmp = tempfile.TemporaryDirectory(prefix="rulebook-mkdocs-")
+    except OSError as exc:  # a full disk: one error line, as for the site itself
+        raise OutputError(tempfile.gettempdir(), exc.strerror or str(exc)) from None
+    with tmp, checked(root, book):
+        path = Path(tmp.name) / "mkdocs.yml"
+        write_text(path, default_config(root, book.title))
         yield path, root
 
 
@@ -93,26 +103,39 @@ def build(root: Path | None, out: Path | None) -> None:
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from ..fileio import replace_dir, staging_dir
+    from ..outputs import staged_folder
 
-    with config_file(root) as (path, _):
+    with config_file(root) as (path, rulebook):
         config = load_config(config_file=str(path))
         target = Path(out) if out is not None else (
             Path(config.site_dir) if root is None and path == MKDOCS_YML else DEFAULT_OUT)
-        staging = staging_dir(target)
-        config.site_dir = str(staging)
-        try:
-            mkdocs_build(config)
-        except (MkDocsException, SystemExit) as exc:
-            shutil.rmtree(staging, ignore_errors=True)
-            click.echo(f"error: the site was not built; {target} is unchanged\n{exc}", err=True)
-            sys.exit(1)
-        except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
-        replace_dir(staging, target)
+        with staged_folder(target, "rulebook build", _inputs(config, path, rulebook)) as staging:
+            config.site_dir = str(staging)
+            try:
+                mkdocs_build(config)
+            except BaseException as exc:
+                if not isinstance(exc, Exception):
+                    # mkdocs tells plugins of an Exception only; after ^C too the rulebook plugin must thaw the GC.
+                    config.plugins.on_build_error(error=exc)
+                if not isinstance(exc, (MkDocsException, SystemExit)):
+                    raise
+                click.echo(f"error: the site was not built; {target} is unchanged\n{exc}", err=True)
+                sys.exit(1)
     click.echo(f"Built the glossary in {target}/. To read it: python3 -m http.server -d {target} 8000, "
                f"then open http://127.0.0.1:8000/ (or run 'rulebook serve')")
+
+
+def _inputs(config, path: Path, rulebook: Path) -> list:
+    """What a build reads, so that its output never lands on any of it."""
+    from ..outputs import Input, rulebook_input
+    from .render import SITE_DIR
+
+    inputs = [rulebook_input(rulebook), Input("the site templates", SITE_DIR),
+              Input("the docs folder (docs_dir)", Path(config.docs_dir)),
+              *(Input("the theme", Path(d)) for d in config.theme.dirs)]
+    if path == MKDOCS_YML:
+        inputs.append(Input("the site configuration", MKDOCS_YML))
+    return inputs
 
 
 @click.command("serve")

@@ -19,7 +19,6 @@ rule text never goes through Markdown.
 from __future__ import annotations
 
 import gc
-import json
 import logging
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,6 +31,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
+from markupsafe import Markup, escape
 
 from . import pages as P
 from .changes import provider as changes_provider
@@ -87,6 +87,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             raise PluginError(f"the rulebook has problems, nothing was built:\n{text}\n"
                               f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
         self.book = book
+        if not isinstance(config.site_name, Markup):
+            # Material prints the site name as HTML (raw in text and in aria-label); it is plain text.
+            config.site_name = escape(config.site_name)
         self.specs = {s.src_uri: s for s in P.plan(book, self.config.index_editions)}
         self.renderer = Renderer(book, changes=changes_provider(book))
         self.date = build_date(book)
@@ -96,6 +99,12 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             config.nav = navigation(book)
         self._freeze()
         return config
+
+    def on_env(self, env, config, files):
+        # The theme's templates do not autoescape: every title the plugin gives them is
+        # Markup (escaped text), and striptags must not turn it back into markup.
+        env.filters["striptags"] = striptags
+        return env
 
     # The model (tens of thousands of objects per thousand terms, no garbage) lives
     # through the whole build; frozen, the cyclic GC's full collections stop rescanning
@@ -117,6 +126,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
 
     def on_post_build(self, config) -> None:
         self._thaw()
+        # Marked as `rulebook build` marks it, so that either may build into this site_dir again.
+        from ..fileio import write_text
+        from ..outputs import MARKER, marker_text
+
+        write_text(Path(config.site_dir) / MARKER, marker_text("rulebook build"))
 
     def on_build_error(self, error) -> None:
         self._thaw()
@@ -125,7 +139,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         for spec in self.specs.values():
             if files.get_file_from_path(spec.src_uri) is not None:
                 raise PluginError(f"{spec.src_uri} in docs_dir clashes with a page the rulebook plugin generates")
-            files.append(File.generated(config, spec.src_uri, content=front_matter(spec),
+            files.append(File.generated(config, spec.src_uri, content="",
                                         inclusion=InclusionLevel.NOT_IN_NAV))
         if files.get_file_from_path(STYLESHEET) is None:
             files.append(File.generated(config, STYLESHEET, abs_src_path=str(STYLESHEET_SOURCE)))
@@ -133,7 +147,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return files
 
     def on_page_markdown(self, markdown: str, page, config, files):
-        if page.file.src_uri in self.specs:
+        spec = self.specs.get(page.file.src_uri)
+        if spec is not None:
+            page.meta.update(page_meta(spec))
             # Reproducible sitemap and gzip timestamps: the rulebook's date, not today's.
             page.update_date = self.date
         return markdown
@@ -151,7 +167,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             return url + ("#" + anchor if anchor else "")
 
         rendered = self.renderer.render(spec, href)
-        page.toc = get_toc([{"level": e.level, "id": e.id, "name": _escape(e.title), "children": []}
+        page.toc = get_toc([{"level": e.level, "id": e.id, "name": escape(e.title), "children": []}
                             for e in rendered.toc])
         return rendered.html
 
@@ -161,18 +177,20 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         return server
 
 
-def front_matter(spec: P.PageSpec) -> str:
-    """The page's only Markdown: its title (HTML-escaped: themes print titles as HTML) and search flag."""
-    meta = {"title": _escape(spec.title)}
+def page_meta(spec: P.PageSpec) -> dict:
+    """The page's metadata, given through the plugin API rather than front matter.
+
+    Its title is HTML-escaped: themes print titles as HTML.
+    """
+    meta = {"title": escape(spec.title)}
     if not spec.searchable:
         meta["search"] = {"exclude": True}
-    # JSON is YAML: every string is quoted and escaped.
-    return "---\n" + json.dumps(meta, ensure_ascii=True) + "\n---\n"
+    return meta
 
 
 def navigation(book) -> list:
     """Home, A–Z, editions, print: a handful of entries whatever the number of terms."""
-    editions = [{_escape(f"{e.id}: {e.title}"): P.edition_uri(e.id)} for e in reversed(book.editions)]
+    editions = [{escape(f"{e.id}: {e.title}"): P.edition_uri(e.id)} for e in reversed(book.editions)]
     return [{"Home": P.home_uri()},
             {"Terms A–Z": P.az_uri()},
             {"Editions": [{"All editions": P.editions_uri()}] + editions},
@@ -190,7 +208,12 @@ def _full_date(date: str) -> str:
     return "-".join(parts)
 
 
-def _escape(text: str) -> str:
-    import html
+def striptags(value) -> Markup:
+    """Jinja2's ``striptags``, its text escaped again: it un-escapes ``&lt;script&gt;`` into ``<script>``.
 
-    return html.escape(text, quote=True)
+    Material prints the result raw (``<title>{{ page.title | striptags }}``) or escapes it
+    (``| striptags | e``); escaped Markup is right for both.
+    """
+    if hasattr(value, "__html__"):
+        value = value.__html__()
+    return escape(Markup(str(value)).striptags())

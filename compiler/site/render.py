@@ -1,9 +1,11 @@
 """Planned pages to HTML through the Jinja2 templates in ``site/templates``.
 
-Templates autoescape: every value from the rulebook lands escaped. Only three
-things are marked safe, each built from escaped parts: clause text with its
-mention links (``markup.linked_text``), redlines (``compiler.diff.redline``,
-which escapes its runs) and links made from validated ids.
+Templates autoescape: every value from the rulebook lands escaped, in text and
+in attributes alike (quotes included), and no template marks anything safe
+(``tests/site/test_escaping.py`` parses them to make sure). The one piece of
+markup built in Python is clause text with its mention links
+(``markup.linked_text``, through ``Markup.format``); redlines are rendered by a
+template macro from the diff's runs.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ def letter(name: str) -> str:
 
 
 class Renderer:
-    """Renders the pages of one rulebook; ``redline`` is ``compiler.diff.redline.redline_html``."""
+    """Renders the pages of one rulebook."""
 
     def __init__(self, book: Rulebook, templates: Path = TEMPLATES_DIR,
                  changes: Callable[[Edition, Edition], object] | None = None):
@@ -88,23 +90,19 @@ class Renderer:
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
                                       undefined=jinja2.StrictUndefined, trim_blocks=True,
                                       lstrip_blocks=True, keep_trailing_newline=True)
+        from ..diff.redline import DELETE, INSERT
+
         self.env.globals.update(section_title=section_title, section_id=section_id,
                                 edition_anchor=edition_anchor, book=book, latest=book.latest,
-                                P=P, r=self)
-        from ..diff.redline import redline_html
-
-        self._redline = redline_html
+                                P=P, r=self, DELETE=DELETE, INSERT=INSERT)
 
     # -- helpers the templates call -------------------------------------------------
 
-    def redline(self, old: str, new: str) -> Markup:
-        return Markup(self._redline(old, new))
+    def redline(self, old: str, new: str):
+        """The word redline of two texts (``compiler.diff.redline``), for the ``redline`` macro."""
+        from ..diff.redline import redline
 
-    def redline_ops(self, line) -> Markup:
-        """A redline the diff already computed (its runs are escaped by ``ops_html``)."""
-        from ..diff.redline import ops_html
-
-        return Markup(ops_html(line))
+        return redline(old, new)
 
     def term_name(self, term_id: str, *editions: Edition) -> str:
         for edition in editions:

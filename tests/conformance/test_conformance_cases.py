@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from compiler.build import load_rulebook
 from compiler.conformance.cases import build_suite, case_id, case_name
 
@@ -53,7 +57,7 @@ def test_ids_are_stable_and_derived_from_decision_and_facts():
     assert [c.id for c in first.cases] == [c.id for c in again.cases]
     ids = [c.id for c in first.cases]
     assert len(set(ids)) == len(ids)
-    case = first.cases[0]
+    case = _by_name(first)["cure.may_target[paralyzed,phase=battle]"]
     assert case.id == case_id(case.decision, dict(reversed(case.facts)))  # order of facts does not matter
     assert case.id != case_id("other.decision", case.facts_dict)
     assert case_name("heal.may_target", {"paralyzed": True, "poisoned": False, "phase": "battle"}) == \
@@ -95,3 +99,27 @@ def test_steps_become_a_next_step_decision(bundled):
     assert answers["start"] == order[0]
     assert answers[order[-1]] == "end"
     assert all(answers[a] == b for a, b in zip(order, order[1:]))
+
+
+# Each fixture's constraints, written out again here so that the check does not use the code under test.
+BROKEN_CONSTRAINT = {
+    "constrained": ("v2", {"not-both": lambda f: f["poisoned"] and f["paralyzed"]}),
+    "wide-constrained": ("w1", {"not-a-and-d": lambda f: f["a"] and f["d"],
+                                "not-c-and-g": lambda f: f["c"] and f["g"],
+                                "e-not-in-three": lambda f: f["e"] and f["mode"] == "three"}),
+}
+
+
+@pytest.mark.parametrize("fixture", sorted(BROKEN_CONSTRAINT))
+def test_covering_cases_never_break_a_constraint(cli, tmp_path, fixture):
+    """--max-exhaustive 0: the covering set, drawn from every allowed situation (constrained) or from a
+    sample of the space (wide-constrained: 3 * 2**13 situations, beyond the pool limit), and its MC/DC partners."""
+    edition, constraints = BROKEN_CONSTRAINT[fixture]
+    code, _, _ = cli("conformance", "generate", "--rulebook", CONFORMANCE / fixture, "--edition", edition,
+                     "--max-exhaustive", "0", "--out", tmp_path)
+    assert code == 0
+    data = json.loads((tmp_path / "cases.json").read_text())
+    assert {d["strategy"] for d in data["decisions"]} == {"covering"}
+    assert data["cases"]
+    broken = [(c["name"], cid) for c in data["cases"] for cid, breaks in constraints.items() if breaks(c["facts"])]
+    assert broken == []

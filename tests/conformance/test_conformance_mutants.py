@@ -31,7 +31,7 @@ def test_exhaustive_suite_kills_all_and_a_thin_suite_does_not():
     report = measure(book, edition, suite)
     assert report.score == 1.0 and report.count("killed") == report.scored > 0
     # keep only the cases outside battle: the battle exception's mutants survive
-    d = suite.decisions[0]
+    (d,) = [d for d in suite.decisions if d.decision == "cure.may_target"]
     thin = replace(suite, decisions=(replace(d, cases=tuple(c for c in d.cases
                                                             if c.facts_dict["phase"] != "battle")),))
     weak = measure(book, edition, thin)
@@ -62,7 +62,35 @@ def test_cli_prints_score_and_sizes(cli):
     code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "minimal", "--edition", "v2")
     assert code == 0
     assert "  cure.may_target: 12 of 12 (exhaustive)" in out
-    assert out.splitlines()[-1].startswith("killed ") and out.splitlines()[-1].endswith("(score 1.00)")
+    assert out.splitlines()[-1] == "killed 10 of 10 mutants (score 1.00)"
     code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "minimal", "--edition", "v2",
                        "--max-exhaustive", "0", "--fail-under", "1")
-    assert "(covering)" in out
+    assert code == 0  # 1.00 is not under 1
+    assert "  cure.may_target: 4 of 12 (covering)" in out
+
+
+@pytest.mark.parametrize(("threshold", "exit_code"), [("0.95", 0), ("0.96", 1), ("1", 1)])
+def test_fail_under_exits_1_only_below_the_threshold(cli, threshold, exit_code):
+    """The covering set of covering-gap kills 20 of 21 mutants (0.952...): 0.95 passes, 0.96 fails."""
+    code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "conformance" / "covering-gap",
+                       "--edition", "x1", "--max-exhaustive", "0", "--fail-under", threshold)
+    assert out.splitlines()[-2:] == ["survived: gate#mode: change an enum value: test: mode: two becomes four",
+                                     "killed 20 of 21 mutants (score 0.95)"]
+    assert code == exit_code
+
+
+def test_table_rows_count_once():
+    """The table fixture: 3 rows and 1 rule, so 3 + 1 rules in the model, 8 cases, 24 mutants (6 or 7 a row)."""
+    book = load_rulebook(FIXTURES / "table")
+    edition = book.edition_by_id["t1"]
+    assert [(r.clause, r.from_table) for r in edition.rules["targeting.location"]] == [
+        ("targeting#draw-discard", True), ("targeting#heal-band", True), ("targeting#heal-band", True),
+        ("targeting#blocked", False)]
+    suite = build_suite(book, edition)
+    (d,) = [d for d in suite.decisions if d.decision == "targeting.location"]
+    assert (d.strategy, d.allowed, len(d.cases)) == ("exhaustive", 8, 8)
+    found = [m.clause for m in mutants(book, edition)]
+    assert {c: found.count(c) for c in found} == {
+        "targeting#draw-discard (table row 1)": 7, "targeting#heal-band (table row 1)": 6,
+        "targeting#heal-band (table row 2)": 6, "targeting#blocked": 5}
+    assert measure(book, edition, suite).score == 1.0

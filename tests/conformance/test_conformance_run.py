@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 ENGINES = FIXTURES / "conformance" / "engines"
 MINIMAL = FIXTURES / "minimal"
@@ -30,33 +32,50 @@ def test_factory_gets_the_edition(cli, test_engines):
     assert code == 1 and "failed" in out.splitlines()[-1]
 
 
-def test_unknown_module(cli):
-    code, out, err = run(cli, "--engine", "no_such_engine_module:engine")
-    assert code == 1
-    assert "engine module 'no_such_engine_module' not found" in err
-    assert out.strip().endswith("0 passed, 2 failed (no engine)")
+E = "rulebook_test_engines"  # what the test_engines fixture makes importable
+DECIDE_HINT = ("  hint: an engine is an object with a decide(decision, facts) method, "
+               "or a class or function that returns one\n")
+USAGE_ERRORS = {
+    "unknown module": (
+        "--engine", "nosuch:Engine",
+        "error: --engine nosuch:Engine: engine module 'nosuch' not found\n"
+        "  hint: put the folder that holds it on PYTHONPATH, or run from that folder\n"),
+    "unknown attribute": (
+        "--engine", f"{E}:nope",
+        f"error: --engine {E}:nope: engine module '{E}' has no attribute 'nope'\n"
+        "  hint: it has: Good, NoDecideFactory, Raises, StepsEnd, WrongType, factory_raises, good, "
+        "hangs, no_decide, with_edition\n"),
+    "not MODULE:ATTR": (
+        "--engine", "just_a_name",
+        "error: --engine just_a_name: not MODULE:ATTR\n"
+        "  hint: name a module and an object in it, for example examples.engines.reference:engine\n"),
+    "no decide": (
+        "--engine", f"{E}:no_decide",
+        f"error: --engine {E}:no_decide: an object of type 'object' has no decide(decision, facts) method\n"
+        + DECIDE_HINT),
+    "factory without decide": (
+        "--engine", f"{E}:NoDecideFactory",
+        f"error: --engine {E}:NoDecideFactory: the factory returned an object of type 'object', which has no "
+        "decide(decision, facts) method\n" + DECIDE_HINT),
+    "factory raises": (
+        "--engine", f"{E}:factory_raises",
+        f"error: --engine {E}:factory_raises: the factory raised OSError: no licence file\n"),
+    "command not found": (
+        "--engine-cmd", "no-such-engine-binary --flag",
+        "error: --engine-cmd 'no-such-engine-binary --flag': cannot start 'no-such-engine-binary': "
+        "No such file or directory\n"
+        "  hint: give the program's path, or put its folder on PATH\n"),
+    "command unparsable": (
+        "--engine-cmd", "node 'engine.js",
+        "error: --engine-cmd \"node 'engine.js\": cannot be split into words: No closing quotation\n"
+        "  hint: quote as a POSIX shell does\n"),
+}
 
 
-def test_unknown_attribute(cli, test_engines):
-    code, out, err = run(cli, "--engine", f"{test_engines}:nope")
-    assert code == 1 and "has no attribute 'nope'" in err and "good" in err
-
-
-def test_not_module_attr(cli):
-    code, _, err = run(cli, "--engine", "just_a_name")
-    assert code == 1 and "is not MODULE:ATTR" in err
-
-
-def test_lacks_decide(cli, test_engines):
-    code, _, err = run(cli, "--engine", f"{test_engines}:no_decide")
-    assert code == 1 and "has no decide(decision, facts) method" in err
-    code, _, err = run(cli, "--engine", f"{test_engines}:NoDecideFactory")
-    assert code == 1 and "the factory returned a object" in err
-
-
-def test_factory_raises(cli, test_engines):
-    code, _, err = run(cli, "--engine", f"{test_engines}:factory_raises")
-    assert code == 1 and "raised OSError: no licence file" in err
+@pytest.mark.parametrize("what", sorted(USAGE_ERRORS))
+def test_engine_that_cannot_be_loaded_or_started_is_a_usage_error_before_any_case_runs(cli, test_engines, what):
+    option, value, stderr = USAGE_ERRORS[what]
+    assert run(cli, option, value) == (2, "", stderr)
 
 
 def test_engine_raises_on_one_case_and_the_run_goes_on(cli, test_engines):
@@ -111,16 +130,18 @@ def test_subprocess_hangs_and_is_restarted(cli):
     assert "passed" in out.splitlines()[-1] and not out.splitlines()[-1].startswith("0 passed")
 
 
-def test_subprocess_command_not_found(cli):
-    code, out, _ = run(cli, "--engine-cmd", "no-such-engine-binary --flag")
-    assert code == 1
-    assert "engine command 'no-such-engine-binary' could not start" in out
-    assert out.splitlines()[-1] == "0 passed, 2 failed"
-
-
 def test_needs_exactly_one_engine(cli, test_engines):
     code, _, err = run(cli)
     assert code == 2 and "give --engine MODULE:ATTR or --engine-cmd COMMAND" in err
+
+
+POISONED_ID, CLEAN_ID = "cure.may_target-9d300d04bba8", "cure.may_target-c624ac2d96b4"
+
+
+def _case(data, case_id):
+    """A case of a case file, by id."""
+    (case,) = [c for c in data["cases"] if c["id"] == case_id]
+    return case
 
 
 def _generate(cli, tmp_path, edition="v1"):
@@ -145,8 +166,8 @@ def test_case_file_of_another_edition(cli, tmp_path, test_engines):
 def test_case_file_edited_by_hand(cli, tmp_path, test_engines):
     cases = _generate(cli, tmp_path)
     data = json.loads(cases.read_text())
-    data["cases"][1]["expected"] = False  # someone "fixes" the poisoned case
-    data["cases"][0]["facts"]["poisoned"] = True  # and edits the other's facts
+    _case(data, POISONED_ID)["expected"] = False  # someone "fixes" the poisoned case
+    _case(data, CLEAN_ID)["facts"]["poisoned"] = True  # and edits the other's facts
     cases.write_text(json.dumps(data))
     code, out, err = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
     assert code == 1
@@ -158,7 +179,7 @@ def test_case_file_edited_by_hand(cli, tmp_path, test_engines):
 def test_case_removed_by_hand(cli, tmp_path, test_engines):
     cases = _generate(cli, tmp_path)
     data = json.loads(cases.read_text())
-    del data["cases"][1]  # the failing case, quietly dropped
+    data["cases"].remove(_case(data, POISONED_ID))  # the failing case, quietly dropped
     cases.write_text(json.dumps(data))
     code, out, err = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
     assert "cases were added, removed, reordered or edited by hand" in err
@@ -173,8 +194,9 @@ def test_case_file_stale_against_the_rulebook(cli, tmp_path, test_engines):
 
     cases = _generate(cli, tmp_path)
     data = json.loads(cases.read_text())
-    data["cases"][1]["expected"] = False
-    data["cases"][1]["check"] = _check(data["cases"][1])
+    poisoned = _case(data, POISONED_ID)
+    poisoned["expected"] = False
+    poisoned["check"] = _check(poisoned)
     cases.write_text(json.dumps(data))
     code, out, _ = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
     assert code == 1
@@ -193,7 +215,8 @@ def test_expectations_track_known_failures(cli, tmp_path, test_engines):
     known = tmp_path / "known.txt"
     code, out, _ = run(cli, "--engine", f"{test_engines}:Raises", "--write-expectations", known)
     assert code == 1
-    assert known.read_text().splitlines()[1] == "cure.may_target-9d300d04bba8  # cure.may_target[poisoned]"
+    assert known.read_text() == ("# Known failures of an engine on edition v1: one case id a line, name after '#'.\n"
+                                 "cure.may_target-9d300d04bba8  # cure.may_target[poisoned]\n")
     code, out, _ = run(cli, "--engine", f"{test_engines}:Raises", "--expectations", known)
     assert code == 0 and out.strip() == "1 passed, 0 failed, 1 known failure"
     # fixed since: the file must be updated
@@ -206,3 +229,61 @@ def test_expectations_naming_no_case(cli, tmp_path, test_engines):
     known.write_text("# known\ncure.may_target[poisoned]\ncure.may_targte[-]\n")
     code, _, err = run(cli, "--engine", f"{test_engines}:good", "--expectations", known)
     assert code == 1 and f"{known}:3:1: error: 'cure.may_targte[-]' is not a case of this suite" in err
+
+
+STEPS = FIXTURES / "conformance" / "steps"
+KNOCK = "door.order.next_step[current_step=door#knock]"  # a step's clause ref holds '#'
+
+
+def run_steps(cli, *args):
+    return cli("conformance", "run", "--rulebook", STEPS, "--edition", "s1", *args)
+
+
+def test_names_holding_hash_round_trip_through_expectations(cli, tmp_path, test_engines):
+    known = tmp_path / "known.txt"
+    code, out, _ = run_steps(cli, "--engine", f"{test_engines}:StepsEnd", "--write-expectations", known)
+    assert code == 1 and out.splitlines()[-1] == "1 passed, 2 failed"
+    assert known.read_text() == (
+        "# Known failures of an engine on edition s1: one case id a line, name after '#'.\n"
+        "door.order.next_step-d389fc528016  # door.order.next_step[current_step=start]\n"
+        "door.order.next_step-8eef0e79d5e8  # door.order.next_step[current_step=door#knock]\n")
+    code, out, err = run_steps(cli, "--engine", f"{test_engines}:StepsEnd", "--expectations", known)
+    assert (code, out, err) == (0, "1 passed, 0 failed, 2 known failures\n", "")
+
+
+def test_names_holding_hash_are_listed_quoted(cli, tmp_path, test_engines):
+    known = tmp_path / "known.txt"
+    known.write_text(f'"{KNOCK}"  # quoted, so the \'#\' is part of the name\n'
+                     '  "door.order.next_step[current_step=start]"\n')
+    code, out, err = run_steps(cli, "--engine", f"{test_engines}:StepsEnd", "--expectations", known)
+    assert (code, out, err) == (0, "1 passed, 0 failed, 2 known failures\n", "")
+
+
+def test_expectations_file_that_cannot_be_read_as_entries(cli, tmp_path, test_engines):
+    known = tmp_path / "known.txt"
+    known.write_text('"door.order.next_step[current_step=start]\n'
+                     f'{KNOCK}\n'
+                     'door.order.next_step-d389fc528016 extra\n')
+    code, out, err = run_steps(cli, "--engine", f"{test_engines}:StepsEnd", "--expectations", known)
+    assert (code, out) == (1, "")
+    assert err == (
+        f"{known}:1:1: error: the quoted entry does not end on its line\n"
+        "  hint: a quoted entry is a JSON string: \"name\", with \\\" for a quote inside it\n"
+        f"{known}:2:1: error: 'door.order.next_step[current_step=door' is not a case of this suite\n"
+        f"{known}:3:35: error: one entry a line: 'extra' follows 'door.order.next_step-d389fc528016'\n"
+        "  hint: quote a case name that holds spaces or '#' as a JSON string: \"name\"\n")
+
+
+def test_write_expectations_into_the_rulebook_is_a_usage_error_before_any_case_runs(cli, tmp_path, test_engines):
+    import shutil
+    book = tmp_path / "book"
+    shutil.copytree(MINIMAL, book)
+    before = {p: p.read_bytes() for p in book.rglob("*") if p.is_file()}
+    target = book / "vocabulary.yaml"
+    code, out, err = cli("conformance", "run", "--rulebook", book, "--edition", "v1",
+                         "--engine", f"{test_engines}:Raises", "--write-expectations", target)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == (f"Error: Invalid value for '--write-expectations': '{target}' is inside "
+                                    f"the rulebook folder '{book}'; an output may not overlap an input, "
+                                    "choose another path")
+    assert {p: p.read_bytes() for p in book.rglob("*") if p.is_file()} == before

@@ -14,12 +14,14 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CONFORMANCE = FIXTURES / "conformance"
 ENGINES = CONFORMANCE / "engines"
 MINIMAL = FIXTURES / "minimal"
+ROOT = FIXTURES.parent.parent
 HOSTILE_TEXT = ("Targets must be \"poisoned\"; \"\"\"; import os; os.system('touch PWNED')\n"
                 "''' {{ x }} {% raw %} \\ \\x00 \u2028 end")
 
 
 def _pytest(*args, cwd):
-    env = {**os.environ, "PYTHONPATH": str(ENGINES)}
+    # this tree's compiler, not whichever one is installed, and the test engines
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ENGINES)])}
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(cwd),
                            *map(str, args)],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
@@ -34,11 +36,13 @@ def test_hostile_text_stays_data(cli, tmp_path):
     spec = importlib.util.spec_from_file_location("generated_hostile", module)
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)  # imports without running anything the text says
-    assert loaded.CASES[0]["clauses"][0]["text"] == HOSTILE_TEXT
+    (targets,) = [q for c in loaded.CASES if c["name"] == "cure.may_target[poisoned]" for q in c["clauses"]]
+    assert targets == {"ref": "cure#targets", "text": HOSTILE_TEXT}
     assert loaded.RULEBOOK.startswith('Hostile """; import os')
     assert not (tmp_path / "PWNED").exists() and not Path("PWNED").exists()
     data = json.loads((out / "cases.json").read_text())
-    assert data["cases"][0]["clauses"][0]["text"] == HOSTILE_TEXT
+    assert {c["name"]: c["clauses"] for c in data["cases"]}["cure.may_target[poisoned]"] == [
+        {"ref": "cure#targets", "text": HOSTILE_TEXT}]
 
 
 def test_generate_is_deterministic(cli, tmp_path):
@@ -56,7 +60,8 @@ def test_case_file_format(cli, tmp_path):
     assert case["facts"] == {"paralyzed": False, "phase": "battle", "poisoned": True}
     assert case["expected"] is False
     assert case["clauses"] == [{"ref": "cure#not-in-battle", "text": "Cure cannot be used in battle."}]
-    assert data["decisions"][0]["strategy"] == "exhaustive" and data["decisions"][0]["cases"] == 12
+    (decision,) = [d for d in data["decisions"] if d["decision"] == "cure.may_target"]
+    assert (decision["strategy"], decision["cases"], len(data["decisions"])) == ("exhaustive", 12, 1)
 
 
 def test_generated_module_runs_with_the_plugin(cli, tmp_path):
@@ -79,10 +84,45 @@ def test_generated_module_with_expectations(cli, tmp_path):
     assert result.returncode == 0 and "1 passed, 1 xfailed" in result.stdout
 
 
-def test_generated_module_without_engine_says_so(cli, tmp_path):
+# pytest ends a usage error with an empty line
+NO_ENGINE = "ERROR: no engine: give --rulebook-engine MODULE:ATTR or --rulebook-engine-cmd COMMAND\n\n"
+
+
+def test_generated_module_without_engine_is_a_usage_error(cli, tmp_path):
     cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v1", "--out", tmp_path)
     result = _pytest("test_conformance.py", cwd=tmp_path)
-    assert result.returncode == 1 and "no engine: give --rulebook-engine MODULE:ATTR" in result.stdout
+    assert (result.returncode, result.stderr) == (4, NO_ENGINE)
+
+
+def test_engine_that_cannot_be_imported_is_a_usage_error_before_any_case_runs(cli, tmp_path):
+    cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v1", "--out", tmp_path)
+    result = _pytest("test_conformance.py", "--rulebook-engine", "nosuch:Engine", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (4, (
+        "ERROR: --rulebook-engine nosuch:Engine: engine module 'nosuch' not found\n"
+        "  hint: put the folder that holds it on PYTHONPATH, or run from that folder\n\n"))
+    assert "passed" not in result.stdout and "failed" not in result.stdout
+
+
+def test_engine_command_that_cannot_start_is_a_usage_error(tmp_path):
+    result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v1", "--rulebook-engine-cmd",
+                     "no-such-engine-binary", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (4, (
+        "ERROR: --rulebook-engine-cmd no-such-engine-binary: cannot start 'no-such-engine-binary': "
+        "No such file or directory\n"
+        "  hint: give the program's path, or put its folder on PATH\n\n"))
+
+
+def test_plugin_reports_stale_expectations_as_the_cli_does(cli, tmp_path, test_engines):
+    cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v1", "--out", tmp_path)
+    (tmp_path / "known.txt").write_text("# known\ncure.may_targte[-]\n")
+    result = _pytest("test_conformance.py", "--rulebook-engine", "rulebook_test_engines:good",
+                     "--rulebook-expectations", "known.txt", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "known.txt:2:1: error: 'cure.may_targte[-]' is not a case of this suite" in result.stdout.splitlines()
+    assert result.stdout.splitlines()[-1].startswith("1 failed, 2 passed")
+    code, _, err = cli("conformance", "run", "--rulebook", MINIMAL, "--edition", "v1",
+                       "--engine", f"{test_engines}:good", "--expectations", tmp_path / "known.txt")
+    assert (code, err) == (1, f"{tmp_path / 'known.txt'}:2:1: error: 'cure.may_targte[-]' is not a case of this suite\n")
 
 
 def test_plugin_collects_an_edition(tmp_path):

@@ -89,3 +89,5 @@ def test_history_of_every_term_in_every_format(bundled, one_history_per_term):
             result = run("history", term, "--rulebook", str(bundled.root), "--format", fmt)
             assert (result.exit_code, result.stderr) == (0, ""), (term, fmt)
             assert result.stdout.strip(), (term, fmt)
+            if fmt == "html":
+                assert result.stdout.count("<!DOCTYPE html>") == 1, term  # one page, whatever the steps

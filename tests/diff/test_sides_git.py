@@ -116,41 +116,33 @@ def _commit_links(repo: Path, links: dict[str, str]) -> None:
     git(repo, "commit", "-qm", "links")
 
 
+def _refused(*links: tuple[str, str]) -> str:
+    """The stderr of a git:HEAD side holding these links (path, target), in path order."""
+    lines = ["rulebook: 'git:HEAD' cannot be read:"]
+    for path, target in links:
+        lines += [f"HEAD:{path}: error: a symbolic link (to '{target}'); a git: side reads no links",
+                  "  hint: commit the file or folder itself in place of the link"]
+    count = len(links)
+    return "\n".join(lines + [f"{count} problem{'s' if count != 1 else ''} found"]) + "\n"
+
+
 def test_committed_symlinks_are_refused_with_their_paths(repo):
     # One pointing out of the work tree, one to a file of the repository outside
     # the rulebook, one inside it: every link is refused, all at once.
-    _commit_links(repo, {"rulebook/editions/v2/passwd.yaml": "/etc/passwd",
-                         "rulebook/editions/v2/up.yaml": "../../../outside.yaml",
-                         "rulebook/editions/v1/same.yaml": "cure.yaml"})
+    links = {"rulebook/editions/v1/same.yaml": "cure.yaml",
+             "rulebook/editions/v2/passwd.yaml": "/etc/passwd",
+             "rulebook/editions/v2/up.yaml": "../../../outside.yaml"}
+    _commit_links(repo, links)
     result = run("diff", "git:HEAD~1", "git:HEAD")
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (
-        "rulebook: 'git:HEAD' cannot be read:\n"
-        "HEAD:rulebook/editions/v1/same.yaml: error: a symbolic link (to 'cure.yaml'); "
-        "a git: side reads no links\n"
-        "  hint: commit the file or folder itself in place of the link\n"
-        "HEAD:rulebook/editions/v2/passwd.yaml: error: a symbolic link (to '/etc/passwd'); "
-        "a git: side reads no links\n"
-        "  hint: commit the file or folder itself in place of the link\n"
-        "HEAD:rulebook/editions/v2/up.yaml: error: a symbolic link (to '../../../outside.yaml'); "
-        "a git: side reads no links\n"
-        "  hint: commit the file or folder itself in place of the link\n"
-        "3 problems found\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", _refused(*links.items()))
 
 
 def test_a_rulebook_folder_committed_as_a_symlink_is_refused(repo):
     git(repo, "mv", "rulebook", "real")
-    (repo / "rulebook").symlink_to("real")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "the folder is a link")
+    _commit_links(repo, {"rulebook": "real"})
     # The work tree's folder is a folder again (uncommitted), so that ./rulebook
     # names the same path in the repository as at HEAD~1.
     (repo / "rulebook").unlink()
     shutil.copytree(repo / "real", repo / "rulebook")
     result = run("diff", "git:HEAD~1", "git:HEAD")
-    assert (result.exit_code, result.stdout) == (1, "")
-    assert result.stderr == (
-        "rulebook: 'git:HEAD' cannot be read:\n"
-        "HEAD:rulebook: error: a symbolic link (to 'real'); a git: side reads no links\n"
-        "  hint: commit the file or folder itself in place of the link\n"
-        "1 problem found\n")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", _refused(("rulebook", "real")))

@@ -64,3 +64,25 @@ def test_the_history_of_a_term_whose_steps_were_added(book):
         ("(none)", "v1", [("added", None), ("added", "order"), ("added", "draw"), ("added", "play")]),
         ("v1", "v2", [("semantic", "order")]),
     ]
+
+
+def test_a_steps_block_added_as_a_pull_request_comment(book):
+    result = run("diff", "v1", "v2", "--rulebook", book, "--format", "markdown")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "## Rulebook changes: v1 → v2\n"
+        "\n"
+        "| kind | changes |\n"
+        "| --- | ---: |\n"
+        "| semantic | 1 |\n"
+        "| **total** | **1** |\n"
+        "\n"
+        "### `turn`\n"
+        "\n"
+        "#### semantic: `turn#order`\n"
+        "\n"
+        "v1: `book/editions/v1/turn.yaml:8:9` · v2: `book/editions/v2/turn.yaml:8:9` · "
+        "fingerprint `24d8dafd46dbea8f`\n"
+        "\n"
+        "> At the start of a turn:\u2060\n"
+        "\n")

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+# Browser tests can be left out by name: pytest -m "not browser" (CI runs them).
+pytestmark = pytest.mark.browser
+
+HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "site" / "hostile"
 SEARCH = "input.md-search__input"
 
 
@@ -72,27 +78,57 @@ def test_what_changed_page(page, sites, serve):
     page.wait_for_url("**#heal--healable")
 
 
-def test_hostile_text_is_inert(page, sites, serve):
+# Whatever could run script later (a hover, a focus, a click): handler attributes,
+# autofocus, javascript: URLs, frames, and scripts that name the fixture's flag.
+ACTIVE = """() => [...document.querySelectorAll('*')].flatMap(e => [
+    ...[...e.attributes].filter(a => a.name.startsWith('on') || a.name === 'autofocus'
+        || (['href', 'src', 'action', 'formaction'].includes(a.name)
+            && a.value.trim().toLowerCase().startsWith('javascript:'))).map(a => e.tagName + ' ' + a.name),
+    ...(e.tagName === 'IFRAME' || (e.tagName === 'SCRIPT' && e.textContent.includes('__pwned'))
+        ? [e.tagName] : [])])"""
+
+
+def test_no_hostile_script_runs_on_any_page(page, sites, serve):
+    """Every page of the hostile site, each field's payload setting window.__pwned or opening a dialog."""
+    from compiler.build import check
+    from compiler.site import pages as P
+
+    book, _ = check(HOSTILE)
     base = serve(sites["hostile"])
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    for url in ("", "terms/script/", "terms/other/", "terms/script/history/", "editions/v2/changes/",
-                "editions/v1/terms/script/", "terms/", "print/"):
+    specs = P.plan(book)
+    assert {s.kind for s in specs} == {P.HOME, P.AZ, P.TERM, P.HISTORY, P.EDITIONS, P.EDITION, P.CHANGES,
+                                       P.EDITION_TERM, P.PRINT}
+    for spec in specs:
+        url = spec.src_uri.removesuffix("index.md")
         page.goto(base + url)
         page.wait_for_load_state("load")
         assert page.evaluate("window.__pwned") is None, url
+        assert page.evaluate(ACTIVE) == [], url
+        # The title element holds the titles as text, </title> and all.
+        assert page.title() == f"{spec.title} - {book.title}", url
+    page.goto(base + "no-such-page/")  # the 404 page carries the site name too
+    assert page.evaluate("window.__pwned") is None and page.evaluate(ACTIVE) == []
     page.goto(base + "terms/script/")
     text = page.locator("#raw-html + .rb-text").inner_text()
     assert text.startswith("<script>window.__pwned = 'text2'</script><img src=y")
     md = page.locator("#markdown + .rb-text").inner_text()
     assert md.startswith("# Not a heading **not bold** [not a link](javascript:")
     assert "{{ 7 * 7 }}" in md and "&amp;" in md
-    assert page.locator("h1").first.inner_text() == "<script>window.__pwned = 'name'</script>Script"
-    assert page.locator("#section_named").inner_text().startswith('<svg onload="window.__pwned')
+    term = book.latest.term_by_id["script"]
+    assert page.locator("h1").first.inner_text() == term.name
+    named = next(s for s in term.sections if s.key == "named")
+    assert page.locator("#section_named").inner_text() == named.title
+    assert page.locator(".md-header__button.md-logo").get_attribute("aria-label") == book.title
+    page.goto(base + "terms/other/")
+    see = book.latest.term_by_id["other"].clauses[1].links[1].phrase
+    assert page.locator("#see-also ~ .rb-see a").inner_text() == see
     # Search shows the hostile text as text too.
     search(page, base, "hostile marker")
     assert page.evaluate("window.__pwned") is None
     assert "<script>" in page.locator(".md-search-result").inner_text()
+    assert page.evaluate(ACTIVE) == []
     assert dialogs == []
 
 

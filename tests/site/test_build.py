@@ -89,6 +89,15 @@ def test_search_index_holds_latest_term_pages_once(sites):
     assert len(territory) == 1, "each clause's text is in the index once"
 
 
+def test_pages_kept_out_of_search_are_noindex(sites):
+    """The search flag reaches the theme through the plugin's page metadata (there is no front matter)."""
+    noindex = '<meta name="robots" content="noindex">'
+    for url in ("terms/heal/history", "editions/3.0.0/terms/heal", "editions/4.0.0-draft/changes", "print", "terms"):
+        assert read(sites["bundled"], url).count(noindex) == 1, url
+    for url in ("terms/heal", ""):
+        assert noindex not in read(sites["bundled"], url), url
+
+
 def test_nav_does_not_list_every_term(sites):
     html = read(sites["bundled"], "terms/heal")
     nav = html[html.index('<nav class="md-nav md-nav--primary"'):html.index('<div class="md-content"')]
