@@ -76,7 +76,19 @@ class _Builder:
     def error(self, loc: Location, message: str, hint: str | None = None) -> None:
         self.problems.append(Diagnostic(loc, message, hint))
 
+    def outside(self, path: Path) -> bool:
+        """Whether a path in the rulebook folder leads outside it (through a symbolic link),
+        reported as an error; a rulebook reads only its own files, as its sources."""
+        if path.resolve().is_relative_to(self.root.resolve()):
+            return False
+        self.error(Location(self.shown(path)), "a symbolic link to outside the rulebook folder",
+                   "a rulebook reads only files inside its folder, as for 'sources'; "
+                   "copy the file in instead of linking to it")
+        return True
+
     def load(self, path: Path, kind: str) -> Document | None:
+        if self.outside(path):
+            return None
         doc, problems = load(path, self.shown(path))
         self.problems.extend(problems)
         if doc is None:
@@ -200,9 +212,11 @@ class _Builder:
         base = self.root / EDITIONS_DIR
         known = [e["id"] for e in editions] if editions is not None else None
         grouped: dict[str, list[_TermFile]] = {}
-        if not base.is_dir():
+        if not base.is_dir() or self.outside(base):
             return grouped
         for folder in sorted(base.iterdir()):
+            if folder.is_dir() and self.outside(folder):
+                continue
             if not folder.is_dir():
                 self.error(Location(self.shown(folder)), "unexpected file in editions/",
                            "editions/ holds one folder per edition id")
@@ -238,7 +252,7 @@ class _Builder:
         data = doc.data
         term_id = data.get("id")
         # An id that is not a slug is reported by the schema; never suggest it as a file name.
-        if isinstance(term_id, str) and term_id != stem and schema._pattern(schema.SLUG).match(term_id):
+        if isinstance(term_id, str) and term_id != stem and schema._pattern(schema.SLUG).fullmatch(term_id):
             self.error(doc.at(("id",)), f"term id '{term_id}' does not match the file name '{stem}.yaml'",
                        f"rename the file to '{term_id}.yaml'")
         if data.get("withdrawn"):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, printable
 
 
 def _count(n: int, noun: str) -> str:
@@ -60,6 +60,12 @@ ROOT_OPTION = click.option("--rulebook", "root", type=click.Path(path_type=Path)
 class _Group(click.Group):
     """Reports an output that cannot be written as an error line, not a traceback."""
 
+    def main(self, *args, **kwargs):
+        from .diagnostics import survive_any_encoding
+
+        survive_any_encoding()
+        return super().main(*args, **kwargs)
+
     def invoke(self, ctx: click.Context):
         from .fileio import OutputError
 
@@ -93,7 +99,7 @@ def check(path: Path | None) -> None:
         sys.exit(1)
     terms = {t.id for e in book.editions for t in e.terms}
     clauses = sum(len(t.clauses) for t in book.latest.terms)
-    click.echo(f"{book.title}: {len(book.editions)} editions ({', '.join(e.id for e in book.editions)}), "
+    click.echo(f"{printable(book.title)}: {len(book.editions)} editions ({', '.join(e.id for e in book.editions)}), "
                f"{_count(len(terms), 'term')}, latest {book.latest.id} with {_count(len(book.latest.terms), 'term')} "
                f"and {_count(clauses, 'clause')}: no problems")
 
@@ -117,7 +123,9 @@ def export(root: Path | None, edition_id: str | None, fmt: str, out: Path | None
     if out:
         write_text(out, text)
     else:
-        sys.stdout.write(text)
+        from .diagnostics import write_utf8
+
+        write_utf8(text)
 
 
 @main.command()

@@ -83,7 +83,7 @@ def parse(doc: Document, path: tuple, value: Any, out: list[Diagnostic], _depth:
     if isinstance(value, bool):
         return Const(value, loc)
     if isinstance(value, str):
-        if not _pattern(IDENT).match(value):
+        if not _pattern(IDENT).fullmatch(value):
             out.append(Diagnostic(loc, f"{value!r} is not a fact or predicate name",
                                   "names use lowercase letters, digits and underscores"))
             return None

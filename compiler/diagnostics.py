@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 import re
+import sys
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -34,9 +36,11 @@ class Diagnostic:
     code: str = field(default="", compare=False)  # a stable name for the kind of problem
 
     def __str__(self) -> str:
-        text = f"{self.location}: {self.severity}: {self.message}"
+        """The problem as printed to a terminal: file names, names and text quoted
+        from the sources are untrusted, so every part is made printable here, once."""
+        text = printable(f"{self.location}: {self.severity}: {self.message}")
         if self.hint:
-            text += f"\n  hint: {self.hint}"
+            text += f"\n  hint: {printable(self.hint)}"
         return text
 
 
@@ -63,18 +67,57 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{match}'?" if match else None
 
 
-# C0 and C1 control characters and DEL: printed raw, an escape sequence would
-# recolour, move or retitle the terminal, a CR overwrite a line, a LF forge one.
-_TERMINAL_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+# What a terminal acts on rather than shows, by Unicode category, not by list:
+# Cc (C0, C1, DEL: an escape sequence would recolour, move or retitle the
+# terminal, a CR overwrite a line, a LF forge one), Cf (the bidi controls
+# reorder what is shown, "Trojan Source"; the others are invisible), Zl and Zp
+# (line breaks to some terminals and pagers) and Cs (a lone surrogate cannot
+# even be encoded). ZWNJ and ZWJ stay: emoji sequences and Persian or Indic
+# words need them, and they neither move nor reorder anything.
+_ACTED_ON = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+_JOINERS = frozenset({"\u200c", "\u200d"})
+_NOT_PLAIN_ASCII = re.compile("[^\x20-\x7e]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def printable(text: str, keep: str = "") -> str:
     """Untrusted text (a file name, rule text) safe to print on a terminal.
 
-    Each control character not in ``keep`` is written as Python writes it in a
-    string (``\\x1b``, ``\\r``, ``\\n``); rule text keeps its line breaks and tabs
-    with ``keep="\\n\\t"``.
+    Each character a terminal would act on (see ``_ACTED_ON``) and not in
+    ``keep`` is written as Python writes it in a string (``\\x1b``, ``\\r``,
+    ``\\u202e``); rule text keeps its line breaks and tabs with ``keep="\\n\\t"``.
     """
-    return _TERMINAL_CONTROL.sub(
-        lambda m: m.group() if m.group() in keep else _NAMED.get(m.group(), f"\\x{ord(m.group()):02x}"), text)
+    return _NOT_PLAIN_ASCII.sub(lambda m: _shown(m.group(), keep), text)
+
+
+def _shown(char: str, keep: str) -> str:
+    if char in keep or char in _JOINERS or unicodedata.category(char) not in _ACTED_ON:
+        return char
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def survive_any_encoding() -> None:
+    """Make stdout and stderr escape what their encoding cannot carry, not raise.
+
+    Under PYTHONIOENCODING=ascii, or a C locale with a pipe, printing a title
+    with an accent ended every command in a UnicodeEncodeError traceback, after
+    its work was done. Called once, where the command starts.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # absent on a replaced stream (tests)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def write_utf8(text: str) -> None:
+    """Write a document that is UTF-8 by definition (JSON) to stdout, whatever the locale."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a replaced stream (tests): it takes text
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()

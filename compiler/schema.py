@@ -248,6 +248,8 @@ def _describe(value: Any) -> str:
 
 @lru_cache(maxsize=None)
 def _pattern(p: str) -> re.Pattern:
+    """A pattern of the schema; use it with ``fullmatch``: in Python '$' also
+    matches before a final line break, so "5.0.0\n" would pass ``match``."""
     return re.compile(p)
 
 
@@ -282,7 +284,7 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
     if isinstance(value, str):
         if "minLength" in schema and len(value) < schema["minLength"]:
             out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} must not be empty"))
-        if "pattern" in schema and not _pattern(schema["pattern"]).match(value):
+        if "pattern" in schema and not _pattern(schema["pattern"]).fullmatch(value):
             out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} cannot be {value!r}",
                                   _pattern_hint(schema["pattern"])))
     elif isinstance(value, dict):

@@ -13,6 +13,7 @@ performance measurement; those live in bench/.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -249,3 +250,87 @@ def test_a_400_kb_condition_is_reported_not_searched(tmp_path):
         "and for conflicts and empty situations beyond those reported\n"
         "  hint: raise the limit with the environment variable RULEBOOK_MAX_CHECK_STEPS (it bounds the time of "
         "check), or make the decision and its constraints depend on fewer facts\n")
+
+
+def test_control_characters_in_a_file_name_are_escaped_on_the_terminal(tmp_path):
+    # once printed raw: an escape sequence in a file name could retitle or clear the terminal
+    root = _copy_minimal(tmp_path, "name")
+    (root / "editions" / "v2" / "cure.yaml").rename(root / "editions" / "v2" / "cure\x1b]0;owned\x07\r.yaml")
+    proc = run_check("name", cwd=tmp_path)
+    assert_clean_failure(proc)
+    assert proc.stderr == (
+        "name/editions/v2/cure\\x1b]0;owned\\x07\\r.yaml:1:5: error: "
+        "term id 'cure' does not match the file name 'cure\\x1b]0;owned\\x07\\r.yaml'\n"
+        "  hint: rename the file to 'cure.yaml'\n"
+        "1 problem found\n")
+
+
+def test_a_terminal_in_colour_gets_escaped_names_too(tmp_path):
+    from compiler.diagnostics import Diagnostic, Location
+
+    problem = Diagnostic(Location("a\x1b[2Jb.yaml", 1, 2), "bad \x1b[31m", "hint \x9b")
+    assert str(problem) == "a\\x1b[2Jb.yaml:1:2: error: bad \\x1b[31m\n  hint: hint \\x9b"
+
+
+def _accented(tmp_path: Path) -> Path:
+    root = _copy_minimal(tmp_path, "accented")
+    main = root / "rulebook.yaml"
+    main.write_text(main.read_text().replace("title: Minimal", "title: Règles — “Minimal” 🃏"), encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("variables", [{"PYTHONIOENCODING": "ascii"}, {"PYTHONIOENCODING": "latin-1"},
+                                       {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}],
+                         ids=["ascii", "latin-1", "C-locale"])
+def test_output_survives_a_stdout_that_is_not_utf8(tmp_path, variables):
+    # once a UnicodeEncodeError traceback after the work was done
+    _accented(tmp_path)
+    env = {**os.environ, "NO_COLOR": "1", **variables}
+    if "PYTHONIOENCODING" not in variables:
+        env.pop("PYTHONIOENCODING", None)
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=tmp_path, env=env,
+                              capture_output=True, timeout=HANG_GUARD)
+
+    proc = run("check", "accented")
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    # what the stream cannot carry is escaped (or click writes UTF-8): the line is whole
+    assert proc.stdout.startswith(b"R")
+    assert proc.stdout.endswith(b": 2 editions (v1, v2), 1 term, latest v2 with 1 term and 3 clauses: no problems\n")
+
+    proc = run("export", "--rulebook", "accented")
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    # JSON is UTF-8 whatever the locale: the exact document, parseable
+    assert json.loads(proc.stdout.decode("utf-8"))["rulebook"]["title"] == "Règles — “Minimal” 🃏"
+
+    (tmp_path / "accented" / "editions" / "v2" / "cure.yaml").write_text("id: cure\nname: Cüre\n", encoding="utf-8")
+    proc = run("check", "accented")
+    assert proc.returncode == 1
+    assert b"Traceback" not in proc.stderr
+    assert proc.stderr.endswith(b"1 problem found\n")
+
+
+def test_at_every_depth_limit_each_command_completes(tmp_path):
+    # what check accepts, every later command walks without running out of stack:
+    # a rule's 'when' MAX_CONDITION_DEPTH deep around a predicate MAX_PREDICATE_DEPTH deep
+    from compiler.conditions import MAX_CONDITION_DEPTH, MAX_PREDICATE_DEPTH
+
+    old = _hostile(tmp_path, "predicate-chain", MAX_PREDICATE_DEPTH - 1)
+    term = old / "editions" / "v1" / "t.yaml"
+    nots = MAX_CONDITION_DEPTH - 1  # and the name p0 is a level: the when is at the limit
+    term.write_text(term.read_text().replace("when: p0}", "when: " + "{not: " * nots + "p0" + "}" * nots + "}"))
+    new = tmp_path / "new"
+    shutil.copytree(old, new)
+    term = new / "editions" / "v1" / "t.yaml"
+    term.write_text(term.read_text().replace("value: true, exception_to", "value: false, exception_to"))
+    env = {**os.environ, "NO_COLOR": "1"}
+    commands = [["check", str(old)], ["check", str(new)], ["export", "--rulebook", str(old)],
+                *(["diff", str(old), str(new), "--format", f] for f in ("text", "json", "markdown", "html")),
+                ["history", "t", "--rulebook", str(old)],
+                ["conformance", "generate", "--rulebook", str(old), "--edition", "v1", "--out", str(tmp_path / "c")],
+                ["conformance", "mutants", "--rulebook", str(old), "--edition", "v1"]]
+    for args in commands:
+        proc = subprocess.run([sys.executable, "-m", "compiler", *args], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=HANG_GUARD)
+        assert (args, proc.returncode, proc.stderr) == (args, 0, "")

@@ -89,3 +89,20 @@ def test_constraint_through_a_fact_outside_the_decision(tmp_path, write_rulebook
     book = load_rulebook(root)
     model = DecisionModel(book.vocabulary, book.latest, "t.q")
     assert {(s["a"], s["b"]) for s in model.states()} == {(False, False), (False, True), (True, False)}
+
+
+def test_exception_chain_is_transitive_where_the_middle_rule_is_silent(tmp_path, write_rulebook):
+    # z is an exception to y, y to x. Where y does not answer (a false) and z does (b true),
+    # z still overrides x through y: only z stands. Read one level deep, x and z would
+    # both stand and disagree.
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, value: false}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, value: true, when: a, exception_to: ['t#x']}]}\n"
+        "      - {id: z, text: Z., rules: [{decision: t.q, value: true, when: b, exception_to: ['t#y']}]}\n"))
+    assert messages(root) == []
+    book = load_rulebook(root)
+    model = Evaluator(book, book.latest).model("t.q")
+    result = model.evaluate({"a": False, "b": True})
+    assert (result.clauses, result.answer) == (("t#z",), True)
+    assert model.evaluate({"a": False, "b": False}).clauses == ("t#x",)
+    assert model.evaluate({"a": True, "b": False}).clauses == ("t#y",)

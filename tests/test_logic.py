@@ -97,3 +97,24 @@ def test_a_bad_step_budget_is_an_error(tmp_path, write_rulebook, monkeypatch, va
     assert [str(p) for p in logic_problems(load_rulebook(root))] == [
         f"RULEBOOK_MAX_CHECK_STEPS: error: RULEBOOK_MAX_CHECK_STEPS must be a positive whole number, not {value!r}\n"
         "  hint: unset it for the default, 10,000,000"]
+
+
+def test_an_edition_whose_predicates_changed_is_checked_again(tmp_path, write_rulebook):
+    # Term t is the same object in e1 and e2 (e2 does not change it); the predicate its
+    # rule uses is redefined by term u in e2, so that the rule can never apply there.
+    # The per-edition shortcut must not take e2's decision for e1's.
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, value: false}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, value: true, when: p, exception_to: ['t#x']}]}\n"))
+    (root / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n"
+        "  - {id: e2, title: F, date: null, status: draft}\n")
+    (root / "editions" / "e2").mkdir()
+    u = ("id: u\nname: U\nsections:\n  - key: s\n    kind: definition\n    clauses:\n"
+         "      - {{id: d, text: D., defines: {{name: p, as: {as_}}}}}\n")
+    (root / "editions" / "e1" / "u.yaml").write_text(u.format(as_="a"))
+    (root / "editions" / "e2" / "u.yaml").write_text(u.format(as_="{all: [a, {not: a}]}"))
+    book = load_rulebook(root)
+    assert book.edition("e1").term_by_id["t"] is book.edition("e2").term_by_id["t"]
+    assert [(p.location.line, p.message) for p in logic_problems(book)] == [
+        (10, "rule of t#y for 't.q' can never apply in an allowed situation (dead rule)")]

@@ -120,3 +120,23 @@ def test_an_alias_that_would_nest_too_deep_is_refused():
     doc, problems = parse(b"a: &x " + inner + b"\nb: [[[[[[[[*x]]]]]]]]\n", "f.yaml")
     assert doc is None
     assert [p.message for p in problems] == [f"lists and mappings nested more than {MAX_DEPTH} deep"]
+
+
+def test_yaml_11_booleans_are_read_as_the_schema_expects():
+    # Unquoted on/off/yes/no are YAML 1.1 booleans: where text is expected the schema
+    # reports them with a hint to quote (tests/fixtures/broken/enum-values-unquoted-on-off);
+    # quoted, they are text; as keys, they stay the text written.
+    doc, problems = parse(b"a: on\nb: off\nc: yes\nd: no\ne: On\nf: NO\ng: 'on'\nh: \"off\"\non: 1\nno: 2\n",
+                          "f.yaml")
+    assert problems == []
+    assert doc.data == {"a": True, "b": False, "c": True, "d": False, "e": True, "f": False,
+                        "g": "on", "h": "off", "on": 1, "no": 2}
+    assert [type(k) for k in doc.data] == [str] * 10
+
+
+def test_a_recursive_alias_is_a_located_error():
+    doc, problems = parse(b"a: ok\nb: &x [1, *x]\n", "f.yaml")
+    assert doc is None
+    assert [str(p) for p in problems] == [
+        "f.yaml:2:11: error: alias '*x' inside the value it repeats\n"
+        "  hint: an alias cannot repeat a value that contains it"]

@@ -21,7 +21,6 @@ which fallback was taken so that the outputs can say so.
 from __future__ import annotations
 
 import difflib
-import html
 import re
 from dataclasses import dataclass
 
@@ -232,28 +231,8 @@ def _edit_weight(ops: list[Op], backwards: bool) -> int:
     return max(deleted, inserted)
 
 
-def redline_html(old: str, new: str) -> str:
-    """The redline as HTML: escaped text, deletions in ``<del>``, insertions in ``<ins>``."""
-    return ops_html(redline(old, new))
+def redline_html(old: str, new: str):
+    """The redline as ``Markup``: deletions in ``<del>``, insertions in ``<ins>``, every run escaped."""
+    from .render_html import redline_markup  # the HTML back end, and its Jinja2, only when asked
 
-
-def ops_markup(line: Redline, escape) -> str:
-    """The redline's runs as ``<del>``/``<ins>`` markup, each run's text through ``escape``."""
-    parts = []
-    for op in line.ops:
-        text = escape(op.text)
-        if op.op == DELETE:
-            parts.append(f"<del>{text}</del>")
-        elif op.op == INSERT:
-            parts.append(f"<ins>{text}</ins>")
-        else:
-            parts.append(text)
-    return "".join(parts)
-
-
-def ops_html(line: Redline) -> str:
-    """HTML for a computed redline, with a note when it is coarse."""
-    parts = [ops_markup(line, lambda text: html.escape(text, quote=True))]
-    if line.coarse:
-        parts.append(f' <small class="redline-coarse">({html.escape(line.coarse)})</small>')
-    return "".join(parts)
+    return redline_markup(redline(old, new))

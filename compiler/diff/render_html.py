@@ -2,9 +2,10 @@
 
 Escaping is by construction: the page is a Jinja2 template with autoescape on,
 so every value placed in it (rule text, ids, file names, side names) is
-escaped, quotes included, in text and in attributes alike. The one piece of
-markup passed in is the redline, whose runs ``redline.ops_html`` escapes one
-by one.
+escaped, quotes included, in text and in attributes alike. The redline too is
+a template (``redline_markup``): its runs are values, never pasted markup.
+Before escaping, every value is shown as the terminal shows it (``shown``):
+a browser obeys bidi controls too, and would show the reviewer a reordered text.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from __future__ import annotations
 from jinja2 import DictLoader, Environment, StrictUndefined
 from markupsafe import Markup
 
+from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, location, side_name, situation
-from .redline import ops_html
+from .redline import DELETE, INSERT, Redline
 
 STYLE = Markup("""
 body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -102,8 +104,22 @@ _CHANGE = """\
 {% endfor %}
 </article>"""
 
-_ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE}),
-                   autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+# A redline's runs, each escaped; the note says when the comparison was coarse.
+_REDLINE = (
+    "{% for op in line.ops %}{% if op.op == DELETE %}<del>{{ op.text }}</del>"
+    "{% elif op.op == INSERT %}<ins>{{ op.text }}</ins>{% else %}{{ op.text }}{% endif %}{% endfor %}"
+    '{% if line.coarse %} <small class="redline-coarse">({{ line.coarse }})</small>{% endif %}')
+
+def shown(value):
+    """Each value a template prints: text with what a browser obeys shown escaped (Markup is already HTML)."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return printable(value, "\n\t")  # the blockquote keeps the text's lines and tabs
+    return value
+
+
+_ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE,
+                                      "redline": _REDLINE}),
+                   finalize=shown, autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                    keep_trailing_newline=True)
 
 
@@ -130,5 +146,10 @@ def change_html(change: Change, old: str, new: str) -> Markup:
                  if loc]
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
-        redline=Markup(ops_html(change.redline)), old=old, new=new,
+        redline=redline_markup(change.redline), old=old, new=new,
         situation=lambda facts: situation(dict(facts)), answer=answer))
+
+
+def redline_markup(line: Redline) -> Markup:
+    """A computed redline as HTML: deletions in ``<del>``, insertions in ``<ins>``."""
+    return Markup(_ENV.get_template("redline").render(line=line, DELETE=DELETE, INSERT=INSERT))

@@ -3,9 +3,12 @@
 Every untrusted string (rule text, ids, file names, side names) reaches the
 comment through ``escape`` (prose) or ``code`` (an inline code span), never
 raw. ``escape`` HTML-escapes it, backslash-escapes its Markdown marks (no text
-can open a link, a table or a tag) and makes inert what GitHub would turn into
-a notification or a link (``inert``). Deletions and insertions are ``<del>``
-and ``<ins>``, which GitHub and GitLab render.
+can open a link, a table, a tag or math) and makes inert what GitHub would turn
+into a notification or a link (``inert``). Both first show what must not reach
+a reader raw as the terminal shows it (``diagnostics.printable``): a carriage
+return would end the line for CommonMark and open a block outside the quote, a
+bidi control would reorder what the reviewer reads. Deletions and insertions
+are ``<del>`` and ``<ins>``, which GitHub and GitLab render.
 """
 
 from __future__ import annotations
@@ -13,14 +16,18 @@ from __future__ import annotations
 import html
 import re
 
+from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, location, side_name, situation
-from .redline import Redline, ops_markup
+from .redline import DELETE, INSERT, Redline
 
-_MD = re.compile(r"([\\`*_{}\[\]()#!|~>])")
+_MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
 # A line that starts like a list item, a heading rule or a numbered step.
 _LINE_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)]))", re.M)
 
+
+# Line breaks (each becomes <br>, or a space in code) and tabs are the text's own.
+KEEPS = "\n\t"
 
 # U+2060 WORD JOINER: invisible and no line break, so the text reads the same.
 # Dependabot puts U+200B after a mention's "@", Renovate after "@" and "#".
@@ -47,7 +54,7 @@ def inert(text: str) -> str:
 
 def escape(text: str) -> str:
     """Untrusted text safe as Markdown prose: no markup, no mention, no link."""
-    text = _MD.sub(r"\\\1", inert(html.escape(text, quote=False)))
+    text = _MD.sub(r"\\\1", inert(html.escape(printable(text, KEEPS), quote=False)))
     text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
                            else m.group(1) + m.group(2) + "\\", text)
     return text.replace("\n", "<br>")
@@ -60,7 +67,7 @@ def code(text: str) -> str:
     only "@" gets the word joiner, so that a reply by e-mail that quotes the
     comment (plain text) mentions no one.
     """
-    text = text.replace("\n", " ").replace("@", "@" + WORD_JOINER)
+    text = printable(text, KEEPS).replace("\n", " ").replace("@", "@" + WORD_JOINER)
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
@@ -112,4 +119,6 @@ def _change(change: Change, old: str, new: str, seen: set[str]) -> list[str]:
 
 
 def redline_markdown(line: Redline) -> str:
-    return ops_markup(line, escape)
+    """Deletions in ``<del>``, insertions in ``<ins>``, every run through ``escape``."""
+    marks = {DELETE: "<del>{}</del>", INSERT: "<ins>{}</ins>"}
+    return "".join(marks.get(op.op, "{}").format(escape(op.text)) for op in line.ops)

@@ -7,7 +7,10 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler.diff.redline import DELETE, EQUAL, INSERT, redline, redline_html
+from markupsafe import Markup
+
+from compiler.diff.redline import DELETE, EQUAL, INSERT, Op, Redline, redline, redline_html
+from compiler.diff.render_html import redline_markup
 
 WORDS = st.sampled_from(["the", "a", "character", "is", "healable", "discarded", "heal", "“healable”",
                          "character’s", "end-of-battle", ",", ".", "(1)", "\n", "  ", "x"])
@@ -81,6 +84,18 @@ def test_beyond_every_budget_the_middle_is_one_replacement():
 
 def test_html_redline_escapes_rule_text():
     out = redline_html("<b>Heal</b> & cure", "<i>Heal</i> & cure")
-    assert "<b>" not in out and "<i>" not in out
-    assert "&lt;" in out and "&amp;" in out
-    assert "<del>" in out and "<ins>" in out
+    assert out == "&lt;<del>b</del><ins>i</ins>&gt;Heal&lt;/<del>b</del><ins>i</ins>&gt; &amp; cure"
+
+
+def test_html_redline_is_markup_escaped_as_the_page_around_it():
+    # Runs that try to close the tags around them and open an attribute; the
+    # result is Markup, so a template embeds it as is and never escapes it twice.
+    line = Redline((Op(EQUAL, "a\"b'c "), Op(DELETE, "</del><script>x()</script>"),
+                    Op(INSERT, "<ins onmouseover='y()'>&amp;")),
+                   coarse="</small><img src=x onerror=z()>")
+    out = redline_markup(line)
+    assert isinstance(out, Markup)
+    assert out == ("a&#34;b&#39;c <del>&lt;/del&gt;&lt;script&gt;x()&lt;/script&gt;</del>"
+                   "<ins>&lt;ins onmouseover=&#39;y()&#39;&gt;&amp;amp;</ins>"
+                   ' <small class="redline-coarse">(&lt;/small&gt;&lt;img src=x onerror=z()&gt;)</small>')
+    assert Markup("<p>{}</p>").format(out) == Markup("<p>") + out + Markup("</p>")

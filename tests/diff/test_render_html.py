@@ -66,6 +66,9 @@ def test_no_untrusted_field_becomes_markup(sides):
     assert f"Rulebook changes: {old} (v2) → {new} (v2)" in text
     assert f"{new}/editions/v2/cure.yaml:" in text
     assert f"Cure cannot be used in battle. {HOSTILE}" in text
+    # the redline is escaped as every other field of the page is, quotes included
+    assert ('<blockquote class="redline">Cure cannot be used in battle.<ins> &#34;&#39;&gt;&lt;script&gt;'
+            "alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;</ins></blockquote>") in result.stdout.splitlines()
 
 
 def test_fields_are_escaped_with_quotes():
@@ -98,3 +101,22 @@ def test_a_history_is_one_page_with_a_section_for_each_edition_that_changed_the_
         "<section><h2>v1 → v2</h2>",
         '<h3><span class="kind">semantic</span> <code>turn#order</code></h3>',
     ]
+
+
+def test_bidi_controls_and_invisible_characters_are_shown_not_obeyed(tmp_path, monkeypatch):
+    # A browser obeys U+202E as a terminal does: the reviewer would read the text reordered.
+    monkeypatch.chdir(tmp_path)
+    old, new = "old", "new\u202e"
+    shutil.copytree(MINIMAL, old)
+    shutil.copytree(MINIMAL, new)
+    path = Path(new) / "editions" / "v2" / "cure.yaml"
+    path.write_text(path.read_text().replace("text: Cure cannot be used in battle.",
+                                             "text: Cure can\u200b be used \u2066in\u2069 battle.\u202e"))
+    result = CliRunner().invoke(main, ["diff", old, new, "--rulebook", old, "--format", "html"],
+                                catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    lines = result.stdout.splitlines()
+    assert "<h1>Rulebook changes: old (v2) → new\\u202e (v2)</h1>" in lines
+    assert ('<blockquote class="redline">Cure <del>cannot</del><ins>can\\u200b</ins> be used '
+            "<ins>\\u2066</ins>in<ins>\\u2069</ins> battle.<ins>\\u202e</ins></blockquote>") in lines
+    assert not {"\u202e", "\u2066", "\u2069", "\u200b"} & set(result.stdout)

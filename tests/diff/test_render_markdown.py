@@ -88,3 +88,41 @@ def test_a_side_named_like_a_mention_is_inert(book):
     result = CliRunner().invoke(main, ["diff", "v1", "@org", "--rulebook", book, "--format", "markdown"],
                                 catch_exceptions=False)
     assert result.stdout.splitlines()[0] == f"## Rulebook changes: v1 → @{WJ}org \\(v2\\)"
+
+
+# A carriage return ends a line for CommonMark as a line feed does: raw, it would
+# start a list item, a heading rule or a new block outside the quote. Bidi controls
+# would show the reviewer a reordered text ("Trojan Source"). Each is shown as the
+# terminal shows it (``compiler.diagnostics.printable``).
+HIDDEN = {
+    "carriage-return-list": ("a\r- item", "a\\\\r- item"),
+    "carriage-return-rule": ("a\r---", "a\\\\r---"),
+    "right-to-left-override": ("cannot \u202eelbisiv", "cannot \\\\u202eelbisiv"),
+    "isolates": ("x\u2066y\u2069", "x\\\\u2066y\\\\u2069"),
+    "line-separator": ("a\u2028b", "a\\\\u2028b"),
+}
+
+
+@pytest.mark.parametrize("text,expected", list(HIDDEN.values()), ids=list(HIDDEN))
+def test_escape_shows_line_breaks_and_bidi_controls_that_commonmark_or_a_browser_would_obey(text, expected):
+    assert escape(text) == expected
+
+
+def test_code_spans_show_them_too():
+    assert code("book\r# heading/v1.yaml") == "`book\\r# heading/v1.yaml`"
+    assert code("a\u202eb") == "`a\\u202eb`"
+
+
+def test_dollars_open_no_math():
+    # GitHub renders $...$ as LaTeX: "$\color{red}..." could restyle or fake text
+    assert escape("costs $5, or $10") == "costs \\$5, or \\$10"
+    assert escape("$$\\color{red}{x}$$") == "\\$\\$\\\\color\\{red\\}\\{x\\}\\$\\$"
+
+
+def test_a_folder_name_with_a_carriage_return_adds_no_line(book):
+    shutil.copytree("book", "new\r- [x] approved")
+    result = CliRunner().invoke(main, ["diff", "v1", "new\r- [x] approved", "--rulebook", book,
+                                       "--format", "markdown"], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert "\r" not in result.stdout
+    assert result.stdout.splitlines()[0] == "## Rulebook changes: v1 → new\\\\r- \\[x\\] approved \\(v2\\)"

@@ -70,3 +70,19 @@ def test_a_side_that_fails_check_is_named_escaped(book):
     result = CliRunner().invoke(main, ["diff", "v1", broken, "--rulebook", book], catch_exceptions=False)
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == "rulebook: 'bad\\x1b[2J' does not pass rulebook check:"
+
+
+def test_bidi_controls_in_rule_text_and_file_names_are_escaped(tmp_path, monkeypatch):
+    # "Trojan Source": shown raw, U+202E reverses the rest of the line on a terminal
+    monkeypatch.chdir(tmp_path)
+    folder = "rb\u202elmay"
+    shutil.copytree(MINIMAL, folder)
+    path = Path(folder) / "editions" / "v2" / "cure.yaml"
+    path.write_text(path.read_text().replace("text: Cure cannot be used in battle.",
+                                             "text: Cure cannot be used \u2066in battle\u2069.\u200f"))
+    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--rulebook", folder], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[8:10] == [
+        "  added  cure#not-in-battle  rb\\u202elmay/editions/v2/cure.yaml:19:9",
+        "    {+Cure cannot be used \\u2066in battle\\u2069.\\u200f+}",
+    ]
