@@ -234,9 +234,15 @@ def _read_tree(top: str, commit: str, rel: str, into: str, spec: str, rev: str) 
             raise SideError(f"'{spec}' cannot be read", sorted(problems, key=lambda p: p.location.path))
         for _, oid, name in entries:
             path = Path(into, *name.split("/"))
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "wb") as fh:
-                blobs.copy(oid, fh.write)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with open(path, "wb") as fh:
+                    blobs.copy(oid, fh.write)
+            except OSError as exc:  # a full disk: one located line, not a traceback
+                raise SideError(f"'{spec}' cannot be read", [Diagnostic(
+                    Location(f"{rev}:{name}"),
+                    f"cannot be copied to the temporary folder {tempfile.gettempdir()}: {exc.strerror or exc}",
+                    "make room there, or set TMPDIR to a folder with room", code="git-copy")]) from None
     return True
 
 
