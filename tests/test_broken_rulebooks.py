@@ -334,3 +334,13 @@ def test_at_every_depth_limit_each_command_completes(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "compiler", *args], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=HANG_GUARD)
         assert (args, proc.returncode, proc.stderr) == (args, 0, "")
+
+
+def test_control_characters_in_a_command_line_value_are_escaped(tmp_path):
+    env = {**os.environ, "NO_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "compiler", "export", "--rulebook", str(MINIMAL),
+                           "--edition", "v9\x1b]0;owned\x07"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=HANG_GUARD)
+    assert proc.returncode == 2
+    assert proc.stderr.endswith(
+        "Error: Invalid value for '--edition': unknown edition 'v9\\x1b]0;owned\\x07'; editions: v1, v2\n")
