@@ -14,10 +14,21 @@ passed ``build.check`` are stored; for each:
 
 A term's model is stored once per content (its file's hash and its edition),
 so editions and revisions that share a term share its entry. Models are
-pickled, compressed and checksummed; reading them back allows the compiler's
-model classes only, so a tampered entry cannot run code. A corrupted,
-truncated or foreign entry is never trusted: it reads as missing, the
-caller builds from the sources again, and the entry is rebuilt.
+stored as JSON data (``compiler.modeljson``), compressed, with a checksum
+that catches damage (not tampering: anyone who can write the cache can
+recompute it). Nothing is unpickled or evaluated: reading an entry back
+validates every field against the model's declared types and rebuilds the
+model with the project's own code. An entry that does not validate (damaged,
+truncated, forged, of another layout) is never trusted: it reads as
+missing, the caller builds from the sources again, and the entry is rebuilt.
+A diff that still fails on what an entry held is run again from the sources
+(``compiler.diff.command``).
+
+A cache that cannot be used (a full disk, a read-only folder or database, any
+other error of SQLite or the file system) is never discarded: the run goes on
+as with ``--no-cache`` and says so in one warning line on stderr. Only a file
+that is not a database, a damaged one, or one of another layout is set aside
+(renamed ``*.corrupt``) and started afresh.
 
 The cache lives in ``$RULEBOOK_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulebook-compiler``,
 else ``~/.cache/rulebook-compiler``; never inside the rulebook read.
@@ -31,30 +42,39 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import io
 import json
 import os
-import pickle
 import sqlite3
+import sys
 import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
-from .diagnostics import Location
+from .diagnostics import printable
 from .model import Rulebook, Term
+from .modeljson import ModelDataError, from_data, to_data
 
-#: Bumped when the layout of the database changes.
-SCHEMA = 2
+#: Bumped when the layout of the database changes (3: entries are JSON, not pickles).
+SCHEMA = 3
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
-_ALLOWED_MODULES = frozenset({"compiler.model", "compiler.conditions", "compiler.diagnostics"})
+#: The largest entry stored or read, uncompressed: a forged entry cannot make a run use more
+#: memory than this to reject it. (A term 50 times the largest of the bundled rulebook's is 2 MB.)
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+#: SQLite's primary result codes for a file that is not a database or is damaged: the only
+#: errors that set the file aside (a full disk or a read-only file keeps it, see ``Cache``).
+_DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
 
 
 class CacheError(Exception):
     """An entry that cannot be trusted (checksum, format) or a database that fails."""
+
+
+class _ForeignSchema(sqlite3.DatabaseError):
+    """A cache database of another layout."""
 
 
 def cache_dir() -> Path:
@@ -158,65 +178,38 @@ def shown_path(root: Path | str, rel: str) -> str:
     return os.path.relpath(Path(root) / rel)
 
 
-# -- pickling with the file's path left out --------------------------------------------
-
-
-def _location(placeholder: str, line: int, col: int) -> Location:  # pragma: no cover - replaced when loading
-    """Stands in an entry for a Location; loading puts the file's path as seen from here back."""
-    raise pickle.UnpicklingError("a location read without its file")
-
-
-class _Pickler(pickle.Pickler):
-    """Writes each Location's file as a placeholder, so that an entry does not depend on the
-    folder it was read from (a git side's temporary folder, another current folder)."""
-
-    def __init__(self, buffer, paths: dict[str, str]):
-        super().__init__(buffer, protocol=5)
-        self._paths = paths  # shown path -> placeholder
-
-    def reducer_override(self, obj):
-        # Called for objects of classes only (not for str, tuple, dict...): cheap.
-        if type(obj) is Location and obj.path in self._paths:
-            return _location, (self._paths[obj.path], obj.line, obj.col)
-        return NotImplemented
-
-
-class _Unpickler(pickle.Unpickler):
-    def __init__(self, buffer, paths: dict[str, str]):
-        super().__init__(buffer)
-        self._paths = paths  # placeholder -> shown path
-
-    def _location(self, placeholder: str, line: int, col: int) -> Location:
-        try:
-            return Location(self._paths[placeholder], line, col)
-        except (KeyError, TypeError):
-            raise pickle.UnpicklingError(f"unknown placeholder {placeholder!r}") from None
-
-    def find_class(self, module, name):
-        if module == __name__ and name == "_location":
-            return self._location
-        if module not in _ALLOWED_MODULES:
-            raise pickle.UnpicklingError(f"{module}.{name} is not a model class")
-        return super().find_class(module, name)
+# -- entries: JSON data, compressed, with the file's path left out ----------------------------
 
 
 def _dump(obj, paths: dict[str, str]) -> tuple[bytes, str]:
-    """Pickled, compressed, and its checksum; CacheError if a shown path escaped the placeholders."""
-    buffer = io.BytesIO()
-    _Pickler(buffer, paths).dump(obj)
-    raw = buffer.getvalue()
-    if any(path.encode("utf-8", "surrogateescape") in raw for path in paths):
-        raise CacheError("a location escaped its placeholder")
-    data = zlib.compress(raw, 1)
+    """The entry of a model object and its checksum; CacheError if it cannot be written.
+
+    ``paths`` maps each file its locations may name to a placeholder, so that an
+    entry does not depend on the folder it was read from (a git side's temporary
+    folder, another current folder).
+    """
+    try:
+        text = json.dumps(to_data(obj, paths), ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+    except ModelDataError as exc:
+        raise CacheError(f"cannot store the model: {exc}") from exc
+    if len(text) > MAX_ENTRY_BYTES:
+        raise CacheError(f"an entry of {len(text)} bytes is larger than {MAX_ENTRY_BYTES}")
+    data = zlib.compress(text.encode("ascii"), 1)
     return data, hashlib.sha256(data).hexdigest()
 
 
-def _load(data: bytes, checksum: str, paths: dict[str, str]):
-    if hashlib.sha256(data).hexdigest() != checksum:
+def _load(cls: type, data: bytes, checksum: str, paths: dict[str, str]):
+    """The ``cls`` an entry holds, validated; CacheError for anything else (``paths``: placeholder -> path)."""
+    if type(data) is not bytes or hashlib.sha256(data).hexdigest() != checksum:
         raise CacheError("checksum mismatch")
     try:
-        return _Unpickler(io.BytesIO(zlib.decompress(data)), paths).load()
-    except Exception as exc:  # any damage reads as a missing entry
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(data, MAX_ENTRY_BYTES)
+        if inflate.unconsumed_tail or not inflate.eof:
+            raise CacheError("an entry larger than the limit, or truncated")
+        # RecursionError: arrays nested deeper than the interpreter's limit (no entry we write nests so).
+        return from_data(cls, json.loads(raw), paths)
+    except (zlib.error, ValueError, RecursionError) as exc:  # ModelDataError and JSON's errors are ValueErrors
         raise CacheError(f"unreadable entry: {exc}") from exc
 
 
@@ -239,39 +232,63 @@ CREATE INDEX IF NOT EXISTS uses_user ON uses(uname, ukind);
 """
 
 
-class Cache:
-    """The opened cache database."""
+def _to_stderr(message: str) -> None:
+    sys.stderr.write(f"rulebook: warning: {message}\n")
 
-    def __init__(self, folder: Path):
+
+def _reason(exc: BaseException) -> str:
+    """What went wrong, in one line: an OSError's own words without the path (the warning names it)."""
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+    return printable(text)
+
+
+def _damaged(exc: sqlite3.Error) -> bool:
+    """Whether the error says the file is not a cache database at all (the only reason to set it aside)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, _ForeignSchema) or (code is not None and code & 0xFF in _DAMAGED)
+
+
+class Cache:
+    """The opened cache database.
+
+    Every error of SQLite or of the file system (other than a file that is not a
+    database) makes the cache unusable for the rest of the run: it is reported
+    once through ``warn`` and the run goes on as with ``--no-cache``, reading
+    nothing from it and writing nothing to it, so that nothing in it is lost.
+    """
+
+    def __init__(self, folder: Path, warn: Callable[[str], None] = _to_stderr):
         """Nothing is created until the cache is first used (the caller may decide not to)."""
         self.folder = Path(folder)
         self.path = self.folder / DB_NAME
         self._db: sqlite3.Connection | None = None
-        self.usable = True
+        self._warn = warn
+        self.failure: str | None = None  # why the cache cannot be used, once it cannot
+        self.served: list[str] = []  # keys of the rulebooks read from the cache in this run
 
     @classmethod
-    def open(cls, folder: Path | None = None) -> "Cache":
+    def open(cls, folder: Path | None = None, warn: Callable[[str], None] = _to_stderr) -> "Cache":
         """The cache in ``folder`` (default: ``cache_dir()``)."""
-        return cls(folder or cache_dir())
+        return cls(folder or cache_dir(), warn)
+
+    @property
+    def usable(self) -> bool:
+        return self.failure is None
 
     @property
     def db(self) -> sqlite3.Connection:
+        """The connection; sqlite3.Error or OSError when it cannot be opened (callers go through ``_fail``)."""
         if self._db is None:
-            if not self.usable:
-                raise sqlite3.OperationalError("the cache cannot be used")
-            try:
-                self._db = self._connect()
-            except (sqlite3.Error, OSError) as exc:
-                self.usable = False
-                raise sqlite3.OperationalError(str(exc)) from exc
+            if self.failure is not None:
+                raise sqlite3.OperationalError(self.failure)
+            self._db = self._connect()
         return self._db
 
     def _connect(self) -> sqlite3.Connection:
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        db = None
         for attempt in range(2):
+            db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
             try:
-                db = sqlite3.connect(self.path, timeout=10, isolation_level=None)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")  # WAL stays consistent; a power cut may lose the last store
                 db.executescript(_TABLES)
@@ -279,16 +296,16 @@ class Cache:
                 if row is None:
                     db.execute("INSERT OR IGNORE INTO meta VALUES('schema', ?)", (str(SCHEMA),))
                 elif row[0] != str(SCHEMA):
-                    raise sqlite3.DatabaseError("foreign schema")
+                    raise _ForeignSchema("foreign schema")
                 return db
-            except sqlite3.DatabaseError:
+            except sqlite3.Error as exc:
+                db.close()
                 # Not a database, damaged, or another layout: set it aside and start afresh.
-                if attempt:
+                # Anything else (full, read-only, locked) leaves the file as it is.
+                if attempt or not _damaged(exc):
                     raise
-                if db is not None:
-                    db.close()
                 self._discard_file()
-        raise CacheError("cannot open the cache")  # pragma: no cover
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _discard_file(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -296,6 +313,14 @@ class Cache:
                 os.replace(str(self.path) + suffix, str(self.path) + suffix + ".corrupt")
             except OSError:
                 pass
+
+    def fail(self, exc: BaseException) -> None:
+        """The cache cannot be used: said once, then left alone for the rest of the run."""
+        if self.failure is None:
+            self.failure = _reason(exc)
+            self._warn(f"cannot use the cache in {printable(str(self.folder))}: {self.failure}; "
+                       "continuing without it")
+        self.close()
 
     def close(self) -> None:
         if self._db is not None:
@@ -309,60 +334,85 @@ class Cache:
 
     def lookup(self, root: Path | str, fp: Fingerprint) -> "CachedBook | None":
         """The stored rulebook with this fingerprint, if it passed check and its sources are still there."""
+        if not self.usable:
+            return None
         try:
             row = self.db.execute("SELECT id, skeleton, sum, sources, editions FROM books WHERE key=?",
                                   (fp.key,)).fetchone()
             if row is None:
                 return None
             book_id, skeleton, checksum, sources, editions = row
-            sources = json.loads(sources)
-            if not _sources_present(Path(root), sources):
-                return None  # the build would report it: let it
-            paths = {"rulebook.yaml": shown_path(root, "rulebook.yaml"),
-                     "vocabulary.yaml": shown_path(root, "vocabulary.yaml")}
-            book = _load(skeleton, checksum, paths)
-            if not isinstance(book, Rulebook):
-                raise CacheError("not a rulebook")
-            book = dataclasses.replace(book, root=str(Path(root)))
+            try:
+                sources, sums = _string_list(sources), _string_map(editions)
+                if not _sources_present(Path(root), sources):
+                    return None  # the build would report it: let it
+                paths = {"rulebook.yaml": shown_path(root, "rulebook.yaml"),
+                         "vocabulary.yaml": shown_path(root, "vocabulary.yaml")}
+                book = _load(Rulebook, skeleton, checksum, paths)
+            except CacheError:
+                self.forget(fp.key)
+                return None
             self.db.execute("UPDATE books SET used=? WHERE id=?", (time.time(), book_id))
-            return CachedBook(self, book_id, Path(root), book, json.loads(editions))
-        except (sqlite3.Error, OSError, ValueError, TypeError, CacheError):
-            self.forget(fp.key)
+        except (sqlite3.Error, OSError) as exc:
+            self.fail(exc)
             return None
+        self.served.append(fp.key)
+        return CachedBook(self, book_id, Path(root), dataclasses.replace(book, root=str(Path(root))), sums)
+
+    # An entry that does not validate was not written by this compiler as it is: every entry of
+    # the rulebooks it belongs to is dropped with it (their terms too, and so every rulebook
+    # that shares one of those terms), so that the next store writes them all afresh.
 
     def forget(self, key: str) -> None:
-        """Drop a rulebook's entry (damaged, or not to be trusted)."""
-        try:
-            with self._transaction():
-                self._drop_book(key)
-        except sqlite3.Error:
-            pass
+        """Drop a rulebook's entry and its terms' (damaged, or not to be trusted)."""
+        self._write(lambda: self._distrust(self._ids("SELECT id FROM books WHERE key=?", (key,))))
 
-    def _drop_book(self, key: str) -> None:
-        for (book_id,) in self.db.execute("SELECT id FROM books WHERE key=?", (key,)).fetchall():
-            self.db.execute("DELETE FROM terms WHERE book=?", (book_id,))
-            self.db.execute("DELETE FROM books WHERE id=?", (book_id,))
+    def forget_served(self) -> None:
+        """Drop every rulebook read from the cache in this run, and their terms (a diff failed on them)."""
+        for key in self.served:
+            self.forget(key)
+        self.served.clear()
 
     def forget_book(self, book_id: int) -> None:
-        """Drop a rulebook's entry by its row."""
-        try:
-            with self._transaction():
-                self.db.execute("DELETE FROM terms WHERE book=?", (book_id,))
-                self.db.execute("DELETE FROM books WHERE id=?", (book_id,))
-        except sqlite3.Error:
-            pass
+        """Drop a rulebook's entry by its row id, and its terms'."""
+        self._write(lambda: self._distrust([book_id]))
 
     def forget_blob(self, blob: str) -> None:
-        """Drop a damaged term and every rulebook that uses it."""
+        """Drop a damaged term, every rulebook that uses it and their terms."""
+        self._write(lambda: self._distrust(self._ids("SELECT DISTINCT book FROM terms WHERE blob=?", (blob,)),
+                                           [blob]))
+
+    def _ids(self, sql: str, args: tuple) -> list:
+        return [row[0] for row in self.db.execute(sql, args).fetchall()]
+
+    def _distrust(self, book_ids: list, blobs: list | None = None) -> None:
+        blobs = set(blobs or ())
+        for book_id in book_ids:
+            blobs.update(self._ids("SELECT DISTINCT blob FROM terms WHERE book=?", (book_id,)))
+        sharing = {b for blob in blobs for b in self._ids("SELECT DISTINCT book FROM terms WHERE blob=?", (blob,))}
+        for book_id in sharing | set(book_ids):
+            self._drop_book_rows(book_id)
+        self._drop_blobs(sorted(blobs))
+
+    def _drop_book(self, key: str) -> None:
+        for book_id in self._ids("SELECT id FROM books WHERE key=?", (key,)):
+            self._drop_book_rows(book_id)
+
+    def _drop_book_rows(self, book_id: int) -> None:
+        self.db.execute("DELETE FROM terms WHERE book=?", (book_id,))
+        self.db.execute("DELETE FROM books WHERE id=?", (book_id,))
+
+    def _write(self, change: Callable[[], None]) -> bool:
+        """One transaction, unless the cache cannot be used; False (and the cache unusable) if it fails."""
+        if not self.usable:
+            return False
         try:
-            keys = [r[0] for r in self.db.execute(
-                "SELECT DISTINCT b.key FROM terms t JOIN books b ON b.id = t.book WHERE t.blob=?", (blob,))]
-            for key in keys:
-                self.forget(key)
             with self._transaction():
-                self._drop_blobs([blob])
-        except sqlite3.Error:
-            pass
+                change()
+            return True
+        except (sqlite3.Error, OSError) as exc:
+            self.fail(exc)
+            return False
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -370,64 +420,61 @@ class Cache:
         """Record that the rulebook with this fingerprint passed ``build.check``; False if it could not."""
         import gc
 
+        if not self.usable:
+            return False
         # As while building (compiler.build): many objects made, no cycles, and every
         # automatic full collection would rescan the whole model just loaded.
         enabled = gc.isenabled()
         gc.disable()
         try:
-            return self._store(Path(root), fp, book)
+            entries = _term_entries(Path(root), fp, book)
+            return self._write(lambda: self._store(fp, book, entries))
+        except CacheError:
+            return False  # a model this cache cannot hold: the run goes on without storing it
         finally:
             if enabled:
                 gc.enable()
 
-    def _store(self, root: Path, fp: Fingerprint, book: Rulebook) -> bool:
+    def _store(self, fp: Fingerprint, book: Rulebook, entries: list["_Entry"]) -> None:
         from .diff.impact import uses_index
 
-        try:
-            entries = _term_entries(root, fp, book)
-        except CacheError:
-            return False
+        # Terms stored before are kept, unless damaged: a store is where damage is mended.
+        known, damaged = set(), []
+        for key, data, checksum in self.db.execute(
+                "SELECT key, data, sum FROM blobs WHERE key IN (SELECT value FROM json_each(?))",
+                (json.dumps(sorted({e.blob for e in entries})),)):
+            (known.add if type(data) is bytes and hashlib.sha256(data).hexdigest() == checksum
+             else damaged.append)(key)
+        self._drop_blobs(damaged)
+        blobs, names, uses = [], [], []
+        for e in entries:
+            if e.blob in known:
+                continue
+            known.add(e.blob)
+            blobs.append((e.blob, *_dump(e.term, {e.term.loc.path: "T"})))
+            names += [(e.blob, kind, name) for kind, name in _names(e.term)]
+            uses += [(e.blob, pos, u.name, u.clause, u.via, u.user[0], u.user[1])
+                     for pos, u in enumerate(u for us in uses_index([e.term]).values() for u in us)]
+        self.db.executemany("INSERT INTO blobs VALUES(?, ?, ?)", blobs)
+        self.db.executemany("INSERT INTO names VALUES(?, ?, ?)", names)
+        self.db.executemany("INSERT INTO uses VALUES(?, ?, ?, ?, ?, ?, ?)", uses)
+        self._drop_book(fp.key)  # another run may have stored it meanwhile
+        skeleton = dataclasses.replace(
+            book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
+        data, checksum = _dump(skeleton, _meta_paths(book))
         editions = {}
-        try:
-            with self._transaction():
-                # Terms stored before are kept, unless damaged: a store is where damage is mended.
-                known, damaged = set(), []
-                for key, data, checksum in self.db.execute(
-                        "SELECT key, data, sum FROM blobs WHERE key IN (SELECT value FROM json_each(?))",
-                        (json.dumps(sorted({e.blob for e in entries})),)):
-                    (known.add if hashlib.sha256(data).hexdigest() == checksum else damaged.append)(key)
-                self._drop_blobs(damaged)
-                blobs, names, uses = [], [], []
-                for e in entries:
-                    if e.blob in known:
-                        continue
-                    known.add(e.blob)
-                    blobs.append((e.blob, *_dump(e.term, {e.term.loc.path: "T"})))
-                    names += [(e.blob, kind, name) for kind, name in _names(e.term)]
-                    uses += [(e.blob, pos, u.name, u.clause, u.via, u.user[0], u.user[1])
-                             for pos, u in enumerate(u for us in uses_index([e.term]).values() for u in us)]
-                self.db.executemany("INSERT INTO blobs VALUES(?, ?, ?)", blobs)
-                self.db.executemany("INSERT INTO names VALUES(?, ?, ?)", names)
-                self.db.executemany("INSERT INTO uses VALUES(?, ?, ?, ?, ?, ?, ?)", uses)
-                self._drop_book(fp.key)  # another run may have stored it meanwhile
-                skeleton = dataclasses.replace(
-                    book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
-                data, checksum = _dump(skeleton, _meta_paths(book))
-                for edition in book.editions:
-                    editions[edition.id] = _terms_sum(
-                        (e.term.id, e.term.digest, e.file, e.blob) for e in entries if e.edition == edition.id)
-                sources = sorted({s for e in book.editions for s in e.sources})
-                cur = self.db.execute(
-                    "INSERT INTO books(key, skeleton, sum, sources, editions, used) VALUES(?,?,?,?,?,?)",
-                    (fp.key, data, checksum, json.dumps(sources), json.dumps(editions), time.time()))
-                book_id = cur.lastrowid
-                self.db.executemany("INSERT INTO terms VALUES(?, ?, ?, ?, ?, ?)",
-                                    [(book_id, e.edition, e.term.id, e.term.digest, e.file, e.blob)
-                                     for e in entries])
-                self._prune()
-            return True
-        except (sqlite3.Error, OSError, pickle.PicklingError, CacheError):
-            return False
+        for edition in book.editions:
+            editions[edition.id] = _terms_sum(
+                (e.term.id, e.term.digest, e.file, e.blob) for e in entries if e.edition == edition.id)
+        sources = sorted({s for e in book.editions for s in e.sources})
+        cur = self.db.execute(
+            "INSERT INTO books(key, skeleton, sum, sources, editions, used) VALUES(?,?,?,?,?,?)",
+            (fp.key, data, checksum, json.dumps(sources), json.dumps(editions), time.time()))
+        book_id = cur.lastrowid
+        self.db.executemany("INSERT INTO terms VALUES(?, ?, ?, ?, ?, ?)",
+                            [(book_id, e.edition, e.term.id, e.term.digest, e.file, e.blob)
+                             for e in entries])
+        self._prune()
 
     def _prune(self) -> None:
         old = [r[0] for r in self.db.execute("SELECT id FROM books ORDER BY used DESC LIMIT -1 OFFSET ?",
@@ -435,8 +482,7 @@ class Cache:
         if not old:
             return
         for book_id in old:
-            self.db.execute("DELETE FROM terms WHERE book=?", (book_id,))
-            self.db.execute("DELETE FROM books WHERE id=?", (book_id,))
+            self._drop_book_rows(book_id)
         orphans = [r[0] for r in self.db.execute(
             "SELECT key FROM blobs WHERE key NOT IN (SELECT blob FROM terms)")]
         self._drop_blobs(orphans)
@@ -464,14 +510,43 @@ class _Transaction:
         if exc_type is None:
             self.db.execute("COMMIT")
         else:
-            self.db.execute("ROLLBACK")
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite rolled back already (a full disk does): the error that caused it is raised
         return False
+
+
+def _string_list(text) -> list[str]:
+    """A JSON list of strings from an index column; CacheError for anything else."""
+    value = _json(text)
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise CacheError("a list of strings expected")
+    return value
+
+
+def _string_map(text) -> dict[str, str]:
+    """A JSON object of strings from an index column; CacheError for anything else."""
+    value = _json(text)
+    if type(value) is not dict or not all(type(v) is str for v in value.values()):
+        raise CacheError("an object of strings expected")
+    return value
+
+
+def _json(text):
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise CacheError(f"unreadable index column: {exc}") from exc
 
 
 def _sources_present(root: Path, sources: list[str]) -> bool:
     top = root.resolve()
     for source in sources:
-        target = (root / source).resolve()
+        try:
+            target = (root / source).resolve()
+        except ValueError as exc:  # a NUL in a forged entry's path
+            raise CacheError(f"not a path: {source!r}") from exc
         if not target.is_relative_to(top) or not target.is_file():
             return False
     return True
@@ -548,7 +623,7 @@ class CachedBook:
     def term_rows(self, edition: str) -> list[tuple[str, str, str, str]]:
         """(id, digest, file, blob) of every term of the edition, checked against their stored sum."""
         rows = self.query("SELECT id, digest, file, blob FROM terms WHERE book=? AND edition=?", (self.id, edition))
-        if _terms_sum(rows) != self.sums.get(edition):
+        if not all(type(v) is str for row in rows for v in row) or _terms_sum(rows) != self.sums.get(edition):
             self.cache.forget_book(self.id)
             raise CacheError(f"the term list of edition {edition} is damaged")
         return rows
@@ -561,12 +636,9 @@ class CachedBook:
             try:
                 if row is None:
                     raise CacheError(f"term entry {blob[:12]} is missing")
-                term = _load(row[0], row[1], {"T": shown_path(self.root, file)})
-                if not isinstance(term, Term):
-                    raise CacheError("not a term")
+                term = _load(Term, row[0], row[1], {"T": shown_path(self.root, file)})
             except CacheError:
-                self.cache.forget_blob(blob)
-                self.cache.forget_book(self.id)
+                self.cache.forget_blob(blob)  # with this rulebook, which uses it
                 raise
             self._terms[blob] = term
         return self._terms[blob]
@@ -576,5 +648,5 @@ class CachedBook:
         try:
             return self.cache.db.execute(sql, args).fetchall()
         except sqlite3.Error as exc:
-            self.cache.forget_book(self.id)
+            self.cache.fail(exc)  # the database, not the entry: nothing is dropped
             raise CacheError(str(exc)) from exc

@@ -122,6 +122,9 @@ def check_file(out: Path, inputs: Iterable[Input], option: str = "--out") -> Pat
     real = _real(out)
     if real.is_dir():
         raise _refuse(f"'{out}' is a folder, not a file", option)
+    if real.exists() and not real.is_file():  # a rename would put a file where the node was
+        raise _refuse(f"'{out}' is not a regular file (a pipe or a device); "
+                      f"leave out {option} to write to standard output", option)
     why = _overlap(out, real, inputs, folder=False)
     if why:
         raise _refuse(f"{why}; {OVERLAP}", option)

@@ -44,6 +44,7 @@ _NULL = "tag:yaml.org,2002:null"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
+_MERGE = "tag:yaml.org,2002:merge"
 _RESOLVER = Resolver()  # YAML 1.1's implicit types, as PyYAML's safe loader resolves them
 
 
@@ -302,7 +303,8 @@ class _Builder:
                 self._count(1)
                 node = yaml.ScalarNode(self._tag(event, yaml.ScalarNode), event.value, event.start_mark)
                 self._anchor(event.anchor, event.start_mark)
-                value = self._scalar(node)
+                # a merge key ('<<') is reported as such by _key, not also as a tag
+                value = None if node.tag == _MERGE and self._expects_key() else self._scalar(node)
                 if event.anchor:
                     self.anchors[event.anchor] = (value, 1, 0)
                 self._add(value, 0, event.start_mark, scalar=node)
@@ -376,12 +378,15 @@ class _Builder:
         if height >= top.height:
             top.height = height + 1
 
+    def _expects_key(self) -> bool:
+        return bool(self.stack) and isinstance(self.stack[-1].value, dict) and self.stack[-1].key is _EXPECT_KEY
+
     def _key(self, scalar, value: Any, mark, top: _Open) -> Any:
         """The key a mapping's next value goes under, or _DISCARD with the reason reported."""
         if scalar is None:
             self._error(mark, "a key must be a plain string")
             return _DISCARD
-        if scalar.tag == "tag:yaml.org,2002:merge":
+        if scalar.tag == _MERGE:
             self._error(mark, "merge keys ('<<') are not allowed", "write the keys out in full")
             return _DISCARD
         key = value if isinstance(value, str) else str(scalar.value)

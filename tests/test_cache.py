@@ -70,15 +70,6 @@ def test_the_compiler_key_hashes_the_compiler_sources(monkeypatch):
         cache.compiler_key.cache_clear()
 
 
-def test_entries_load_only_model_classes():
-    import io
-    import pickle
-
-    evil = pickle.dumps(print)  # any callable outside the model
-    with pytest.raises(pickle.UnpicklingError):
-        cache._Unpickler(io.BytesIO(evil), {}).load()
-
-
 def test_the_least_recently_used_rulebooks_are_dropped_with_their_terms(book, tmp_path, monkeypatch):
     from compiler.build import load_rulebook
 
@@ -94,4 +85,51 @@ def test_the_least_recently_used_rulebooks_are_dropped_with_their_terms(book, tm
     assert db.execute("SELECT count(*) FROM blobs WHERE key NOT IN (SELECT blob FROM terms)").fetchone()[0] == 0
     assert db.execute("SELECT count(*) FROM uses WHERE blob NOT IN (SELECT key FROM blobs)").fetchone()[0] == 0
     assert store.lookup(book, cache.fingerprint(book)) is not None  # the latest is kept
+    store.close()
+
+
+@pytest.mark.parametrize("name", ["rulebook.yaml", "vocabulary.yaml"])
+def test_the_key_follows_the_content_of_the_top_files(book, name):
+    """Not only whether the file is there: any change of its bytes gives another key."""
+    first = cache.fingerprint(book).key
+    path = book / name
+    text = path.read_text()
+    path.write_text(text + "# a comment\n")
+    second = cache.fingerprint(book).key
+    path.write_text(text.replace("meaning: ", "meaning: X", 1) if name == "vocabulary.yaml"
+                    else text.replace("title: ", "title: X", 1))
+    third = cache.fingerprint(book).key
+    assert len({first, second, third}) == 3
+    path.write_text(text)
+    assert cache.fingerprint(book).key == first
+
+
+def test_a_condition_nested_thousands_deep_is_stored_and_read_back(book, tmp_path):
+    """The entry's JSON nests no deeper for a deeper condition: nothing recurses (issue 8: ~320 failed)."""
+    import dataclasses
+
+    from compiler.build import load_rulebook
+    from compiler.conditions import Not, walk
+
+    loaded = load_rulebook(book)
+    edition = loaded.latest
+    term = next(t for t in edition.terms if any(c.rules for c in t.clauses))
+    clause = next(c for c in term.clauses if c.rules)
+    deep = clause.rules[0].test or clause.rules[0].when
+    for _ in range(5_000):
+        deep = Not(deep, clause.loc)
+    rules = (dataclasses.replace(clause.rules[0], when=deep),) + clause.rules[1:]
+    sections = tuple(dataclasses.replace(s, clauses=tuple(dataclasses.replace(c, rules=rules) if c is clause else c
+                                                           for c in s.clauses)) for s in term.sections)
+    changed = dataclasses.replace(term, sections=sections)
+    editions = tuple(dataclasses.replace(e, terms=tuple(changed if t is term else t for t in e.terms))
+                     for e in loaded.editions)
+    store = cache.Cache.open(tmp_path / "cache")
+    fp = cache.fingerprint(book)
+    assert store.store(book, fp, dataclasses.replace(loaded, editions=editions))
+    cached = store.lookup(book, fp)
+    rows = {tid: (file, blob) for tid, _, file, blob in cached.term_rows(edition.id)}
+    back = cached.load_term(*rows[term.id])
+    when = next(c for c in back.clauses if c.id == clause.id).rules[0].when
+    assert sum(1 for _ in walk(when)) == sum(1 for _ in walk(deep))
     store.close()

@@ -67,6 +67,18 @@ def test_export_refuses_a_folder(proj, monkeypatch):
     assert list((proj / "out").iterdir()) == []
 
 
+def test_export_refuses_a_pipe_or_device_rather_than_replace_it(proj, monkeypatch):
+    # The atomic rename put a regular file where the FIFO was (and, as root, where
+    # /dev/null was): the reader got nothing and the node was gone.
+    os.mkfifo(proj / "pipe")
+    monkeypatch.chdir(proj)
+    result = invoke("export", "--rulebook", "rulebook", "--out", "pipe")
+    assert result.exit_code == 2
+    assert result.stderr == usage("export", "'pipe' is not a regular file (a pipe or a device); "
+                                            "leave out --out to write to standard output")
+    assert (proj / "pipe").is_fifo()
+
+
 def test_export_overwrites_its_own_file(proj, monkeypatch):
     monkeypatch.chdir(proj)
     for _ in range(2):

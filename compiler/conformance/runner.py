@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ..diagnostics import printable
 from ..evaluate import show_state
 from .cases import Case
 from .engines import EngineFailure
@@ -62,7 +63,8 @@ def failure_text(case: Case, reason: str) -> str:
     lines = [f"{case.name} ({case.id}): {reason}", f"  situation: {show_state(case.facts_dict)}"]
     for quote in case.clauses:
         lines.append(f"  {quote.ref}: \"{quote.text}\"")
-    return "\n".join(lines)
+    # Rule text, case names and engines' words reach a terminal (and pytest's report).
+    return "\n".join(map(printable, lines))
 
 
 def run_case(adapter: Any, case: Case, values: tuple[str, ...] | None) -> str | None:

@@ -36,6 +36,19 @@ def render(result, fmt: str) -> str:
     return out(result, colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
 
 
+def _write(output: str, fmt: str) -> None:
+    """JSON, Markdown and HTML are UTF-8 documents whatever the locale; text is for the terminal.
+
+    The terminal's stream escapes what its encoding cannot carry (``survive_any_encoding``).
+    """
+    if fmt == "text":
+        sys.stdout.write(output)
+    else:
+        from ..diagnostics import write_utf8
+
+        write_utf8(output)
+
+
 def _fail(message: str, code: int) -> None:
     from ..diagnostics import printable
 
@@ -68,7 +81,7 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     gc.disable()
     try:
         result = _diff_cached(old, new, root, no_cache)
-        sys.stdout.write(render(result, fmt))
+        _write(render(result, fmt), fmt)
     finally:
         if enabled:
             gc.enable()
@@ -90,6 +103,17 @@ def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
             return _diff(old, new, root, cache)
     except CacheError:
         return _diff(old, new, root, None)
+    except Exception as exc:
+        if cache is None or not cache.served:
+            raise
+        # An entry that validated but holds what no check would pass (forged, say): the
+        # entries read are dropped and the diff runs from the sources; if it fails again,
+        # that failure is the diff's own and is raised (without the warning).
+        cache.forget_served()
+        result = _diff(old, new, root, None)
+        click.echo(f"rulebook: warning: a cache entry could not be used ({type(exc).__name__}); "
+                   "it was dropped and the sources read instead", err=True)
+        return result
     finally:
         if cache is not None:
             cache.close()
@@ -135,11 +159,11 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
     steps = term_history(book, term)
     if fmt == "json":
         from ..export import dumps
-        sys.stdout.write(dumps({"term": term, "steps": [s.as_json() for s in steps]}))
+        _write(dumps({"term": term, "steps": [s.as_json() for s in steps]}), fmt)
         return
     if fmt == "html":
         from .render_html import render_history
 
-        sys.stdout.write(render_history(term, steps))  # one page, not a page for each step
+        _write(render_history(term, steps), fmt)  # one page, not a page for each step
         return
-    sys.stdout.write(("\n" if fmt == "text" else "\n\n").join(render(s, fmt) for s in steps))
+    _write(("\n" if fmt == "text" else "\n\n").join(render(s, fmt) for s in steps), fmt)

@@ -1,16 +1,15 @@
 """The two sides of a diff: an edition id, a rulebook folder, or ``git:REV[:EDITION]``.
 
-A git side is read from the repository's object store with ``git archive``
-into a temporary folder; the work tree and the index are never touched. Paths
-in that side's problems are shown as git shows them, ``REV:path``.
+A git side is read from the repository's object store (``git ls-tree`` and
+``git cat-file``) into a temporary folder, byte for byte as committed; the work
+tree and the index are never touched. Paths in that side's problems are shown
+as git shows them, ``REV:path``.
 """
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
-import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,13 +160,10 @@ class Resolver:
             raise SideError(f"unknown revision '{rev}'; {_known_refs(root)}")
         rel = os.path.relpath(root, top)
         rel = "" if rel == "." else rel.replace(os.sep, "/")
-        archive = subprocess.run(["git", "archive", "--format=tar", commit, "--", rel or "."],
-                                 cwd=top, capture_output=True)
-        if archive.returncode != 0:
-            raise SideError(f"revision '{rev}' has no rulebook folder '{rel or '.'}'")
         temp = tempfile.TemporaryDirectory(prefix="rulebook-diff-")
         self._temps.append(temp)
-        _extract(archive.stdout, temp.name, spec, rev)
+        if not _read_tree(top, commit, rel, temp.name, spec, rev):
+            raise SideError(f"revision '{rev}' has no rulebook folder '{rel or '.'}'")
         folder = Path(temp.name) / rel if rel else Path(temp.name)
         if not (folder / "rulebook.yaml").is_file():
             raise SideError(f"revision '{rev}' has no rulebook.yaml in '{rel or '.'}'")
@@ -195,29 +191,72 @@ class Resolver:
 LINK_HINT = "commit the file or folder itself in place of the link"
 
 
-def _extract(archive: bytes, into: str, spec: str, rev: str) -> None:
-    """Unpack a ``git archive`` tar that holds only folders and regular files.
+def _read_tree(top: str, commit: str, rel: str, into: str, spec: str, rev: str) -> bool:
+    """Write the files committed under ``rel`` at ``commit`` into ``into``; False if there are none.
 
-    Every link is refused, wherever it points: a link inside the rulebook is
-    checked out as a plain file holding its target where git does not make
-    links (``core.symlinks=false``, as on Windows), so its meaning would depend
-    on the reviewer's machine; one pointing outside would read files that are
-    not the revision's. Each is a located problem, all at once. The ``data``
-    filter stays on as a second guard.
+    Not ``git archive``: it obeys the ``.gitattributes`` of the tree it archives,
+    so a revision could hide one of its files (``export-ignore``: the edition then
+    inherits the term as it was) or rewrite its text (``export-subst``, ``eol``)
+    and the diff would show other content than the revision commits. Here each
+    file is its blob, byte for byte. Only folders and regular files are read:
+    every link is refused, wherever it points (a link inside the rulebook is
+    checked out as a plain file holding its target where git does not make links,
+    ``core.symlinks=false`` as on Windows, so its meaning would depend on the
+    reviewer's machine; one pointing outside would read files that are not the
+    revision's), as is a path that would leave the folder; each is a located
+    problem, all at once. Submodules are not part of the revision's own files.
     """
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        members = tar.getmembers()
-        links = [m for m in members if m.issym() or m.islnk()]
-        if links:
-            raise SideError(f"'{spec}' cannot be read", [
-                Diagnostic(Location(f"{rev}:{m.name}"), f"a symbolic link (to {m.linkname!r}); "
-                           "a git: side reads no links", LINK_HINT, code="git-link")
-                for m in sorted(links, key=lambda m: m.name)])
-        try:
-            tar.extractall(into, members=members, filter="data")
-        except tarfile.FilterError as exc:  # nothing git archive writes; kept as a located problem
-            raise SideError(f"'{spec}' cannot be read", [
-                Diagnostic(Location(f"{rev}:{exc.tarinfo.name}"), str(exc), code="git-archive")]) from None
+    pathspec = [rel] if rel else []
+    listing = _git_bytes(["--literal-pathspecs", "ls-tree", "-r", "-z", commit, "--", *pathspec], top)
+    if not listing:
+        return False
+    entries = []  # (mode, object id, path)
+    for record in listing.split(b"\0"):
+        if record:
+            meta, _, name = record.partition(b"\t")
+            mode, kind, oid = meta.decode().split(" ")
+            if kind == "blob":
+                entries.append((mode, oid, os.fsdecode(name)))
+    blobs = _blobs([oid for _, oid, _ in entries], top)
+    problems = []
+    for mode, oid, name in entries:
+        if mode == "120000":
+            problems.append(Diagnostic(Location(f"{rev}:{name}"),
+                                       f"a symbolic link (to {os.fsdecode(blobs[oid])!r}); a git: side reads no links",
+                                       LINK_HINT, code="git-link"))
+        elif any(part in ("", ".", "..") for part in name.split("/")):  # only a forged tree holds these
+            problems.append(Diagnostic(Location(f"{rev}:{name}"), "a path that leaves the rulebook folder",
+                                       code="git-path"))
+    if problems:
+        raise SideError(f"'{spec}' cannot be read", sorted(problems, key=lambda p: p.location.path))
+    for _, oid, name in entries:
+        path = Path(into, *name.split("/"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(blobs[oid])
+    return True
+
+
+def _blobs(oids: list[str], cwd: str) -> dict[str, bytes]:
+    """The content of each blob, by object id, read by one ``git cat-file --batch``."""
+    wanted = list(dict.fromkeys(oids))
+    out = _git_bytes(["cat-file", "--batch"], cwd, "".join(f"{oid}\n" for oid in wanted).encode())
+    found: dict[str, bytes] = {}
+    pos = 0
+    for oid in wanted:
+        end = out.index(b"\n", pos)
+        size = int(out[pos:end].split(b" ")[2])  # "<oid> blob <size>", then the content and a newline
+        found[oid] = out[end + 1:end + 1 + size]
+        pos = end + 1 + size + 1
+    return found
+
+
+def _git_bytes(args: list[str], cwd: str, data: bytes | None = None) -> bytes:
+    """What ``git ARGS`` writes, as bytes; empty when it fails."""
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, input=data, capture_output=True)
+    except FileNotFoundError:
+        raise SideError("git is not installed; git: sides need it") from None
+    return done.stdout if done.returncode == 0 else b""
 
 
 def _git_out(args: list[str], cwd: Path) -> str | None:

@@ -287,3 +287,20 @@ def test_write_expectations_into_the_rulebook_is_a_usage_error_before_any_case_r
                                     f"the rulebook folder '{book}'; an output may not overlap an input, "
                                     "choose another path")
     assert {p: p.read_bytes() for p in book.rglob("*") if p.is_file()} == before
+
+
+def test_a_failure_message_shows_rule_text_as_the_terminal_should(cli, test_engines, tmp_path):
+    # A clause's text is quoted in the message: raw, its carriage return overwrote the
+    # line and a bidi control reordered it on the terminal; its line break forged a line.
+    import shutil
+
+    book = tmp_path / "book"
+    shutil.copytree(MINIMAL, book)
+    path = book / "editions" / "v1" / "cure.yaml"
+    path.write_text(path.read_text().replace("text: Targets must be curable.",
+                                             'text: "Targets must\\r be \\u202ecurable.\\nforged: line"'))
+    code, out, err = cli("conformance", "run", "--rulebook", book, "--edition", "v1",
+                         "--engine", f"{test_engines}:Raises")
+    assert code == 1
+    assert '  cure#targets: "Targets must\\r be \\u202ecurable.\\nforged: line"' in out.splitlines()
+    assert not {"\r", "\u202e"} & set(out)

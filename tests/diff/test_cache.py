@@ -234,3 +234,355 @@ def test_an_entry_filled_from_one_folder_shows_paths_as_seen_from_another(tmp_pa
     no_full_load()
     assert run("2012", "3.0.0", "--rulebook", str(root), "--format", "json").output == expected
     assert f'"file": "{os.path.relpath(root)}/editions/' in expected
+
+
+# -- entries written by someone else: never run, never trusted, never a crash ---------------------
+
+
+def _expected(args: list[str]) -> str:
+    result = run(*args, "--no-cache")
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _rewrite_entries(table: str, data: bytes) -> int:
+    """Put ``data`` in every entry of ``table`` (blobs: terms; books: the rulebook without its terms),
+    with the checksum recomputed as anyone who can write the cache can."""
+    import hashlib
+
+    column = "data" if table == "blobs" else "skeleton"
+    db = sqlite3.connect(cache_dir() / DB_NAME)
+    count = db.execute(f"UPDATE {table} SET {column} = ?, sum = ?",
+                       (data, hashlib.sha256(data).hexdigest())).rowcount
+    db.commit()
+    db.close()
+    return count
+
+
+def _entry_data(entry: bytes):
+    """The JSON data an entry holds."""
+    import zlib
+
+    return json.loads(zlib.decompress(entry))
+
+
+def _entry(data) -> bytes:
+    """An entry holding this JSON data, as the cache writes it."""
+    import zlib
+
+    return zlib.compress(json.dumps(data).encode())
+
+
+def _gadget(marker: Path) -> bytes:
+    """A pickle that names only ``compiler.model`` and, through a dotted attribute path, reaches
+    ``eval`` and runs code that writes ``marker``: what a module-name check lets through."""
+    code = f"open({str(marker)!r}, 'w').write('ran')"
+    return (b"\x80\x04" + b"ccompiler.model\nclause_ref.__builtins__.get\n" + b"(Veval\ntR"
+            + b"(V" + code.encode() + b"\ntR.")
+
+
+@pytest.mark.parametrize("table", ["blobs", "books"])
+def test_a_forged_entry_that_would_run_code_does_not_run(tmp_path, table, no_full_load):
+    import zlib
+
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    assert run(*args).stdout == expected  # fills the cache
+    marker = tmp_path / "marker"
+    assert _rewrite_entries(table, zlib.compress(_gadget(marker))) > 0
+    result = run(*args)
+    assert not marker.exists()
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected  # the entry was rebuilt from the sources
+
+
+def test_a_forged_rulebook_without_vocabulary_is_dropped(tmp_path, no_full_load):
+    """A well-formed entry holding a rulebook whose vocabulary is None (checksum recomputed)."""
+    import dataclasses
+
+    from compiler import cache
+    from compiler.build import load_rulebook
+
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    book = load_rulebook(root)
+    skeleton = dataclasses.replace(book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
+    data = _entry_data(cache._dump(skeleton, cache._meta_paths(book))[0])
+    data[-1] = None  # the vocabulary, the last field
+    assert _rewrite_entries("books", _entry(data)) == 1
+    for _ in range(2):  # not once: every later diff
+        result = run(*args)
+        assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected
+
+
+# -- a cache that cannot be written: one warning, the output of --no-cache, nothing lost -----------
+
+
+def _books() -> list[str]:
+    db = sqlite3.connect(cache_dir() / DB_NAME)
+    try:
+        return [key for (key,) in db.execute("SELECT key FROM books ORDER BY key")]
+    finally:
+        db.close()
+
+
+class _Connection:
+    """A sqlite3 connection whose statements fail as the disk or the file system makes them fail."""
+
+    def __init__(self, db: sqlite3.Connection, fail):
+        self._db = db
+        self._fail = fail  # sql -> an error to raise, or None
+
+    def execute(self, sql, *args):
+        error = self._fail(sql)
+        if error is not None:
+            raise error
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+def _failing_connect(monkeypatch, fail) -> None:
+    real = sqlite3.connect
+    monkeypatch.setattr("compiler.cache.sqlite3.connect", lambda *a, **k: _Connection(real(*a, **k), fail))
+
+
+def _warning(reason: str) -> str:
+    return f"rulebook: warning: cannot use the cache in {cache_dir()}: {reason}; continuing without it\n"
+
+
+def _two_books(tmp_path: Path) -> tuple[list[str], list[str]]:
+    """The diff of a cached rulebook, and of an edited copy that the cache does not hold (its
+    edited clause long enough that storing it needs new pages of the database)."""
+    import hashlib
+
+    first = _book_copy(tmp_path / "first")
+    second = _book_copy(tmp_path / "second")
+    path = second / "editions" / "v2" / "cure.yaml"
+    words = " ".join(hashlib.sha256(str(i).encode()).hexdigest() for i in range(300))
+    path.write_text(path.read_text().replace("Cure cannot be used in battle.", f"Cure cannot be used in battle {words}."))
+    return (["v1", "v2", "--rulebook", str(first), "--format", "json"],
+            ["v1", "v2", "--rulebook", str(second), "--format", "json"])
+
+
+def _degrades(args: list[str], reason: str) -> None:
+    expected = _expected(args)
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, _warning(reason))
+
+
+@pytest.mark.parametrize("how", ["full disk", "failed commit"])
+def test_a_full_disk_keeps_the_cache_and_warns_once(tmp_path, monkeypatch, how, no_full_load):
+    cached, other = _two_books(tmp_path)
+    run(*cached)
+    before = _books()
+    with monkeypatch.context() as m:
+        if how == "full disk":
+            # SQLite's own "database or disk is full": the file may not grow by one page.
+            real = sqlite3.connect
+
+            def connect(*a, **k):
+                db = real(*a, **k)
+                pages = db.execute("PRAGMA page_count").fetchone()[0]
+                db.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
+                return db
+            m.setattr("compiler.cache.sqlite3.connect", connect)
+        else:
+            _failing_connect(m, lambda sql: sqlite3.OperationalError("database or disk is full")
+                             if sql == "COMMIT" else None)
+        _degrades(other, "database or disk is full")
+    assert _books() == before  # the valid entry is kept
+    expected = _expected(cached)
+    no_full_load()
+    assert run(*cached).stdout == expected
+
+
+def test_a_read_only_cache_is_not_discarded_and_warns_once(tmp_path, monkeypatch, no_full_load):
+    cached, other = _two_books(tmp_path)
+    run(*cached)
+    before = _books()
+    with monkeypatch.context() as m:
+        real = sqlite3.connect
+
+        def connect(*a, **k):
+            db = real(*a, **k)
+            db.execute("PRAGMA query_only = 1")  # what a read-only file or folder gives, also to root
+            return db
+        m.setattr("compiler.cache.sqlite3.connect", connect)
+        _degrades(cached, "attempt to write a readonly database")
+        _degrades(other, "attempt to write a readonly database")
+    assert _books() == before
+    expected = _expected(cached)
+    no_full_load()
+    assert run(*cached).stdout == expected
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_cache_folder_warns_once(tmp_path):
+    cached, other = _two_books(tmp_path)
+    run(*cached)
+    before = _books()
+    folder = cache_dir()
+    folder.chmod(0o500)
+    (folder / DB_NAME).chmod(0o400)
+    try:
+        result = run(*other)
+    finally:
+        folder.chmod(0o700)
+        (folder / DB_NAME).chmod(0o600)
+    assert (result.exit_code, result.stdout) == (0, _expected(other))
+    assert result.stderr.startswith(f"rulebook: warning: cannot use the cache in {folder}: ")
+    assert result.stderr.count("\n") == 1
+    assert _books() == before
+
+
+def test_a_cache_folder_that_cannot_be_made_warns_once(tmp_path, monkeypatch):
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(blocker / "cache"))
+    args = ["v1", "v2", "--rulebook", str(_book_copy(tmp_path)), "--format", "json"]
+    _degrades(args, "Not a directory")
+    assert blocker.read_text() == ""
+
+
+def _rewrite_each(table: str, change) -> int:
+    """Each entry of ``table`` changed by ``change`` (JSON data -> JSON data or raw bytes), checksum recomputed."""
+    import hashlib
+
+    column = "data" if table == "blobs" else "skeleton"
+    key = "key" if table == "blobs" else "id"
+    db = sqlite3.connect(cache_dir() / DB_NAME)
+    rows = db.execute(f"SELECT {key}, {column} FROM {table}").fetchall()
+    for row_key, entry in rows:
+        new = change(_entry_data(entry))
+        new = new if isinstance(new, bytes) else _entry(new)
+        db.execute(f"UPDATE {table} SET {column} = ?, sum = ? WHERE {key} = ?",
+                   (new, hashlib.sha256(new).hexdigest(), row_key))
+    db.commit()
+    db.close()
+    return len(rows)
+
+
+def _nested(depth: int) -> bytes:
+    import zlib
+
+    return zlib.compress(b"[" * depth + b"]" * depth)
+
+
+FORGED_TERMS = {
+    "a field missing": lambda d: d[:-1],
+    "a field too many": lambda d: d + [None],
+    "null for the term's name": lambda d: [d[0], None, *d[2:]],
+    "a number for the term's id": lambda d: [7, *d[1:]],
+    "an object for the sections": lambda d: [*d[:5], {}, *d[6:]],
+    "not a model at all": lambda d: {"__class__": "os.system", "args": ["true"]},
+    "arrays nested 100000 deep": lambda d: _nested(100_000),
+    "not JSON": lambda d: b"x\x9c" + b"\x00" * 8,
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORGED_TERMS))
+def test_a_forged_term_entry_is_dropped_and_rebuilt(tmp_path, case, no_full_load):
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    assert _rewrite_each("blobs", FORGED_TERMS[case]) > 0
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected
+
+
+def test_a_forged_entry_larger_than_the_limit_is_dropped(tmp_path, monkeypatch, no_full_load):
+    import zlib
+
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    monkeypatch.setattr("compiler.cache.MAX_ENTRY_BYTES", 100_000)
+    assert _rewrite_each("blobs", lambda d: zlib.compress(b" " * 100_001 + json.dumps(d).encode())) > 0
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected
+
+
+def _rename_refs(data):
+    """Every condition node ``["r", name, loc]`` of an entry naming a fact no vocabulary has."""
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            if len(node) == 3 and node[0] == "r" and isinstance(node[1], str):
+                node[1] = "no_such_fact"
+            stack.extend(node)
+    return data
+
+
+def test_a_forged_entry_of_the_right_types_that_makes_the_diff_fail_is_dropped(tmp_path, no_full_load):
+    """Every type right, so it validates; but its conditions name a fact the vocabulary lacks."""
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    assert _rewrite_each("blobs", _rename_refs) > 0
+    result = run(*args)
+    assert (result.exit_code, result.stdout) == (0, expected)
+    assert result.stderr == ("rulebook: warning: a cache entry could not be used (KeyError); "
+                             "it was dropped and the sources read instead\n")
+    assert run(*args).stderr == ""  # filled again from the sources
+    no_full_load()
+    result = run(*args)
+    assert (result.stdout, result.stderr) == (expected, "")
+
+
+def test_a_diff_that_fails_without_the_cache_too_raises_its_own_error(tmp_path, monkeypatch):
+    """The fallback is for what entries held: a failure of the diff itself is not hidden."""
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    run(*args)
+    calls = []
+
+    def broken(*a, **k):
+        calls.append(len(calls))
+        raise ZeroDivisionError("the diff's own bug")
+    monkeypatch.setattr("compiler.diff.engine.diff_sources", broken)
+    with pytest.raises(ZeroDivisionError, match="the diff's own bug"):
+        run(*args)
+    assert calls == [0, 1]  # once with the cache, once from the sources
+
+
+def test_the_warning_escapes_control_characters_in_the_cache_folder(tmp_path, monkeypatch):
+    blocker = tmp_path / "a\x1b[2Jfile"
+    blocker.write_text("")
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(blocker / "cache"))
+    args = ["v1", "v2", "--rulebook", str(_book_copy(tmp_path)), "--format", "json"]
+    result = run(*args)
+    assert (result.exit_code, result.stdout) == (0, _expected(args))
+    assert result.stderr == (f"rulebook: warning: cannot use the cache in {tmp_path}/a\\x1b[2Jfile/cache: "
+                             "Not a directory; continuing without it\n")
+
+
+@pytest.mark.parametrize("sources", ['["a\\u0000b"]', '[1]', '{"a": 1}', '"not a list"', "[[[[[[[["])
+def test_a_forged_list_of_source_texts_is_dropped(tmp_path, sources, no_full_load):
+    root = _book_copy(tmp_path)
+    args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = _expected(args)
+    run(*args)
+    db = sqlite3.connect(cache_dir() / DB_NAME)
+    assert db.execute("UPDATE books SET sources = ?", (sources,)).rowcount == 1
+    db.commit()
+    db.close()
+    result = run(*args)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
+    no_full_load()
+    assert run(*args).stdout == expected

@@ -123,3 +123,38 @@ def test_history_of_an_unknown_term_names_the_terms():
     result = run("history", "hael", "--rulebook", str(BUNDLED))
     assert result.exit_code == 2
     assert "unknown term 'hael' (did you mean 'heal'?); terms:" in result.output
+
+
+@pytest.mark.parametrize("variables", [{"PYTHONIOENCODING": "ascii"}, {"PYTHONIOENCODING": "latin-1"}],
+                         ids=["ascii", "latin-1"])
+def test_every_format_survives_a_stdout_that_is_not_utf8(tmp_path, monkeypatch, variables):
+    # Each ended in a UnicodeEncodeError traceback once the diff was done: JSON,
+    # Markdown and HTML are UTF-8 documents whatever the locale (the page says
+    # charset=utf-8); the text for a terminal escapes what its encoding cannot carry.
+    import os
+    import subprocess
+    import sys
+
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    path = root / "editions" / "v2" / "cure.yaml"
+    path.write_text(path.read_text().replace("Cure cannot be used in battle.", "Cure 🃏 ne peut être jouée."),
+                    encoding="utf-8")
+    env = {**os.environ, "NO_COLOR": "1", "RULEBOOK_NO_CACHE": "1", **variables}
+    monkeypatch.chdir(tmp_path)  # the same relative paths in and out of process
+
+    def run_utf8(*args: str) -> bytes:
+        proc = subprocess.run([sys.executable, "-m", "compiler", *args, "--rulebook", str(root)],
+                              cwd=tmp_path, env=env, capture_output=True, timeout=120)
+        assert (proc.returncode, proc.stderr) == (0, b""), proc.stderr.decode(errors="replace")[-400:]
+        return proc.stdout
+
+    for fmt in ("json", "markdown", "html"):
+        expected = run("diff", "v1", "v2", "--rulebook", str(root), "--format", fmt).stdout.encode("utf-8")
+        assert run_utf8("diff", "v1", "v2", "--format", fmt) == expected, fmt
+    steps = json.loads(run_utf8("history", "cure", "--format", "json").decode("utf-8"))["steps"]
+    assert "Cure 🃏 ne peut être jouée." in json.dumps(steps, ensure_ascii=False)
+    assert "Cure 🃏 ne peut être jouée." in run_utf8("history", "cure", "--format", "markdown").decode("utf-8")
+    encoding = variables["PYTHONIOENCODING"]
+    shown = {"ascii": "Cure \\U0001f0cf ne peut \\xeatre jou\\xe9e.", "latin-1": "Cure \\U0001f0cf ne peut être jouée."}
+    assert f"    {{+{shown[encoding]}+}}" in run_utf8("diff", "v1", "v2").decode(encoding).splitlines()

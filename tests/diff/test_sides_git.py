@@ -146,3 +146,18 @@ def test_a_rulebook_folder_committed_as_a_symlink_is_refused(repo):
     shutil.copytree(repo / "real", repo / "rulebook")
     result = run("diff", "git:HEAD~1", "git:HEAD")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", _refused(("rulebook", "real")))
+
+
+def test_the_revisions_own_gitattributes_change_nothing_that_is_read(repo):
+    # git archive obeys the .gitattributes of the tree it archives: a pull request
+    # could mark its changed term file export-ignore (the edition then inherited the
+    # term as it was, and the diff showed no change) or rewrite rule text (export-subst).
+    v1 = repo / "rulebook" / "editions" / "v1" / "cure.yaml"
+    v1.write_text(v1.read_text().replace("Targets must be curable.", "Targets must be curable $Format:%H$."))
+    (repo / ".gitattributes").write_text("rulebook/editions/v2/cure.yaml export-ignore\n*.yaml export-subst\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "attributes")
+    # The work tree is HEAD: read from the repository, each edition is what is committed.
+    for old, new in (("git:HEAD", "rulebook"), ("git:HEAD:v1", "v1")):
+        result = run("diff", old, new, "--format", "json")
+        assert (result.exit_code, json.loads(result.stdout)["changes"]) == (0, []), (old, new)

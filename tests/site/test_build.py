@@ -169,3 +169,25 @@ def test_table_of_contents_lists_the_sections(sites):
     toc = html[html.index('aria-label="Table of contents"'):html.index('data-md-component="content"')]
     titles = re.findall(r'<a href="#section_[^"]+" class="md-nav__link">\s*<span class="md-ellipsis">\s*([^<]+?)\s*</span>', toc)
     assert titles == ["Definition", "How to Play", "Default Conditions", "Special Conditions", "Clarifications"]
+
+
+def test_anchors_are_unique_on_every_page_whatever_the_ids(tmp_path, build):
+    # A clause called "term" took the anchor of the term page's heading, and a term
+    # called "glossary" that of the print page's: links to them led to the top.
+    import shutil
+
+    book = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", book)
+    (book / "editions" / "v1" / "glossary.yaml").write_text(
+        "id: glossary\nname: Glossary\nsections:\n  - key: definition\n    kind: definition\n    clauses:\n"
+        "      - id: term\n        text: A term is an entry of the glossary.\n"
+        "      - id: home\n        text: The home page lists the terms.\n")
+    result = build(book, tmp_path / "site")
+    assert result.exit_code == 0, result.output
+    pages = sorted((tmp_path / "site").rglob("*.html"))
+    assert len(pages) > 10
+    for page in pages:
+        ids = re.findall(r' id="([^"]+)"', page.read_text(encoding="utf-8"))
+        assert sorted(i for i in set(ids) if ids.count(i) > 1) == [], page
+    term = read(tmp_path / "site", "terms/glossary")
+    assert '<h3 id="term" class="rb-cite">' in term

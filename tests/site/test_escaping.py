@@ -97,7 +97,7 @@ def test_toc_and_headings_of_a_term_page_are_escaped(sites, book):
     term = book.latest.term_by_id["script"]
     section = next(s for s in term.sections if s.key == "named")
     html = read(sites["hostile"], P.term_uri("script"))
-    assert f'<h1 id="term">{escape(term.name)}</h1>' in html
+    assert f'<h1 id="page_term">{escape(term.name)}</h1>' in html
     assert f'<h2 id="section_named" data-search-exclude>{escape(section.title)}</h2>' in html
     toc = html[html.index('aria-label="Table of contents"'):]
     assert re.search(r'<a href="#section_named" class="md-nav__link">\s*<span class="md-ellipsis">\s*'

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Mutation testing of the core modules, a local profile (see docs/mutation.md).
+#   pip install -e '.[test,mutation]'
+#   tools/mutation.sh 'compiler.conditions.*'      # one module's mutants (dotted name, glob)
+#   tools/mutation.sh                              # every core module ([tool.mutmut] only_mutate)
+# Prints killed / total per module at the end. Environment: MUTMUT_CHILDREN (default 2,
+# parallel test processes), MUTMUT_TIMEOUT (default 3600 s for the whole run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# Tests that start `python -m compiler` must run the mutated copy, with the same mutant
+# switched on (mutmut passes it in MUTANT_UNDER_TEST, which a subprocess inherits).
+export PYTHONPATH="$PWD/mutants:$PWD/tools/mutation_site"
+# hypothesis draws the same examples every run, so a mutant's verdict is reproducible
+export CI=1
+status=0
+timeout "${MUTMUT_TIMEOUT:-3600}" python3 -m mutmut run --max-children "${MUTMUT_CHILDREN:-2}" "$@" || status=$?
+python3 -m mutmut results --all true | python3 "$(dirname "$0")/mutation_summary.py" "$@"
+exit "$status"
