@@ -15,6 +15,8 @@ quickly, with bounded memory, never with a traceback or a hang. Cases:
   SIZE other facts (only one combination of them is allowed, the last tried).
 - ``wide-condition``: a rule's ``when`` over 16 facts, an ``any`` of SIZE
   ``all`` items (SIZE=10000 makes a term file of about 400 KB).
+- ``exception-chain``: SIZE clauses of SIZE rules each, every rule an
+  exception to the clause before (SIZE=60: 3,600 rules, 274 KB).
 
 Commands that measure one case (see bench/README.md):
 
@@ -97,9 +99,22 @@ def wide_condition(out: Path, size: int) -> Path:
     return _write(out, facts, _term(_base_rule(when)))
 
 
+def exception_chain(out: Path, size: int) -> Path:
+    clauses = []
+    for c in range(size):
+        if c == 0:
+            rule = "{decision: t.q, value: false}"
+        else:
+            rule = (f"{{decision: t.q, value: {'true' if c % 2 else 'false'}, when: {{all: [a, a]}}, "
+                    f"exception_to: ['t#c{c - 1}']}}")
+        clauses.append(f"      - {{id: c{c}, text: C{c}., rules: [{', '.join([rule] * size)}]}}\n")
+    return _write(out, ["a"], _term("".join(clauses)))
+
+
 CASES: dict[str, Callable[[Path, int], Path]] = {
     "deep-yaml": deep_yaml, "deep-alias": deep_alias, "predicate-chain": predicate_chain,
     "deep-not": deep_not, "tied-constraints": tied_constraints, "wide-condition": wide_condition,
+    "exception-chain": exception_chain,
 }
 
 

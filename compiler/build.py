@@ -17,7 +17,7 @@ from typing import Iterable
 
 from . import conditions as C
 from . import schema
-from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean
+from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
 from .model import (Clause, Constraint, Decision, Edition, Fact, Link, Predicate, Rule,
                     Rulebook, Section, Steps, Table, TableRow, Term, Vocabulary, clause_ref)
 from .yamlsource import Document, load
@@ -37,7 +37,7 @@ class _TermFile:
 
 def load_rulebook(root: Path | str) -> Rulebook:
     """Load and check the rulebook in ``root``; raise RulebookError with every problem."""
-    with _cyclic_gc_paused():
+    with _cyclic_gc_paused(), suggestion_budget():
         return _Builder(Path(root)).build()
 
 

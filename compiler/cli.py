@@ -48,7 +48,7 @@ def load_or_exit(root: Path | None):
 def edition_or_exit(book, edition_id: str | None):
     if edition_id is not None and edition_id not in book.edition_by_id:
         raise click.BadParameter(
-            f"unknown edition '{edition_id}'; editions: {', '.join(e.id for e in book.editions)}",
+            printable(f"unknown edition '{edition_id}'; editions: {', '.join(e.id for e in book.editions)}"),
             param_hint="'--edition'")
     return book.edition(edition_id)
 
@@ -72,7 +72,7 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except OutputError as exc:
-            click.echo(f"rulebook: error: {exc}", err=True)
+            click.echo(printable(f"rulebook: error: {exc}"), err=True)
             ctx.exit(1)
 
 

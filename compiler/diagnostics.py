@@ -6,8 +6,10 @@ import difflib
 import re
 import sys
 import unicodedata
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Iterator
 
 
 @dataclass(frozen=True, order=True)
@@ -56,9 +58,35 @@ def _sort_key(d: Diagnostic):
     return (d.location.path, d.location.line, d.location.col, d.message)
 
 
+# Each suggestion compares the name with every candidate: 10,000 misspelt names
+# against 2,000 facts made check run for minutes. Within one check (see
+# suggestion_budget) suggestions stop, and the problems are reported without
+# hints, once this many comparisons are spent (a second or two at worst).
+SUGGESTION_BUDGET = 20_000
+_suggestions_left: ContextVar[int | None] = ContextVar("suggestions_left", default=None)
+
+
+@contextmanager
+def suggestion_budget(comparisons: int = SUGGESTION_BUDGET) -> Iterator[None]:
+    """Bound the comparisons that closest() makes in this block (deterministically)."""
+    token = _suggestions_left.set(comparisons)
+    try:
+        yield
+    finally:
+        _suggestions_left.reset(token)
+
+
 def closest(name: str, candidates: Iterable[str]) -> str | None:
-    """The candidate nearest to a misspelt name, if any is near enough."""
-    matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    """The candidate nearest to a misspelt name, if any is near enough (and within budget)."""
+    left = _suggestions_left.get()
+    if left is not None and left <= 0:
+        return None  # spent: not even the candidates are gathered again
+    pool = sorted(set(candidates))
+    if left is not None:
+        _suggestions_left.set(max(left - len(pool), 0))
+        if left < len(pool):
+            return None
+    matches = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
     return matches[0] if matches else None
 
 

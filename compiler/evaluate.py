@@ -177,32 +177,63 @@ class DecisionModel:
                            size(self.decision.given, preds, sizes) if self.decision.given is not None else 0)
         # steps to evaluate every rule in one situation, at most
         self.rules_cost = sum(size(c, preds, sizes) for r in self.rules for c in (r.when, r.test) if c is not None)
-        self._overrides = self._override_table()
+        # bit j of _override_bits[i]: rule i overrides rule j, directly or through others
+        self._override_bits = self._override_table()
+        self._overrides = _BitSets(self._override_bits)
 
-    def _override_table(self) -> dict[int, frozenset[int]]:
-        """For each rule, the rules it overrides, directly or through others."""
+    def _override_table(self) -> list[int]:
+        """For each rule, the rules it overrides, directly or through others, as bits.
+
+        Each rule's set is made once from those of the rules it names (an
+        explicit stack, post-order), so the table takes time in proportion to
+        the exceptions, not to their square or cube: 3,600 rules in a chain of
+        60 clauses took 32 s and 331 MB as one search per rule. Exceptions are
+        acyclic (the checker refuses rings); a ring met anyway is cut, not followed.
+        """
+        rules = self.rules
         by_clause: dict[str, list[int]] = {}
-        for i, r in enumerate(self.rules):
+        for i, r in enumerate(rules):
             by_clause.setdefault(r.clause, []).append(i)
-        direct = {i: {j for c in r.exception_to for j in by_clause.get(c, ()) if j != i}
-                  for i, r in enumerate(self.rules)}
-        closed: dict[int, frozenset[int]] = {}
-        for i in direct:
-            seen, stack = set(), list(direct[i])
+        bits: list[int | None] = [None] * len(rules)
+        clause_bits: dict[str, int] = {}  # a clause's rules and all they override
+
+        def targets(i: int) -> Iterator[int]:
+            return (j for c in rules[i].exception_to for j in by_clause.get(c, ()) if j != i)
+
+        active: set[int] = set()
+        for start in range(len(rules)):
+            stack = [(start, False)]
             while stack:
-                j = stack.pop()
-                if j not in seen:
-                    seen.add(j)
-                    stack.extend(direct[j])
-            closed[i] = frozenset(seen)
-        return closed
+                i, ready = stack.pop()
+                if bits[i] is not None or (i in active and not ready):
+                    continue
+                if not ready:
+                    active.add(i)
+                    stack.append((i, True))
+                    stack.extend((j, False) for j in targets(i) if bits[j] is None and j not in active)
+                    continue
+                mask = 0
+                for c in rules[i].exception_to:
+                    if c != rules[i].clause and c in clause_bits:
+                        mask |= clause_bits[c]
+                        continue
+                    part = 0
+                    for j in by_clause.get(c, ()):
+                        if j != i:
+                            part |= (1 << j) | (bits[j] or 0)
+                    if c != rules[i].clause and all(bits[j] is not None for j in by_clause.get(c, ())):
+                        clause_bits[c] = part
+                    mask |= part
+                bits[i] = mask
+                active.discard(i)
+        return [b or 0 for b in bits]
 
     def evaluate(self, state: State) -> "Result":
         answers = {i: a for i, c in enumerate(self._compiled) if (a := c.answer(state)) is not None}
-        beaten: set[int] = set()
+        beaten = 0
         for i in answers:
-            beaten |= self._overrides[i]
-        standing = [i for i in answers if i not in beaten]
+            beaten |= self._override_bits[i]
+        standing = [i for i in answers if not beaten >> i & 1]
         return Result(tuple((self.rules[i], answers[i]) for i in standing))
 
     def outcome(self, state: State) -> Outcome:
@@ -228,6 +259,23 @@ class DecisionModel:
 
     def states(self, budget: Budget | None = None) -> Iterator[dict[str, Answer]]:
         return self.space.states(budget)
+
+
+class _BitSets(Mapping[int, frozenset]):
+    """Rule i -> the rules it overrides, as a set, made from the bits when asked."""
+
+    def __init__(self, bits: list[int]):
+        self._bits = bits
+
+    def __getitem__(self, i: int) -> frozenset[int]:
+        b = self._bits[i]
+        return frozenset(j for j in range(b.bit_length()) if b >> j & 1)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self._bits)))
+
+    def __len__(self) -> int:
+        return len(self._bits)
 
 
 @dataclass(frozen=True)

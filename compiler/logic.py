@@ -127,7 +127,7 @@ def _search(model: DecisionModel, budget: Budget, out: list[Diagnostic]) -> int:
     # situations with one answer standing (most of them); only the others are
     # evaluated in full, for their message. Full evaluation of every situation
     # was half of the time of checking a large rulebook.
-    overrides = [sum(1 << j for j in model._overrides[i]) for i in range(len(compiled))]
+    overrides = model._override_bits
     for state in model.states(budget):
         budget.spend(model.rules_cost)
         answers = [c.answer(state) for c in compiled]

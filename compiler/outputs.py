@@ -24,6 +24,7 @@ from typing import Iterable, Iterator
 
 import click
 
+from .diagnostics import printable
 from .fileio import (OutputError, old_dir, output_lock, recover_swap, remove_stale_staging,
                      remove_stale_temporaries, replace_dir, staging_dir, write_text)
 
@@ -50,7 +51,8 @@ def _real(path: Path | str) -> Path:
 
 
 def _refuse(message: str, option: str) -> click.BadParameter:
-    return click.BadParameter(message, param_hint=f"'{option}'")
+    # paths may come from a repository's mkdocs.yml (site_dir): escaped for the terminal
+    return click.BadParameter(printable(message), param_hint=f"'{option}'")
 
 
 def git_work_tree(start: Path | None = None) -> Path | None:

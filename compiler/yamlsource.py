@@ -1,9 +1,12 @@
 """Safe YAML loading that keeps the line and column of every value.
 
-The C parser (libyaml) composes the node tree when present; we construct plain
-Python values from it ourselves, so that positions survive, duplicate keys and
-custom tags are errors, scalars keep their text (dates stay strings), and an
-alias bomb is stopped by a node budget instead of exhausting memory.
+The C parser (libyaml) reads the events when present; we build plain Python
+values from them ourselves, on an explicit stack, so that positions survive,
+duplicate keys and custom tags are errors, scalars keep their text (dates stay
+strings), nesting is capped (MAX_DEPTH) before anything recurses, and an alias
+bomb is stopped by a node budget, charged as it is built, instead of
+exhausting memory. (libyaml's own composer recurses in C: 50,000 nested lists
+crashed it.) Nothing downstream changes the values, so an alias shares them.
 """
 
 from __future__ import annotations

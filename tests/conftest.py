@@ -12,7 +12,11 @@ from hypothesis import settings
 # CI explores the same examples on every run (a failure there is reproducible and never
 # flaky); a developer's runs draw new examples and keep failures in .hypothesis/.
 settings.register_profile("ci", derandomize=True, database=None)
-if os.environ.get("CI"):
+# Local fuzzing (tests/fuzz scales its example counts by max_examples): new examples each run.
+settings.register_profile("fuzz-long", max_examples=2_000)
+if os.environ.get("HYPOTHESIS_PROFILE"):
+    settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
+elif os.environ.get("CI"):
     settings.load_profile("ci")
 
 ROOT = Path(__file__).resolve().parent.parent

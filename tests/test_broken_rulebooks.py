@@ -13,6 +13,7 @@ performance measurement; those live in bench/.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -149,14 +150,16 @@ def test_a_missing_folder_is_named():
     assert proc.stderr == "no-such-folder: error: no such rulebook folder\n1 problem found\n"
 
 
-def _hostile(tmp_path: Path, case: str, size: int) -> Path:
-    """A rulebook from bench/hostile.py, generated here: too big (or too repetitive) to commit."""
-    import importlib.util
-
+def _hostile_module():
     spec = importlib.util.spec_from_file_location("bench_hostile", FIXTURES.parent.parent / "bench" / "hostile.py")
     hostile = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hostile)
-    return hostile.CASES[case](tmp_path / case, size)
+    return hostile
+
+
+def _hostile(tmp_path: Path, case: str, size: int) -> Path:
+    """A rulebook from bench/hostile.py, generated here: too big (or too repetitive) to commit."""
+    return _hostile_module().CASES[case](tmp_path / case, size)
 
 
 def test_a_chain_of_a_thousand_predicates(tmp_path):
@@ -334,3 +337,42 @@ def test_at_every_depth_limit_each_command_completes(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "compiler", *args], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=HANG_GUARD)
         assert (args, proc.returncode, proc.stderr) == (args, 0, "")
+
+
+def test_control_characters_in_a_command_line_value_are_escaped(tmp_path):
+    env = {**os.environ, "NO_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "compiler", "export", "--rulebook", str(MINIMAL),
+                           "--edition", "v9\x1b]0;owned\x07"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=HANG_GUARD)
+    assert proc.returncode == 2
+    assert proc.stderr.endswith(
+        "Error: Invalid value for '--edition': unknown edition 'v9\\x1b]0;owned\\x07'; editions: v1, v2\n")
+
+
+def test_ten_thousand_misspelt_names_get_hints_within_a_budget(tmp_path):
+    # 10,000 unknown names against 2,000 facts once ran for minutes, all in "did you mean";
+    # every problem is still reported, the hints stop once their comparisons are spent
+    import compiler.diagnostics as D
+
+    facts = [f"fact_number_{i}" for i in range(2000)]
+    names = [f"fact_numbr_{i}" for i in range(10_000)]
+    when = "{any: [" + ", ".join(names) + "]}"
+    hostile = _hostile_module()
+    hostile._write(tmp_path / "misspelt", facts, hostile._term(hostile._base_rule(when)))
+    proc = run_check("misspelt", cwd=tmp_path)
+    assert_clean_failure(proc)
+    lines = proc.stderr.splitlines()
+    assert lines[-1] == "10000 problems found"
+    hinted = D.SUGGESTION_BUDGET // len(facts)
+    assert lines[:2] == ["misspelt/editions/v1/t.yaml:13:81: error: unknown fact or predicate 'fact_numbr_0'",
+                         "  hint: did you mean 'fact_number_0'?"]
+    assert sum(line.startswith("  hint: ") for line in lines) == hinted
+
+
+def test_a_chain_of_6400_exceptions_is_checked(tmp_path):
+    # the override table was one search per rule: more than 100 s and 600 MB for this 490 KB
+    # file (past the hang guard); now about 2 s
+    _hostile(tmp_path, "exception-chain", 80)
+    proc = run_check("exception-chain", cwd=tmp_path)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout == "Hostile: 1 editions (v1), 1 term, latest v1 with 1 term and 80 clauses: no problems\n"

@@ -106,3 +106,20 @@ def test_exception_chain_is_transitive_where_the_middle_rule_is_silent(tmp_path,
     assert (result.clauses, result.answer) == (("t#z",), True)
     assert model.evaluate({"a": False, "b": False}).clauses == ("t#x",)
     assert model.evaluate({"a": True, "b": False}).clauses == ("t#y",)
+
+
+def test_the_override_table_follows_every_path(tmp_path, write_rulebook):
+    # w over y and z, y and z both over x: w overrides all three, x none
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, value: false}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, value: true, when: a, exception_to: ['t#x']}]}\n"
+        "      - {id: z, text: Z., rules: [{decision: t.q, value: true, when: b, exception_to: ['t#x']}]}\n"
+        "      - {id: w, text: W., rules: [{decision: t.q, value: false, when: c,"
+        " exception_to: ['t#y', 't#z']}]}\n"))
+    book = load_rulebook(root)
+    model = Evaluator(book, book.latest).model("t.q")
+    clause = {r.clause: i for i, r in enumerate(model.rules)}
+    table = {model.rules[i].clause: sorted(model.rules[j].clause for j in model._overrides[i])
+             for i in range(len(model.rules))}
+    assert table == {"t#x": [], "t#y": ["t#x"], "t#z": ["t#x"], "t#w": ["t#x", "t#y", "t#z"]}
+    assert model._override_bits[clause["t#w"]] == sum(1 << clause[c] for c in ("t#x", "t#y", "t#z"))

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..cli import ROOT_OPTION, edition_or_exit, load_or_exit
+from ..diagnostics import printable  # ids from case and expectations files reach the terminal
 
 EDITION_OPTION = click.option("--edition", "edition_id", required=True, help="Edition id.")
 EXHAUSTIVE_OPTION = click.option("--max-exhaustive", type=click.IntRange(min=0), default=4096, show_default=True,
@@ -91,10 +92,10 @@ def run(root: Path | None, edition_id: str, engine_spec: str | None, engine_cmd:
             known, problems = expectation_problems(expectations, cases)
             if problems:
                 for p in problems:
-                    click.echo(p, err=True)
+                    click.echo(printable(p, "\n"), err=True)  # a problem may end in a hint line
                 sys.exit(1)
         for label, problem in bad:
-            click.echo(f"case {label}: {problem}")
+            click.echo(printable(f"case {label}: {problem}"))
         verdicts = run_cases(adapter, cases, values, known)
     finally:
         adapter.close()

@@ -196,7 +196,7 @@ def _stale(expectations: Expectations, cases: Iterable[Case]) -> list[tuple[int,
         known.add(case.id)
         known.add(case.name)
     at = expectations.lines
-    return [(*at[e], f"'{e}' is not a case of this suite")
+    return [(*at[e], f"'{printable(e)}' is not a case of this suite")  # a quoted entry may hold a line break
             for e in sorted(expectations.ids - known, key=lambda e: at[e])]
 
 

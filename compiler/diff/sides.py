@@ -198,9 +198,10 @@ def _read_tree(top: str, commit: str, rel: str, into: str, spec: str, rev: str) 
     so a revision could hide one of its files (``export-ignore``: the edition then
     inherits the term as it was) or rewrite its text (``export-subst``, ``eol``)
     and the diff would show other content than the revision commits. Here each
-    file is its blob, byte for byte. Only folders and regular files are read:
-    every link is refused, wherever it points (a link inside the rulebook is
-    checked out as a plain file holding its target where git does not make links,
+    file is its blob, byte for byte, streamed to disk (a large committed file
+    costs no memory). Only folders and regular files are read: every link is
+    refused, wherever it points (a link inside the rulebook is checked out as a
+    plain file holding its target where git does not make links,
     ``core.symlinks=false`` as on Windows, so its meaning would depend on the
     reviewer's machine; one pointing outside would read files that are not the
     revision's), as is a path that would leave the folder; each is a located
@@ -217,43 +218,78 @@ def _read_tree(top: str, commit: str, rel: str, into: str, spec: str, rev: str) 
             mode, kind, oid = meta.decode().split(" ")
             if kind == "blob":
                 entries.append((mode, oid, os.fsdecode(name)))
-    blobs = _blobs([oid for _, oid, _ in entries], top)
-    problems = []
-    for mode, oid, name in entries:
-        if mode == "120000":
-            problems.append(Diagnostic(Location(f"{rev}:{name}"),
-                                       f"a symbolic link (to {os.fsdecode(blobs[oid])!r}); a git: side reads no links",
-                                       LINK_HINT, code="git-link"))
-        elif any(part in ("", ".", "..") for part in name.split("/")):  # only a forged tree holds these
-            problems.append(Diagnostic(Location(f"{rev}:{name}"), "a path that leaves the rulebook folder",
-                                       code="git-path"))
-    if problems:
-        raise SideError(f"'{spec}' cannot be read", sorted(problems, key=lambda p: p.location.path))
-    for _, oid, name in entries:
-        path = Path(into, *name.split("/"))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(blobs[oid])
+    with _Blobs(top) as blobs:
+        problems = []
+        for mode, oid, name in entries:
+            if mode == "120000":
+                target = bytearray()
+                blobs.copy(oid, lambda chunk: target.extend(chunk[:max(0, _LINK_SHOWN - len(target))]))
+                problems.append(Diagnostic(Location(f"{rev}:{name}"),
+                                           f"a symbolic link (to {os.fsdecode(bytes(target))!r}); "
+                                           "a git: side reads no links", LINK_HINT, code="git-link"))
+            elif any(part in ("", ".", "..") for part in name.split("/")):  # only a forged tree holds these
+                problems.append(Diagnostic(Location(f"{rev}:{name}"), "a path that leaves the rulebook folder",
+                                           code="git-path"))
+        if problems:
+            raise SideError(f"'{spec}' cannot be read", sorted(problems, key=lambda p: p.location.path))
+        for _, oid, name in entries:
+            path = Path(into, *name.split("/"))
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                with open(path, "wb") as fh:
+                    blobs.copy(oid, fh.write)
+            except OSError as exc:  # a full disk: one located line, not a traceback
+                raise SideError(f"'{spec}' cannot be read", [Diagnostic(
+                    Location(f"{rev}:{name}"),
+                    f"cannot be copied to the temporary folder {tempfile.gettempdir()}: {exc.strerror or exc}",
+                    "make room there, or set TMPDIR to a folder with room", code="git-copy")]) from None
     return True
 
 
-def _blobs(oids: list[str], cwd: str) -> dict[str, bytes]:
-    """The content of each blob, by object id, read by one ``git cat-file --batch``."""
-    wanted = list(dict.fromkeys(oids))
-    out = _git_bytes(["cat-file", "--batch"], cwd, "".join(f"{oid}\n" for oid in wanted).encode())
-    found: dict[str, bytes] = {}
-    pos = 0
-    for oid in wanted:
-        end = out.index(b"\n", pos)
-        size = int(out[pos:end].split(b" ")[2])  # "<oid> blob <size>", then the content and a newline
-        found[oid] = out[end + 1:end + 1 + size]
-        pos = end + 1 + size + 1
-    return found
+_LINK_SHOWN = 4096  # bytes of a link's target kept for its message
+_CHUNK = 1 << 20
 
 
-def _git_bytes(args: list[str], cwd: str, data: bytes | None = None) -> bytes:
+class _Blobs:
+    """One ``git cat-file --batch`` process; each blob is copied out in chunks as it is asked for."""
+
+    def __init__(self, cwd: str):
+        try:
+            self.proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=cwd, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise SideError("git is not installed; git: sides need it") from None
+
+    def __enter__(self) -> "_Blobs":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.proc.stdin.close()
+        self.proc.kill()
+        self.proc.wait()
+        self.proc.stdout.close()
+
+    def copy(self, oid: str, write) -> None:
+        """Pass the blob's bytes to ``write``, a chunk at a time."""
+        self.proc.stdin.write(f"{oid}\n".encode())
+        self.proc.stdin.flush()
+        header = self.proc.stdout.readline().split()  # "<oid> blob <size>", the content, then a newline
+        if len(header) != 3 or header[1] != b"blob":
+            raise SideError(f"git cat-file cannot read object {oid}")
+        left = int(header[2])
+        while left:
+            chunk = self.proc.stdout.read(min(left, _CHUNK))
+            if not chunk:
+                raise SideError(f"git cat-file ended inside object {oid}")
+            write(chunk)
+            left -= len(chunk)
+        self.proc.stdout.read(1)
+
+
+def _git_bytes(args: list[str], cwd: str) -> bytes:
     """What ``git ARGS`` writes, as bytes; empty when it fails."""
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, input=data, capture_output=True)
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True)
     except FileNotFoundError:
         raise SideError("git is not installed; git: sides need it") from None
     return done.stdout if done.returncode == 0 else b""

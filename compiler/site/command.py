@@ -20,6 +20,8 @@ from typing import Iterator
 
 import click
 
+from ..diagnostics import printable  # paths may come from a repository's mkdocs.yml
+
 DEFAULT_OUT = Path("public")
 MKDOCS_YML = Path("mkdocs.yml")
 
@@ -119,10 +121,10 @@ def build(root: Path | None, out: Path | None) -> None:
                     config.plugins.on_build_error(error=exc)
                 if not isinstance(exc, (MkDocsException, SystemExit)):
                     raise
-                click.echo(f"error: the site was not built; {target} is unchanged\n{exc}", err=True)
+                click.echo(printable(f"error: the site was not built; {target} is unchanged\n{exc}", "\n"), err=True)
                 sys.exit(1)
-    click.echo(f"Built the glossary in {target}/. To read it: python3 -m http.server -d {target} 8000, "
-               f"then open http://127.0.0.1:8000/ (or run 'rulebook serve')")
+    click.echo(printable(f"Built the glossary in {target}/. To read it: python3 -m http.server -d {target} 8000, "
+                         f"then open http://127.0.0.1:8000/ (or run 'rulebook serve')"))
 
 
 def _inputs(config, path: Path, rulebook: Path) -> list:

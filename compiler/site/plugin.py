@@ -78,6 +78,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if not root.is_absolute():
             root = Path(config.config_file_path or ".").parent / root
         self.root = root
+        _refuse_site_dir_over(Path(config.site_dir), root)
         book = _CHECKED.pop(root.resolve(), None)
         problems = []
         if book is None:
@@ -175,6 +176,19 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         # Edits to the YAML rebuild the site, as edits to docs_dir do.
         server.watch(str(self.root))
         return server
+
+
+def _refuse_site_dir_over(site_dir: Path, root: Path) -> None:
+    """Stop a plain ``mkdocs build`` whose site_dir overlaps the rulebook, before mkdocs empties it.
+
+    (``rulebook build`` checks its ``--out`` itself, and builds into a staging folder.)
+    """
+    site, book = site_dir.resolve(), root.resolve()
+    relation = "is" if site == book else "is inside" if site.is_relative_to(book) else \
+        "contains" if book.is_relative_to(site) else None
+    if relation:
+        raise PluginError(f"site_dir '{site_dir}' {relation} the rulebook folder '{root}'; "
+                          "mkdocs empties site_dir before it builds: choose another site_dir")
 
 
 def page_meta(spec: P.PageSpec) -> dict:

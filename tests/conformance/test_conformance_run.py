@@ -304,3 +304,21 @@ def test_a_failure_message_shows_rule_text_as_the_terminal_should(cli, test_engi
     assert code == 1
     assert '  cure#targets: "Targets must\\r be \\u202ecurable.\\nforged: line"' in out.splitlines()
     assert not {"\r", "\u202e"} & set(out)
+
+
+def test_ids_from_a_case_file_or_an_expectations_file_are_printed_escaped(cli, tmp_path, test_engines):
+    # Both files can come from a repository: raw, an id's escape sequence or bidi
+    # control reached the terminal (or a CI log) as it was.
+    cases = _generate(cli, tmp_path)
+    data = json.loads(cases.read_text())
+    _case(data, CLEAN_ID)["id"] = "evil\x1b]0;owned\x07\u202e"
+    cases.write_text(json.dumps(data))
+    code, out, err = run(cli, "--engine", f"{test_engines}:good", "--cases", cases)
+    assert code == 1
+    assert "case evil\\x1b]0;owned\\x07\\u202e: its id does not match its decision and facts (edited by hand?)" \
+        in out.splitlines()
+    known = tmp_path / "known.txt"
+    known.write_text('nosuch\x1b]0;owned\x07\u202e\n"forged\\nline"\n')
+    code, out, err = run(cli, "--engine", f"{test_engines}:good", "--expectations", known)
+    assert (code, err) == (1, f"{known}:1:1: error: 'nosuch\\x1b]0;owned\\x07\\u202e' is not a case of this suite\n"
+                              f"{known}:2:1: error: 'forged\\nline' is not a case of this suite\n")

@@ -14,7 +14,15 @@ def test_ci_example_posts_the_markdown_diff_of_the_pull_request():
     steps = workflow["jobs"]["diff"]["steps"]
     runs = "\n".join(s.get("run", "") for s in steps)
     assert "rulebook check" in runs
-    assert 'rulebook diff "git:origin/${{ github.base_ref }}" git:HEAD --format markdown' in runs
+    assert 'rulebook diff "git:origin/$BASE_REF" git:HEAD --format markdown >> rulebook-diff.md' in runs
+    # GitHub's hardening guide: no ${{ }} expression is pasted into a shell script;
+    # values reach it through the environment.
+    assert "${{" not in runs
+    diff_step = next(s for s in steps if "rulebook diff" in s.get("run", ""))
+    assert diff_step["env"] == {"BASE_REF": "${{ github.base_ref }}"}
+    # The marker that finds the comment again comes first: the body is cut at 65,000
+    # characters, and a marker at the end was cut off with it (a new comment on each push).
+    assert diff_step["run"].splitlines()[0] == "echo '<!-- rulebook-diff -->' > rulebook-diff.md"
     assert any(s.get("uses", "").startswith("actions/github-script") for s in steps)
     assert steps[0]["with"]["fetch-depth"] == 0  # git: sides need the base branch's commits
     assert workflow["permissions"]["pull-requests"] == "write"

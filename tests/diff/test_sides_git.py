@@ -161,3 +161,63 @@ def test_the_revisions_own_gitattributes_change_nothing_that_is_read(repo):
     for old, new in (("git:HEAD", "rulebook"), ("git:HEAD:v1", "v1")):
         result = run("diff", old, new, "--format", "json")
         assert (result.exit_code, json.loads(result.stdout)["changes"]) == (0, []), (old, new)
+
+
+def test_a_large_committed_file_is_streamed_not_held_in_memory(repo):
+    # A pull request can commit any file into the rulebook folder (sources/ is only
+    # looked for, never read by check): the side was read whole into memory, twice
+    # (git's output, then the unpacked copy). Streamed, memory stays flat.
+    import os
+    import sys
+
+    size = 96 * 1024 * 1024
+    sources = repo / "rulebook" / "sources"
+    sources.mkdir()
+    with open(sources / "scan.bin", "wb") as fh:
+        fh.write(os.urandom(1024) * (size // 1024))  # git compresses it well; it is still 96 MiB read
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "a large source")
+    (sources / "scan.bin").unlink()  # only the revision has it
+    # Python's own allocations, traced in the child (its RSS would count what it forked from)
+    probe = ("import sys, tracemalloc\n"
+             "from compiler.cli import main\n"
+             "tracemalloc.start()\n"
+             "try:\n"
+             "    main.main(['diff', 'git:HEAD', 'git:HEAD~1', '--no-cache'], prog_name='rulebook')\n"
+             "except SystemExit as exc:\n"
+             "    assert not exc.code, exc.code\n"
+             "print(tracemalloc.get_traced_memory()[1])\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert done.returncode == 0, done.stderr[-500:]
+    peak = int(done.stdout.split()[-1])
+    assert peak < size // 4, f"peak {peak} bytes allocated for a {size}-byte file"
+
+
+def test_a_side_that_cannot_be_copied_out_is_a_located_error(repo, tmp_path):
+    # A full disk (here: a file-size limit, EFBIG) while copying the revision out
+    # ended in an OSError traceback.
+    import os
+    import sys
+
+    (repo / "rulebook" / "sources").mkdir()
+    (repo / "rulebook" / "sources" / "scan.bin").write_bytes(b"x" * (2 << 20))
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "a 2 MiB source")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    probe = ("import resource, signal\n"
+             "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+             "resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))\n"
+             "from compiler.cli import main\n"
+             "main.main(['diff', 'git:HEAD~1', 'git:HEAD', '--no-cache'], prog_name='rulebook')\n")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TMPDIR": str(temp),
+                               "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "rulebook: 'git:HEAD' cannot be read:\n"
+        f"HEAD:rulebook/sources/scan.bin: error: cannot be copied to the temporary folder {temp}: File too large\n"
+        "  hint: make room there, or set TMPDIR to a folder with room\n"
+        "1 problem found\n")
+    assert list(temp.iterdir()) == []

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 
@@ -161,6 +163,27 @@ def test_mkdocs_build_with_bad_rulebook_prints_the_errors(tmp_path):
     assert "the rulebook has problems, nothing was built" in run.stderr
     assert re.search(r"\.yaml:\d+:\d+: error: ", run.stderr)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("site_dir", ["book", "book/editions", "."], ids=["rulebook", "inside", "containing"])
+def test_plain_mkdocs_build_refuses_a_site_dir_over_the_rulebook(tmp_path, site_dir):
+    # mkdocs empties site_dir before it builds: 'site_dir: book/editions' deleted every term file.
+    import shutil
+
+    shutil.copytree(FIXTURES / "minimal", tmp_path / "book")
+    before = sorted(p.relative_to(tmp_path) for p in (tmp_path / "book").rglob("*"))
+    (tmp_path / "mkdocs.yml").write_text(json.dumps({
+        "site_name": "x", "docs_dir": str(ROOT / "site" / "docs"), "site_dir": site_dir,
+        "theme": {"name": "material"}, "plugins": [{"rulebook": {"rulebook": "book"}}]}))
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=tmp_path, capture_output=True,
+                         text=True, env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin",
+                                         "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert run.returncode == 1
+    relation = {"book": "is", "book/editions": "is inside", ".": "contains"}[site_dir]
+    assert (f"site_dir '{tmp_path / site_dir if site_dir != '.' else tmp_path}' {relation} the rulebook folder "
+            f"'{tmp_path / 'book'}'; mkdocs empties site_dir before it builds: choose another site_dir") \
+        in run.stderr
+    assert sorted(p.relative_to(tmp_path) for p in (tmp_path / "book").rglob("*")) == before
 
 
 def test_table_of_contents_lists_the_sections(sites):

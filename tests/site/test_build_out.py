@@ -257,3 +257,16 @@ def test_a_full_disk_before_the_site_is_one_line(proj, tmp_path, monkeypatch, sn
     assert (result.exit_code, result.stderr) == (
         1, f"rulebook: error: cannot write '{tempfile.gettempdir()}': No space left on device\n")
     assert snapshot(tmp_path) == before
+
+
+def test_an_output_path_is_printed_escaped(proj, tmp_path):
+    # The path can come from a mkdocs.yml in the repository (site_dir); raw, its
+    # escape sequences would retitle or clear the terminal (or a CI log).
+    out = "site\x1b]0;owned\x07"
+    result = build("--rulebook", "proj/rulebook", "--out", out)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.startswith("Built the glossary in site\\x1b]0;owned\\x07/. To read it: python3 -m http.server "
+                                    "-d site\\x1b]0;owned\\x07 8000, ")
+    (tmp_path / "file\x1b[2J").write_text("mine\n")
+    result = build("--rulebook", "proj/rulebook", "--out", "file\x1b[2J")
+    assert (result.exit_code, result.stderr) == (2, usage("'file\\x1b[2J' is a file, not a folder"))
