@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace as dc_replace
 from typing import Iterator, Mapping
 
 from ..conditions import All, Any_, Condition, Const, In, Not, Ref, describe, walk
+from ..budget import OverBudget, decision_budget
 from ..evaluate import DecisionModel
 from ..model import Edition, Rule, Rulebook
 from . import condpaths
@@ -48,7 +49,9 @@ class Mutant:
 @dataclass(frozen=True)
 class MutantResult:
     mutant: Mutant
-    status: str  # killed | survived | equivalent | unused | unknown (survived, too many situations to decide)
+    # killed | survived | equivalent | unused | unknown (survived, too many situations to decide)
+    # | not-scored (a decision it changes is over the step budget: no cases, no search)
+    status: str
     by: str | None = None  # the first case that killed it
 
 
@@ -61,7 +64,7 @@ class Report:
 
     @property
     def scored(self) -> int:
-        return len(self.results) - self.count("equivalent") - self.count("unused")
+        return len(self.results) - self.count("equivalent") - self.count("unused") - self.count("not-scored")
 
     @property
     def score(self) -> float:
@@ -167,12 +170,18 @@ def _uses(rules: tuple[Rule, ...], name: str, preds: Mapping[str, Condition]) ->
 
 def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
     """Run the suite against every mutant; classify each as killed, survived or equivalent."""
+    from .cases import TOO_LARGE
+
     by_decision = {d.decision: d for d in suite.decisions}
+    too_large = {d.decision for d in suite.decisions if d.strategy == TOO_LARGE}
     original = ReferenceEngine(book, edition)
     results = []
     for mutant in mutants(book, edition):
         if not mutant.decisions:  # a predicate that no decision uses: nothing can observe it
             results.append(MutantResult(mutant, "unused"))
+            continue
+        if too_large.intersection(mutant.decisions):
+            results.append(MutantResult(mutant, "not-scored"))
             continue
         engine = ReferenceEngine(book, edition, rules=mutant.rules, predicates=mutant.predicates, steps=mutant.steps)
         adapter = DirectAdapter(engine)
@@ -203,7 +212,12 @@ def _equivalence(original: ReferenceEngine, mutant: ReferenceEngine, m: Mutant) 
         other = mutant.model(decision)
         if model.space.size > EQUIVALENCE_LIMIT:
             return "unknown"
-        for state in model.states():
-            if model.outcome(state) != other.outcome(state):
-                return "survived"
+        budget = decision_budget()
+        try:
+            for state in model.states(budget):
+                budget.spend(model.rules_cost + other.rules_cost)
+                if model.outcome(state) != other.outcome(state):
+                    return "survived"
+        except OverBudget:
+            return "unknown"
     return "equivalent"
