@@ -193,8 +193,8 @@ def tree_op(draw, trees: Tree, op: str) -> None:
                     words.insert(at, draw(st.sampled_from(["not", "never", "the", "a", "😀", "<b>", "@x"])))
                 elif kind == "delete" and at < len(words) and len(words) > 1:
                     del words[at]
-                elif kind == "repeat":
-                    words = words * draw(st.integers(2, 300))
+                elif kind == "repeat" and len(words) <= 200:  # at most 10,000 words
+                    words = words * draw(st.integers(2, 50))
             _set(trees, where, " ".join(words))
     elif op == "drop-part":
         # one part of a meaning removed, so that an edition differs from the one before by that part alone
