@@ -10,13 +10,10 @@ that the test is short) and says which decision it did not search.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
-
-from .conftest import ROOT
 
 # A second term whose decision is cheap: its cases are generated all the same.
 U_TERM = """id: u
@@ -41,10 +38,7 @@ def _warning(what: str, left: str) -> str:
 
 
 @pytest.fixture
-def tied(tmp_path, monkeypatch) -> Path:
-    spec = importlib.util.spec_from_file_location("bench_hostile", ROOT / "bench" / "hostile.py")
-    hostile = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hostile)
+def tied(tmp_path, monkeypatch, hostile) -> Path:
     root = hostile.tied_constraints(tmp_path / "tied", 12)
     (root / "editions" / "v1" / "u.yaml").write_text(U_TERM, encoding="utf-8")
     monkeypatch.chdir(tmp_path)

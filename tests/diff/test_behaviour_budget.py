@@ -9,7 +9,6 @@ short) the behaviour is reported as not compared, in every format.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -17,15 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 NOT_COMPARED = "not compared (situation space too large)"
 
 
 @pytest.fixture
-def two(tmp_path, monkeypatch) -> Path:
-    spec = importlib.util.spec_from_file_location("bench_hostile", ROOT / "bench" / "hostile.py")
-    hostile = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hostile)
+def two(tmp_path, monkeypatch, hostile) -> Path:
     root = hostile.tied_constraints(tmp_path / "two", 12)
     rulebook = root / "rulebook.yaml"
     rulebook.write_text(rulebook.read_text(encoding="utf-8") + "  - {id: v2, title: Two, date: null, status: draft}\n",
