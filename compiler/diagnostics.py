@@ -79,13 +79,15 @@ def suggestion_budget(comparisons: int = SUGGESTION_BUDGET) -> Iterator[None]:
 def closest(name: str, candidates: Iterable[str]) -> str | None:
     """The candidate nearest to a misspelt name, if any is near enough (and within budget)."""
     left = _suggestions_left.get()
-    if left is not None and left <= 0:
+    if left is None:  # outside check (diff's editions, history's terms): each suggestion bounded alike
+        left = SUGGESTION_BUDGET
+    elif left <= 0:
         return None  # spent: not even the candidates are gathered again
     pool = sorted(set(candidates))
-    if left is not None:
+    if _suggestions_left.get() is not None:
         _suggestions_left.set(max(left - len(pool), 0))
-        if left < len(pool):
-            return None
+    if left < len(pool):
+        return None
     matches = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
     return matches[0] if matches else None
 

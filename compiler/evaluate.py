@@ -12,6 +12,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Union
 
+from .budget import Budget, OverBudget  # noqa: F401 (OverBudget: where logic.py has long imported it)
 from .conditions import Compiled, Condition, compile_condition, facts_used, size
 from .model import Answer, Decision, Edition, Rule, Rulebook, Vocabulary
 
@@ -31,28 +32,6 @@ class _NoAnswer:
 CONFLICT = _NoAnswer("CONFLICT")
 EMPTY = _NoAnswer("EMPTY")
 Outcome = Union[Answer, _NoAnswer]
-
-
-class OverBudget(Exception):
-    """A search spent more condition steps than its budget allowed."""
-
-
-class Budget:
-    """Condition steps a search may spend: the bound on the time of a logic check.
-
-    A step is one node of a condition evaluated (at most: evaluation stops early
-    in 'all' and 'any'); counting them, not situations, bounds wide conditions and
-    constraints that tie a decision's facts to many others alike.
-    """
-
-    def __init__(self, limit: int):
-        self.limit = limit
-        self.spent = 0
-
-    def spend(self, steps: int) -> None:
-        self.spent += steps
-        if self.spent > self.limit:
-            raise OverBudget
 
 
 class Space:

@@ -6,39 +6,23 @@ reported with the situation that shows it.
 
 from __future__ import annotations
 
-import os
 from typing import Mapping
 
 from .conditions import Condition, refs
 from .diagnostics import Diagnostic, Location
-from .evaluate import Budget, DecisionModel, OverBudget, show_state
+from .budget import DEFAULT_MAX_STEPS, STEPS_VARIABLE, Budget, LimitError, OverBudget, max_steps
+from .evaluate import DecisionModel, show_state
 from .model import Edition, Rulebook
 
 MAX_STATES = 1 << 16  # beyond this a decision is left unchecked, and said so
-# The bound on each decision's search, in condition steps (evaluate.Budget): a few
-# seconds at most; the bundled rulebook's largest decision needs 2.5 million.
-STEPS_VARIABLE = "RULEBOOK_MAX_CHECK_STEPS"
-DEFAULT_MAX_STEPS = 10_000_000
-
-
-def max_steps() -> int:
-    """The step budget of one decision's check: $RULEBOOK_MAX_CHECK_STEPS or the default."""
-    text = os.environ.get(STEPS_VARIABLE, "").strip()
-    if not text:
-        return DEFAULT_MAX_STEPS
-    value = int(text.replace("_", "")) if text.replace("_", "").isdigit() else 0
-    if value < 1:
-        raise ValueError(text)
-    return value
 
 
 def logic_problems(book: Rulebook) -> list[Diagnostic]:
     """Every conflict, empty situation and dead rule, over all editions."""
     try:
         limit = max_steps()
-    except ValueError as exc:
-        return [Diagnostic(Location(STEPS_VARIABLE), f"{STEPS_VARIABLE} must be a positive whole number, "
-                           f"not {str(exc)!r}", f"unset it for the default, {DEFAULT_MAX_STEPS:,}")]
+    except LimitError as exc:
+        return [Diagnostic(Location(STEPS_VARIABLE), exc.message, exc.hint)]
     problems: list[Diagnostic] = []
     done: set = set()
     tokens: dict[tuple, int] = {}

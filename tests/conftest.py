@@ -90,3 +90,14 @@ def dead_pid() -> int:
     child = subprocess.Popen([sys.executable, "-c", ""])
     child.wait()
     return child.pid
+
+
+@pytest.fixture(scope="session")
+def hostile():
+    """bench/hostile.py, whose rulebooks are generated in the tests: too big (or repetitive) to commit."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_hostile", ROOT / "bench" / "hostile.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -68,3 +68,13 @@ def test_no_character_a_terminal_acts_on_survives():
         char = chr(code)
         if unicodedata.category(char) in hidden and char not in kept:
             assert char not in printable(char), hex(code)
+
+
+def test_a_suggestion_outside_check_is_bounded_too():
+    # diff and history suggest an edition or a term outside check's shared budget: once
+    # unbounded (every candidate compared), now each suggestion stops at SUGGESTION_BUDGET
+    from compiler.diagnostics import SUGGESTION_BUDGET, closest
+
+    near = [f"zz{i:06d}" for i in range(SUGGESTION_BUDGET - 1)] + ["term"]
+    assert closest("tern", near) == "term"
+    assert closest("tern", near + ["zzmore"]) is None

@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass, field, replace as dc_replace
 from typing import Iterable, Mapping
 
+from ..budget import Budget, OverBudget, decision_budget
 from ..conditions import Condition, In, Not, Ref
 from ..evaluate import CONFLICT, EMPTY, DecisionModel, Space
 from ..model import Answer, Edition, Rule, Rulebook, Steps
@@ -65,7 +66,7 @@ class DecisionCases:
     type: str  # bool | enum
     values: tuple[str, ...]
     facts: tuple[str, ...]
-    strategy: str  # exhaustive | covering | steps
+    strategy: str  # exhaustive | covering | steps | too-large (over the step budget: no cases)
     allowed: int | None  # allowed situations, when counted
     cases: tuple[Case, ...]
     unanswered: int = 0  # allowed situations left out: conflict or empty (``rulebook check`` reports them)
@@ -145,27 +146,43 @@ def _quotes(edition: Edition, refs: Iterable[str]) -> tuple[Quote, ...]:
     return tuple(Quote(r, edition.clause_by_ref[r].text) for r in sorted(set(refs)))
 
 
+TOO_LARGE = "too-large"
+
+
 def decision_cases(book: Rulebook, edition: Edition, name: str,
                    max_exhaustive: int = MAX_EXHAUSTIVE) -> DecisionCases:
+    """The decision's cases; none, with strategy ``too-large``, when finding them spends the step budget."""
     model = DecisionModel(book.vocabulary, edition, name)
     # The facts of this edition and of those before it: an engine written for an earlier
     # edition gets every fact it asks for, and a situation has one id in all these suites.
-    space = Space(book.vocabulary, set(case_facts(book, edition, name)), model.space.given)
+    space = Space(book.vocabulary, set(case_facts(book, edition, name)), model.space.given,
+                  model.space.given_cost)
+    try:
+        return _decision_cases(edition, model, space, max_exhaustive, decision_budget())
+    except OverBudget:
+        d = model.decision
+        return DecisionCases(name, d.type, d.values, space.facts, TOO_LARGE, None, ())
+
+
+def _decision_cases(edition: Edition, model: DecisionModel, space: Space, max_exhaustive: int,
+                    budget: Budget) -> DecisionCases:
+    name = model.decision.name
     allowed: int | None = None
     uncovered: tuple[str, ...] = ()
     if space.size <= max_exhaustive:
-        states = list(space.states())
+        states = list(space.states(budget))
         allowed, strategy = len(states), "exhaustive"
     else:
-        pool, counted = situation_pool(model, space)
+        pool, counted = situation_pool(model, space, budget)
         if counted and len(pool) <= max_exhaustive:
             states, strategy = pool, "exhaustive"
         else:
-            states, uncovered = covering_states(model, space, pool)
+            states, uncovered = covering_states(model, space, pool, budget)
             strategy = "covering"
         allowed = len(pool) if counted else None
     cases, unanswered = [], 0
     for state in states:
+        budget.spend(model.rules_cost)
         result = model.evaluate(state)
         if result.conflict or result.empty:
             unanswered += 1
@@ -187,17 +204,17 @@ def case_facts(book: Rulebook, edition: Edition, name: str) -> tuple[str, ...]:
     return tuple(sorted(facts))
 
 
-def situation_pool(model: DecisionModel, space: Space) -> tuple[list[dict], bool]:
+def situation_pool(model: DecisionModel, space: Space, budget: Budget) -> tuple[list[dict], bool]:
     """All allowed situations when there are few enough (True), else a fixed sample of them (False)."""
     if space.size <= POOL_LIMIT:
-        return list(space.states()), True
+        return list(space.states(budget)), True
     rng = random.Random(model.decision.name)  # seeded by name: the same suite every time
     domains = space.domains
     seen, pool = set(), []
     for _ in range(SAMPLE * 4):
         state = {f: rng.choice(domains[f]) for f in space.facts}
         key = tuple(state.values())
-        if key in seen or not space.allowed(state):
+        if key in seen or not space.allowed(state, budget):
             continue
         seen.add(key)
         pool.append(state)
@@ -258,22 +275,29 @@ class _EditionView:
         self.predicates = {}
 
 
-def covering_states(model: DecisionModel, space: Space, pool: list[dict]) -> tuple[list[dict], tuple[str, ...]]:
-    """MC/DC pairs for every leaf condition, a pair per exception, and a case per standing rule."""
+def covering_states(model: DecisionModel, space: Space, pool: list[dict],
+                    budget: Budget) -> tuple[list[dict], tuple[str, ...]]:
+    """MC/DC pairs for every leaf condition, a pair per exception, and a case per standing rule.
+
+    Each evaluation of the decision (or of a variant) is charged to the budget (OverBudget when spent).
+    """
     vocabulary = model.vocabulary
+    budget.spend(2 * model.rules_cost * len(pool))
     answered = [s for s in pool if model.outcome(s) not in (CONFLICT, EMPTY)]
     outcome = [model.outcome(s) for s in answered]
     chosen: dict[int, None] = {}  # indexes into ``answered``, in insertion order
     index = {tuple(sorted(s.items())): k for k, s in enumerate(answered)}
     uncovered = []
     for atom in rule_atoms(model):
+        budget.spend(model.rules_cost)  # building the variant copies and compiles the rules
         variant = with_atom_negated(model, atom, vocabulary)
-        witness = next((k for k, s in enumerate(answered) if variant.outcome(s) != outcome[k]), None)
+        witness = next((k for k, s in enumerate(answered)
+                        if _charged(budget, variant.rules_cost) and variant.outcome(s) != outcome[k]), None)
         if witness is None:
             uncovered.append(atom.label)
             continue
         chosen[witness] = None
-        partner = _partner(model, space, answered[witness], atom)
+        partner = _partner(model, space, answered[witness], atom, budget)
         if partner is not None:
             key = tuple(sorted(partner.items()))
             if key not in index:  # built, not drawn from a sampled pool
@@ -283,14 +307,17 @@ def covering_states(model: DecisionModel, space: Space, pool: list[dict]) -> tup
             chosen[index[key]] = None
     for i, rule in enumerate(model.rules):
         if rule.exception_to:
+            budget.spend(model.rules_cost * len(answered))
             pair = _exception_pair(model, i, answered, outcome)
             if pair is None:
                 uncovered.append(f"{rule.ref}: exception to {', '.join(rule.exception_to)}")
             else:
                 chosen.update(dict.fromkeys(pair))
+    budget.spend(model.rules_cost * len(chosen))
     standing = {id(r) for k in chosen for r, _ in model.evaluate(answered[k]).standing}
     for rule in model.rules:
         if id(rule) not in standing:
+            budget.spend(model.rules_cost * len(answered))
             k = next((k for k, s in enumerate(answered)
                       if any(r is rule for r, _ in model.evaluate(s).standing)), None)
             if k is not None:
@@ -299,7 +326,13 @@ def covering_states(model: DecisionModel, space: Space, pool: list[dict]) -> tup
     return [answered[k] for k in sorted(chosen)], tuple(uncovered)
 
 
-def _partner(model: DecisionModel, space: Space, state: dict, atom: _Atom) -> dict | None:
+def _charged(budget: Budget, steps: int) -> bool:
+    """Spend the steps (OverBudget when spent): True, for use inside a generator's condition."""
+    budget.spend(steps)
+    return True
+
+
+def _partner(model: DecisionModel, space: Space, state: dict, atom: _Atom, budget: Budget) -> dict | None:
     """The situation that differs only in the atom's fact and has another outcome: the MC/DC pair."""
     node = atom.node
     fact = node.name if isinstance(node, Ref) else node.fact if isinstance(node, In) else None
@@ -310,7 +343,8 @@ def _partner(model: DecisionModel, space: Space, state: dict, atom: _Atom) -> di
         if value == state[fact]:
             continue
         other = {**state, fact: value}
-        if space.allowed(other) and model.outcome(other) not in (here, CONFLICT, EMPTY):
+        budget.spend(2 * model.rules_cost)
+        if space.allowed(other, budget) and model.outcome(other) not in (here, CONFLICT, EMPTY):
             return other
     return None
 

@@ -38,10 +38,21 @@ def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int)
         book = load_or_exit(root)
         edition = edition_or_exit(book, edition_id)
         suite = build_suite(book, edition, max_exhaustive)
+        _warn_too_large(edition, suite, "generate cases for", "it has no cases")
         _warn_gaps(suite)
         cases_path, module_path = write_suite(suite, book.title, out)
     click.echo(f"edition {edition.id}: {len(suite.cases)} cases over {len(suite.decisions)} decisions: "
                f"{cases_path}, {module_path}")
+
+
+def _warn_too_large(edition, suite, what: str, left: str) -> None:
+    """A located warning for each decision whose cases were not searched (over the step budget)."""
+    from ..budget import max_steps, too_large
+    from ..cli import report
+    from .cases import TOO_LARGE
+
+    report([too_large(edition.decisions[d.decision], max_steps(), what, left, "cases-not-generated")
+            for d in suite.decisions if d.strategy == TOO_LARGE])
 
 
 def _warn_gaps(suite) -> None:
@@ -128,6 +139,7 @@ def _cases(book, edition, cases_file: Path | None, max_exhaustive: int):
     from .cases import build_suite
 
     suite = build_suite(book, edition, max_exhaustive)
+    _warn_too_large(edition, suite, "generate cases for", "it has no cases to run")
     values = {d.decision: d.values for d in suite.decisions}
     if cases_file is None:
         return suite.cases, values, []
@@ -196,6 +208,7 @@ def mutants(root: Path | None, edition_id: str, max_exhaustive: int, fail_under:
     book = load_or_exit(root)
     edition = edition_or_exit(book, edition_id)
     suite = build_suite(book, edition, max_exhaustive)
+    _warn_too_large(edition, suite, "score mutants of", "its mutants are not scored")
     report = measure(book, edition, suite)
     click.echo(f"edition {edition.id}: cases per decision (against the exhaustive count):")
     for d in suite.decisions:
@@ -207,6 +220,7 @@ def mutants(root: Path | None, edition_id: str, max_exhaustive: int, fail_under:
             click.echo(f"survived: {r.mutant.label}{extra}")
     _excluded(report, "equivalent", "they change no answer in any allowed situation", show_excluded)
     _excluded(report, "unused", "they mutate predicates that no decision uses", show_excluded)
+    _excluded(report, "not-scored", "their decisions are too large to search", show_excluded)
     click.echo(f"killed {report.count('killed')} of {report.scored} mutants (score {report.score:.2f})")
     if fail_under is not None and report.score < fail_under:
         sys.exit(1)

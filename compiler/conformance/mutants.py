@@ -16,9 +16,11 @@ is a mutant of a predicate that no decision uses (**unused**).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace as dc_replace
-from typing import Iterator, Mapping
+from functools import partial
+from typing import Callable, Iterator, Mapping
 
 from ..conditions import All, Any_, Condition, Const, In, Not, Ref, describe, walk
+from ..budget import OverBudget, decision_budget
 from ..evaluate import DecisionModel
 from ..model import Edition, Rule, Rulebook
 from . import condpaths
@@ -48,7 +50,9 @@ class Mutant:
 @dataclass(frozen=True)
 class MutantResult:
     mutant: Mutant
-    status: str  # killed | survived | equivalent | unused | unknown (survived, too many situations to decide)
+    # killed | survived | equivalent | unused | unknown (survived, too many situations to decide)
+    # | not-scored (a decision it changes is over the step budget: no cases, no search)
+    status: str
     by: str | None = None  # the first case that killed it
 
 
@@ -61,7 +65,7 @@ class Report:
 
     @property
     def scored(self) -> int:
-        return len(self.results) - self.count("equivalent") - self.count("unused")
+        return len(self.results) - self.count("equivalent") - self.count("unused") - self.count("not-scored")
 
     @property
     def score(self) -> float:
@@ -71,19 +75,25 @@ class Report:
 # -- the mutants ------------------------------------------------------------------------
 
 
-def condition_mutants(cond: Condition, domains: Mapping[str, tuple]) -> Iterator[tuple[str, str, Condition]]:
-    """(operator, detail, mutated condition) for every place each operator fits."""
+def condition_mutants(cond: Condition, domains: Mapping[str, tuple]
+                      ) -> Iterator[tuple[str, str, Callable[[], Condition]]]:
+    """(operator, detail, maker of the mutated condition) for every place each operator fits.
+
+    Made only when needed: copying a wide condition for each of its mutants is
+    quadratic, and a decision over the step budget needs only their names.
+    """
     for path, node in condpaths.nodes(cond):
         if isinstance(node, (All, Any_)):
             word = "all" if isinstance(node, All) else "any"
             for i, arg in enumerate(node.args):
-                yield "drop an operand", f"drop {describe(arg)!r} from {word}", condpaths.replace(cond, path + (i,), None)
+                yield ("drop an operand", f"drop {describe(arg)!r} from {word}",
+                       partial(condpaths.replace, cond, path + (i,), None))
             if len(node.args) >= 2:
                 other = Any_ if isinstance(node, All) else All
                 yield "swap all/any", f"{word} of {describe(node)!r} becomes {'any' if word == 'all' else 'all'}", \
-                    condpaths.replace(cond, path, other(node.args))
+                    partial(condpaths.replace, cond, path, other(node.args))
         elif isinstance(node, (Ref, In, Const)):
-            yield "negate an atom", f"{describe(node)!r} becomes not", condpaths.replace(cond, path, Not(node))
+            yield "negate an atom", f"{describe(node)!r} becomes not", partial(condpaths.replace, cond, path, Not(node))
         if isinstance(node, In):
             for k, value in enumerate(node.values):
                 for other_value in domains.get(node.fact, ()):
@@ -91,14 +101,19 @@ def condition_mutants(cond: Condition, domains: Mapping[str, tuple]) -> Iterator
                         continue
                     values = node.values[:k] + (other_value,) + node.values[k + 1:]
                     yield ("change an enum value", f"{node.fact}: {value} becomes {other_value}",
-                           condpaths.replace(cond, path, In(node.fact, values, node.single)))
+                           partial(condpaths.replace, cond, path, In(node.fact, values, node.single)))
 
 
-def mutants(book: Rulebook, edition: Edition) -> list[Mutant]:
-    """Every mutant of the edition, in a fixed order."""
+def mutants(book: Rulebook, edition: Edition, unbuilt: frozenset[str] = frozenset()) -> Iterator[Mutant]:
+    """Every mutant of the edition, in a fixed order, one at a time.
+
+    Those of the decisions in ``unbuilt`` (over the step budget: not scored) are
+    named only, without their rules.
+    Made as they are measured: each holds a copy of its rules, and a 400 KB
+    condition has tens of thousands of mutants (3.4 GB when listed at once).
+    """
     domains = {f.name: f.domain for f in book.vocabulary.facts}
     preds = {n: p.condition for n, p in edition.predicates.items()}
-    out: list[Mutant] = []
     for decision in sorted(edition.decisions):
         rules = edition.rules.get(decision, ())
         dtype = edition.decisions[decision]
@@ -112,32 +127,32 @@ def mutants(book: Rulebook, edition: Edition) -> list[Mutant]:
                 if cond is None:
                     continue
                 for op, detail, new in condition_mutants(cond, domains):
-                    out.append(Mutant(op, where, f"{part}: {detail}", (decision,),
-                                      rules=with_rule(dc_replace(rule, **{part: new}))))
+                    yield Mutant(op, where, f"{part}: {detail}", (decision,),
+                                 rules={} if decision in unbuilt else with_rule(dc_replace(rule, **{part: new()})))
             for k, target in enumerate(rule.exception_to):
                 rest = rule.exception_to[:k] + rule.exception_to[k + 1:]
-                out.append(Mutant("remove an exception", where, f"no longer an exception to {target}", (decision,),
-                                  rules=with_rule(dc_replace(rule, exception_to=rest))))
+                yield Mutant("remove an exception", where, f"no longer an exception to {target}", (decision,),
+                             rules=with_rule(dc_replace(rule, exception_to=rest)))
             if rule.kind == "value":
                 for other in dtype.domain:
                     if other != rule.value:
                         op = "change a value"
-                        out.append(Mutant(op, where, f"answer {_show(rule.value)} becomes {_show(other)}",
-                                          (decision,), rules=with_rule(dc_replace(rule, value=other))))
+                        yield Mutant(op, where, f"answer {_show(rule.value)} becomes {_show(other)}",
+                                     (decision,), rules=with_rule(dc_replace(rule, value=other)))
     for name in sorted(edition.predicates):
         pred = edition.predicates[name]
         users = tuple(d for d in sorted(edition.decisions) if _uses(edition.rules.get(d, ()), name, preds))
         for op, detail, new in condition_mutants(pred.condition, domains):
-            out.append(Mutant(op, pred.clause, f"defines {name}: {detail}", users, predicates={name: new}))
+            yield Mutant(op, pred.clause, f"defines {name}: {detail}", users,
+                         predicates={} if unbuilt.intersection(users) else {name: new()})
     for steps in procedures(edition):
         decision = steps.procedure + STEP_SUFFIX
         clause = next(c.ref for t in edition.terms for c in t.clauses if c.steps == steps)
         for k in range(len(steps.order) - 1):
             order = list(steps.order)
             order[k], order[k + 1] = order[k + 1], order[k]
-            out.append(Mutant("swap two steps", clause, f"{steps.order[k]} and {steps.order[k + 1]}", (decision,),
-                              steps={decision: tuple(order)}))
-    return out
+            yield Mutant("swap two steps", clause, f"{steps.order[k]} and {steps.order[k + 1]}", (decision,),
+                         steps={decision: tuple(order)})
 
 
 def _row(rules: tuple[Rule, ...], i: int) -> int:
@@ -167,12 +182,18 @@ def _uses(rules: tuple[Rule, ...], name: str, preds: Mapping[str, Condition]) ->
 
 def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
     """Run the suite against every mutant; classify each as killed, survived or equivalent."""
+    from .cases import TOO_LARGE
+
     by_decision = {d.decision: d for d in suite.decisions}
+    too_large = {d.decision for d in suite.decisions if d.strategy == TOO_LARGE}
     original = ReferenceEngine(book, edition)
     results = []
-    for mutant in mutants(book, edition):
+    for mutant in mutants(book, edition, frozenset(too_large)):
         if not mutant.decisions:  # a predicate that no decision uses: nothing can observe it
             results.append(MutantResult(mutant, "unused"))
+            continue
+        if too_large.intersection(mutant.decisions):  # made without its rules: never run
+            results.append(MutantResult(mutant, "not-scored"))
             continue
         engine = ReferenceEngine(book, edition, rules=mutant.rules, predicates=mutant.predicates, steps=mutant.steps)
         adapter = DirectAdapter(engine)
@@ -203,7 +224,12 @@ def _equivalence(original: ReferenceEngine, mutant: ReferenceEngine, m: Mutant) 
         other = mutant.model(decision)
         if model.space.size > EQUIVALENCE_LIMIT:
             return "unknown"
-        for state in model.states():
-            if model.outcome(state) != other.outcome(state):
-                return "survived"
+        budget = decision_budget()
+        try:
+            for state in model.states(budget):
+                budget.spend(model.rules_cost + other.rules_cost)
+                if model.outcome(state) != other.outcome(state):
+                    return "survived"
+        except OverBudget:
+            return "unknown"
     return "equivalent"

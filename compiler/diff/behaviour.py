@@ -14,7 +14,10 @@ Witnesses are the smallest disagreeing situations: fewest facts away from
 their resting value (false, or an enum's first value), each with both answers
 and the clauses that gave them. Spaces larger than ``BUDGET`` situations are
 walked in that same order until the budget is spent; the result then says it
-is not exhaustive.
+is not exhaustive. Each comparison is also bounded in condition steps
+(compiler/budget.py, $RULEBOOK_MAX_CHECK_STEPS): constraints that tie the
+facts to many others can make a single situation cost millions; past that
+budget the name is ``not compared (situation space too large)``.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from ..conditions import Ref, compile_condition, facts_used
+from ..budget import Budget, OverBudget, decision_budget
+from ..conditions import Ref, compile_condition, facts_used, size
 from ..evaluate import DecisionModel, Space
 from ..model import Answer, Edition, Fact, Rulebook, Vocabulary
 
@@ -33,6 +37,7 @@ BUDGET = 1 << 16
 WITNESSES_PER_KIND = 2
 
 BROADENED, NARROWED, CHANGED, EQUIVALENT = "broadened", "narrowed", "changed", "equivalent"
+NOT_COMPARED = "not compared (situation space too large)"  # over the step budget: no direction, no witness
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,10 @@ class Behaviour:
     witnesses: tuple[Witness, ...]
     checked: int  # situations evaluated
     exhaustive: bool
+
+    @property
+    def compared(self) -> bool:
+        return self.direction != NOT_COMPARED
 
     def as_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "direction": self.direction,
@@ -95,15 +104,15 @@ class Side:
         self._preds = {n: p.condition for n, p in edition.predicates.items()}
         self._models: dict[str, DecisionModel] = {}
 
-    def function(self, kind: str, name: str) -> tuple[set[str], Function] | None:
-        """The facts the name depends on and its function, or None when this side lacks it."""
+    def function(self, kind: str, name: str) -> tuple[set[str], Function, int] | None:
+        """The facts the name depends on, its function and the steps of one call; None when this side lacks it."""
         if kind == "predicate":
             pred = self.edition.predicates.get(name)
             if pred is None:
                 return None
             test = compile_condition(Ref(name), self._preds)
             clause = (pred.clause,)
-            return facts_used(Ref(name), self._preds), lambda s: (test(s), clause)
+            return facts_used(Ref(name), self._preds), lambda s: (test(s), clause), size(Ref(name), self._preds)
         if name not in self.edition.decisions:
             return None
         model = self._models.get(name)
@@ -119,7 +128,7 @@ class Side:
             result = model.evaluate(state)
             return result.answer, result.clauses
 
-        return set(model.facts), decide
+        return set(model.facts), decide, model.rules_cost + model.space.given_cost
 
 
 def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) -> Behaviour:
@@ -129,22 +138,21 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) 
     space = Space(vocabulary, facts)
     f_old = fo[1] if fo else _absent
     f_new = fn[1] if fn else _absent
+    cost = (fo[2] if fo else 0) + (fn[2] if fn else 0)
     kinds: dict[str, list[tuple[int, int, Witness]]] = {"gained": [], "lost": [], "other": []}
+    budget = decision_budget()
     checked = 0
     exhaustive = True
-    for order, (weight, state) in enumerate(_by_weight(space)):
-        if checked >= BUDGET:
-            exhaustive = False
-            break
-        checked += 1
-        a, ca = f_old(state)
-        b, cb = f_new(state)
-        if a == b and type(a) is type(b):
-            continue
-        key = "gained" if b is True and a is not True else "lost" if a is True and b is not True else "other"
-        found = kinds[key]
-        if len(found) < WITNESSES_PER_KIND:
-            found.append((weight, order, Witness(tuple(sorted(state.items())), a, b, ca, cb)))
+    try:
+        for order, (weight, state) in enumerate(_by_weight(space, budget)):
+            if checked >= BUDGET:
+                exhaustive = False
+                break
+            checked += 1
+            budget.spend(cost)
+            _tell(kinds, order, weight, state, f_old, f_new)
+    except OverBudget:
+        return Behaviour(name, kind, NOT_COMPARED, (), checked, False)
     boolean = all(isinstance(w.old, (bool, type(None))) and isinstance(w.new, (bool, type(None)))
                   for found in kinds.values() for _, _, w in found)
     gained, lost, other = (bool(kinds[k]) for k in ("gained", "lost", "other"))
@@ -158,11 +166,24 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) 
     return Behaviour(name, kind, direction, tuple(w for _, _, w in witnesses), checked, exhaustive)
 
 
+def _tell(kinds: dict[str, list[tuple[int, int, Witness]]], order: int, weight: int, state: dict,
+          f_old: Function, f_new: Function) -> None:
+    """Evaluate both sides in one situation; keep it as a witness of its kind if they disagree."""
+    a, ca = f_old(state)
+    b, cb = f_new(state)
+    if a == b and type(a) is type(b):
+        return
+    key = "gained" if b is True and a is not True else "lost" if a is True and b is not True else "other"
+    found = kinds[key]
+    if len(found) < WITNESSES_PER_KIND:
+        found.append((weight, order, Witness(tuple(sorted(state.items())), a, b, ca, cb)))
+
+
 def _absent(state: dict) -> tuple[None, tuple[str, ...]]:
     return None, ()
 
 
-def _by_weight(space: Space) -> Iterator[tuple[int, dict]]:
+def _by_weight(space: Space, budget: Budget) -> Iterator[tuple[int, dict]]:
     """Allowed situations, fewest facts away from their resting value first."""
     facts = space.facts
     rest = {f: space.domains[f][0] for f in facts}
@@ -172,5 +193,5 @@ def _by_weight(space: Space) -> Iterator[tuple[int, dict]]:
             for values in itertools.product(*(others[f] for f in moved)):
                 state = dict(rest)
                 state.update(zip(moved, values))
-                if space.allowed(state):
+                if space.allowed(state, budget):
                     yield weight, state

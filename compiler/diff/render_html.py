@@ -87,7 +87,7 @@ _CHANGE = """\
 <blockquote class="redline">{{ redline }}</blockquote>
 {% for b in c.behaviours %}
 <p>Behaviour of <code>{{ b.name }}</code>: <strong>{{ b.direction }}</strong>
-{%- if not b.exhaustive %} (checked {{ b.checked }} situations, not all){% endif %}</p>
+{%- if not b.exhaustive and b.compared %} (checked {{ b.checked }} situations, not all){% endif %}</p>
 {% if b.witnesses %}
 <table><tr><th>situation</th><th>{{ old }}</th><th>{{ new }}</th><th>decided by</th></tr>
 {%- for w in b.witnesses -%}

@@ -100,7 +100,7 @@ def _change(change: Change, old: str, new: str, seen: set[str]) -> list[str]:
     out += ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
     for b in change.behaviours:
         out.append(f"**Behaviour** of {code(b.name)}: **{b.direction}**"
-                   + ("" if b.exhaustive else f" (checked {b.checked} situations, not all)")
+                   + ("" if b.exhaustive or not b.compared else f" (checked {b.checked} situations, not all)")
                    + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
         if b.witnesses and b.name not in seen:
             out += ["", f"| situation | {escape(old)} | {escape(new)} | decided by |", "| --- | --- | --- | --- |"]

@@ -48,7 +48,7 @@ def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
     plain = []
     for b in change.behaviours:
         plain.append(f"    behaviour: {b.name} {b.direction}"
-                     + ("" if b.exhaustive else f" (checked {b.checked} situations, not all)")
+                     + ("" if b.exhaustive or not b.compared else f" (checked {b.checked} situations, not all)")
                      + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
         if b.name in seen:
             continue
