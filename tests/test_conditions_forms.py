@@ -113,6 +113,12 @@ def test_an_all_with_every_item_good_is_kept_and_one_bad_item_drops_it():
         "c.yaml:1:22: error: fact 'phase' is an enum, not a bool\n"
         "  hint: test it with {is: {phase: VALUE}}; values: preparation, battle, discard",
         "c.yaml:1:30: error: 'x' is not a value of fact 'phase'\n  hint: values: preparation, battle, discard"]),
+    # every problem after a predicate, an unknown fact or a bool fact is still found
+    ("{all: [healable, {in: {zzz: [a]}}, {is: {poisoned: battle}}, zzz]}", [
+        "c.yaml:1:21: error: unknown fact 'zzz'",
+        "c.yaml:1:39: error: fact 'poisoned' is a bool; 'is' needs an enum fact\n"
+        "  hint: write 'poisoned' or {not: poisoned}",
+        "c.yaml:1:65: error: unknown fact or predicate 'zzz'"]),
 ])
 def test_names_are_checked_against_the_vocabulary(text, expected):
     assert check(text) == expected
