@@ -191,6 +191,10 @@ def _syntax_error(exc: yaml.MarkedYAMLError, shown: str, text: str) -> Diagnosti
     mark = exc.problem_mark or exc.context_mark
     line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
     problem = exc.problem or "invalid YAML"
+    if problem == "exceeded maximum nesting depth":
+        # libyaml >= 0.2.6 (PyYAML 6.0.4's wheels) has a nesting limit of its own, which its
+        # scanner can reach before our cap sees the level past MAX_DEPTH: one limit, one message.
+        return _depth_error(Location(shown, line, col))
     context = exc.context or ""
     cmark = exc.context_mark
     inside = ""

@@ -140,3 +140,20 @@ def test_a_recursive_alias_is_a_located_error():
     assert [str(p) for p in problems] == [
         "f.yaml:2:11: error: alias '*x' inside the value it repeats\n"
         "  hint: an alias cannot repeat a value that contains it"]
+
+
+def test_libyamls_own_nesting_limit_reads_as_ours():
+    # PyYAML 6.0.4's libyaml refuses 1,000 flow levels itself, while scanning ahead
+    # for a simple key, before our cap sees the 101st: the same named error, where it stopped.
+    from yaml import Mark, MarkedYAMLError
+
+    from compiler.yamlsource import _syntax_error
+
+    mark = Mark("f.yaml", 0, 0, 1002, None, None)
+    exc = MarkedYAMLError(None, None, "exceeded maximum nesting depth", mark)
+    exc.context = "while increasing flow level"
+    problem = _syntax_error(exc, "f.yaml", "a: " + "[" * 1000)
+    assert (problem.location.path, problem.location.line, problem.location.col) == ("f.yaml", 1, 1003)
+    assert problem.message == f"lists and mappings nested more than {MAX_DEPTH} deep"
+    assert problem.hint == (f"a rulebook file needs far less; the limit is MAX_DEPTH = {MAX_DEPTH} "
+                            "in compiler/yamlsource.py (docs/format.md, Limits)")

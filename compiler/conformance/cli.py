@@ -55,6 +55,15 @@ def _warn_too_large(edition, suite, what: str, left: str) -> None:
             for d in suite.decisions if d.strategy == TOO_LARGE])
 
 
+def _warn_over_budget(edition, decisions) -> None:
+    """A located warning for each decision whose mutants' runs spent the step budget."""
+    from ..budget import max_steps, too_large
+    from ..cli import report
+
+    report([too_large(edition.decisions[name], max_steps(), "score all mutants of",
+                      "the mutants left are not scored", "mutants-not-scored") for name in decisions])
+
+
 def _warn_gaps(suite) -> None:
     for d in suite.decisions:
         if d.unanswered:
@@ -210,6 +219,7 @@ def mutants(root: Path | None, edition_id: str, max_exhaustive: int, fail_under:
     suite = build_suite(book, edition, max_exhaustive)
     _warn_too_large(edition, suite, "score mutants of", "its mutants are not scored")
     report = measure(book, edition, suite)
+    _warn_over_budget(edition, report.over_budget)
     click.echo(f"edition {edition.id}: cases per decision (against the exhaustive count):")
     for d in suite.decisions:
         allowed = "?" if d.allowed is None else str(d.allowed)

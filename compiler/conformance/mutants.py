@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace as dc_replace
 from functools import partial
-from typing import Callable, Iterator, Mapping
+from typing import AbstractSet, Callable, Iterator, Mapping
 
 from ..conditions import All, Any_, Condition, Const, In, Not, Ref, describe, walk
-from ..budget import OverBudget, decision_budget
+from ..budget import Budget, OverBudget, decision_budget, max_steps
 from ..evaluate import DecisionModel
 from ..model import Edition, Rule, Rulebook
 from . import condpaths
@@ -59,6 +59,7 @@ class MutantResult:
 @dataclass(frozen=True)
 class Report:
     results: tuple[MutantResult, ...]
+    over_budget: tuple[str, ...] = ()  # decisions whose mutants' runs spent the step budget (the rest not scored)
 
     def count(self, status: str) -> int:
         return sum(r.status == status for r in self.results)
@@ -104,7 +105,7 @@ def condition_mutants(cond: Condition, domains: Mapping[str, tuple]
                            partial(condpaths.replace, cond, path, In(node.fact, values, node.single)))
 
 
-def mutants(book: Rulebook, edition: Edition, unbuilt: frozenset[str] = frozenset()) -> Iterator[Mutant]:
+def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozenset()) -> Iterator[Mutant]:
     """Every mutant of the edition, in a fixed order, one at a time.
 
     Those of the decisions in ``unbuilt`` (over the step budget: not scored) are
@@ -185,14 +186,23 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
     from .cases import TOO_LARGE
 
     by_decision = {d.decision: d for d in suite.decisions}
-    too_large = {d.decision for d in suite.decisions if d.strategy == TOO_LARGE}
+    # Not scored: the decisions over the step budget, found by generate or (added here)
+    # by running their mutants, each decision's runs charged to one budget.
+    unscored = {d.decision for d in suite.decisions if d.strategy == TOO_LARGE}
+    over: list[str] = []
+    budgets: dict[str, Budget] = {}
+    limit = max_steps()
     original = ReferenceEngine(book, edition)
     results = []
-    for mutant in mutants(book, edition, frozenset(too_large)):
+    for mutant in mutants(book, edition, unscored):
         if not mutant.decisions:  # a predicate that no decision uses: nothing can observe it
             results.append(MutantResult(mutant, "unused"))
             continue
-        if too_large.intersection(mutant.decisions):  # made without its rules: never run
+        spent = _spent(mutant, original, by_decision, budgets, limit)
+        if spent is not None and spent not in unscored:
+            unscored.add(spent)
+            over.append(spent)
+        if unscored.intersection(mutant.decisions):  # made without its rules when known before: never run
             results.append(MutantResult(mutant, "not-scored"))
             continue
         engine = ReferenceEngine(book, edition, rules=mutant.rules, predicates=mutant.predicates, steps=mutant.steps)
@@ -210,7 +220,24 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
             results.append(MutantResult(mutant, "killed", killer))
         else:
             results.append(MutantResult(mutant, _equivalence(original, engine, mutant)))
-    return Report(tuple(results))
+    return Report(tuple(results), tuple(over))
+
+
+def _spent(mutant: Mutant, original: ReferenceEngine, by_decision: Mapping, budgets: dict[str, Budget],
+           limit: int) -> str | None:
+    """Charge running the mutant's cases (and building its model) to each decision's budget; the one spent."""
+    for decision in mutant.decisions:
+        if decision not in original.edition.decisions:  # a procedure's steps: no search
+            continue
+        model = original.model(decision)
+        d = by_decision.get(decision)
+        # its cases evaluated, and its model built: the override table pairs every two rules
+        cost = (len(d.cases) + 1 if d else 1) * model.rules_cost + len(model.rules) ** 2
+        try:
+            budgets.setdefault(decision, Budget(limit)).spend(cost)
+        except OverBudget:
+            return decision
+    return None
 
 
 def _equivalence(original: ReferenceEngine, mutant: ReferenceEngine, m: Mutant) -> str:

@@ -88,3 +88,24 @@ def test_a_limit_that_is_not_a_number_is_a_usage_error(cli, tied, monkeypatch, c
     assert (code, out) == (2, "")
     assert err == ("rulebook: error: RULEBOOK_MAX_CHECK_STEPS must be a positive whole number, not 'ten'\n"
                    "  hint: unset it for the default, 10,000,000\n")
+
+
+def test_mutants_stop_scoring_a_decision_when_running_them_spends_the_budget(cli, hostile, tmp_path, monkeypatch):
+    # exception-chain 80 (6,400 rules, 38,000 mutants, each a model of 6,400 rules) ran for
+    # more than 60 s in 2.3 GB; each decision's mutant runs now share one step budget
+    hostile.exception_chain(tmp_path / "chain", 4)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "1000")
+    code, out, err = cli("conformance", "mutants", "--rulebook", "chain", "--edition", "v1")
+    assert code == 0
+    assert err == ("chain/editions/v1/t.yaml:4:5: warning: decision 't.q' is too large to score all mutants of: "
+                   "its situations take more than 1,000 condition steps to search; the mutants left are not scored\n"
+                   + HINT)
+    assert out == ("edition v1: cases per decision (against the exhaustive count):\n"
+                   "  t.q: 2 of 2 (exhaustive)\n"
+                   "86 not-scored mutants excluded (their decisions are too large to search):\n"
+                   "  t#c0: 2\n"
+                   "  t#c1: 28\n"
+                   "  t#c2: 28\n"
+                   "  t#c3: 28\n"
+                   "killed 2 of 2 mutants (score 1.00)\n")
