@@ -39,8 +39,13 @@ def test_usage_error_exits_2():
 def test_bundled_rulebook_checks_clean_from_the_command_line():
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.run([sys.executable, "-m", "compiler", "check"], cwd=root, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert "4 editions (2012, 3.0.0, 4.0.0-draft, 5.0.0)" in proc.stdout
+    assert (proc.returncode, proc.stderr) == (0, "")
+    # Whatever editions the bundled rulebook holds: its own list, read from the YAML, heads the summary.
+    import yaml
+    top = yaml.safe_load((root / "rulebook" / "rulebook.yaml").read_text())
+    ids = [e["id"] for e in top["editions"]]
+    assert proc.stdout.startswith(f"{top['title']}: {len(ids)} editions ({', '.join(ids)}), ")
+    assert proc.stdout.endswith(": no problems\n")
 
 
 def test_unwritable_output_is_a_clear_error(tmp_path):
