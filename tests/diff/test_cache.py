@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -424,19 +425,29 @@ def test_a_read_only_cache_is_not_discarded_and_warns_once(tmp_path, monkeypatch
     assert run(*cached).stdout == expected
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_a_read_only_cache_folder_warns_once(tmp_path):
+    # Root writes into read-only folders, so under root (as in CI) the command runs with the
+    # effective uid of 'nobody', who may read the rulebook and the cache but write neither.
     cached, other = _two_books(tmp_path)
     run(*cached)
     before = _books()
     folder = cache_dir()
-    folder.chmod(0o500)
-    (folder / DB_NAME).chmod(0o400)
+    opened = [p for p in (*tmp_path.parents, tmp_path) if p.is_relative_to(Path(tempfile.gettempdir())) and p != Path(tempfile.gettempdir())]
+    modes = {p: p.stat().st_mode for p in [*opened, *tmp_path.rglob("*")]}
+    for p in modes:
+        p.chmod(0o755 if p.is_dir() else 0o644)
+    folder.chmod(0o555)
+    (folder / DB_NAME).chmod(0o444)
+    as_root = os.geteuid() == 0
     try:
+        if as_root:
+            os.seteuid(65534)
         result = run(*other)
     finally:
-        folder.chmod(0o700)
-        (folder / DB_NAME).chmod(0o600)
+        if as_root:
+            os.seteuid(0)
+        for p, mode in modes.items():
+            p.chmod(mode)
     assert (result.exit_code, result.stdout) == (0, _expected(other))
     assert result.stderr.startswith(f"rulebook: warning: cannot use the cache in {folder}: ")
     assert result.stderr.count("\n") == 1
