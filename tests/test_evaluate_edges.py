@@ -60,3 +60,18 @@ def test_situations_show_booleans_in_lower_case_and_other_values_as_they_are():
 def test_the_two_non_answers_show_their_names():
     assert (repr(CONFLICT), repr(EMPTY)) == ("CONFLICT", "EMPTY")
     assert CONFLICT != EMPTY
+
+
+def test_the_given_is_charged_per_situation_to_the_step(tmp_path, write_rulebook, monkeypatch):
+    # 4 situations of a and b, each charged 2 for the given ({not: a}); the 2 in scope 1 more (b): 10
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, requires: b}]}\n",
+                          given=", given: {not: a}")
+    book = load_rulebook(root)
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "10")
+    assert logic_problems(book) == []
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "9")
+    assert [(p.severity, p.message) for p in logic_problems(book)] == [(
+        "warning",
+        "decision 't.q' is too large to check: its 2 facts take more than 9 condition steps to search "
+        "(4 situations); not checked for dead rules, and for conflicts and empty situations beyond those reported")]
