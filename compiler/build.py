@@ -326,7 +326,7 @@ class _Builder:
                                        did_you_mean(step, clause_ids))
         digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         return Term(tid, data["name"], tuple(data.get("aliases") or ()), data.get("notes"), tuple(decisions),
-                    tuple(sections), edition, digest, doc.at())
+                    tuple(sections), edition, digest, doc.at(), overlay.bases(doc))
 
     def _clause(self, doc: Document, path: tuple, raw: dict, tid: str, section: str) -> Clause:
         ref = clause_ref(tid, raw["id"])

@@ -71,6 +71,16 @@ class Stitched(Document):
                 return hit[0], hit[1] + path[k:]
         raise KeyError(path)  # pragma: no cover - the root is always placed
 
+    @property
+    def bases(self) -> tuple[str, ...]:
+        """The files besides this patch that its values come from, sorted."""
+        found: set[str] = set()
+        for doc, _ in self._places.values():
+            found.add(doc.path)
+            found.update(doc.bases if isinstance(doc, Stitched) else ())
+        found.discard(self.path)
+        return tuple(sorted(found))
+
     def at(self, path: tuple = ()) -> Location:
         doc, where = self._source(tuple(path))
         return doc.at(where)
@@ -78,6 +88,11 @@ class Stitched(Document):
     def key_at(self, path: tuple) -> Location:
         doc, where = self._source(tuple(path))
         return doc.key_at(where)
+
+
+def bases(doc: Document) -> tuple[Location, ...]:
+    """Where the earlier files that a term file's values come from start; () for a file written whole."""
+    return tuple(Location(path, 1, 1) for path in doc.bases) if isinstance(doc, Stitched) else ()
 
 
 def apply(base: Document, patch: Document, previous: str,
