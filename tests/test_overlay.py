@@ -128,3 +128,44 @@ def test_a_broken_patch_gets_its_exact_messages(case):
 
 def test_the_broken_cases_are_all_there():
     assert BROKEN_CASES == ["mistakes-in-operations", "nothing-to-patch", "removed-clause-still-linked"]
+
+
+def _with_editions(tmp_path: Path, patches: dict[str, str]) -> Path:
+    """two-clauses/patch with more editions, each holding one patch of targeting."""
+    root = tmp_path / "book"
+    shutil.copytree(OVERLAY / "two-clauses" / "patch", root)
+    for edition, text in patches.items():
+        with (root / "rulebook.yaml").open("a") as out:
+            out.write(f"  - id: {edition}\n    title: T\n    date: null\n    status: draft\n")
+        (root / "editions" / edition).mkdir()
+        (root / "editions" / edition / "targeting.yaml").write_text(text)
+    return root
+
+
+def test_lineage_a_patch_declares_is_its_edition_s_and_kept_clauses_declare_none_again(tmp_path):
+    from compiler.model import Lineage
+
+    root = _with_editions(tmp_path, {
+        "c": "id: targeting\npatch:\n  - change: protect\n    set: {id: shielded, formerly: protect}\n",
+        "d": "id: targeting\npatch:\n  - remove: target\n",
+    })
+    book = load_rulebook(root)
+    assert book.edition("c").lineage == (Lineage("targeting#shielded", "formerly", ("targeting#protect",)),)
+    # d keeps 'shielded' as c resolved it: its lineage was c's news, not d's
+    assert book.edition("d").lineage == ()
+    shielded = {c.id: c for c in book.edition("d").term_by_id["targeting"].clauses}["shielded"]
+    assert shielded.lineage is None
+    assert shielded.text == "A protected character cannot be targeted."
+
+
+def test_lineage_a_patch_declares_is_checked_against_the_edition_before(tmp_path):
+    root = _with_editions(tmp_path, {
+        "c": "id: targeting\npatch:\n  - add: {id: shield, text: A shield protects., formerly: protection}\n"
+             "    section: clarifications\n"})
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=tmp_path,
+                          env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        "book/editions/c/targeting.yaml:3:61: error: clause 'targeting#protection' is not in edition 'b'\n"
+        "  hint: did you mean 'targeting#protect'?\n"
+        "1 problem found\n")
