@@ -14,6 +14,10 @@ was kept from. The builder reads it as it reads a file written whole, so a
 patched term has the same model, checks and digest as that file would give,
 and its problems point at the line that caused them.
 
+A clause kept from the previous edition leaves its lineage keys behind (they
+said what it was before that edition); the clauses a patch writes declare
+theirs for the patch's edition.
+
 A patch with any problem gives no term: every problem is reported, and the
 term stays as the previous edition has it.
 """
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .diagnostics import Diagnostic, Location, did_you_mean
+from .model import LINEAGE_KINDS
 from .yamlsource import Document
 
 PATCH_KEY = "patch"
@@ -123,13 +128,21 @@ class _Section:
         return self.fields.get("key")
 
 
-def _kept_section(doc: Document, path: tuple, raw: dict) -> _Section:
-    """A section as ``raw`` at ``path`` of ``doc`` gives it, clauses and all."""
+def _section(doc: Document, path: tuple, raw: dict, clause: Any) -> _Section:
+    """A section as ``raw`` at ``path`` of ``doc`` gives it, each clause as ``clause`` makes it."""
     fields = {k: v for k, v in raw.items() if k != "clauses"}
     places = {(): (doc, path)}
     places.update({(k,): (doc, path + (k,)) for k in fields})
-    clauses = [_Clause(c, {(): (doc, path + ("clauses", j))}) for j, c in enumerate(raw.get("clauses") or [])]
+    clauses = [_Clause(clause(c), {(): (doc, path + ("clauses", j))}) for j, c in enumerate(raw.get("clauses") or [])]
     return _Section(fields, places, clauses)
+
+
+def _without_lineage(raw: dict) -> dict:
+    """A clause kept from an earlier edition: its lineage said what it was before that edition,
+    and is not news in this one (a whole file that copies the clause leaves it out too)."""
+    if not any(k in raw for k in LINEAGE_KINDS):
+        return raw
+    return {k: v for k, v in raw.items() if k not in LINEAGE_KINDS}
 
 
 class _Patcher:
@@ -140,7 +153,7 @@ class _Patcher:
         self.problems: list[Diagnostic] = []
         self.top: dict[str, tuple[Any, Place]] = {
             k: (v, (base, (k,))) for k, v in base.data.items() if k != "sections"}
-        self.sections = [_kept_section(base, ("sections", i), s)
+        self.sections = [_section(base, ("sections", i), s, _without_lineage)
                          for i, s in enumerate(base.data.get("sections") or [])]
         self.done: dict[str, tuple[str, int]] = {}  # clause id -> (what this patch did to it, line)
         self.done_sections: dict[str, tuple[str, int]] = {}
@@ -272,7 +285,7 @@ class _Patcher:
         spot = self.section_place(path, op, where, None)
         if spot is None or not fresh:
             return
-        section = _kept_section(self.patch, path + ("add_section",), raw)
+        section = _section(self.patch, path + ("add_section",), raw, lambda c: c)
         self.sections.insert(spot, section)
         self.done_sections[key] = ("added", self.line(path))
         for clause in section.clauses:

@@ -166,6 +166,7 @@ def test_lineage_a_patch_declares_is_checked_against_the_edition_before(tmp_path
                           env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == (
-        "book/editions/c/targeting.yaml:3:61: error: clause 'targeting#protection' is not in edition 'b'\n"
-        "  hint: did you mean 'targeting#protect'?\n"
+        "book/editions/c/targeting.yaml:3:59: error: 'formerly' names clause 'targeting#protection', "
+        "which edition 'b' (the edition before 'c') does not have\n"
+        "  hint: did you mean 'protect'?\n"
         "1 problem found\n")
