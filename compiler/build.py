@@ -184,9 +184,13 @@ class _Builder:
             if raw["type"] == "bool" and values:
                 self.error(doc.key_at(path + ("values",)), f"bool fact '{name}' cannot have values",
                            "make it 'type: enum', or drop 'values'")
+            if raw["type"] == "bool" and raw.get("ordered"):
+                self.error(doc.key_at(path + ("ordered",)), f"bool fact '{name}' cannot be ordered",
+                           "only an enum fact's values have an order; drop 'ordered'")
             self._no_repeats(doc, path + ("values",), values, "value")
-            facts[name] = Fact(name, raw["type"], values, raw["meaning"], doc.at(path))
-        names = C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts.values()}, ())
+            facts[name] = Fact(name, raw["type"], values, raw["meaning"], doc.at(path),
+                               raw["type"] == "enum" and bool(raw.get("ordered")))
+        names = fact_names(facts.values(), ())
         constraints = []
         seen: set[str] = set()
         for i, raw in enumerate(doc.data.get("constraints") or []):
@@ -554,8 +558,7 @@ class _Builder:
                     self.error(d.loc, f"decision '{d.name}' is declared twice in edition '{edition.id}'",
                                f"also declared by term '{decisions[d.name].term}'")
                 decisions.setdefault(d.name, d)
-        names = C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts.values()},
-                        frozenset(predicates))
+        names = fact_names(facts.values(), frozenset(predicates))
         self._check_cycles(edition, predicates)
         self._check_exception_cycles(edition)
         # What a term's references resolve against is the whole edition: a term need
@@ -720,6 +723,13 @@ class _Builder:
                            f"exceptions for '{decision}' form a cycle: " + " -> ".join(cycle),
                            "an exception overrides the rule it names; one of these must not be an exception "
                            "to the other")
+
+
+def fact_names(facts: Iterable[Fact], predicates: Iterable[str]) -> C.Names:
+    """What conditions may name: the facts (enum values, which are ordered) and these predicates."""
+    facts = tuple(facts)
+    return C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts}, predicates,
+                   frozenset(f.name for f in facts if f.ordered))
 
 
 def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:

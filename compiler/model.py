@@ -28,6 +28,7 @@ class Fact:
     values: tuple[str, ...]  # empty for bool
     meaning: str
     loc: Location = field(compare=False, repr=False)
+    ordered: bool = False  # an enum whose values are listed in order: comparisons may test it
 
     @property
     def domain(self) -> tuple[Answer, ...]:
@@ -50,6 +51,11 @@ class Vocabulary:
     @cached_property
     def by_name(self) -> Mapping[str, Fact]:
         return {f.name: f for f in self.facts}
+
+    @cached_property
+    def orders(self) -> Mapping[str, tuple[str, ...]]:
+        """Each ordered fact's values in order: what comparisons are compiled against."""
+        return {f.name: f.values for f in self.facts if f.ordered}
 
 
 @dataclass(frozen=True)

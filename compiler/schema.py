@@ -29,7 +29,8 @@ SECTION_KINDS = ["definition", "how-to-play", "default-conditions",
 _CONDITION = {
     "description": "A condition: a fact or predicate name, true/false, or one of "
                    "{not: C}, {all: [C...]}, {any: [C...]}, {is: {FACT: VALUE}}, "
-                   "{in: {FACT: [VALUE...]}}.",
+                   "{in: {FACT: [VALUE...]}}, or a comparison on an ordered fact: "
+                   "{before|at_most|after|at_least: {FACT: VALUE}} or {...: {FACT: {fact: OTHER}}}.",
     "anyOf": [
         {"type": "string", "pattern": IDENT},
         {"type": "boolean"},
@@ -45,6 +46,18 @@ _CONDITION = {
         {"type": "object", "properties": {"in": {"type": "object", "minProperties": 1, "maxProperties": 1,
                                                  "additionalProperties": {"type": "array", "items": {"type": "string"}}}},
          "required": ["in"], "additionalProperties": False},
+        *({"type": "object", "description": f"{words} the value (or the other fact's value), "
+                                             "in the order of an ordered fact's values.",
+           "properties": {op: {"type": "object", "minProperties": 1, "maxProperties": 1,
+                               "additionalProperties": {"anyOf": [
+                                   {"type": "string", "pattern": IDENT},
+                                   {"type": "object", "properties": {"fact": {"type": "string", "pattern": IDENT}},
+                                    "required": ["fact"], "additionalProperties": False}]}}},
+           "required": [op], "additionalProperties": False}
+          for op, words in (("before", "The fact's value comes strictly before"),
+                            ("at_most", "The fact's value is, or comes before,"),
+                            ("after", "The fact's value comes strictly after"),
+                            ("at_least", "The fact's value is, or comes after,"))),
     ],
 }
 
@@ -229,6 +242,9 @@ _VOCABULARY = {
                 "type": {"enum": ["bool", "enum"]},
                 "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT}},
                 "meaning": _TEXT,
+                "ordered": {"type": "boolean",
+                            "description": "An enum fact whose values are listed in order (first to last): "
+                                           "conditions may compare it with before, at_most, after, at_least."},
             },
             "required": ["name", "type", "meaning"],
             "additionalProperties": False,
