@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..export import rule_json
+from ..export import rule_json, table_json
 from ..conditions import to_json as cond_json
 from ..model import Clause, Vocabulary
 from .redline import words
@@ -47,9 +47,7 @@ def meaning_json(clause: Clause) -> dict[str, Any]:
         "rules": [rule_json(r) | {"notes": None} for r in clause.rules if not r.from_table],
         "steps": None if clause.steps is None else {
             "procedure": clause.steps.procedure, "order": [x.split("#", 1)[1] for x in clause.steps.order]},
-        "table": None if clause.table is None else {
-            "decision": clause.table.decision, "key": clause.table.key,
-            "rows": [{"keys": list(r.keys), "value": r.value} for r in clause.table.rows]},
+        "table": None if clause.table is None else table_json(clause.table),
     }
 
 

@@ -18,7 +18,7 @@ from typing import Callable
 import jinja2
 from markupsafe import Markup
 
-from ..model import Clause, Edition, Link, Rulebook, Term
+from ..model import Clause, Edition, Link, Rulebook, Table, Term
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
@@ -59,6 +59,20 @@ class TocEntry:
 class Rendered:
     html: str
     toc: tuple[TocEntry, ...]
+
+
+@dataclass(frozen=True)
+class TableView:
+    keys: tuple[str, ...]  # the key facts, as words
+    rows: tuple[tuple[tuple[str, ...], str], ...]  # each row: the values of each key, and the answer
+    otherwise: str | None
+
+
+def words(value) -> str:
+    """A fact, value or answer as a reader says it: ``card type``, ``evil character``, yes/no."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value.replace("_", " ")
 
 
 def section_id(key: str) -> str:
@@ -121,6 +135,16 @@ class Renderer:
         return [(href(P.edition_term_uri(self.book, edition.id, link.term)
                       + (f"#{link.clause}" if link.clause else "")), link)
                 for link in unlinked_mentions(clause.text, clause.links)]
+
+    def table_view(self, table: Table) -> TableView | None:
+        """A table with several keys or an otherwise row, as the rows of an HTML table (None for a
+        one-key table without one, which the clause's own text already reads as)."""
+        if not table.several and table.otherwise is None:
+            return None
+        return TableView(tuple(words(f) for f in table.facts),
+                         tuple((tuple(", ".join(words(v) for v in c) for c in row.cells), words(row.value))
+                               for row in table.rows),
+                         None if table.otherwise is None else words(table.otherwise))
 
     def mark(self, edition: Edition, term: Term, clause: Clause) -> lineage.ClauseMark | None:
         return self.marks[edition.id].get(term.id, {}).get(clause.id)
