@@ -135,6 +135,8 @@ class Names:
 
     facts: Mapping[str, tuple[str, ...] | None]  # enum values, or None for bool
     predicates: Iterable[str]
+    # A fact, or 'fact=value', that an edition withdrew -> "by edition 'b' at FILE:LINE"
+    withdrawn: Mapping[str, str] = field(default_factory=dict)
 
 
 def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
@@ -145,7 +147,9 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
         if isinstance(node, Ref):
             if node.name in preds:
                 continue
-            if node.name not in names.facts:
+            if node.name in names.withdrawn:
+                out.append(_withdrawn(node.loc, f"fact '{node.name}'", names.withdrawn[node.name]))
+            elif node.name not in names.facts:
                 out.append(Diagnostic(node.loc, f"unknown fact or predicate '{node.name}'",
                                       did_you_mean(node.name, [*names.facts, *preds])))
             elif names.facts[node.name] is not None:
@@ -153,6 +157,9 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
                                       f"test it with {{is: {{{node.name}: VALUE}}}}; values: "
                                       + ", ".join(names.facts[node.name])))
         elif isinstance(node, In):
+            if node.fact in names.withdrawn:
+                out.append(_withdrawn(node.loc, f"fact '{node.fact}'", names.withdrawn[node.fact]))
+                continue
             if node.fact not in names.facts:
                 out.append(Diagnostic(node.loc, f"unknown fact '{node.fact}'",
                                       did_you_mean(node.fact, names.facts)))
@@ -163,9 +170,18 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
                                                 "needs an enum fact", f"write '{node.fact}' or {{not: {node.fact}}}"))
                 continue
             for value in node.values:
-                if value not in values:
+                if f"{node.fact}={value}" in names.withdrawn:
+                    out.append(_withdrawn(node.loc, f"value '{value}' of fact '{node.fact}'",
+                                          names.withdrawn[f"{node.fact}={value}"]))
+                elif value not in values:
                     out.append(Diagnostic(node.loc, f"'{value}' is not a value of fact '{node.fact}'",
                                           did_you_mean(value, values) or "values: " + ", ".join(values)))
+
+
+def _withdrawn(loc: Location | None, what: str, where: str) -> Diagnostic:
+    return Diagnostic(loc, f"{what} was withdrawn {where}",
+                      "a condition may test only what its edition's vocabulary has: "
+                      "give the term a version in this edition without it, or do not withdraw it")
 
 
 def walk(cond: Condition) -> Iterable[Condition]:

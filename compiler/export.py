@@ -33,10 +33,10 @@ def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
         "terms": [term_json(t) for t in edition.terms],
         "facts": [
             {"name": f.name, "type": f.type, "values": list(f.values), "meaning": f.meaning}
-            for f in book.vocabulary.facts
+            for f in edition.vocabulary.facts
         ],
         "constraints": [
-            {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in book.vocabulary.constraints
+            {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in edition.vocabulary.constraints
         ],
     }
 

@@ -44,6 +44,12 @@ class Constraint:
 
 @dataclass(frozen=True)
 class Vocabulary:
+    """The facts an edition's conditions may test and the constraints between them.
+
+    Each edition has its own (``Edition.vocabulary``): the rulebook's
+    vocabulary.yaml as each edition's ``_vocabulary.yaml`` changes it.
+    """
+
     facts: tuple[Fact, ...]
     constraints: tuple[Constraint, ...]
 
@@ -186,6 +192,9 @@ class Edition:
     changed: tuple[str, ...]  # ids of terms this edition's own files add or change
     withdrawn: tuple[str, ...]
     loc: Location = field(compare=False, repr=False)
+    # The facts and constraints this edition knows, and only those: its checks, suites,
+    # situations and pages use them alone (an edition never sees a later one's).
+    vocabulary: Vocabulary = field(default=Vocabulary((), ()))
 
     @cached_property
     def term_by_id(self) -> Mapping[str, Term]:
@@ -221,7 +230,6 @@ class Rulebook:
     publisher: str
     notes: str | None
     editions: tuple[Edition, ...]
-    vocabulary: Vocabulary
 
     @cached_property
     def edition_by_id(self) -> Mapping[str, Edition]:

@@ -125,7 +125,7 @@ def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook,
     """
     old = book_old.edition(ed_old) if isinstance(ed_old, str) else ed_old
     new = book_new.edition(ed_new) if isinstance(ed_new, str) else ed_new
-    return diff_sources(FullSource(old), book_old.vocabulary, FullSource(new), book_new.vocabulary,
+    return diff_sources(FullSource(old), old.vocabulary, FullSource(new), new.vocabulary,
                         old_info=old_info, new_info=new_info, old_path=old_path, new_path=new_path, terms=terms)
 
 

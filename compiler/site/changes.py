@@ -51,8 +51,9 @@ def answer_words(value: Any) -> str:
     return answer(value).replace("_", " ")
 
 
-def situation(book: Rulebook, witness) -> Situation:
-    facts = book.vocabulary.by_name
+def situation(old: Edition, new: Edition, witness) -> Situation:
+    """A witness in words: each fact in the newer edition's sentence (the older's for a withdrawn one)."""
+    facts = {**old.vocabulary.by_name, **new.vocabulary.by_name}
     holds = []
     for name, value in witness.facts:
         fact = facts.get(name)
@@ -79,7 +80,7 @@ def question(old: Edition, new: Edition, behaviour) -> str:
 def effects(book: Rulebook, old: Edition, new: Edition, change) -> list[Effect]:
     """The behaviours of a change that some situation tells apart, in words."""
     return [Effect(b.name, b.kind, question(old, new, b), DIRECTION_WORDS.get(b.direction, b.direction),
-                   tuple(situation(book, w) for w in b.witnesses), b.exhaustive)
+                   tuple(situation(old, new, w) for w in b.witnesses), b.exhaustive)
             for b in change.behaviours if b.witnesses]
 
 
