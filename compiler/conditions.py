@@ -180,8 +180,8 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
 
 def _withdrawn(loc: Location | None, what: str, where: str) -> Diagnostic:
     return Diagnostic(loc, f"{what} was withdrawn {where}",
-                      "a condition may test only what its edition's vocabulary has: "
-                      "give the term a version in this edition without it, or do not withdraw it")
+                      "an edition's conditions test only what its vocabulary has: "
+                      "change the condition in this edition, or do not withdraw it")
 
 
 def walk(cond: Condition) -> Iterable[Condition]:

@@ -168,6 +168,8 @@ class _Differ:
         self.old, self.new = old, new
         self.old_path, self.new_path = old_path, new_path
         self.vocabulary = merged_vocabulary(vocabulary_old, vocabulary_new)
+        # Each side's own vocabulary, for witnesses it could not describe; None when both are the same.
+        self.own = (None, None) if vocabulary_old == vocabulary_new else (vocabulary_old, vocabulary_new)
 
     def run(self, old_info: dict, new_info: dict, only: set[str] | None) -> DiffResult:
         old_digests, new_digests = self.old.digests(), self.new.digests()
@@ -261,8 +263,8 @@ class _Differ:
         both = [k for k in sorted(names) if self.old.exists(k) and self.new.exists(k)]
         if not both:
             return {}
-        fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary)
-        fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary)
+        fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary, self.own[0])
+        fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary, self.own[1])
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
 
     # -- the finished change ------------------------------------------------------------------

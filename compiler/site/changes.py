@@ -34,6 +34,8 @@ class Situation:
     new: str
     old_clauses: tuple[str, ...]
     new_clauses: tuple[str, ...]
+    # "Edition a could not describe this situation: it does not know ...", for each edition that could not
+    unknown: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -62,8 +64,18 @@ def situation(old: Edition, new: Edition, witness) -> Situation:
             holds.append(f"{meaning.rstrip('.')}: {answer_words(value)}.")
         elif value is True:
             holds.append(meaning)
+    unknown = tuple(f"Edition {edition.id} could not describe this situation: it does not know "
+                    + ", ".join(_unknown_words(n, facts) for n in names) + "."
+                    for edition, names in ((old, witness.old_unknown), (new, witness.new_unknown)) if names)
     return Situation(tuple(holds), answer_words(witness.old), answer_words(witness.new),
-                     tuple(witness.old_clauses), tuple(witness.new_clauses))
+                     tuple(witness.old_clauses), tuple(witness.new_clauses), unknown)
+
+
+def _unknown_words(name: str, facts) -> str:
+    """'the fact "The character is diseased."' or 'the value end of "The phase of the turn."'."""
+    fact, _, value = name.partition("=")
+    meaning = facts[fact].meaning.rstrip(".") if fact in facts else fact
+    return f"the value {answer_words(value)} of “{meaning}”" if value else f"the fact “{meaning}”"
 
 
 def question(old: Edition, new: Edition, behaviour) -> str:
