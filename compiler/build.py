@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import conditions as C
+from . import lineage as L
 from . import schema
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
 from .model import (Clause, Decision, Edition, Link, Predicate, Rule, Rulebook, Section, Steps, Table,
@@ -66,6 +67,7 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
         self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
+        self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
 
     # -- helpers --------------------------------------------------------------
 
@@ -332,8 +334,11 @@ class _Builder:
         if "table" in raw:
             table, table_rules = self._table(doc, path + ("table",), raw["table"], ref)
             rules.extend(table_rules)
+        declared = L.read(doc, path, raw, tid, self.error)
+        if declared is not None:
+            self.declared.setdefault(doc.path, []).append(declared)
         return Clause(raw["id"], tid, section, text, raw.get("notes"), tuple(links), defines, tuple(rules),
-                      steps, table, doc.at(path))
+                      steps, table, doc.at(path), declared.lineage if declared else None)
 
     def _rule(self, doc: Document, path: tuple, raw: dict, ref: str) -> Rule | None:
         kinds = [k for k in ("value", "requires", "forbids", "permits") if k in raw]
@@ -397,10 +402,16 @@ class _Builder:
                     current[tid] = tf.term
                     changed.append(tid)
             terms = tuple(current[k] for k in sorted(current))
+            declared = [d for tf in files.get(meta["id"], []) if tf.term is not None
+                        for d in self.declared.get(tf.doc.path, ())]
             edition = Edition(meta["id"], meta["title"], meta["date"], meta["status"],
                               tuple(meta.get("sources") or ()), meta.get("notes"), terms,
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
+                              tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
                               vocabulary=vocabulary.vocabulary)
+            L.check_edition(edition.id, editions[-1] if editions else None, declared,
+                            lambda ref: (c.lineage if (c := edition.clause_by_ref.get(ref)) else False),
+                            self.error)
             self._check_edition(edition, vocabulary, checked)
             editions.append(edition)
         return editions

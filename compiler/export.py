@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from .conditions import to_json as cond_json
-from .model import Clause, Decision, Edition, Rule, Rulebook, Term
+from .model import Clause, Decision, Edition, Fact, Rule, Rulebook, Term
 
 FORMAT = "rulebook-export/1"
 
@@ -31,14 +31,20 @@ def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
             "withdrawn": list(edition.withdrawn),
         },
         "terms": [term_json(t) for t in edition.terms],
-        "facts": [
-            {"name": f.name, "type": f.type, "values": list(f.values), "meaning": f.meaning}
-            for f in edition.vocabulary.facts
-        ],
+        "facts": [fact_json(f) for f in edition.vocabulary.facts],
         "constraints": [
             {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in edition.vocabulary.constraints
         ],
     }
+
+
+def fact_json(f: Fact) -> dict[str, Any]:
+    """A fact; ``ordered: true`` only on an ordered one, so that the export of a vocabulary
+    without ordered facts keeps its bytes."""
+    out: dict[str, Any] = {"name": f.name, "type": f.type, "values": list(f.values), "meaning": f.meaning}
+    if f.ordered:
+        out["ordered"] = True
+    return out
 
 
 def term_json(term: Term) -> dict[str, Any]:

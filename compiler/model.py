@@ -28,6 +28,7 @@ class Fact:
     values: tuple[str, ...]  # empty for bool
     meaning: str
     loc: Location = field(compare=False, repr=False)
+    ordered: bool = False  # an enum whose values are listed in order: comparisons may test it
 
     @property
     def domain(self) -> tuple[Answer, ...]:
@@ -56,6 +57,11 @@ class Vocabulary:
     @cached_property
     def by_name(self) -> Mapping[str, Fact]:
         return {f.name: f for f in self.facts}
+
+    @cached_property
+    def orders(self) -> Mapping[str, tuple[str, ...]]:
+        """Each ordered fact's values in order: what comparisons are compiled against."""
+        return {f.name: f.values for f in self.facts if f.ordered}
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,30 @@ class Link:
     loc: Location | None = field(default=None, compare=False, repr=False)
 
 
+#: The lineage keys a clause may declare, in the order the docs list them.
+LINEAGE_KINDS = ("formerly", "split_from", "merged_from", "moved_from")
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """What a clause was in the edition before the one whose file gives it.
+
+    ``kind`` is one of ``LINEAGE_KINDS``; ``clause`` and ``sources`` are
+    qualified refs (``term#clause``). No location: an edition's list of them
+    is kept with the edition (and in the cache's copy of it), whose locations
+    name rulebook.yaml only.
+    """
+
+    clause: str
+    kind: str
+    sources: tuple[str, ...]
+
+    @property
+    def continues(self) -> bool:
+        """Whether the clause continues its sources whole (a split takes only a part)."""
+        return self.kind != "split_from"
+
+
 @dataclass(frozen=True)
 class Clause:
     id: str
@@ -149,6 +179,7 @@ class Clause:
     steps: Steps | None
     table: Table | None
     loc: Location = field(compare=False, repr=False)
+    lineage: Lineage | None = None  # declared: what this clause was in the edition before
 
     @property
     def ref(self) -> str:
@@ -192,6 +223,9 @@ class Edition:
     changed: tuple[str, ...]  # ids of terms this edition's own files add or change
     withdrawn: tuple[str, ...]
     loc: Location = field(compare=False, repr=False)
+    # The lineage its own files declare, by clause ref: what the diff of any two
+    # editions composes (a cached edition holds this, not its terms).
+    lineage: tuple[Lineage, ...] = ()
     # The facts and constraints this edition knows, and only those: its checks, suites,
     # situations and pages use them alone (an edition never sees a later one's).
     vocabulary: Vocabulary = field(default=Vocabulary((), ()))

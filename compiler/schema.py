@@ -20,6 +20,8 @@ IDENT = r"^[a-z][a-z0-9_]*$"
 DECISION = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 EDITION_ID = r"^[0-9A-Za-z][0-9A-Za-z.-]*$"
 CLAUSE_REF = r"^[a-z0-9]+(-[a-z0-9]+)*#[a-z0-9]+(-[a-z0-9]+)*$"
+# A clause of the same term by its id, or of another term as TERM#CLAUSE.
+LINEAGE_REF = r"^([a-z0-9]+(-[a-z0-9]+)*#)?[a-z0-9]+(-[a-z0-9]+)*$"
 DATE = r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$"
 SECTION_KINDS = ["definition", "how-to-play", "default-conditions",
                  "special-conditions", "clarifications", "named"]
@@ -27,7 +29,8 @@ SECTION_KINDS = ["definition", "how-to-play", "default-conditions",
 _CONDITION = {
     "description": "A condition: a fact or predicate name, true/false, or one of "
                    "{not: C}, {all: [C...]}, {any: [C...]}, {is: {FACT: VALUE}}, "
-                   "{in: {FACT: [VALUE...]}}.",
+                   "{in: {FACT: [VALUE...]}}, or a comparison on an ordered fact: "
+                   "{before|at_most|after|at_least: {FACT: VALUE}} or {...: {FACT: {fact: OTHER}}}.",
     "anyOf": [
         {"type": "string", "pattern": IDENT},
         {"type": "boolean"},
@@ -43,6 +46,18 @@ _CONDITION = {
         {"type": "object", "properties": {"in": {"type": "object", "minProperties": 1, "maxProperties": 1,
                                                  "additionalProperties": {"type": "array", "items": {"type": "string"}}}},
          "required": ["in"], "additionalProperties": False},
+        *({"type": "object", "description": f"{words} the value (or the other fact's value), "
+                                             "in the order of an ordered fact's values.",
+           "properties": {op: {"type": "object", "minProperties": 1, "maxProperties": 1,
+                               "additionalProperties": {"anyOf": [
+                                   {"type": "string", "pattern": IDENT},
+                                   {"type": "object", "properties": {"fact": {"type": "string", "pattern": IDENT}},
+                                    "required": ["fact"], "additionalProperties": False}]}}},
+           "required": [op], "additionalProperties": False}
+          for op, words in (("before", "The fact's value comes strictly before"),
+                            ("at_most", "The fact's value is, or comes before,"),
+                            ("after", "The fact's value comes strictly after"),
+                            ("at_least", "The fact's value is, or comes after,"))),
     ],
 }
 
@@ -151,6 +166,22 @@ _CLAUSE = {
             "required": ["decision", "key", "rows"],
             "additionalProperties": False,
         },
+        # Declared lineage: what the clause was in the edition before the one whose
+        # file gives it (docs/format.md, Lineage). At most one of the four.
+        "formerly": {"type": "string", "pattern": SLUG,
+                     "description": "Renamed: the id this clause had in the same term in the edition "
+                                    "before."},
+        "split_from": {"type": "string", "pattern": LINEAGE_REF,
+                       "description": "Split: the clause of the edition before that this clause is a part "
+                                      "of (its id in the same term, or TERM#CLAUSE); several clauses may "
+                                      "name the same one."},
+        "merged_from": {"type": "array", "minItems": 2,
+                        "items": {"type": "string", "pattern": LINEAGE_REF},
+                        "description": "Merged: the clauses of the edition before that this clause "
+                                       "joins (ids in the same term, or TERM#CLAUSE)."},
+        "moved_from": {"type": "string", "pattern": CLAUSE_REF,
+                       "description": "Moved: the clause of another term in the edition before that this "
+                                      "clause is (TERM#CLAUSE; its id may differ)."},
     },
     "required": ["id", "text"],
     "additionalProperties": False,
@@ -189,6 +220,9 @@ _FACT = {
         "type": {"enum": ["bool", "enum"]},
         "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT}},
         "meaning": _TEXT,
+        "ordered": {"type": "boolean",
+                    "description": "An enum fact whose values are listed in order (first to last): "
+                                   "conditions may compare it with before, at_most, after, at_least."},
     },
     "required": ["name", "type", "meaning"],
     "additionalProperties": False,
@@ -375,6 +409,7 @@ _PATTERN_HINTS = {
     DECISION: "use dotted identifiers, like 'heal.may_target'",
     EDITION_ID: "use letters, digits, dots and hyphens, like '4.0.0-draft'",
     CLAUSE_REF: "cite a clause as TERM#CLAUSE, like 'heal#healable'",
+    LINEAGE_REF: "name a clause by its id in the same term, like 'step-1', or as TERM#CLAUSE, like 'heal#healable'",
     DATE: "write dates as YYYY-MM-DD, YYYY-MM or YYYY, quoted",
 }
 
@@ -400,7 +435,7 @@ _ITEMS = {
     "decisions": ("decision", "name"), "sections": ("section", "key"), "clauses": ("clause", "id"),
     "rules": ("rule", None), "rows": ("row", None), "links": ("link", None), "keys": ("key", None),
     "aliases": ("alias", None), "values": ("value", None), "sources": ("source", None),
-    "order": ("step", None), "exception_to": ("exception", None),
+    "order": ("step", None), "exception_to": ("exception", None), "merged_from": ("merged clause", None),
 }
 
 

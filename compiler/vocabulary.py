@@ -37,9 +37,11 @@ class Resolved:
     withdrawn: dict[str, str] = field(default_factory=dict)  # fact or 'fact=value' -> "by edition 'x' at F:L"
 
     def names(self, predicates: Iterable[str] = ()) -> C.Names:
-        """What a condition of this edition may name."""
-        return C.Names({f.name: (f.values if f.type == "enum" else None) for f in self.vocabulary.facts},
-                       frozenset(predicates), self.withdrawn)
+        """What a condition of this edition may name: its facts (enum values, which are ordered),
+        these predicates, and what it withdrew (for the messages)."""
+        facts = self.vocabulary.facts
+        return C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts}, frozenset(predicates),
+                       frozenset(f.name for f in facts if f.ordered), withdrawn=self.withdrawn)
 
 
 def read_base(doc: Document, problems: list[Diagnostic]) -> Resolved:
@@ -168,7 +170,8 @@ def _change_fact(doc: Document, path: tuple, raw: dict, facts: dict[str, Fact], 
     if old.type == "enum" and len(values) < 2:
         error(path, f"enum fact '{name}' would be left with {len(values)} value{'s' if len(values) != 1 else ''}",
               "an enum fact has at least two values; withdraw the fact instead")
-    facts[name] = Fact(name, old.type, tuple(values), raw.get("meaning", old.meaning), doc.at(path))
+    # An ordered fact's added values come last in its order.
+    facts[name] = Fact(name, old.type, tuple(values), raw.get("meaning", old.meaning), doc.at(path), old.ordered)
 
 
 def _fact(doc: Document, path: tuple, raw: dict, problems: list[Diagnostic]) -> Fact:
@@ -178,12 +181,16 @@ def _fact(doc: Document, path: tuple, raw: dict, problems: list[Diagnostic]) -> 
     if raw["type"] == "bool" and values:
         problems.append(Diagnostic(doc.key_at(path + ("values",)), f"bool fact '{name}' cannot have values",
                                    "make it 'type: enum', or drop 'values'"))
+    if raw["type"] == "bool" and raw.get("ordered"):
+        problems.append(Diagnostic(doc.key_at(path + ("ordered",)), f"bool fact '{name}' cannot be ordered",
+                                   "only an enum fact's values have an order; drop 'ordered'"))
     seen: set[str] = set()
     for j, value in enumerate(values):
         if value in seen:
             problems.append(Diagnostic(doc.at(path + ("values", j)), f"value '{value}' is listed twice"))
         seen.add(value)
-    return Fact(name, raw["type"], values, raw["meaning"], doc.at(path))
+    return Fact(name, raw["type"], values, raw["meaning"], doc.at(path),
+                raw["type"] == "enum" and bool(raw.get("ordered")))
 
 
 def _constraint(doc: Document, path: tuple, raw: dict, names: C.Names,

@@ -90,19 +90,33 @@ Function = Callable[[dict], tuple[Answer | None, tuple[str, ...]]]
 
 
 def merged_vocabulary(old: Vocabulary, new: Vocabulary) -> Vocabulary:
-    """Facts of both sides (enum values joined) and the constraints of both."""
+    """Facts of both sides (enum values joined) and the constraints of both.
+
+    An ordered fact keeps the new side's order, each value only the old side has
+    placed after the value it followed there: where the two orders agree, both
+    sides' comparisons read as they do in their own edition.
+    """
     if old == new:
         return new
     facts: dict[str, Fact] = {f.name: f for f in old.facts}
     for f in new.facts:
         prev = facts.get(f.name)
         if prev is not None and prev.type == "enum" and f.type == "enum":
-            values = tuple(dict.fromkeys(prev.values + f.values))
-            f = Fact(f.name, f.type, values, f.meaning, f.loc)
+            values = _joined_order(prev.values, f.values) if f.ordered else tuple(dict.fromkeys(prev.values + f.values))
+            f = Fact(f.name, f.type, values, f.meaning, f.loc, f.ordered)
         facts[f.name] = f
     constraints = {c.id: c for c in old.constraints}
     constraints.update({c.id: c for c in new.constraints})
     return Vocabulary(tuple(facts.values()), tuple(constraints.values()))
+
+
+def _joined_order(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
+    """``new``'s values in order, with each value only ``old`` has after its predecessor in ``old``."""
+    joined = list(new)
+    for i, value in enumerate(old):
+        if value not in joined:
+            joined.insert(joined.index(old[i - 1]) + 1 if i else 0, value)
+    return tuple(joined)
 
 
 class Side:
@@ -122,7 +136,7 @@ class Side:
             pred = self.edition.predicates.get(name)
             if pred is None:
                 return None
-            test = compile_condition(Ref(name), self._preds)
+            test = compile_condition(Ref(name), self._preds, orders=self.vocabulary.orders)
             clause = (pred.clause,)
             return facts_used(Ref(name), self._preds), lambda s: (test(s), clause), size(Ref(name), self._preds)
         if name not in self.edition.decisions:
