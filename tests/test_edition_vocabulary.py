@@ -43,7 +43,7 @@ def _place(variant: str, book: Path) -> None:
 
 
 def _outputs_of_a(book: Path, out: Path) -> dict[str, bytes]:
-    """Edition a's check, export, conformance suite and site pages, as bytes by name."""
+    """Edition a's check, export, conformance suite and mutants, and site pages, as bytes by name."""
     runner = _runner()
     found: dict[str, bytes] = {}
     check = runner.invoke(main, ["check", str(book)])
@@ -58,6 +58,10 @@ def _outputs_of_a(book: Path, out: Path) -> dict[str, bytes]:
     assert generate.exit_code == 0, generate.output
     for name in ("cases.json", "test_conformance.py"):
         found[name] = (suite / name).read_bytes()
+    mutants = runner.invoke(main, ["conformance", "mutants", "--rulebook", str(book), "--edition", "a",
+                                   "--show-excluded"])
+    assert mutants.exit_code == 0, mutants.output
+    found["mutants"] = mutants.stdout.encode()
     site = out / "site"
     build = runner.invoke(main, ["build", "--rulebook", str(book), "--out", str(site)])
     assert build.exit_code == 0, build.output
