@@ -11,13 +11,13 @@ import hashlib
 import json
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace as dc_replace
 from pathlib import Path
 from typing import Iterable
 
 from . import conditions as C
 from . import lineage as L
-from . import schema
+from . import schema, tables
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
 from .model import (Clause, Constraint, Decision, Edition, Fact, Link, Predicate, Rule,
                     Rulebook, Section, Steps, Table, TableRow, Term, Vocabulary, clause_ref)
@@ -325,6 +325,7 @@ class _Builder:
                             self.error(doc.at(_clause_path(doc, clause.id) + ("steps", "order", k)),
                                        f"step '{step}' is not a clause of term '{tid}'",
                                        did_you_mean(step, clause_ids))
+        sections = self._otherwise(tid, sections)
         digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         return Term(tid, data["name"], tuple(data.get("aliases") or ()), data.get("notes"), tuple(decisions),
                     tuple(sections), edition, digest, doc.at())
@@ -390,19 +391,112 @@ class _Builder:
                     exception_locs=tuple(doc.at(path + ("exception_to", i)) for i in range(len(exceptions))))
 
     def _table(self, doc: Document, path: tuple, raw: dict, ref: str) -> tuple[Table, list[Rule]]:
+        several = isinstance(raw["key"], list)
+        facts = tuple(raw["key"]) if several else (raw["key"],)
+        if several:
+            self._no_repeats(doc, path + ("key",), facts, "key")
         rows, rules = [], []
         seen: dict[str, int] = {}
-        for i, row in enumerate(raw["rows"]):
-            keys = tuple(row["keys"])
-            for j, key in enumerate(keys):
-                if key in seen:
-                    self.error(doc.at(path + ("rows", i, "keys", j)), f"key '{key}' is already in row {seen[key] + 1}")
-                seen[key] = i
-            rows.append(TableRow(keys, row["value"]))
-            when = C.In(raw["key"], keys, len(keys) == 1, doc.at(path + ("rows", i, "keys")))
+        for i, row in enumerate(raw.get("rows") or []):
+            rpath = path + ("rows", i)
+            read = self._row_cells(doc, rpath + ("keys",), row["keys"], facts, several)
+            if read is None:
+                continue
+            cells, locs, cell_locs = read
+            if not several:
+                for j, key in enumerate(cells[0]):
+                    if key in seen:
+                        self.error(locs[0][j], f"key '{key}' is listed twice in this row" if seen[key] == i
+                                   else f"key '{key}' is already in row {seen[key] + 1}")
+                    seen[key] = i
+            rows.append(TableRow(cells[0], row["value"], cells[1:], doc.at(rpath), locs))
+            when = tables.row_condition(facts, cells, cell_locs, doc.at(rpath + ("keys",)))
             rules.append(Rule(raw["decision"], ref, "value", when, row["value"], None, (), None, None,
-                              doc.at(path + ("rows", i)), from_table=True))
-        return Table(raw["decision"], raw["key"], tuple(rows)), rules
+                              doc.at(rpath), from_table=True))
+        if "rows" not in raw and "otherwise" not in raw:
+            self.error(doc.at(path), "a table needs 'rows', 'otherwise' or both")
+        key_locs = tuple(doc.at(path + ("key", i)) for i in range(len(facts))) if several else (doc.at(path + ("key",)),)
+        table = Table(raw["decision"], facts[0], tuple(rows), facts[1:], raw.get("otherwise"), several,
+                      doc.at(path), key_locs, doc.at(path + ("otherwise",)) if "otherwise" in raw else None)
+        return table, rules
+
+    def _row_cells(self, doc: Document, path: tuple, keys, facts: tuple[str, ...], several: bool):
+        """A row's values for each key fact, with where each value and each key's values are written."""
+        if not several:
+            if not isinstance(keys, list):
+                self.error(doc.at(path), "'key' names one fact, so a row's 'keys' is the list of its values",
+                           f"to map each key fact to its values, make 'key' a list: [{facts[0]}]")
+                return None
+            return (tuple(keys),), (tuple(doc.at(path + (j,)) for j in range(len(keys))),), (doc.at(path),)
+        if not isinstance(keys, dict):
+            self.error(doc.at(path), "'key' is a list, so a row's 'keys' maps each key fact to its value or values, "
+                                     f"like {{{facts[0]}: VALUE}}")
+            return None
+        ok = True
+        for fact in keys:
+            if fact not in facts:
+                self.error(doc.key_at(path + (fact,)), f"'{fact}' is not a key of this table",
+                           did_you_mean(fact, facts) or "keys: " + ", ".join(dict.fromkeys(facts)))
+                ok = False
+        cells, locs = [], []
+        for fact in facts:
+            if fact not in keys:
+                self.error(doc.at(path), f"the row gives no value for key '{fact}'",
+                           "every row gives each key of its table a value or a list of values")
+                ok = False
+                continue
+            value = keys[fact]
+            if isinstance(value, list):
+                cells.append(tuple(value))
+                locs.append(tuple(doc.at(path + (fact, j)) for j in range(len(value))))
+                self._no_repeats(doc, path + (fact,), value, "value")
+            else:
+                cells.append((value,))
+                locs.append((doc.at(path + (fact,)),))
+        if not ok:
+            return None
+        return tuple(cells), tuple(locs), tuple(doc.at(path + (f,)) for f in facts)
+
+    def _otherwise(self, tid: str, sections: list[Section]) -> list[Section]:
+        """Check each of the term's tables (one per decision) for overlapping rows and a second
+        'otherwise', and give the clause that holds 'otherwise' the rule it stands for."""
+        added: dict[str, Rule] = {}
+        for decision, clauses in tables.groups(c for s in sections for c in s.clauses).items():
+            rows = [(c.table, r) for c in clauses for r in c.table.rows]
+            for o in tables.overlaps(rows):
+                self._overlap(o, decision)
+            holders = [c for c in clauses if c.table.otherwise is not None]
+            for extra in holders[1:]:
+                self.error(extra.table.otherwise_loc, f"a second 'otherwise' for '{decision}' in term '{tid}'",
+                           f"the first is at {self._near(holders[0].table.otherwise_loc, extra.table.otherwise_loc)}; "
+                           "a term's tables for one decision are one table, with one 'otherwise'")
+            if holders:
+                table = holders[0].table
+                when = tables.otherwise_condition(rows, table.otherwise_loc)
+                added[holders[0].ref] = Rule(decision, holders[0].ref, "value", when, table.otherwise, None, (),
+                                             None, None, table.otherwise_loc, from_table=True)
+        if not added:
+            return sections
+        return [dc_replace(s, clauses=tuple(dc_replace(c, rules=c.rules + (added[c.ref],)) if c.ref in added else c
+                                            for c in s.clauses)) for s in sections]
+
+    def _overlap(self, o: tables.Overlap, decision: str) -> None:
+        if o.table is not None and not o.table.several:
+            return  # a key listed twice in a one-key table is reported as such by _table
+        where = tables.show(o.where)
+        there = self._near(o.first.loc, o.second.loc)
+        if o.first.value != o.second.value:
+            self.error(o.second.loc, f"rows disagree where {where}: this row answers {_shown(o.second.value)}, "
+                                     f"the row at {there} answers {_shown(o.first.value)}",
+                       f"a term's tables for '{decision}' are one table; narrow one row's keys so that each "
+                       "situation has one answer")
+        elif o.table is not None:
+            self.error(o.second.loc, f"this row repeats the row at {there} where {where}",
+                       "list each combination of keys once in a table")
+
+    @staticmethod
+    def _near(there: Location, here: Location) -> str:
+        return f"line {there.line}" if there.path == here.path else str(there)
 
     # -- editions, overlays and the names they resolve ------------------------------
 
@@ -499,17 +593,55 @@ class _Builder:
                 C.check_names(clause.defines.condition, names, self.problems)
             for rule in clause.rules:
                 self._check_rule(edition, rule, names, decisions)
-            if clause.table:
-                fact = names.facts.get(clause.table.key, "missing")
-                if fact == "missing" or fact is None:
-                    self.error(clause.loc, f"table key '{clause.table.key}' is not an enum fact",
-                               did_you_mean(clause.table.key, [n for n, v in names.facts.items() if v]))
-                else:
-                    for row in clause.table.rows:
-                        for key in row.keys:
-                            if key not in fact:
-                                self.error(clause.loc, f"'{key}' is not a value of fact '{clause.table.key}'",
-                                           did_you_mean(key, fact))
+        for decision, clauses in tables.groups(term.clauses).items():
+            self._check_table(decision, clauses, names)
+
+    def _check_table(self, decision: str, clauses: list[Clause], names: C.Names) -> None:
+        """Key facts and their values against the vocabulary; an 'otherwise' that answers nothing."""
+        ok = True
+        for clause in clauses:
+            table = clause.table
+            for fact, loc in zip(table.facts, table.key_locs):
+                if fact not in names.facts:
+                    ok = False
+                    if fact in names.predicates:
+                        self.error(loc, f"table key '{fact}' is a predicate; a table is keyed by facts",
+                                   f"key the table by the facts that '{fact}' tests, or write rules with 'when'")
+                    else:
+                        self.error(loc, f"table key '{fact}' is not a fact",
+                                   did_you_mean(fact, names.facts) or "declare it in vocabulary.yaml")
+            for row in table.rows:
+                for fact, cell, locs in zip(table.facts, row.cells, row.value_locs):
+                    for value, loc in zip(cell, locs):
+                        if fact in names.facts and not self._key_value(fact, value, names.facts[fact], loc):
+                            ok = False
+        holder = next((c for c in clauses if c.table.otherwise is not None), None)
+        if ok and holder is not None:
+            rows = [(c.table, r) for c in clauses for r in c.table.rows]
+            domains = {f: (False, True) if v is None else v for f, v in names.facts.items()}
+            if tables.uncovered(rows, domains) is False:
+                keys = list(dict.fromkeys(f for t, _ in rows for f in t.facts))
+                self.error(holder.table.otherwise_loc,
+                           f"'otherwise' answers no situation: the rows for '{decision}' cover every "
+                           f"combination of {', '.join(keys)}",
+                           "remove 'otherwise', or the rows whose situations it is meant to answer")
+
+    def _key_value(self, fact: str, value, values: tuple[str, ...] | None, loc: Location) -> bool:
+        """Whether a table row's value is a value of its key fact (reported if not)."""
+        if values is None:
+            if isinstance(value, bool):
+                return True
+            self.error(loc, f"'{value}' is not a value of bool fact '{fact}'", "write true or false")
+        elif isinstance(value, bool):
+            self.error(loc, f"{str(value).lower()} is not a value of fact '{fact}'",
+                       "unquoted yes, no, on, off, true and false are read as true or false; "
+                       "quote a value that is a word, values: " + ", ".join(values))
+        elif value not in values:
+            self.error(loc, f"'{value}' is not a value of fact '{fact}'",
+                       did_you_mean(value, values) or "values: " + ", ".join(values))
+        else:
+            return True
+        return False
 
     def _check_rule(self, edition: Edition, rule: Rule, names: C.Names, decisions: dict[str, Decision]) -> None:
         decision = decisions.get(rule.decision)
@@ -528,7 +660,7 @@ class _Builder:
                                did_you_mean(str(rule.value), decision.values)
                                or "values: " + ", ".join(decision.values))
         for cond in (rule.when, rule.test):
-            if cond is not None:
+            if cond is not None and not rule.from_table:  # a table's keys are checked as such
                 C.check_names(cond, names, self.problems)
         for target, where in zip(rule.exception_to, rule.exception_locs or [rule.loc] * len(rule.exception_to)):
             clause = edition.clause_by_ref.get(target)
@@ -634,6 +766,11 @@ def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
                 trail.append(nxt)
                 stack.append(iter(graph.get(nxt, ())))
     return found
+
+
+def _shown(value) -> str:
+    """An answer as written in YAML: 'hand', true."""
+    return str(value).lower() if isinstance(value, bool) else f"'{value}'"
 
 
 def _clause_path(doc: Document, clause_id: str) -> tuple:

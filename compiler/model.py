@@ -117,15 +117,38 @@ class Steps:
 
 @dataclass(frozen=True)
 class TableRow:
-    keys: tuple[str, ...]
+    keys: tuple[Answer, ...]  # the values of the table's key (its first, when it has several) the row matches
     value: Answer
+    further: tuple[tuple[Answer, ...], ...] = ()  # the values of each further key, in the table's order
+    loc: Location | None = field(default=None, compare=False, repr=False)
+    # where each value of each key is written, as ``cells``
+    value_locs: tuple[tuple[Location, ...], ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def cells(self) -> tuple[tuple[Answer, ...], ...]:
+        """The values the row matches, for each of the table's keys in order."""
+        return (self.keys,) + self.further
 
 
 @dataclass(frozen=True)
 class Table:
+    """Value rules over key facts, written compactly. A term's tables for one
+    decision are one table (``compiler/tables.py``): ``otherwise`` answers every
+    situation that none of their rows covers."""
+
     decision: str
-    key: str
+    key: str  # the key fact (the first, when there are several)
     rows: tuple[TableRow, ...]
+    further_keys: tuple[str, ...] = ()  # the key facts after the first
+    otherwise: Answer | None = None
+    several: bool = False  # written with a list of keys (rows then map each key to its values)
+    loc: Location | None = field(default=None, compare=False, repr=False)
+    key_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
+    otherwise_loc: Location | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        return (self.key,) + self.further_keys
 
 
 @dataclass(frozen=True)

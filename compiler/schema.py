@@ -62,6 +62,8 @@ _CONDITION = {
 }
 
 _TEXT = {"type": "string", "minLength": 1}
+_KEY_VALUE = {"type": ["string", "boolean"], "pattern": IDENT,
+              "description": "A value of a key fact: an enum value, or true/false for a bool fact."}
 _NOTES = {"type": ["string", "null"]}
 
 _RULE = {
@@ -151,19 +153,36 @@ _CLAUSE = {
         },
         "table": {
             "type": "object",
+            "description": "Value rules over key facts, written compactly. A term's tables for one decision "
+                           "are one table: rows must not overlap with different values, and one 'otherwise' "
+                           "answers wherever no row matches.",
             "properties": {
-                "decision": {"type": "string", "pattern": DECISION},
-                "key": {"type": "string", "pattern": IDENT},
+                "decision": {"type": "string", "pattern": DECISION,
+                             "description": "The decision the rows answer."},
+                "key": {"type": ["string", "array"], "pattern": IDENT, "minItems": 1,
+                        "items": {"type": "string", "pattern": IDENT},
+                        "description": "The enum or bool fact the rows are keyed by, or a list of them "
+                                       "(then each row maps every key fact to its value or values)."},
                 "rows": {"type": "array", "minItems": 1, "items": {
                     "type": "object",
-                    "properties": {"keys": {"type": "array", "minItems": 1,
-                                            "items": {"type": "string", "pattern": IDENT}},
-                                   "value": {"type": ["string", "boolean"]}},
+                    "properties": {
+                        "keys": {"type": ["array", "object"], "minItems": 1, "minProperties": 1,
+                                 "items": _KEY_VALUE,
+                                 "additionalProperties": {"type": ["string", "boolean", "array"], "pattern": IDENT,
+                                                          "minItems": 1, "items": _KEY_VALUE},
+                                 "description": "With one key: the list of its values that the row matches. "
+                                                "With a list of keys: each key fact mapped to a value or a "
+                                                "list of values."},
+                        "value": {"type": ["string", "boolean"],
+                                  "description": "The decision's answer where the row matches."}},
                     "required": ["keys", "value"],
                     "additionalProperties": False,
                 }},
+                "otherwise": {"type": ["string", "boolean"],
+                              "description": "The answer wherever no row of the term's tables for this "
+                                             "decision matches (\"All other ...\")."},
             },
-            "required": ["decision", "key", "rows"],
+            "required": ["decision", "key"],
             "additionalProperties": False,
         },
         # Declared lineage: what the clause was in the edition before the one whose
@@ -329,6 +348,8 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
         for key, item in value.items():
             if key in props:
                 _check(doc, item, props[key], path + (key,), out)
+            elif isinstance(schema.get("additionalProperties"), dict):
+                _check(doc, item, schema["additionalProperties"], path + (key,), out)
             elif schema.get("additionalProperties") is False:
                 place = "at the top level" if not path else f"in {_name(doc.data, path)}"
                 out.append(Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",

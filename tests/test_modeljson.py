@@ -33,7 +33,10 @@ def a_term(when=None, test=None) -> model.Term:
     """A term that holds one of every kind of value: optional ones set and unset, a table, steps."""
     rule = model.Rule("t.q", "t#c", "requires", when, None, test or Ref("a", loc(9, 3)), ("t#b",), "r1", None,
                       loc(9, 1), exception_locs=(loc(9, 20),))
-    table = model.Table("t.e", "k", (model.TableRow(("x", "y"), "on"), model.TableRow(("z",), True)))
+    table = model.Table("t.e", "k", (model.TableRow(("x", "y"), "on", ((True,),), loc(10, 5),
+                                                    ((loc(10, 12), loc(10, 15)), (loc(10, 24),))),
+                                     model.TableRow(("z",), True, ((False, True),))),
+                        ("b",), "off", True, loc(10, 1), (loc(10, 2), loc(10, 4)), loc(11, 3))
     clause = model.Clause("c", "t", "s", "Text.", "Notes.", (model.Link("heal", "heal", None, loc(8, 4)),
                                                             model.Link("x", "x", "y", None)),
                           model.Predicate("p", None, In("phase", ("battle",), True, loc(7, 2)), "t#c", loc(7, 1)),

@@ -147,7 +147,7 @@ def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozen
             def with_rule(new: Rule) -> dict:
                 return {decision: rules[:i] + (new,) + rules[i + 1:]}
 
-            where = rule.ref if not rule.from_table else f"{rule.clause} (table row {_row(rules, i)})"
+            where = rule.ref if not rule.from_table else f"{rule.clause} ({_row(edition, rules, i)})"
             for part in ("when", "test"):
                 cond = getattr(rule, part)
                 if cond is None:
@@ -181,9 +181,12 @@ def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozen
                          steps={decision: tuple(order)})
 
 
-def _row(rules: tuple[Rule, ...], i: int) -> int:
-    """The row of its clause's table that rule ``i`` stands for, from 1."""
-    return sum(1 for r in rules[:i] if r.from_table and r.clause == rules[i].clause) + 1
+def _row(edition: Edition, rules: tuple[Rule, ...], i: int) -> str:
+    """The row of its clause's table that rule ``i`` stands for: ``table row 2`` (from 1), or
+    ``otherwise row`` for the rule that a table's ``otherwise`` stands for (its clause's last)."""
+    n = sum(1 for r in rules[:i] if r.from_table and r.clause == rules[i].clause) + 1
+    table = edition.clause_by_ref[rules[i].clause].table
+    return "otherwise row" if table is not None and n > len(table.rows) else f"table row {n}"
 
 
 def _show(value) -> str:
