@@ -34,7 +34,7 @@ def _files(root: Path):
     yield root / "rulebook.yaml", "rulebook"
     yield root / "vocabulary.yaml", "vocabulary"
     for path in sorted((root / "editions").glob("*/*.yaml")):
-        yield path, "term_patch" if "\npatch:" in path.read_text() else "term"
+        yield path, "term-patch" if "\npatch:" in path.read_text() else "term"
 
 
 @pytest.mark.parametrize("root", [FIXTURES / "minimal", BUNDLED, FIXTURES / "overlay" / "every-operation" / "patch"],
@@ -73,5 +73,5 @@ def test_both_validators_reject_the_same_mistakes(text):
 ])
 def test_both_validators_reject_the_same_patch_mistakes(text):
     doc, _ = parse(text.encode(), "t.yaml")
-    assert validate(doc, "term_patch") != []
-    assert list(validator("term_patch").iter_errors(doc.data)) != []
+    assert validate(doc, "term-patch") != []
+    assert list(validator("term-patch").iter_errors(doc.data)) != []
