@@ -182,3 +182,28 @@ def test_a_git_revision_before_the_new_edition_follows_its_declarations(tmp_path
     assert (out["old"]["edition"], out["new"]["edition"]) == ("v1", "v2")
     renamed = [(c["old_clause"], c["new_clause"], c["matched_by"]) for c in out["changes"] if c["kind"] == "renamed"]
     assert renamed == [("step-1", "choose-a-character", "lineage"), ("step-2", "remove-the-poison", "lineage")]
+
+
+def test_an_edition_that_declares_lineage_leaves_the_earlier_editions_outputs_as_they_were(tmp_path, monkeypatch):
+    # chain without v3, then with it (v3 merges b and c, declared): v1's and v2's export and
+    # cases.json are the same bytes, and the diff reads v3's merge as a merge.
+    before, after = tmp_path / "before", tmp_path / "after"
+    shutil.copytree(LINEAGE / "chain", after)
+    shutil.copytree(LINEAGE / "chain", before)
+    shutil.rmtree(before / "editions" / "v3")
+    full = (after / "rulebook.yaml").read_text()
+    (before / "rulebook.yaml").write_text(full.split("  - id: v3")[0])
+    monkeypatch.chdir(tmp_path)
+
+    def outputs(root):
+        found = {}
+        for edition in ("v1", "v2"):
+            found[("export", edition)] = _run("export", "--rulebook", root.name, "--edition", edition)
+            out = tmp_path / f"suite-{root.name}-{edition}"
+            _run("conformance", "generate", "--rulebook", root.name, "--edition", edition, "--out", str(out))
+            found[("cases", edition)] = (out / "cases.json").read_bytes()
+        return found
+
+    assert outputs(before) == outputs(after)
+    assert _run("diff", "v2", "v3", "--rulebook", "after").splitlines()[0] == \
+        "rulebook diff v2 -> v3: 1 merged, 1 reworded"
