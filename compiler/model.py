@@ -28,6 +28,7 @@ class Fact:
     values: tuple[str, ...]  # empty for bool
     meaning: str
     loc: Location = field(compare=False, repr=False)
+    ordered: bool = False  # an enum whose values are listed in order: comparisons may test it
 
     @property
     def domain(self) -> tuple[Answer, ...]:
@@ -44,12 +45,23 @@ class Constraint:
 
 @dataclass(frozen=True)
 class Vocabulary:
+    """The facts an edition's conditions may test and the constraints between them.
+
+    Each edition has its own (``Edition.vocabulary``): the rulebook's
+    vocabulary.yaml as each edition's ``_vocabulary.yaml`` changes it.
+    """
+
     facts: tuple[Fact, ...]
     constraints: tuple[Constraint, ...]
 
     @cached_property
     def by_name(self) -> Mapping[str, Fact]:
         return {f.name: f for f in self.facts}
+
+    @cached_property
+    def orders(self) -> Mapping[str, tuple[str, ...]]:
+        """Each ordered fact's values in order: what comparisons are compiled against."""
+        return {f.name: f.values for f in self.facts if f.ordered}
 
 
 @dataclass(frozen=True)
@@ -111,15 +123,38 @@ class Steps:
 
 @dataclass(frozen=True)
 class TableRow:
-    keys: tuple[str, ...]
+    keys: tuple[Answer, ...]  # the values of the table's key (its first, when it has several) the row matches
     value: Answer
+    further: tuple[tuple[Answer, ...], ...] = ()  # the values of each further key, in the table's order
+    loc: Location | None = field(default=None, compare=False, repr=False)
+    # where each value of each key is written, as ``cells``
+    value_locs: tuple[tuple[Location, ...], ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def cells(self) -> tuple[tuple[Answer, ...], ...]:
+        """The values the row matches, for each of the table's keys in order."""
+        return (self.keys,) + self.further
 
 
 @dataclass(frozen=True)
 class Table:
+    """Value rules over key facts, written compactly. A term's tables for one
+    decision are one table (``compiler/tables.py``): ``otherwise`` answers every
+    situation that none of their rows covers."""
+
     decision: str
-    key: str
+    key: str  # the key fact (the first, when there are several)
     rows: tuple[TableRow, ...]
+    further_keys: tuple[str, ...] = ()  # the key facts after the first
+    otherwise: Answer | None = None
+    several: bool = False  # written with a list of keys (rows then map each key to its values)
+    loc: Location | None = field(default=None, compare=False, repr=False)
+    key_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
+    otherwise_loc: Location | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        return (self.key,) + self.further_keys
 
 
 @dataclass(frozen=True)
@@ -128,6 +163,30 @@ class Link:
     term: str
     clause: str | None
     loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+#: The lineage keys a clause may declare, in the order the docs list them.
+LINEAGE_KINDS = ("formerly", "split_from", "merged_from", "moved_from")
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """What a clause was in the edition before the one whose file gives it.
+
+    ``kind`` is one of ``LINEAGE_KINDS``; ``clause`` and ``sources`` are
+    qualified refs (``term#clause``). No location: an edition's list of them
+    is kept with the edition (and in the cache's copy of it), whose locations
+    name rulebook.yaml only.
+    """
+
+    clause: str
+    kind: str
+    sources: tuple[str, ...]
+
+    @property
+    def continues(self) -> bool:
+        """Whether the clause continues its sources whole (a split takes only a part)."""
+        return self.kind != "split_from"
 
 
 @dataclass(frozen=True)
@@ -143,6 +202,7 @@ class Clause:
     steps: Steps | None
     table: Table | None
     loc: Location = field(compare=False, repr=False)
+    lineage: Lineage | None = None  # declared: what this clause was in the edition before
 
     @property
     def ref(self) -> str:
@@ -168,6 +228,9 @@ class Term:
     edition: str  # the edition whose file gave this version of the term
     digest: str  # hash of the term's content, for skipping unchanged terms
     loc: Location = field(compare=False, repr=False)
+    # A patched term (compiler.overlay): the earlier term files it keeps values from, whose
+    # lines some of its locations name; () for a term written whole.
+    bases: tuple[Location, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def clauses(self) -> tuple[Clause, ...]:
@@ -186,6 +249,12 @@ class Edition:
     changed: tuple[str, ...]  # ids of terms this edition's own files add or change
     withdrawn: tuple[str, ...]
     loc: Location = field(compare=False, repr=False)
+    # The lineage its own files declare, by clause ref: what the diff of any two
+    # editions composes (a cached edition holds this, not its terms).
+    lineage: tuple[Lineage, ...] = ()
+    # The facts and constraints this edition knows, and only those: its checks, suites,
+    # situations and pages use them alone (an edition never sees a later one's).
+    vocabulary: Vocabulary = field(default=Vocabulary((), ()))
 
     @cached_property
     def term_by_id(self) -> Mapping[str, Term]:
@@ -221,7 +290,6 @@ class Rulebook:
     publisher: str
     notes: str | None
     editions: tuple[Edition, ...]
-    vocabulary: Vocabulary
 
     @cached_property
     def edition_by_id(self) -> Mapping[str, Edition]:
