@@ -5,7 +5,7 @@ how answers and situations are shown, the override sets conformance reads."""
 from __future__ import annotations
 
 from compiler.build import load_rulebook
-from compiler.evaluate import CONFLICT, EMPTY, DecisionModel, Evaluator, show_state
+from compiler.evaluate import CONFLICT, EMPTY, Evaluator, show_state
 from compiler.logic import logic_problems
 
 
@@ -46,7 +46,7 @@ def test_overrides_are_the_rules_each_rule_beats_directly_or_through_others(tmp_
         "      - {id: z, text: Z., rules: [{decision: t.q, value: true, when: b, exception_to: ['t#y']}]}\n"
         "      - {id: w, text: W., rules: [{decision: t.q, value: false, when: c, exception_to: ['t#z']}]}\n"))
     book = load_rulebook(root)
-    model = DecisionModel(book.vocabulary, book.edition("e1"), "t.q")
+    model = Evaluator(book, book.edition("e1")).model("t.q")
     assert [r.ref for r in model.rules] == ["t#x", "t#y", "t#z", "t#w"]
     assert dict(model._overrides) == {0: frozenset(), 1: frozenset(), 2: frozenset({1}), 3: frozenset({1, 2})}
 
