@@ -138,3 +138,18 @@ def test_a_comparison_with_a_withdrawn_value_or_fact_names_the_withdrawal(tmp_pa
     assert [str(p) for p in problems] == [
         f"{shown}/" + expected.format(root=shown) + "\n  hint: an edition's conditions test only what its "
         "vocabulary has: change the condition in this edition, or do not withdraw it"]
+
+
+def test_a_term_carried_into_a_larger_vocabulary_is_checked_again(tmp_path):
+    """Edition b adds the value 'end' and keeps a's Cure, whose table does not answer it: the
+    same rules over another vocabulary are checked again (edition a alone had no problem)."""
+    book = tmp_path / "book"
+    _place("after", book)
+    (book / "editions" / "b" / "cure.yaml").unlink()
+    (book / "editions" / "b" / "_vocabulary.yaml").write_text("facts:\n  change:\n    - {name: phase, add_values: [end]}\n")
+    result = _runner().invoke(main, ["check", str(book)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"{os.path.relpath(book)}/editions/a/cure.yaml:7:5: error: decision 'cure.timing' has no answer when phase=end\n"
+        "  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it out of "
+        "the question's scope\n1 problem found\n")
