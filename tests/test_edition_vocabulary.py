@@ -150,6 +150,7 @@ def test_a_term_carried_into_a_larger_vocabulary_is_checked_again(tmp_path):
     result = _runner().invoke(main, ["check", str(book)])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        f"{os.path.relpath(book)}/editions/a/cure.yaml:7:5: error: decision 'cure.timing' has no answer when phase=end\n"
+        f"{os.path.relpath(book)}/editions/a/cure.yaml:7:5: error: decision 'cure.timing' has no answer when "
+        "phase=end, in edition 'b', whose vocabulary differs from that of edition 'a'\n"
         "  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it out of "
         "the question's scope\n1 problem found\n")
