@@ -154,3 +154,17 @@ def test_a_term_carried_into_a_larger_vocabulary_is_checked_again(tmp_path):
         "phase=end, in edition 'b', whose vocabulary differs from that of edition 'a'\n"
         "  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it out of "
         "the question's scope\n1 problem found\n")
+
+
+def test_the_later_edition_exports_its_own_vocabulary():
+    result = _runner().invoke(main, ["export", "--rulebook", str(FIXTURE), "--edition", "b"])
+    data = json.loads(result.stdout)
+    assert data["facts"] == [
+        {"name": "poisoned", "type": "bool", "values": [], "meaning": "The character is poisoned."},
+        {"name": "paralyzed", "type": "bool", "values": [], "meaning": "The character is paralyzed."},
+        {"name": "phase", "type": "enum", "values": ["preparation", "battle", "discard", "end"],
+         "meaning": "The phase of the turn, the end phase included."},
+        {"name": "diseased", "type": "bool", "values": [], "meaning": "The character is diseased."}]
+    assert data["constraints"] == [
+        {"id": "no-disease-at-the-end", "text": "Disease is resolved before the end phase.",
+         "never": {"all": ["diseased", {"is": {"phase": "end"}}]}}]
