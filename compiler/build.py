@@ -509,7 +509,7 @@ class _Builder:
                               tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
                               vocabulary=vocabulary.vocabulary)
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
-                            lambda ref: (c.lineage if (c := edition.clause_by_ref.get(ref)) else False),
+                            lambda ref: ref in edition.clause_by_ref,
                             self.error)
             self._check_edition(edition, vocabulary, checked)
             editions.append(edition)

@@ -20,6 +20,8 @@ IDENT = r"^[a-z][a-z0-9_]*$"
 DECISION = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 EDITION_ID = r"^[0-9A-Za-z][0-9A-Za-z.-]*$"
 CLAUSE_REF = r"^[a-z0-9]+(-[a-z0-9]+)*#[a-z0-9]+(-[a-z0-9]+)*$"
+# A clause id of the same term: a slug, written apart so that its hint can say so.
+SAME_TERM_ID = r"^(?:[a-z0-9]+(-[a-z0-9]+)*)$"
 # A clause of the same term by its id, or of another term as TERM#CLAUSE.
 LINEAGE_REF = r"^([a-z0-9]+(-[a-z0-9]+)*#)?[a-z0-9]+(-[a-z0-9]+)*$"
 DATE = r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$"
@@ -187,7 +189,7 @@ _CLAUSE = {
         },
         # Declared lineage: what the clause was in the edition before the one whose
         # file gives it (docs/format.md, Lineage). At most one of the four.
-        "formerly": {"type": "string", "pattern": SLUG,
+        "formerly": {"type": "string", "pattern": SAME_TERM_ID,
                      "description": "Renamed: the id this clause had in the same term in the edition "
                                     "before."},
         "split_from": {"type": "string", "pattern": LINEAGE_REF,
@@ -430,6 +432,8 @@ _PATTERN_HINTS = {
     DECISION: "use dotted identifiers, like 'heal.may_target'",
     EDITION_ID: "use letters, digits, dots and hyphens, like '4.0.0-draft'",
     CLAUSE_REF: "cite a clause as TERM#CLAUSE, like 'heal#healable'",
+    SAME_TERM_ID: "'formerly' names a clause of the same term by its id, like 'step-1'; one that came from "
+                  "another term says moved_from: TERM#CLAUSE",
     LINEAGE_REF: "name a clause by its id in the same term, like 'step-1', or as TERM#CLAUSE, like 'heal#healable'",
     DATE: "write dates as YYYY-MM-DD, YYYY-MM or YYYY, quoted",
 }
