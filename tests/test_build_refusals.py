@@ -1,0 +1,39 @@
+"""Refusals of the build no other test showed (written for build mutants that survived), each
+with its exact message and place."""
+
+from __future__ import annotations
+
+import pytest
+
+from compiler.build import load_rulebook
+from compiler.diagnostics import RulebookError
+
+
+def problems(root) -> list[str]:
+    with pytest.raises(RulebookError) as err:
+        load_rulebook(root)
+    return [str(d) for d in err.value.diagnostics]
+
+
+def test_a_source_outside_the_rulebook_folder_is_refused_where_it_is_named(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path / "book", "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    (tmp_path / "outside.txt").write_text("text\n")
+    (root / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n"
+        "  - {id: e1, title: E, date: null, status: draft, sources: [../outside.txt]}\n")
+    assert problems(root) == [
+        "book/rulebook.yaml:4:61: error: source '../outside.txt' lies outside the rulebook folder\n"
+        "  hint: keep source texts in the rulebook's sources/ folder"]
+
+
+def test_a_clause_that_is_an_exception_to_itself_is_refused_at_its_exception_to(tmp_path, write_rulebook,
+                                                                                 monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, value: false, exception_to: ['t#y']}]}\n"))
+    assert problems(root) == [
+        "editions/e1/t.yaml:10:79: error: a clause cannot be an exception to itself",
+        "editions/e1/t.yaml:10:80: error: exceptions for 't.q' form a cycle: t#y -> t#y\n"
+        "  hint: an exception overrides the rule it names; one of these must not be an exception to the other"]
