@@ -37,3 +37,34 @@ def test_a_clause_that_is_an_exception_to_itself_is_refused_at_its_exception_to(
         "editions/e1/t.yaml:10:79: error: a clause cannot be an exception to itself",
         "editions/e1/t.yaml:10:80: error: exceptions for 't.q' form a cycle: t#y -> t#y\n"
         "  hint: an exception overrides the rule it names; one of these must not be an exception to the other"]
+
+
+def test_a_bool_decision_refuses_a_value_that_is_not_true_or_false(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: maybe}]}\n")
+    assert problems(root) == ["editions/e1/t.yaml:9:35: error: decision 't.q' is bool; value 'maybe' is not true/false"]
+
+
+def test_an_enum_decision_refuses_a_value_it_does_not_list_and_names_the_nearest(tmp_path, write_rulebook,
+                                                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: hihg}]}\n")
+    term = root / "editions" / "e1" / "t.yaml"
+    term.write_text(term.read_text().replace("type: bool,", "type: enum, values: [low, high],"))
+    assert problems(root) == ["editions/e1/t.yaml:9:35: error: 'hihg' is not a value of decision 't.q'\n"
+                              "  hint: did you mean 'high'?"]
+
+
+def test_an_edition_id_given_twice_names_the_first(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    (root / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n"
+        "  - {id: e1, title: F, date: null, status: draft}\n")
+    assert problems(root) == ["rulebook.yaml:5:10: error: duplicate edition id 'e1'\n  hint: first given as edition 1"]
+
+
+def test_a_rule_keeps_its_notes(tmp_path, write_rulebook):
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, value: true, notes: Why it is so.}]}\n"))
+    assert [r.notes for r in load_rulebook(root).edition("e1").rules["t.q"]] == ["Why it is so."]
