@@ -68,3 +68,12 @@ def test_a_rule_keeps_its_notes(tmp_path, write_rulebook):
     root = write_rulebook(tmp_path, (
         "      - {id: x, text: X., rules: [{decision: t.q, value: true, notes: Why it is so.}]}\n"))
     assert [r.notes for r in load_rulebook(root).edition("e1").rules["t.q"]] == ["Why it is so."]
+
+
+def test_a_patch_of_a_term_no_earlier_edition_has_says_to_write_it_whole(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    (root / "editions" / "e1" / "zzz.yaml").write_text("id: zzz\npatch:\n  - remove: x\n")
+    assert problems(root) == [
+        "editions/e1/zzz.yaml:2:1: error: edition 'e1' patches term 'zzz', which no earlier edition has\n"
+        "  hint: write the whole term, with 'name' and 'sections' instead of 'patch'"]
