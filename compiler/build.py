@@ -17,9 +17,9 @@ from typing import Iterable
 
 from . import conditions as C
 from . import lineage as L
-from . import schema, tables
+from . import metadata, schema, tables
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
-from .model import (Clause, Constraint, Decision, Edition, Fact, Link, Predicate, Rule,
+from .model import (Clause, Constraint, Dated, Decision, Edition, Fact, Link, Predicate, Rule,
                     Rulebook, Section, Steps, Table, TableRow, Term, Vocabulary, clause_ref)
 from .yamlsource import Document, load
 
@@ -133,6 +133,7 @@ class _Builder:
         vocabulary = self._vocabulary(vocab_doc) if vocab_doc else Vocabulary((), ())
         files = self._scan_term_files(editions_meta)
         editions = self._resolve(editions_meta, files, vocabulary)
+        metadata.check(editions, self.error)
         if self.problems:
             raise RulebookError(self.problems)
         data = main.data
@@ -143,6 +144,7 @@ class _Builder:
 
     def _editions(self, main: Document) -> list[dict]:
         seen: dict[str, int] = {}
+        labels: dict[str, str] = {}  # the publisher's version labels: edition ids, unless 'version' gives one
         result = []
         for i, ed in enumerate(main.data["editions"]):
             path = ("editions", i)
@@ -151,11 +153,17 @@ class _Builder:
                            f"first given as edition {seen[ed['id']] + 1}")
                 continue
             seen[ed["id"]] = i
+            label = ed.get("version", ed["id"])
+            if label in labels:
+                self.error(main.at(path + ("version" if "version" in ed else "id",)),
+                           f"edition '{ed['id']}' has the version label '{label}', as edition '{labels[label]}' does",
+                           "an edition's version label is its 'version', else its id; give one of them another "
+                           "'version'")
+            labels.setdefault(label, ed["id"])
             for j, source in enumerate(ed.get("sources") or []):
                 self._check_source(main, path + ("sources", j), source)
             result.append({**ed, "loc": main.at(path)})
         return result
-
     def _check_source(self, doc: Document, path: tuple, source: str) -> None:
         target = (self.root / source).resolve()
         if not target.is_relative_to(self.root.resolve()):
@@ -328,7 +336,8 @@ class _Builder:
         sections = self._otherwise(tid, sections)
         digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         return Term(tid, data["name"], tuple(data.get("aliases") or ()), data.get("notes"), tuple(decisions),
-                    tuple(sections), edition, digest, doc.at())
+                    tuple(sections), edition, digest, doc.at(),
+                    _dated(doc, "updated"), _dated(doc, "released"))
 
     def _clause(self, doc: Document, path: tuple, raw: dict, tid: str, section: str) -> Clause:
         ref = clause_ref(tid, raw["id"])
@@ -527,7 +536,8 @@ class _Builder:
             edition = Edition(meta["id"], meta["title"], meta["date"], meta["status"],
                               tuple(meta.get("sources") or ()), meta.get("notes"), terms,
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
-                              tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)))
+                              tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
+                              meta.get("version"))
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
                             lambda ref: (c.lineage if (c := edition.clause_by_ref.get(ref)) else False),
                             self.error)
@@ -766,6 +776,14 @@ def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
                 trail.append(nxt)
                 stack.append(iter(graph.get(nxt, ())))
     return found
+
+
+def _dated(doc: Document, key: str) -> Dated | None:
+    raw = doc.data.get(key)
+    if raw is None:
+        return None
+    return Dated(raw.get("date"), raw["version"], doc.at((key, "version")),
+                 doc.at((key, "date")) if "date" in raw else None)
 
 
 def _shown(value) -> str:

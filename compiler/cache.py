@@ -58,8 +58,9 @@ from .modeljson import ModelDataError, from_data, to_data
 
 #: Bumped when the layout of the database changes (3: entries are JSON, not pickles;
 #: 4: clauses and editions carry declared lineage; 5: facts may be ordered, conditions may
-#: hold comparisons; 6: tables with several keys and otherwise).
-SCHEMA = 6
+#: hold comparisons; 6: tables with several keys and otherwise; 7: terms' updated/released,
+#: editions' version labels).
+SCHEMA = 7
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32

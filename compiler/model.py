@@ -212,6 +212,17 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Dated:
+    """An entry's "Last Updated" or "Released" as the publisher prints it: a date and the
+    publisher's version label ("3/13/2026 (v11.0.0)" is date 2026-03-13, version 11.0.0)."""
+
+    date: str | None
+    version: str
+    loc: Location = field(compare=False, repr=False)  # where the version is written
+    date_loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Term:
     id: str
     name: str
@@ -222,6 +233,8 @@ class Term:
     edition: str  # the edition whose file gave this version of the term
     digest: str  # hash of the term's content, for skipping unchanged terms
     loc: Location = field(compare=False, repr=False)
+    updated: Dated | None = None  # "Last Updated", as the entry prints it
+    released: Dated | None = None  # "Released", as the entry prints it
 
     @property
     def clauses(self) -> tuple[Clause, ...]:
@@ -243,6 +256,12 @@ class Edition:
     # The lineage its own files declare, by clause ref: what the diff of any two
     # editions composes (a cached edition holds this, not its terms).
     lineage: tuple[Lineage, ...] = ()
+    version: str | None = None  # the publisher's version label, when it is not the id
+
+    @property
+    def label(self) -> str:
+        """The publisher's version label: ``version``, else the id."""
+        return self.version if self.version is not None else self.id
 
     @cached_property
     def term_by_id(self) -> Mapping[str, Term]:

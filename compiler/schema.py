@@ -66,6 +66,24 @@ _KEY_VALUE = {"type": ["string", "boolean"], "pattern": IDENT,
               "description": "A value of a key fact: an enum value, or true/false for a bool fact."}
 _NOTES = {"type": ["string", "null"]}
 
+def _dated(printed: str, date: str, version: str) -> dict:
+    return {
+        "type": "object",
+        "description": f"The entry's \"{printed}\" as the publisher prints it, a date and a version label, "
+                       f"like {{date: {date}, version: {version}}}; check verifies it against the editions "
+                       "that carry that label.",
+        "properties": {
+            "date": {"type": ["string", "null"], "pattern": DATE,
+                     "description": "The date printed, as YYYY-MM-DD (or YYYY-MM, YYYY)."},
+            "version": {"type": "string", "pattern": EDITION_ID,
+                        "description": "The publisher's version label printed (11.0.0 for \"v11.0.0\"): an "
+                                       "edition's 'version', else its id."},
+        },
+        "required": ["version"],
+        "additionalProperties": False,
+    }
+
+
 _RULE = {
     "type": "object",
     "description": "A contribution to a decision: value, requires, forbids or permits, "
@@ -93,6 +111,8 @@ _TERM = {
         "name": _TEXT,
         "withdrawn": {"type": "boolean"},
         "aliases": {"type": "array", "items": _TEXT},
+        "updated": _dated("Last Updated", "2026-03-13", "11.0.0"),
+        "released": _dated("Released", "2015-08-10", "3.0.0"),
         "notes": _NOTES,
         "decisions": {"type": "array", "items": {
             "type": "object",
@@ -222,6 +242,9 @@ _RULEBOOK = {
                 "status": {"enum": ["published", "draft"]},
                 "sources": {"type": "array", "items": _TEXT},
                 "notes": _NOTES,
+                "version": {"type": "string", "pattern": EDITION_ID,
+                            "description": "The publisher's version label of this edition, where it is not "
+                                           "the id: what a term's 'updated' and 'released' name."},
             },
             "required": ["id", "title", "date", "status"],
             "additionalProperties": False,
