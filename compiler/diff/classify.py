@@ -3,10 +3,11 @@
 Kinds, from the strongest: ``added``, ``removed``, ``split``, ``merged`` (by
 how the clauses were paired), ``semantic`` (the machine-readable meaning
 changed and some situation is decided differently, or a procedure's order
-changed), ``reworded`` (words changed, meaning the same), ``editorial``
-(only punctuation, typography, whitespace or case changed; or an id,
-a link or an equivalent restatement of the meaning), ``moved`` (nothing but
-the place changed).
+changed), ``moved`` to another term and ``renamed`` (another id in its term),
+whatever their words, ``reworded`` (words changed, meaning the same),
+``editorial`` (only punctuation, typography, whitespace or case changed; or
+a link or an equivalent restatement of the meaning), ``moved`` within its
+term (nothing but the place changed).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..conditions import to_json as cond_json
 from ..model import Clause, Vocabulary
 from .redline import words
 
-KINDS = ("added", "removed", "moved", "split", "merged", "editorial", "reworded", "semantic")
+KINDS = ("added", "removed", "moved", "renamed", "split", "merged", "editorial", "reworded", "semantic")
 
 SAME, EDITORIAL, REWORDED = "same", "editorial", "reworded"
 

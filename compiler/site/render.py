@@ -149,17 +149,35 @@ class Renderer:
     def mark(self, edition: Edition, term: Term, clause: Clause) -> lineage.ClauseMark | None:
         return self.marks[edition.id].get(term.id, {}).get(clause.id)
 
-    def pairs(self, version: lineage.Version) -> list[tuple[Clause, Clause | None]]:
-        """Each clause of a version with the clause of the same id before it (None if new)."""
+    def pairs(self, version: lineage.Version) -> list[tuple[Clause, str | None, str | None]]:
+        """Each clause of a version, the text it is redlined against (None if new) and how its
+        lineage reads when it declares one: the clause it was, or the clause of the same id."""
         before = {c.id: c for c in version.previous.clauses} if version.previous else {}
-        return [(c, before.get(c.id)) for c in version.term.clauses]
+        out = []
+        for clause in version.term.clauses:
+            if clause.lineage is None:
+                old = before.get(clause.id)
+                out.append((clause, old.text if old else None, None))
+                continue
+            previous = self._previous(version.edition)
+            olds = [previous.clause_by_ref[ref] for ref in clause.lineage.sources
+                    if previous is not None and ref in previous.clause_by_ref]
+            out.append((clause, " ".join(c.text for c in olds) if olds else None,
+                        lineage.declared_words(clause.lineage, clause.term)))
+        return out
 
-    def removed(self, version: lineage.Version) -> list[Clause]:
-        """Clauses of the version before that this version no longer has."""
+    def removed(self, version: lineage.Version) -> list[tuple[Clause, str | None]]:
+        """Clauses of the version before that this version no longer has, each with where its
+        words went when a clause of this edition declares it (None: removed)."""
         if version.previous is None or version.term is None:
             return []
         now = {c.id for c in version.term.clauses}
-        return [c for c in version.previous.clauses if c.id not in now]
+        went = lineage.successors(version.edition)
+        return [(c, went.get(c.ref)) for c in version.previous.clauses if c.id not in now]
+
+    def _previous(self, edition: Edition) -> Edition | None:
+        index = self.book.editions.index(edition)
+        return self.book.editions[index - 1] if index else None
 
     def edition(self, edition_id: str) -> Edition:
         return self.book.edition_by_id[edition_id]
