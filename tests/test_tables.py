@@ -197,3 +197,12 @@ def test_mutants_name_the_otherwise_row(book):
     assert where == ["targeting#draw (table row 1)", "targeting#hold (table row 1)", "targeting#hold (table row 2)",
                      "targeting#all-other (otherwise row)", "targeting#redirect (table row 1)",
                      "targeting#redirect (otherwise row)"]
+
+
+def test_a_value_an_edition_adds_to_a_key_falls_to_the_otherwise_row():
+    book = load_rulebook(TABLES / "a-value-added")  # t2 adds the ability 'toss' and changes no term
+    t1, t2 = (DecisionModel(e.vocabulary, e, "targeting.location") for e in book.editions)
+    assert [s for s in t1.states() if s["ability"] == "toss"] == []
+    found = {s["card_type"]: (t2.evaluate(s).answer, t2.evaluate(s).clauses)
+             for s in t2.states() if s["ability"] == "toss"}
+    assert found == {t: ("in_play", ("targeting#all-other",)) for t in ("hero", "evil_character", "lost_soul")}
