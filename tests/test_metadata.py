@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import check, load_rulebook
+from compiler.build import load_rulebook
 from compiler.export import edition_json
 
 METADATA = Path(__file__).resolve().parent / "fixtures" / "metadata"
@@ -54,16 +54,9 @@ def test_the_term_page_shows_the_metadata(book):
     assert "rb-dates" not in Renderer(book).render(spec, lambda uri: uri).html
 
 
-def problems(name: str, monkeypatch) -> list[str]:
-    monkeypatch.chdir(METADATA)
-    book, found = check(name)
-    assert book is None
-    return [str(d) for d in found]
-
-
-def test_metadata_that_contradicts_the_editions(monkeypatch):
+def test_metadata_that_contradicts_the_editions(problems_in):
     where = "metadata-contradicts-editions/editions"
-    assert problems("metadata-contradicts-editions", monkeypatch) == [
+    assert problems_in(METADATA, "metadata-contradicts-editions") == [
         f"{where}/a1/heal.yaml:3:38: error: term 'heal' is declared last updated in version 3.0.0 "
         "(edition 'a3'), later than edition 'a1' (version 1.0.0), whose file declares it\n"
         "  hint: a term file declares what is true of its own edition; correct 'updated'",
@@ -88,8 +81,8 @@ def test_metadata_that_contradicts_the_editions(monkeypatch):
         "correct 'updated'"]
 
 
-def test_two_editions_with_one_version_label(monkeypatch):
-    assert problems("duplicate-version-label", monkeypatch) == [
+def test_two_editions_with_one_version_label(problems_in):
+    assert problems_in(METADATA, "duplicate-version-label") == [
         "duplicate-version-label/rulebook.yaml:5:10: error: edition '1.0.0' has the version label '1.0.0', as "
         "edition 'a1' does\n"
         "  hint: an edition's version label is its 'version', else its id; give one of them another 'version'"]
