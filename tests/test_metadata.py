@@ -97,3 +97,11 @@ def test_the_json_schema_describes_the_metadata():
         assert (prop["required"], sorted(prop["properties"])) == (["version"], ["date", "version"])
         assert all("description" in p for p in [prop, *prop["properties"].values()])
     assert "description" in schema["rulebook"]["properties"]["editions"]["items"]["properties"]["version"]
+
+
+def test_a_patch_declares_the_update_it_makes():
+    book = load_rulebook(METADATA / "a-patch-updates-the-entry")  # a3 patches heal's clause, updated in 3.0.0
+    heal = book.edition("a3").term_by_id["heal"]
+    assert ((heal.updated.version, Path(heal.updated.loc.path).parts[-2:]),
+            (heal.released.version, Path(heal.released.loc.path).parts[-2:])) == (
+        ("3.0.0", ("a3", "heal.yaml")), ("1.0.0", ("a2", "heal.yaml")))
