@@ -517,7 +517,7 @@ class _Builder:
                     current[tid] = tf.term
                     resolved[tid] = tf.doc
                     changed.append(tid)
-                else:
+                elif isinstance(tid, str):  # an id that is not a string names no term (the schema says so)
                     resolved[tid] = None
             terms = tuple(current[k] for k in sorted(current))
             declared = [d for tf in files.get(meta["id"], [])
