@@ -1,7 +1,7 @@
 """A content-addressed cache of rulebooks that passed the checks, and of their terms.
 
 A rulebook is known by the hash of every file the build reads (``rulebook.yaml``,
-``vocabulary.yaml``, every file under ``editions/`` and how they are laid out)
+``vocabulary.yaml``, ``corrections.yaml``, every file under ``editions/`` and how they are laid out)
 together with the compiler's version and a hash of the compiler's own source
 files, so that any change to either gives another key. Only rulebooks that
 passed ``build.check`` are stored; for each:
@@ -56,8 +56,9 @@ from .diagnostics import printable
 from .model import Rulebook, Term
 from .modeljson import ModelDataError, from_data, to_data
 
-#: Bumped when the layout of the database changes (3: entries are JSON, not pickles).
-SCHEMA = 3
+#: Bumped when the layout of the database changes (3: entries are JSON, not pickles;
+#: 4: editor notes and the corrections log in the model).
+SCHEMA = 4
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
@@ -132,7 +133,7 @@ def fingerprint(root: Path | str) -> Fingerprint | None:
     try:
         if not root.is_dir() or not (root / "rulebook.yaml").is_file():
             return None
-        for name in ("rulebook.yaml", "vocabulary.yaml"):
+        for name in ("rulebook.yaml", "vocabulary.yaml", "corrections.yaml"):
             path = root / name
             if path.is_file():
                 files[name] = _sha(path)
@@ -347,7 +348,8 @@ class Cache:
                 if not _sources_present(Path(root), sources):
                     return None  # the build would report it: let it
                 paths = {"rulebook.yaml": shown_path(root, "rulebook.yaml"),
-                         "vocabulary.yaml": shown_path(root, "vocabulary.yaml")}
+                         "vocabulary.yaml": shown_path(root, "vocabulary.yaml"),
+                         "corrections.yaml": shown_path(root, "corrections.yaml")}
                 book = _load(Rulebook, skeleton, checksum, paths)
             except CacheError:
                 self.forget(fp.key)
@@ -560,6 +562,8 @@ def _meta_paths(book: Rulebook) -> dict[str, str]:
         paths[fact.loc.path] = "vocabulary.yaml"
     for constraint in book.vocabulary.constraints:
         paths[constraint.loc.path] = "vocabulary.yaml"
+    for correction in book.corrections:
+        paths[correction.loc.path] = "corrections.yaml"
     return paths
 
 

@@ -143,6 +143,7 @@ class Clause:
     steps: Steps | None
     table: Table | None
     loc: Location = field(compare=False, repr=False)
+    editor_notes: str | None = None  # modelling and transcription remarks, not the publisher's
 
     @property
     def ref(self) -> str:
@@ -168,6 +169,7 @@ class Term:
     edition: str  # the edition whose file gave this version of the term
     digest: str  # hash of the term's content, for skipping unchanged terms
     loc: Location = field(compare=False, repr=False)
+    editor_notes: str | None = None
 
     @property
     def clauses(self) -> tuple[Clause, ...]:
@@ -186,6 +188,7 @@ class Edition:
     changed: tuple[str, ...]  # ids of terms this edition's own files add or change
     withdrawn: tuple[str, ...]
     loc: Location = field(compare=False, repr=False)
+    editor_notes: str | None = None
 
     @cached_property
     def term_by_id(self) -> Mapping[str, Term]:
@@ -215,6 +218,29 @@ class Edition:
 
 
 @dataclass(frozen=True)
+class Correction:
+    """One entry of the corrections log (``corrections.yaml``): a published edition locked or corrected.
+
+    ``kind`` is ``publish`` (the edition's first lock), ``transcription`` (the editors fix
+    their transcription of the text or of its meaning: the rule is as published) or
+    ``erratum`` (the publisher changed a rule of the published edition). ``changed`` lists
+    what the entry changed: clause refs (``heal#healable``) and term ids (the term's own
+    name, aliases, notes, decisions or sections).
+    """
+
+    date: str
+    edition: str
+    kind: str
+    reason: str
+    changed: tuple[str, ...]
+    loc: Location = field(compare=False, repr=False)
+
+    @property
+    def is_rule_change(self) -> bool:
+        return self.kind == "erratum"
+
+
+@dataclass(frozen=True)
 class Rulebook:
     root: str
     title: str
@@ -222,6 +248,8 @@ class Rulebook:
     notes: str | None
     editions: tuple[Edition, ...]
     vocabulary: Vocabulary
+    editor_notes: str | None = None
+    corrections: tuple[Correction, ...] = ()  # the corrections log, oldest first
 
     @cached_property
     def edition_by_id(self) -> Mapping[str, Edition]:

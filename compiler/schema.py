@@ -48,6 +48,13 @@ _CONDITION = {
 
 _TEXT = {"type": "string", "minLength": 1}
 _NOTES = {"type": ["string", "null"]}
+_READER_NOTES = {"type": ["string", "null"],
+                 "description": "Notes for readers: the publisher's or the editors' remarks that the site shows "
+                                "with the text. Part of a published edition's locked content."}
+_EDITOR_NOTES = {"type": ["string", "null"],
+                 "description": "Notes for editors: modelling and transcription remarks (source files, readings, "
+                                "repairs, reconstruction marks). Shown on the site only with the plugin option "
+                                "show_editor_notes; not part of a published edition's locked content."}
 
 _RULE = {
     "type": "object",
@@ -62,7 +69,8 @@ _RULE = {
         "forbids": {"$ref": "#/$defs/condition"},
         "permits": {"$ref": "#/$defs/condition"},
         "exception_to": {"type": "array", "items": {"type": "string", "pattern": CLAUSE_REF}},
-        "notes": _NOTES,
+        "notes": {**_NOTES, "description": "The editors' remarks on how this rule models the text; "
+                                           "not part of a published edition's locked content."},
     },
     "required": ["decision"],
     "additionalProperties": False,
@@ -76,7 +84,8 @@ _TERM = {
         "name": _TEXT,
         "withdrawn": {"type": "boolean"},
         "aliases": {"type": "array", "items": _TEXT},
-        "notes": _NOTES,
+        "notes": _READER_NOTES,
+        "editor_notes": _EDITOR_NOTES,
         "decisions": {"type": "array", "items": {
             "type": "object",
             "properties": {
@@ -110,7 +119,8 @@ _CLAUSE = {
     "properties": {
         "id": {"type": "string", "pattern": SLUG},
         "text": _TEXT,
-        "notes": _NOTES,
+        "notes": _READER_NOTES,
+        "editor_notes": _EDITOR_NOTES,
         "links": {"type": "array", "items": {
             "type": "object",
             "properties": {"phrase": _TEXT, "term": {"type": "string", "pattern": SLUG},
@@ -162,7 +172,8 @@ _RULEBOOK = {
     "properties": {
         "title": _TEXT,
         "publisher": _TEXT,
-        "notes": _NOTES,
+        "notes": _READER_NOTES,
+        "editor_notes": _EDITOR_NOTES,
         "editions": {"type": "array", "minItems": 1, "items": {
             "type": "object",
             "properties": {
@@ -171,7 +182,8 @@ _RULEBOOK = {
                 "date": {"type": ["string", "null"], "pattern": DATE},
                 "status": {"enum": ["published", "draft"]},
                 "sources": {"type": "array", "items": _TEXT},
-                "notes": _NOTES,
+                "notes": _READER_NOTES,
+                "editor_notes": _EDITOR_NOTES,
             },
             "required": ["id", "title", "date", "status"],
             "additionalProperties": False,
@@ -208,8 +220,39 @@ _VOCABULARY = {
     "additionalProperties": False,
 }
 
+_CORRECTIONS = {
+    "type": "object",
+    "description": "corrections.yaml: the log of published editions locked (rulebook publish) and corrected "
+                   "(rulebook correct), oldest first. Written by those commands; the site shows it.",
+    "properties": {
+        "corrections": {"type": "array", "items": {
+            "type": "object",
+            "description": "One entry: the edition locked or corrected, when, why, and what changed.",
+            "properties": {
+                "date": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                         "description": "The day of the entry, YYYY-MM-DD."},
+                "edition": {"type": "string", "pattern": EDITION_ID,
+                            "description": "The published edition locked or corrected."},
+                "kind": {"enum": ["publish", "transcription", "erratum"],
+                         "description": "publish: the edition's first lock; transcription: the editors "
+                                        "corrected their transcription of the text or its meaning (the rule is "
+                                        "as published); erratum: the publisher changed a rule of the edition."},
+                "reason": {**_TEXT, "description": "Why, in a sentence or two; the site shows it."},
+                "changed": {"type": "array", "items": {"type": "string", "pattern": r"^[a-z0-9]+(-[a-z0-9]+)*"
+                                                                                    r"(#[a-z0-9]+(-[a-z0-9]+)*)?$"},
+                            "description": "The clauses (TERM#CLAUSE) and terms (TERM: its name, aliases, "
+                                           "notes, decisions or sections) whose locked digests changed."},
+            },
+            "required": ["date", "edition", "kind", "reason"],
+            "additionalProperties": False,
+        }},
+    },
+    "required": ["corrections"],
+    "additionalProperties": False,
+}
+
 DEFS = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE}
-ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM}
+ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM, "corrections": _CORRECTIONS}
 
 
 def published_schema() -> dict:
