@@ -68,7 +68,7 @@ def test_one_word_of_a_published_clause_fails_check_where_it_is(book):
 
 def test_a_changed_meaning_fails_check(book):
     edit(book / "editions/1.0/cure.yaml", "{decision: cure.may_target, requires: curable}",
-         "{decision: cure.may_target, forbids: {not: curable}}")
+         "{decision: cure.may_target, requires: {not: {not: curable}}}")
     result = run("check", "frozen")
     assert result.stderr == (
         "frozen/editions/1.0/cure.yaml:16:9: error: published edition '1.0' differs from rulebook.lock: "
