@@ -145,3 +145,21 @@ def test_reader_notes_hold_no_editors_remarks():
             notes.update({f"{edition.id}/{c.ref}": c.notes for c in term.clauses})
     found = {where: EDITORS_WORDS.findall(text) for where, text in notes.items() if text and EDITORS_WORDS.search(text)}
     assert found == {}
+
+
+def test_2012_heal_targets_characters_only():
+    # 2012 says twice that heal is for characters: "remove the effects ... from a character" and
+    # "Heal abilities target the characters that are to be healed": a card that is not a character
+    # is no target even where the heal card states a requirement it meets.
+    from compiler.build import load_rulebook
+    from compiler.evaluate import Evaluator
+
+    book = load_rulebook(SOURCES.parent)
+    evaluator = Evaluator(book, book.edition("2012"))
+    model = evaluator.model("heal.may_target")
+    state = {fact: False for fact in model.facts} | {
+        "target_is_character": False, "card_specifies_target_requirement": True, "meets_card_requirement": True}
+    assert evaluator.decide("heal.may_target", state) is False
+    assert evaluator.decide("heal.may_target", state | {"target_is_character": True}) is True
+    fixed = [c for c in book.corrections if c.edition == "2012" and c.kind == "transcription"]
+    assert [c.changed for c in fixed] == [("heal#instantaneous",)]
