@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable
 
 from . import conditions as C
+from . import lineage as L
 from . import schema
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
 from .model import (Clause, Constraint, Correction, Decision, Edition, Fact, Link, Predicate, Rule,
@@ -65,6 +66,7 @@ class _Builder:
         self.root = root
         self.problems: list[Diagnostic] = []
         self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
+        self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
 
     # -- helpers --------------------------------------------------------------
 
@@ -383,8 +385,12 @@ class _Builder:
         if "table" in raw:
             table, table_rules = self._table(doc, path + ("table",), raw["table"], ref)
             rules.extend(table_rules)
+        declared = L.read(doc, path, raw, tid, self.error)
+        if declared is not None:
+            self.declared.setdefault(doc.path, []).append(declared)
         return Clause(raw["id"], tid, section, text, raw.get("notes"), tuple(links), defines, tuple(rules),
-                      steps, table, doc.at(path), editor_notes=raw.get("editor_notes"))
+                      steps, table, doc.at(path), declared.lineage if declared else None,
+                      editor_notes=raw.get("editor_notes"))
 
     def _rule(self, doc: Document, path: tuple, raw: dict, ref: str) -> Rule | None:
         kinds = [k for k in ("value", "requires", "forbids", "permits") if k in raw]
@@ -445,10 +451,16 @@ class _Builder:
                     current[tid] = tf.term
                     changed.append(tid)
             terms = tuple(current[k] for k in sorted(current))
+            declared = [d for tf in files.get(meta["id"], []) if tf.term is not None
+                        for d in self.declared.get(tf.doc.path, ())]
             edition = Edition(meta["id"], meta["title"], meta["date"], meta["status"],
                               tuple(meta.get("sources") or ()), meta.get("notes"), terms,
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
+                              tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
                               editor_notes=meta.get("editor_notes"))
+            L.check_edition(edition.id, editions[-1] if editions else None, declared,
+                            lambda ref: (c.lineage if (c := edition.clause_by_ref.get(ref)) else False),
+                            self.error)
             self._check_edition(edition, vocabulary, checked)
             editions.append(edition)
         return editions

@@ -57,8 +57,8 @@ from .model import Rulebook, Term
 from .modeljson import ModelDataError, from_data, to_data
 
 #: Bumped when the layout of the database changes (3: entries are JSON, not pickles;
-#: 4: editor notes and the corrections log in the model).
-SCHEMA = 4
+#: 4: clauses and editions carry declared lineage; 5: editor notes and the corrections log).
+SCHEMA = 5
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32

@@ -37,7 +37,9 @@ FORMAT = "rulebook-lock/1"
 
 #: Fields that are not content: never part of a digest.
 _NOT_CONTENT: Mapping[type, frozenset[str]] = {
-    Clause: frozenset({"id", "term", "editor_notes"}),  # id and term are the keys the digest is filed under
+    # id and term are the keys the digest is filed under; declared lineage is the editors' account
+    # of how a clause relates to the edition before, not the publisher's content
+    Clause: frozenset({"id", "term", "editor_notes", "lineage"}),
     Term: frozenset({"id", "sections", "edition", "digest", "editor_notes"}),  # clauses have their own digests
     Rule: frozenset({"notes"}),
 }

@@ -130,6 +130,30 @@ class Link:
     loc: Location | None = field(default=None, compare=False, repr=False)
 
 
+#: The lineage keys a clause may declare, in the order the docs list them.
+LINEAGE_KINDS = ("formerly", "split_from", "merged_from", "moved_from")
+
+
+@dataclass(frozen=True)
+class Lineage:
+    """What a clause was in the edition before the one whose file gives it.
+
+    ``kind`` is one of ``LINEAGE_KINDS``; ``clause`` and ``sources`` are
+    qualified refs (``term#clause``). No location: an edition's list of them
+    is kept with the edition (and in the cache's copy of it), whose locations
+    name rulebook.yaml only.
+    """
+
+    clause: str
+    kind: str
+    sources: tuple[str, ...]
+
+    @property
+    def continues(self) -> bool:
+        """Whether the clause continues its sources whole (a split takes only a part)."""
+        return self.kind != "split_from"
+
+
 @dataclass(frozen=True)
 class Clause:
     id: str
@@ -143,6 +167,7 @@ class Clause:
     steps: Steps | None
     table: Table | None
     loc: Location = field(compare=False, repr=False)
+    lineage: Lineage | None = None  # declared: what this clause was in the edition before
     editor_notes: str | None = None  # modelling and transcription remarks, not the publisher's
 
     @property
@@ -188,6 +213,9 @@ class Edition:
     changed: tuple[str, ...]  # ids of terms this edition's own files add or change
     withdrawn: tuple[str, ...]
     loc: Location = field(compare=False, repr=False)
+    # The lineage its own files declare, by clause ref: what the diff of any two
+    # editions composes (a cached edition holds this, not its terms).
+    lineage: tuple[Lineage, ...] = ()
     editor_notes: str | None = None
 
     @cached_property

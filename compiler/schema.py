@@ -20,6 +20,8 @@ IDENT = r"^[a-z][a-z0-9_]*$"
 DECISION = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 EDITION_ID = r"^[0-9A-Za-z][0-9A-Za-z.-]*$"
 CLAUSE_REF = r"^[a-z0-9]+(-[a-z0-9]+)*#[a-z0-9]+(-[a-z0-9]+)*$"
+# A clause of the same term by its id, or of another term as TERM#CLAUSE.
+LINEAGE_REF = r"^([a-z0-9]+(-[a-z0-9]+)*#)?[a-z0-9]+(-[a-z0-9]+)*$"
 DATE = r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$"
 SECTION_KINDS = ["definition", "how-to-play", "default-conditions",
                  "special-conditions", "clarifications", "named"]
@@ -161,6 +163,22 @@ _CLAUSE = {
             "required": ["decision", "key", "rows"],
             "additionalProperties": False,
         },
+        # Declared lineage: what the clause was in the edition before the one whose
+        # file gives it (docs/format.md, Lineage). At most one of the four.
+        "formerly": {"type": "string", "pattern": SLUG,
+                     "description": "Renamed: the id this clause had in the same term in the edition "
+                                    "before."},
+        "split_from": {"type": "string", "pattern": LINEAGE_REF,
+                       "description": "Split: the clause of the edition before that this clause is a part "
+                                      "of (its id in the same term, or TERM#CLAUSE); several clauses may "
+                                      "name the same one."},
+        "merged_from": {"type": "array", "minItems": 2,
+                        "items": {"type": "string", "pattern": LINEAGE_REF},
+                        "description": "Merged: the clauses of the edition before that this clause "
+                                       "joins (ids in the same term, or TERM#CLAUSE)."},
+        "moved_from": {"type": "string", "pattern": CLAUSE_REF,
+                       "description": "Moved: the clause of another term in the edition before that this "
+                                      "clause is (TERM#CLAUSE; its id may differ)."},
     },
     "required": ["id", "text"],
     "additionalProperties": False,
@@ -359,6 +377,7 @@ _PATTERN_HINTS = {
     DECISION: "use dotted identifiers, like 'heal.may_target'",
     EDITION_ID: "use letters, digits, dots and hyphens, like '4.0.0-draft'",
     CLAUSE_REF: "cite a clause as TERM#CLAUSE, like 'heal#healable'",
+    LINEAGE_REF: "name a clause by its id in the same term, like 'step-1', or as TERM#CLAUSE, like 'heal#healable'",
     DATE: "write dates as YYYY-MM-DD, YYYY-MM or YYYY, quoted",
 }
 
@@ -384,7 +403,7 @@ _ITEMS = {
     "decisions": ("decision", "name"), "sections": ("section", "key"), "clauses": ("clause", "id"),
     "rules": ("rule", None), "rows": ("row", None), "links": ("link", None), "keys": ("key", None),
     "aliases": ("alias", None), "values": ("value", None), "sources": ("source", None),
-    "order": ("step", None), "exception_to": ("exception", None),
+    "order": ("step", None), "exception_to": ("exception", None), "merged_from": ("merged clause", None),
 }
 
 

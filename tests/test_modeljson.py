@@ -83,6 +83,8 @@ def test_the_bundled_rulebook_comes_back_equal(bundled):
             paths[term.loc.path] = term.loc.path  # placeholders may be any string
     for fact in bundled.vocabulary.facts:
         paths[fact.loc.path] = "V"
+    for correction in bundled.corrections:
+        paths[correction.loc.path] = "C"
     back = {v: k for k, v in paths.items()}
     result = round_trip(bundled, paths, back)
     assert result == bundled
