@@ -11,16 +11,17 @@ import hashlib
 import json
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace as dc_replace
 from pathlib import Path
 from typing import Iterable
 
 from . import conditions as C
 from . import lineage as L
-from . import schema
+from . import overlay, schema, tables
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
-from .model import (Clause, Constraint, Correction, Decision, Edition, Fact, Link, Predicate, Rule,
-                    Rulebook, Section, Steps, Table, TableRow, Term, Vocabulary, clause_ref)
+from .model import (Clause, Correction, Decision, Edition, Link, Predicate, Rule, Rulebook, Section, Steps,
+                    Table, TableRow, Term, Vocabulary, clause_ref)
+from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
 from .yamlsource import Document, load
 
 RULEBOOK_FILE = "rulebook.yaml"
@@ -33,8 +34,9 @@ EDITIONS_DIR = "editions"
 class _TermFile:
     doc: Document
     edition: str
-    term: Term | None  # None when withdrawn or broken
+    term: Term | None  # None when withdrawn, broken or a patch (built when editions resolve)
     withdrawn: bool
+    patch: bool = False  # patches the term as the previous edition resolved it (compiler.overlay)
 
 
 def load_rulebook(root: Path | str) -> Rulebook:
@@ -66,6 +68,7 @@ class _Builder:
         self.root = root
         self.problems: list[Diagnostic] = []
         self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
+        self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
         self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
 
     # -- helpers --------------------------------------------------------------
@@ -99,6 +102,8 @@ class _Builder:
         if not isinstance(doc.data, dict):
             self.error(doc.at(), f"the file must hold a mapping of keys to values, not {schema._describe(doc.data)}")
             return None
+        if kind == "term" and overlay.is_patch(doc.data):
+            kind = "term-patch"
         found = schema.validate(doc, kind)
         self.problems.extend(found)
         return doc
@@ -131,7 +136,7 @@ class _Builder:
             self._scan_term_files(None)
             raise RulebookError(self.problems)
         editions_meta = self._editions(main)
-        vocabulary = self._vocabulary(vocab_doc) if vocab_doc else Vocabulary((), ())
+        vocabulary = read_base(vocab_doc, self.problems) if vocab_doc else Resolved(Vocabulary((), ()))
         files = self._scan_term_files(editions_meta)
         editions = self._resolve(editions_meta, files, vocabulary)
         corrections = self._corrections(editions)
@@ -139,7 +144,7 @@ class _Builder:
             raise RulebookError(self.problems)
         data = main.data
         return Rulebook(root=str(self.root), title=data["title"], publisher=data["publisher"],
-                        notes=data.get("notes"), editions=tuple(editions), vocabulary=vocabulary,
+                        notes=data.get("notes"), editions=tuple(editions),
                         editor_notes=data.get("editor_notes"), corrections=corrections)
 
     # -- corrections.yaml -------------------------------------------------------
@@ -193,38 +198,6 @@ class _Builder:
                        did_you_mean(source, existing)
                        or f"put the source text at {source} in the rulebook folder, or correct the path")
 
-    # -- vocabulary.yaml --------------------------------------------------------
-
-    def _vocabulary(self, doc: Document) -> Vocabulary:
-        facts: dict[str, Fact] = {}
-        for i, raw in enumerate(doc.data.get("facts") or []):
-            path = ("facts", i)
-            name, values = raw["name"], tuple(raw.get("values") or ())
-            if name in facts:
-                self.error(doc.at(path + ("name",)), f"duplicate fact '{name}'",
-                           f"first declared at line {facts[name].loc.line}")
-                continue
-            if raw["type"] == "enum" and not values:
-                self.error(doc.at(path), f"enum fact '{name}' lacks its 'values'")
-            if raw["type"] == "bool" and values:
-                self.error(doc.key_at(path + ("values",)), f"bool fact '{name}' cannot have values",
-                           "make it 'type: enum', or drop 'values'")
-            self._no_repeats(doc, path + ("values",), values, "value")
-            facts[name] = Fact(name, raw["type"], values, raw["meaning"], doc.at(path))
-        names = C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts.values()}, ())
-        constraints = []
-        seen: set[str] = set()
-        for i, raw in enumerate(doc.data.get("constraints") or []):
-            path = ("constraints", i)
-            if raw["id"] in seen:
-                self.error(doc.at(path + ("id",)), f"duplicate constraint id '{raw['id']}'")
-            seen.add(raw["id"])
-            cond = C.parse(doc, path + ("never",), raw["never"], self.problems)
-            if cond is not None:
-                C.check_names(cond, names, self.problems)
-                constraints.append(Constraint(raw["id"], raw["text"], cond, doc.at(path)))
-        return Vocabulary(tuple(facts.values()), tuple(constraints))
-
     def _no_repeats(self, doc: Document, path: tuple, items: Iterable[str], what: str) -> None:
         seen: set = set()
         for j, item in enumerate(items):
@@ -256,9 +229,14 @@ class _Builder:
                 continue
             first_file: dict[str, str] = {}  # term id -> the file that gave it first
             for path in sorted(folder.iterdir()):
+                if path.name == OVERLAY_FILE and path.is_file():
+                    overlay = self.load(path, "vocabulary-overlay")
+                    if overlay is not None:
+                        self.vocabulary_overlays[folder.name] = overlay
+                    continue
                 if path.suffix not in (".yaml", ".yml") or not path.is_file():
                     self.error(Location(self.shown(path)), "not a term file",
-                               "an edition folder holds TERM-ID.yaml files only")
+                               f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}")
                     continue
                 doc = self.load(path, "term")
                 if doc is None:
@@ -288,6 +266,8 @@ class _Builder:
                 self.error(doc.key_at((extra[0],)),
                            "a withdrawn term holds only 'id', 'withdrawn', 'notes' and 'editor_notes'")
             return _TermFile(doc, edition, None, True)
+        if overlay.is_patch(data):
+            return _TermFile(doc, edition, None, False, patch=True)
         for key in ("name", "sections"):
             if key not in data:
                 self.error(doc.at(), f"the file lacks required key '{key}'")
@@ -347,9 +327,11 @@ class _Builder:
                             self.error(doc.at(_clause_path(doc, clause.id) + ("steps", "order", k)),
                                        f"step '{step}' is not a clause of term '{tid}'",
                                        did_you_mean(step, clause_ids))
+        sections = self._otherwise(tid, sections)
         digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         return Term(tid, data["name"], tuple(data.get("aliases") or ()), data.get("notes"), tuple(decisions),
-                    tuple(sections), edition, digest, doc.at(), editor_notes=data.get("editor_notes"))
+                    tuple(sections), edition, digest, doc.at(), overlay.bases(doc),
+                    editor_notes=data.get("editor_notes"))
 
     def _clause(self, doc: Document, path: tuple, raw: dict, tid: str, section: str) -> Clause:
         ref = clause_ref(tid, raw["id"])
@@ -413,28 +395,125 @@ class _Builder:
                     exception_locs=tuple(doc.at(path + ("exception_to", i)) for i in range(len(exceptions))))
 
     def _table(self, doc: Document, path: tuple, raw: dict, ref: str) -> tuple[Table, list[Rule]]:
+        several = isinstance(raw["key"], list)
+        facts = tuple(raw["key"]) if several else (raw["key"],)
+        if several:
+            self._no_repeats(doc, path + ("key",), facts, "key")
         rows, rules = [], []
         seen: dict[str, int] = {}
-        for i, row in enumerate(raw["rows"]):
-            keys = tuple(row["keys"])
-            for j, key in enumerate(keys):
-                if key in seen:
-                    self.error(doc.at(path + ("rows", i, "keys", j)), f"key '{key}' is already in row {seen[key] + 1}")
-                seen[key] = i
-            rows.append(TableRow(keys, row["value"]))
-            when = C.In(raw["key"], keys, len(keys) == 1, doc.at(path + ("rows", i, "keys")))
+        for i, row in enumerate(raw.get("rows") or []):
+            rpath = path + ("rows", i)
+            read = self._row_cells(doc, rpath + ("keys",), row["keys"], facts, several)
+            if read is None:
+                continue
+            cells, locs, cell_locs = read
+            if not several:
+                for j, key in enumerate(cells[0]):
+                    if key in seen:
+                        self.error(locs[0][j], f"key '{key}' is listed twice in this row" if seen[key] == i
+                                   else f"key '{key}' is already in row {seen[key] + 1}")
+                    seen[key] = i
+            rows.append(TableRow(cells[0], row["value"], cells[1:], doc.at(rpath), locs))
+            when = tables.row_condition(facts, cells, cell_locs, doc.at(rpath + ("keys",)))
             rules.append(Rule(raw["decision"], ref, "value", when, row["value"], None, (), None, None,
-                              doc.at(path + ("rows", i)), from_table=True))
-        return Table(raw["decision"], raw["key"], tuple(rows)), rules
+                              doc.at(rpath), from_table=True))
+        if "rows" not in raw and "otherwise" not in raw:
+            self.error(doc.at(path), "a table needs 'rows', 'otherwise' or both")
+        key_locs = tuple(doc.at(path + ("key", i)) for i in range(len(facts))) if several else (doc.at(path + ("key",)),)
+        table = Table(raw["decision"], facts[0], tuple(rows), facts[1:], raw.get("otherwise"), several,
+                      doc.at(path), key_locs, doc.at(path + ("otherwise",)) if "otherwise" in raw else None)
+        return table, rules
+
+    def _row_cells(self, doc: Document, path: tuple, keys, facts: tuple[str, ...], several: bool):
+        """A row's values for each key fact, with where each value and each key's values are written."""
+        if not several:
+            if not isinstance(keys, list):
+                self.error(doc.at(path), "'key' names one fact, so a row's 'keys' is the list of its values",
+                           f"to map each key fact to its values, make 'key' a list: [{facts[0]}]")
+                return None
+            return (tuple(keys),), (tuple(doc.at(path + (j,)) for j in range(len(keys))),), (doc.at(path),)
+        if not isinstance(keys, dict):
+            self.error(doc.at(path), "'key' is a list, so a row's 'keys' maps each key fact to its value or values, "
+                                     f"like {{{facts[0]}: VALUE}}")
+            return None
+        ok = True
+        for fact in keys:
+            if fact not in facts:
+                self.error(doc.key_at(path + (fact,)), f"'{fact}' is not a key of this table",
+                           did_you_mean(fact, facts) or "keys: " + ", ".join(dict.fromkeys(facts)))
+                ok = False
+        cells, locs = [], []
+        for fact in facts:
+            if fact not in keys:
+                self.error(doc.at(path), f"the row gives no value for key '{fact}'",
+                           "every row gives each key of its table a value or a list of values")
+                ok = False
+                continue
+            value = keys[fact]
+            if isinstance(value, list):
+                cells.append(tuple(value))
+                locs.append(tuple(doc.at(path + (fact, j)) for j in range(len(value))))
+                self._no_repeats(doc, path + (fact,), value, "value")
+            else:
+                cells.append((value,))
+                locs.append((doc.at(path + (fact,)),))
+        if not ok:
+            return None
+        return tuple(cells), tuple(locs), tuple(doc.at(path + (f,)) for f in facts)
+
+    def _otherwise(self, tid: str, sections: list[Section]) -> list[Section]:
+        """Check each of the term's tables (one per decision) for overlapping rows and a second
+        'otherwise', and give the clause that holds 'otherwise' the rule it stands for."""
+        added: dict[str, Rule] = {}
+        for decision, clauses in tables.groups(c for s in sections for c in s.clauses).items():
+            rows = [(c.table, r) for c in clauses for r in c.table.rows]
+            for o in tables.overlaps(rows):
+                self._overlap(o, decision)
+            holders = [c for c in clauses if c.table.otherwise is not None]
+            for extra in holders[1:]:
+                self.error(extra.table.otherwise_loc, f"a second 'otherwise' for '{decision}' in term '{tid}'",
+                           f"the first is at {self._near(holders[0].table.otherwise_loc, extra.table.otherwise_loc)}; "
+                           "a term's tables for one decision are one table, with one 'otherwise'")
+            if holders:
+                table = holders[0].table
+                when = tables.otherwise_condition(rows, table.otherwise_loc)
+                added[holders[0].ref] = Rule(decision, holders[0].ref, "value", when, table.otherwise, None, (),
+                                             None, None, table.otherwise_loc, from_table=True)
+        if not added:
+            return sections
+        return [dc_replace(s, clauses=tuple(dc_replace(c, rules=c.rules + (added[c.ref],)) if c.ref in added else c
+                                            for c in s.clauses)) for s in sections]
+
+    def _overlap(self, o: tables.Overlap, decision: str) -> None:
+        if o.table is not None and not o.table.several:
+            return  # a key listed twice in a one-key table is reported as such by _table
+        where = tables.show(o.where)
+        there = self._near(o.first.loc, o.second.loc)
+        if o.first.value != o.second.value:
+            self.error(o.second.loc, f"rows disagree where {where}: this row answers {_shown(o.second.value)}, "
+                                     f"the row at {there} answers {_shown(o.first.value)}",
+                       f"a term's tables for '{decision}' are one table; narrow one row's keys so that each "
+                       "situation has one answer")
+        elif o.table is not None:
+            self.error(o.second.loc, f"this row repeats the row at {there} where {where}",
+                       "list each combination of keys once in a table")
+
+    @staticmethod
+    def _near(there: Location, here: Location) -> str:
+        return f"line {there.line}" if there.path == here.path else str(there)
 
     # -- editions, overlays and the names they resolve ------------------------------
 
     def _resolve(self, metas: list[dict], files: dict[str, list[_TermFile]],
-                 vocabulary: Vocabulary) -> list[Edition]:
+                 vocabulary: Resolved) -> list[Edition]:
         editions: list[Edition] = []
         current: dict[str, Term] = {}
+        resolved: dict[str, Document | None] = {}  # what each term's file reads as; None if broken
         checked: set[tuple] = set()  # (term digest, edition names) pairs already checked
         for meta in metas:
+            overlay = self.vocabulary_overlays.get(meta["id"])
+            if overlay is not None:
+                vocabulary = apply_overlay(vocabulary, overlay, meta["id"], self.problems)
             changed, withdrawn = [], []
             for tf in files.get(meta["id"], []):
                 tid = tf.doc.data.get("id")
@@ -446,27 +525,57 @@ class _Builder:
                                    or "check the term id, or remove this file")
                     else:
                         del current[tid]
+                        resolved.pop(tid, None)
                         withdrawn.append(tid)
+                elif tf.patch:
+                    resolved[tid] = self._patched(tf, meta["id"], current, resolved)
+                    if resolved[tid] is not None:
+                        current[tid] = self._term(resolved[tid], meta["id"])
+                        changed.append(tid)
                 elif tf.term is not None:
                     current[tid] = tf.term
+                    resolved[tid] = tf.doc
                     changed.append(tid)
+                else:
+                    resolved[tid] = None
             terms = tuple(current[k] for k in sorted(current))
-            declared = [d for tf in files.get(meta["id"], []) if tf.term is not None
+            declared = [d for tf in files.get(meta["id"], [])
+                        if tf.term is not None or (tf.patch and tf.doc.data.get("id") in changed)
                         for d in self.declared.get(tf.doc.path, ())]
             edition = Edition(meta["id"], meta["title"], meta["date"], meta["status"],
                               tuple(meta.get("sources") or ()), meta.get("notes"), terms,
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
                               tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
-                              editor_notes=meta.get("editor_notes"))
+                              vocabulary=vocabulary.vocabulary, editor_notes=meta.get("editor_notes"))
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
-                            lambda ref: (c.lineage if (c := edition.clause_by_ref.get(ref)) else False),
+                            lambda ref: ref in edition.clause_by_ref,
                             self.error)
             self._check_edition(edition, vocabulary, checked)
             editions.append(edition)
         return editions
 
-    def _check_edition(self, edition: Edition, vocabulary: Vocabulary, checked: set) -> None:
-        facts = vocabulary.by_name
+    def _patched(self, tf: _TermFile, edition: str, current: dict[str, Term],
+                 resolved: dict[str, Document | None]) -> Document | None:
+        """The term file a patch stands for (compiler.overlay), or None when it cannot be had."""
+        tid = tf.doc.data.get("id")
+        if not isinstance(tid, str) or any(p.location.path == tf.doc.path and p.code != "unknown-key"
+                                           for p in self.problems):
+            return None
+        if tid not in current:
+            self.error(tf.doc.key_at((overlay.PATCH_KEY,)),
+                       f"edition '{edition}' patches term '{tid}', which no earlier edition has",
+                       did_you_mean(tid, current)
+                       or "write the whole term, with 'name' and 'sections' instead of 'patch'")
+            return None
+        base = resolved.get(tid)
+        if base is None:  # the earlier version has problems of its own, reported there
+            return None
+        doc, problems = overlay.apply(base, tf.doc, current[tid].edition, overlay_head_keys())
+        self.problems.extend(problems)
+        return doc
+
+    def _check_edition(self, edition: Edition, vocabulary: Resolved, checked: set) -> None:
+        facts = vocabulary.vocabulary.by_name
         predicates: dict[str, Predicate] = {}
         for term in edition.terms:
             for clause in term.clauses:
@@ -488,13 +597,12 @@ class _Builder:
                     self.error(d.loc, f"decision '{d.name}' is declared twice in edition '{edition.id}'",
                                f"also declared by term '{decisions[d.name].term}'")
                 decisions.setdefault(d.name, d)
-        names = C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts.values()},
-                        frozenset(predicates))
+        names = vocabulary.names(predicates)
         self._check_cycles(edition, predicates)
         self._check_exception_cycles(edition)
-        # What a term's references resolve against is the whole edition: a term need
-        # not be checked again in an edition whose every term is as before.
-        signature = tuple((t.id, t.digest) for t in edition.terms)
+        # What a term's references resolve against is the whole edition and its vocabulary:
+        # a term need not be checked again in an edition whose every term and vocabulary are as before.
+        signature = (tuple((t.id, t.digest) for t in edition.terms), vocabulary.vocabulary)
         # A number stands for it in the keys: hashing the whole list for every
         # term made this quadratic in the number of terms.
         token = self.signatures.setdefault(signature, len(self.signatures))
@@ -519,22 +627,61 @@ class _Builder:
                                did_you_mean(link.term, edition.term_by_id))
                 elif link.clause and link.clause not in {c.id for c in target.clauses}:
                     self.error(link.loc or clause.loc, f"link to clause '{link.term}#{link.clause}', which does not exist",
-                               did_you_mean(link.clause, [c.id for c in target.clauses]))
+                               did_you_mean(link.clause, [c.id for c in target.clauses])
+                               or _kept_from(edition, term, target))
             if clause.defines:
                 C.check_names(clause.defines.condition, names, self.problems)
             for rule in clause.rules:
                 self._check_rule(edition, rule, names, decisions)
-            if clause.table:
-                fact = names.facts.get(clause.table.key, "missing")
-                if fact == "missing" or fact is None:
-                    self.error(clause.loc, f"table key '{clause.table.key}' is not an enum fact",
-                               did_you_mean(clause.table.key, [n for n, v in names.facts.items() if v]))
-                else:
-                    for row in clause.table.rows:
-                        for key in row.keys:
-                            if key not in fact:
-                                self.error(clause.loc, f"'{key}' is not a value of fact '{clause.table.key}'",
-                                           did_you_mean(key, fact))
+        for decision, clauses in tables.groups(term.clauses).items():
+            self._check_table(decision, clauses, names)
+
+    def _check_table(self, decision: str, clauses: list[Clause], names: C.Names) -> None:
+        """Key facts and their values against the vocabulary; an 'otherwise' that answers nothing."""
+        ok = True
+        for clause in clauses:
+            table = clause.table
+            for fact, loc in zip(table.facts, table.key_locs):
+                if fact not in names.facts:
+                    ok = False
+                    if fact in names.predicates:
+                        self.error(loc, f"table key '{fact}' is a predicate; a table is keyed by facts",
+                                   f"key the table by the facts that '{fact}' tests, or write rules with 'when'")
+                    else:
+                        self.error(loc, f"table key '{fact}' is not a fact",
+                                   did_you_mean(fact, names.facts) or "declare it in vocabulary.yaml")
+            for row in table.rows:
+                for fact, cell, locs in zip(table.facts, row.cells, row.value_locs):
+                    for value, loc in zip(cell, locs):
+                        if fact in names.facts and not self._key_value(fact, value, names.facts[fact], loc):
+                            ok = False
+        holder = next((c for c in clauses if c.table.otherwise is not None), None)
+        if ok and holder is not None:
+            rows = [(c.table, r) for c in clauses for r in c.table.rows]
+            domains = {f: (False, True) if v is None else v for f, v in names.facts.items()}
+            if tables.uncovered(rows, domains) is False:
+                keys = list(dict.fromkeys(f for t, _ in rows for f in t.facts))
+                self.error(holder.table.otherwise_loc,
+                           f"'otherwise' answers no situation: the rows for '{decision}' cover every "
+                           f"combination of {', '.join(keys)}",
+                           "remove 'otherwise', or the rows whose situations it is meant to answer")
+
+    def _key_value(self, fact: str, value, values: tuple[str, ...] | None, loc: Location) -> bool:
+        """Whether a table row's value is a value of its key fact (reported if not)."""
+        if values is None:
+            if isinstance(value, bool):
+                return True
+            self.error(loc, f"'{value}' is not a value of bool fact '{fact}'", "write true or false")
+        elif isinstance(value, bool):
+            self.error(loc, f"{str(value).lower()} is not a value of fact '{fact}'",
+                       "unquoted yes, no, on, off, true and false are read as true or false; "
+                       "quote a value that is a word, values: " + ", ".join(values))
+        elif value not in values:
+            self.error(loc, f"'{value}' is not a value of fact '{fact}'",
+                       did_you_mean(value, values) or "values: " + ", ".join(values))
+        else:
+            return True
+        return False
 
     def _check_rule(self, edition: Edition, rule: Rule, names: C.Names, decisions: dict[str, Decision]) -> None:
         decision = decisions.get(rule.decision)
@@ -553,7 +700,7 @@ class _Builder:
                                did_you_mean(str(rule.value), decision.values)
                                or "values: " + ", ".join(decision.values))
         for cond in (rule.when, rule.test):
-            if cond is not None:
+            if cond is not None and not rule.from_table:  # a table's keys are checked as such
                 C.check_names(cond, names, self.problems)
         for target, where in zip(rule.exception_to, rule.exception_locs or [rule.loc] * len(rule.exception_to)):
             clause = edition.clause_by_ref.get(target)
@@ -652,6 +799,24 @@ def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
                 trail.append(nxt)
                 stack.append(iter(graph.get(nxt, ())))
     return found
+
+
+def _kept_from(edition: Edition, term: Term, target: Term) -> str | None:
+    """Why a link that was good in an earlier edition fails in this one: its target changed, it did not."""
+    if term.edition == edition.id or target.edition != edition.id:
+        return None
+    return (f"edition '{edition.id}' changes term '{target.id}' but keeps term '{term.id}' from edition "
+            f"'{term.edition}'; change the link in edition '{edition.id}' too")
+
+
+def overlay_head_keys() -> frozenset[str]:
+    """The keys of a patch file that replace the previous edition's (all but 'id' and 'patch')."""
+    return frozenset(schema.ROOTS["term-patch"]["properties"]) - {"id", overlay.PATCH_KEY}
+
+
+def _shown(value) -> str:
+    """An answer as written in YAML: 'hand', true."""
+    return str(value).lower() if isinstance(value, bool) else f"'{value}'"
 
 
 def _clause_path(doc: Document, clause_id: str) -> tuple:

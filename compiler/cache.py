@@ -6,7 +6,7 @@ together with the compiler's version and a hash of the compiler's own source
 files, so that any change to either gives another key. Only rulebooks that
 passed ``build.check`` are stored; for each:
 
-- the rulebook without its terms (titles, editions, vocabulary);
+- the rulebook without its terms (titles, editions, each edition's vocabulary);
 - per edition, each term's id, content hash, file and stored model;
 - per stored term, the names it defines, declares and gives rules for, and who
   uses which name (``compiler.diff.impact``), as rows that can be looked up
@@ -55,10 +55,14 @@ from typing import Callable, Iterable
 from .diagnostics import printable
 from .model import Rulebook, Term
 from .modeljson import ModelDataError, from_data, to_data
+from .vocabulary import OVERLAY_FILE
 
 #: Bumped when the layout of the database changes (3: entries are JSON, not pickles;
-#: 4: clauses and editions carry declared lineage; 5: editor notes and the corrections log).
-SCHEMA = 5
+#: 4: clauses and editions carry declared lineage; 5: facts may be ordered, conditions may
+#: hold comparisons; 6: tables with several keys and otherwise; 7: each edition holds its
+#: vocabulary; 8: a term's files are a list, a patched term naming the files it keeps values from;
+#: 9: editor notes and the corrections log).
+SCHEMA = 9
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
@@ -349,7 +353,7 @@ class Cache:
                     return None  # the build would report it: let it
                 paths = {"rulebook.yaml": shown_path(root, "rulebook.yaml"),
                          "vocabulary.yaml": shown_path(root, "vocabulary.yaml"),
-                         "corrections.yaml": shown_path(root, "corrections.yaml")}
+                         "corrections.yaml": shown_path(root, "corrections.yaml"), **_vocabulary_paths(root, fp)}
                 book = _load(Rulebook, skeleton, checksum, paths)
             except CacheError:
                 self.forget(fp.key)
@@ -430,14 +434,14 @@ class Cache:
         gc.disable()
         try:
             entries = _term_entries(Path(root), fp, book)
-            return self._write(lambda: self._store(fp, book, entries))
+            return self._write(lambda: self._store(Path(root), fp, book, entries))
         except CacheError:
             return False  # a model this cache cannot hold: the run goes on without storing it
         finally:
             if enabled:
                 gc.enable()
 
-    def _store(self, fp: Fingerprint, book: Rulebook, entries: list["_Entry"]) -> None:
+    def _store(self, root: Path, fp: Fingerprint, book: Rulebook, entries: list["_Entry"]) -> None:
         from .diff.impact import uses_index
 
         # Terms stored before are kept, unless damaged: a store is where damage is mended.
@@ -453,7 +457,7 @@ class Cache:
             if e.blob in known:
                 continue
             known.add(e.blob)
-            blobs.append((e.blob, *_dump(e.term, {e.term.loc.path: "T"})))
+            blobs.append((e.blob, *_dump(e.term, {path: _placeholder(i) for i, path in enumerate(_term_files(e.term))})))
             names += [(e.blob, kind, name) for kind, name in _names(e.term)]
             uses += [(e.blob, pos, u.name, u.clause, u.via, u.user[0], u.user[1])
                      for pos, u in enumerate(u for us in uses_index([e.term]).values() for u in us)]
@@ -463,7 +467,7 @@ class Cache:
         self._drop_book(fp.key)  # another run may have stored it meanwhile
         skeleton = dataclasses.replace(
             book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
-        data, checksum = _dump(skeleton, _meta_paths(book))
+        data, checksum = _dump(skeleton, _meta_paths(root, book))
         editions = {}
         for edition in book.editions:
             editions[edition.id] = _terms_sum(
@@ -554,42 +558,65 @@ def _sources_present(root: Path, sources: list[str]) -> bool:
     return True
 
 
-def _meta_paths(book: Rulebook) -> dict[str, str]:
+def _meta_paths(root: Path, book: Rulebook) -> dict[str, str]:
+    """Placeholders of the files the skeleton's locations name: rulebook.yaml, vocabulary.yaml and
+    editions' _vocabulary.yaml (by their path in the rulebook, as ``_vocabulary_paths`` puts them back)."""
     paths: dict[str, str] = {}
+    top = os.path.abspath(root)
     for edition in book.editions:
         paths[edition.loc.path] = "rulebook.yaml"
-    for fact in book.vocabulary.facts:
-        paths[fact.loc.path] = "vocabulary.yaml"
-    for constraint in book.vocabulary.constraints:
-        paths[constraint.loc.path] = "vocabulary.yaml"
+        for item in edition.vocabulary.facts + edition.vocabulary.constraints:
+            if item.loc.path not in paths:
+                rel = Path(os.path.relpath(os.path.abspath(item.loc.path), top)).as_posix()
+                paths[item.loc.path] = rel if rel.endswith("/" + OVERLAY_FILE) else "vocabulary.yaml"
     for correction in book.corrections:
         paths[correction.loc.path] = "corrections.yaml"
     return paths
+
+
+def _vocabulary_paths(root: Path | str, fp: Fingerprint) -> dict[str, str]:
+    """Placeholder -> shown path of the editions' _vocabulary.yaml files (see ``_meta_paths``)."""
+    return {rel: shown_path(root, rel) for rel in fp.files if rel.endswith("/" + OVERLAY_FILE)}
 
 
 @dataclass(frozen=True)
 class _Entry:
     edition: str
     term: Term
-    file: str
+    file: str  # a JSON list of the term's files, root-relative: its own, then those it keeps values from
     blob: str
+
+
+def _term_files(term: Term) -> list[str]:
+    """The files a term's locations name, as shown: its own first (a patched term's bases after)."""
+    return [term.loc.path, *(b.path for b in term.bases)]
+
+
+def _placeholder(i: int) -> str:
+    return "T" if i == 0 else f"T{i}"
 
 
 def _term_entries(root: Path, fp: Fingerprint, book: Rulebook) -> list[_Entry]:
     top = os.path.abspath(root)
     out = []
-    seen: dict[str, tuple[str, str]] = {}  # shown path -> (rel, blob): a term kept by later editions
+    seen: dict[str, tuple[str, str]] = {}  # shown path -> (files, blob): a term kept by later editions
     for edition in book.editions:
         for term in edition.terms:
             shown = term.loc.path
             if shown not in seen:
-                rel = Path(os.path.relpath(os.path.abspath(shown), top)).as_posix()
-                sha = fp.files.get(rel)
-                if sha is None or shown_path(root, rel) != shown:
-                    raise CacheError(f"term file {shown} is not among the hashed files")
-                seen[shown] = rel, hashlib.sha256(f"{compiler_key()}|{term.edition}|{sha}".encode()).hexdigest()
-            rel, blob = seen[shown]
-            out.append(_Entry(edition.id, term, rel, blob))
+                rels, shas = [], []
+                for path in _term_files(term):
+                    rel = Path(os.path.relpath(os.path.abspath(path), top)).as_posix()
+                    sha = fp.files.get(rel)
+                    if sha is None or shown_path(root, rel) != path:
+                        raise CacheError(f"term file {path} is not among the hashed files")
+                    rels.append(rel)
+                    shas.append(sha)
+                # A patched term is what all its files make it: any of them changed, another entry.
+                key = f"{compiler_key()}|{term.edition}|{'|'.join(shas)}"
+                seen[shown] = json.dumps(rels), hashlib.sha256(key.encode()).hexdigest()
+            files, blob = seen[shown]
+            out.append(_Entry(edition.id, term, files, blob))
     return out
 
 
@@ -633,14 +660,15 @@ class CachedBook:
         return rows
 
     def load_term(self, file: str, blob: str) -> Term:
-        """One term's model, its locations naming its file as seen from here."""
+        """One term's model, its locations naming its files as seen from here (``file``: their JSON list)."""
         if blob not in self._terms:
             rows = self.query("SELECT data, sum FROM blobs WHERE key=?", (blob,))
             row = rows[0] if rows else None
             try:
                 if row is None:
                     raise CacheError(f"term entry {blob[:12]} is missing")
-                term = _load(Term, row[0], row[1], {"T": shown_path(self.root, file)})
+                paths = {_placeholder(i): shown_path(self.root, rel) for i, rel in enumerate(_string_list(file))}
+                term = _load(Term, row[0], row[1], paths)
             except CacheError:
                 self.cache.forget_blob(blob)  # with this rulebook, which uses it
                 raise

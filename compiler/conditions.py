@@ -1,7 +1,8 @@
 """The condition language: syntax tree, parsing from YAML, and evaluation.
 
 A condition is a fact or predicate name, a constant, or one of ``not``, ``all``,
-``any``, ``is`` and ``in`` (see docs/format.md). Names are resolved and typed
+``any``, ``is`` and ``in``, or a comparison on an ordered enum fact: ``before``,
+``at_most``, ``after``, ``at_least`` (see docs/format.md). Names are resolved and typed
 against the vocabulary and the edition's predicates by ``check_names``.
 """
 
@@ -59,9 +60,52 @@ class In:
     loc: Location | None = field(default=None, compare=False, repr=False)
 
 
-Condition = Union[Const, Ref, Not, All, Any_, In]
+@dataclass(frozen=True)
+class Cmp:
+    """An ordered enum fact compared with a value of its order, or with another fact of the same order.
 
-_FORMS = ("not", "all", "any", "is", "in")
+    ``op`` is one of COMPARISONS; ``bound`` is a value, or a fact's name when ``against_fact``.
+    What it means depends on the order, which the vocabulary holds: compiling it
+    takes the orders (``compile_condition(..., orders=)``), so an edition whose
+    vocabulary orders the values otherwise reads the same words its own way.
+    """
+
+    fact: str
+    op: str
+    bound: str
+    against_fact: bool = False
+    loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+Condition = Union[Const, Ref, Not, All, Any_, In, Cmp]
+
+COMPARISONS = ("before", "at_most", "after", "at_least")
+_FORMS = ("not", "all", "any", "is", "in", *COMPARISONS)
+# How each comparison reads in a sentence: ``step is at or before declare_block``.
+_COMPARISON_WORDS = {"before": "before", "at_most": "at or before", "after": "after", "at_least": "at or after"}
+
+
+def admitted(order: tuple[str, ...], op: str, bound: str) -> tuple[str, ...]:
+    """The values of ``order`` for which ``{op: {fact: bound}}`` holds, in order."""
+    i = order.index(bound)
+    if op == "before":
+        return order[:i]
+    if op == "at_most":
+        return order[:i + 1]
+    if op == "after":
+        return order[i + 1:]
+    return order[i:]
+
+
+def _holds(op: str, i: int, j: int) -> bool:
+    """``op`` between two positions in one order."""
+    if op == "before":
+        return i < j
+    if op == "at_most":
+        return i <= j
+    if op == "after":
+        return i > j
+    return i >= j
 
 # Conditions are walked recursively (evaluation, export, describe); these caps keep
 # every walker far from Python's recursion limit. A condition's depth counts each
@@ -107,6 +151,8 @@ def parse(doc: Document, path: tuple, value: Any, out: list[Diagnostic], _depth:
         return (All if form == "all" else Any_)(tuple(items), loc)
     if form in ("is", "in"):
         return _parse_enum_test(doc, sub, form, arg, loc, out)
+    if form in COMPARISONS:
+        return _parse_comparison(doc, sub, form, arg, loc, out)
     out.append(Diagnostic(doc.key_at(sub), f"unknown condition form '{form}'",
                           did_you_mean(form, _FORMS) or "forms: " + ", ".join(_FORMS)))
     return None
@@ -129,12 +175,30 @@ def _parse_enum_test(doc, sub, form, arg, loc, out) -> In | None:
     return In(fact, tuple(values), False, loc)
 
 
+def _parse_comparison(doc, sub, form, arg, loc, out) -> Cmp | None:
+    if not isinstance(arg, dict) or len(arg) != 1:
+        out.append(Diagnostic(doc.at(sub), f"'{form}' takes one ordered fact and a value, like "
+                                           f"{{{form}: {{step: battle}}}} or {{{form}: {{step: {{fact: other_step}}}}}}"))
+        return None
+    (fact, bound), = arg.items()
+    if isinstance(bound, str):
+        return Cmp(fact, form, bound, False, loc)
+    if isinstance(bound, dict) and len(bound) == 1 and isinstance(bound.get("fact"), str):
+        return Cmp(fact, form, bound["fact"], True, loc)
+    out.append(Diagnostic(doc.at(sub + (fact,)),
+                          f"'{form}' takes one value or {{fact: NAME}}, like {{{form}: {{step: battle}}}}"))
+    return None
+
+
 @dataclass(frozen=True)
 class Names:
     """What a condition may name: facts (type and values) and predicates."""
 
     facts: Mapping[str, tuple[str, ...] | None]  # enum values, or None for bool
     predicates: Iterable[str]
+    ordered: Iterable[str] = frozenset()  # the enum facts whose values are in order
+    # A fact, or 'fact=value', that an edition withdrew -> "by edition 'b' at FILE:LINE"
+    withdrawn: Mapping[str, str] = field(default_factory=dict)
 
 
 def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
@@ -145,7 +209,9 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
         if isinstance(node, Ref):
             if node.name in preds:
                 continue
-            if node.name not in names.facts:
+            if node.name in names.withdrawn:
+                out.append(_withdrawn(node.loc, f"fact '{node.name}'", names.withdrawn[node.name]))
+            elif node.name not in names.facts:
                 out.append(Diagnostic(node.loc, f"unknown fact or predicate '{node.name}'",
                                       did_you_mean(node.name, [*names.facts, *preds])))
             elif names.facts[node.name] is not None:
@@ -153,6 +219,9 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
                                       f"test it with {{is: {{{node.name}: VALUE}}}}; values: "
                                       + ", ".join(names.facts[node.name])))
         elif isinstance(node, In):
+            if node.fact in names.withdrawn:
+                out.append(_withdrawn(node.loc, f"fact '{node.fact}'", names.withdrawn[node.fact]))
+                continue
             if node.fact not in names.facts:
                 out.append(Diagnostic(node.loc, f"unknown fact '{node.fact}'",
                                       did_you_mean(node.fact, names.facts)))
@@ -163,9 +232,54 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
                                                 "needs an enum fact", f"write '{node.fact}' or {{not: {node.fact}}}"))
                 continue
             for value in node.values:
-                if value not in values:
+                if f"{node.fact}={value}" in names.withdrawn:
+                    out.append(_withdrawn(node.loc, f"value '{value}' of fact '{node.fact}'",
+                                          names.withdrawn[f"{node.fact}={value}"]))
+                elif value not in values:
                     out.append(Diagnostic(node.loc, f"'{value}' is not a value of fact '{node.fact}'",
                                           did_you_mean(value, values) or "values: " + ", ".join(values)))
+        elif isinstance(node, Cmp):
+            _check_comparison(node, names, out)
+
+
+def _check_comparison(node: Cmp, names: Names, out: list[Diagnostic]) -> None:
+    """A comparison needs an ordered fact, and a value of it or a fact of the same order."""
+    withdrawn = [(f"fact '{n}'", n) for n in (node.fact, node.bound if node.against_fact else None) if n] \
+        + ([(f"value '{node.bound}' of fact '{node.fact}'", f"{node.fact}={node.bound}")] if not node.against_fact else [])
+    gone = [(what, key) for what, key in withdrawn if key in names.withdrawn]
+    if gone:
+        out.extend(_withdrawn(node.loc, what, names.withdrawn[key]) for what, key in gone)
+        return
+    if node.fact not in names.facts:
+        out.append(Diagnostic(node.loc, f"unknown fact '{node.fact}'", did_you_mean(node.fact, names.facts)))
+        return
+    values = names.facts[node.fact]
+    if values is None:
+        out.append(Diagnostic(node.loc, f"fact '{node.fact}' is a bool; '{node.op}' needs an ordered enum fact",
+                              f"write '{node.fact}' or {{not: {node.fact}}}"))
+        return
+    if node.fact not in names.ordered:
+        out.append(Diagnostic(node.loc, f"fact '{node.fact}' is not ordered; '{node.op}' needs an ordered fact",
+                              "declare it with 'ordered: true' in vocabulary.yaml (its values listed in order), "
+                              f"or list the values: {{in: {{{node.fact}: [...]}}}}"))
+        return
+    if not node.against_fact:
+        if node.bound not in values:
+            out.append(Diagnostic(node.loc, f"'{node.bound}' is not a value of fact '{node.fact}'",
+                                  did_you_mean(node.bound, values) or "values, in order: " + ", ".join(values)))
+        return
+    if node.bound not in names.facts:
+        out.append(Diagnostic(node.loc, f"unknown fact '{node.bound}'", did_you_mean(node.bound, names.facts)))
+    elif node.bound not in names.ordered or names.facts[node.bound] != values:
+        out.append(Diagnostic(node.loc, f"'{node.op}' compares '{node.fact}' with '{node.bound}', "
+                                        "whose values or order differ",
+                              "a fact is compared only with a fact of the same values in the same order"))
+
+
+def _withdrawn(loc: Location | None, what: str, where: str) -> Diagnostic:
+    return Diagnostic(loc, f"{what} was withdrawn {where}",
+                      "an edition's conditions test only what its vocabulary has: "
+                      "change the condition in this edition, or do not withdraw it")
 
 
 def walk(cond: Condition) -> Iterable[Condition]:
@@ -192,8 +306,10 @@ def facts_used(cond: Condition, predicates: Mapping[str, Condition]) -> set[str]
     stack = [cond]
     while stack:
         for node in walk(stack.pop()):
-            if isinstance(node, In):
+            if isinstance(node, (In, Cmp)):
                 found.add(node.fact)
+                if isinstance(node, Cmp) and node.against_fact:
+                    found.add(node.bound)
             elif isinstance(node, Ref):
                 if node.name in predicates:
                     if node.name not in seen:
@@ -278,9 +394,15 @@ Compiled = Callable[[State], bool]
 
 
 def compile_condition(cond: Condition, predicates: Mapping[str, Condition],
-                      _cache: dict[str, Compiled] | None = None) -> Compiled:
-    """A fast function of a state. Predicates are inlined; they must be acyclic."""
+                      _cache: dict[str, Compiled] | None = None, *,
+                      orders: Mapping[str, tuple[str, ...]] | None = None) -> Compiled:
+    """A fast function of a state. Predicates are inlined; they must be acyclic.
+
+    ``orders`` gives each ordered fact's values in order (``Vocabulary.orders``):
+    comparisons need it (ValueError without). A cache is for one set of orders.
+    """
     cache = {} if _cache is None else _cache
+    orders = {} if orders is None else orders
 
     def build(node: Condition) -> Compiled:
         if isinstance(node, Const):
@@ -302,10 +424,27 @@ def compile_condition(cond: Condition, predicates: Mapping[str, Condition],
         if isinstance(node, Any_):
             fs = tuple(build(a) for a in node.args)
             return lambda s: any(f(s) for f in fs)
+        if isinstance(node, Cmp):
+            return _compile_comparison(node, orders)
         fact, values = node.fact, frozenset(node.values)
         return lambda s: s[fact] in values
 
     return build(cond)
+
+
+def _compile_comparison(node: Cmp, orders: Mapping[str, tuple[str, ...]]) -> Compiled:
+    order = orders.get(node.fact)
+    if order is None:
+        raise ValueError(f"no order for fact '{node.fact}'; pass the vocabulary's orders")
+    fact = node.fact
+    if not node.against_fact:
+        # a value outside the order (a situation another edition's vocabulary describes) admits nothing
+        values = frozenset(admitted(order, node.op, node.bound)) if node.bound in order else frozenset()
+        return lambda s: s[fact] in values
+    position = {v: i for i, v in enumerate(order)}
+    other, op = node.bound, node.op
+    return lambda s: s[fact] in position and s[other] in position and _holds(op, position[s[fact]],
+                                                                                position[s[other]])
 
 
 def to_json(cond: Condition) -> Any:
@@ -320,6 +459,8 @@ def to_json(cond: Condition) -> Any:
         return {"all": [to_json(a) for a in cond.args]}
     if isinstance(cond, Any_):
         return {"any": [to_json(a) for a in cond.args]}
+    if isinstance(cond, Cmp):
+        return {cond.op: {cond.fact: {"fact": cond.bound} if cond.against_fact else cond.bound}}
     if cond.single:
         return {"is": {cond.fact: cond.values[0]}}
     return {"in": {cond.fact: list(cond.values)}}
@@ -337,6 +478,8 @@ def from_json(value: Any) -> Condition:
     if form in ("all", "any"):
         return (All if form == "all" else Any_)(tuple(from_json(a) for a in arg))
     (fact, values), = arg.items()
+    if form in COMPARISONS:
+        return Cmp(fact, form, values["fact"], True) if isinstance(values, dict) else Cmp(fact, form, values)
     return In(fact, (values,), True) if form == "is" else In(fact, tuple(values))
 
 
@@ -353,6 +496,8 @@ def describe(cond: Condition) -> str:
             return "always" if isinstance(cond, All) else "never"
         joiner = " and " if isinstance(cond, All) else " or "
         return joiner.join(_wrap(a) for a in cond.args)
+    if isinstance(cond, Cmp):
+        return f"{cond.fact} is {_COMPARISON_WORDS[cond.op]} {cond.bound}"
     if cond.single:
         return f"{cond.fact} is {cond.values[0]}"
     return f"{cond.fact} in {{{', '.join(cond.values)}}}"
@@ -360,4 +505,4 @@ def describe(cond: Condition) -> str:
 
 def _wrap(cond: Condition) -> str:
     text = describe(cond)
-    return f"({text})" if isinstance(cond, (All, Any_, In)) and " " in text else text
+    return f"({text})" if isinstance(cond, (All, Any_, In, Cmp)) and " " in text else text

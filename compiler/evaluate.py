@@ -51,7 +51,7 @@ class Space:
             extra |= facts_used(c.never, {}) - facts
         self.extra = tuple(sorted(extra))
         self.extra_domains = [by_name[f].domain for f in self.extra]
-        self.constraints = [compile_condition(c.never, {}) for c in relevant]
+        self.constraints = [compile_condition(c.never, {}, orders=vocabulary.orders) for c in relevant]
         self.given_cost = given_cost if given is not None else 0
         self.constraint_costs = [size(c.never, {}) for c in relevant]
         # making a situation of the facts and the values tried for the others, a step per fact
@@ -138,9 +138,10 @@ class DecisionModel:
                  else dict(predicates))
         self.predicates: Mapping[str, Condition] = preds
         cache: dict = {}
+        orders = vocabulary.orders
         self._compiled = tuple(
-            _Compiled(r, compile_condition(r.when, preds, cache) if r.when is not None else None,
-                      compile_condition(r.test, preds, cache) if r.test is not None else None)
+            _Compiled(r, compile_condition(r.when, preds, cache, orders=orders) if r.when is not None else None,
+                      compile_condition(r.test, preds, cache, orders=orders) if r.test is not None else None)
             for r in self.rules)
         used: set[str] = set()
         for r in self.rules:
@@ -150,7 +151,8 @@ class DecisionModel:
         if self.decision.given is not None:
             used |= facts_used(self.decision.given, preds)
         self.facts: tuple[str, ...] = tuple(sorted(used))
-        given = compile_condition(self.decision.given, preds, cache) if self.decision.given is not None else None
+        given = (compile_condition(self.decision.given, preds, cache, orders=orders)
+                 if self.decision.given is not None else None)
         sizes: dict[str, int] = {}
         self.space = Space(vocabulary, used, given,
                            size(self.decision.given, preds, sizes) if self.decision.given is not None else 0)
@@ -302,7 +304,7 @@ class Evaluator:
         if decision not in self._models:
             if decision not in self.edition.decisions:
                 raise KeyError(f"edition '{self.edition.id}' has no decision '{decision}'")
-            self._models[decision] = DecisionModel(self.book.vocabulary, self.edition, decision)
+            self._models[decision] = DecisionModel(self.edition.vocabulary, self.edition, decision)
         return self._models[decision]
 
     def decide(self, decision: str, facts: State) -> Answer:

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from .conditions import to_json as cond_json
-from .model import Clause, Decision, Edition, Rule, Rulebook, Term
+from .model import Clause, Decision, Edition, Fact, Rule, Rulebook, Table, Term
 
 FORMAT = "rulebook-export/1"
 
@@ -35,18 +35,24 @@ def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
             "withdrawn": list(edition.withdrawn),
         },
         "terms": [term_json(t) for t in edition.terms],
-        "facts": [
-            {"name": f.name, "type": f.type, "values": list(f.values), "meaning": f.meaning}
-            for f in book.vocabulary.facts
-        ],
+        "facts": [fact_json(f) for f in edition.vocabulary.facts],
         "constraints": [
-            {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in book.vocabulary.constraints
+            {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in edition.vocabulary.constraints
         ],
         "corrections": [
             {"date": c.date, "kind": c.kind, "reason": c.reason, "changed": list(c.changed)}
             for c in book.corrections if c.edition == edition.id
         ],
     }
+
+
+def fact_json(f: Fact) -> dict[str, Any]:
+    """A fact; ``ordered: true`` only on an ordered one, so that the export of a vocabulary
+    without ordered facts keeps its bytes."""
+    out: dict[str, Any] = {"name": f.name, "type": f.type, "values": list(f.values), "meaning": f.meaning}
+    if f.ordered:
+        out["ordered"] = True
+    return out
 
 
 def term_json(term: Term) -> dict[str, Any]:
@@ -96,8 +102,22 @@ def clause_json(c: Clause) -> dict[str, Any]:
     if c.steps:
         out["steps"] = {"procedure": c.steps.procedure, "order": list(c.steps.order)}
     if c.table:
-        out["table"] = {"decision": c.table.decision, "key": c.table.key,
-                        "rows": [{"keys": list(r.keys), "value": r.value} for r in c.table.rows]}
+        out["table"] = table_json(c.table)
+    return out
+
+
+def table_json(t: Table) -> dict[str, Any]:
+    """A table in the form it is written: one key and lists of its values, or a list of keys and
+    rows that map each to its values; ``otherwise`` only where given (older exports keep their bytes)."""
+    if t.several:
+        out: dict[str, Any] = {"decision": t.decision, "key": list(t.facts),
+                               "rows": [{"keys": {f: list(c) for f, c in zip(t.facts, r.cells)}, "value": r.value}
+                                        for r in t.rows]}
+    else:
+        out = {"decision": t.decision, "key": t.key,
+               "rows": [{"keys": list(r.keys), "value": r.value} for r in t.rows]}
+    if t.otherwise is not None:
+        out["otherwise"] = t.otherwise
     return out
 
 

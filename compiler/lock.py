@@ -2,8 +2,9 @@
 
 ``rulebook.lock`` (JSON, beside ``rulebook.yaml``) holds, per published
 edition, a digest of every term's own content (name, aliases, reader notes,
-decisions, sections) and of every clause (text, reader notes, links and
-meaning), and one digest of the whole. ``rulebook check`` compares each
+decisions, sections), of every clause (text, reader notes, links and
+meaning), of every fact and constraint of the edition's own vocabulary, and
+one digest of the whole. ``rulebook check`` compares each
 published edition with its entry (``problems``); ``rulebook publish`` and
 ``rulebook correct`` (``compiler.publish``) write entries. A rulebook without
 the file is not locked yet (a new project, or one that has not adopted the
@@ -13,7 +14,7 @@ published edition must have its entry.
 A digest is the SHA-256 of a canonical JSON form of the model: fields in
 sorted order, locations left out (moving a clause to another line is not a
 change of content), and so are the editors' notes (``editor_notes``, a rule's
-``notes``), which are not the publisher's content, and the build's own
+``notes``) and declared lineage, which are not the publisher's content, and the build's own
 bookkeeping (which edition's file gave a term, the hash of that file). A field
 at its default value is left out too, so a field added to the model later
 changes no digest of content that does not use it.
@@ -46,7 +47,10 @@ _NOT_CONTENT: Mapping[type, frozenset[str]] = {
 
 _CONDITIONS = typing.get_args(Condition)
 
-EditionEntry = dict  # {"digest": str, "terms": {term id: {"term": str, "clauses": {clause id: str}}}}
+# {"digest": str, "terms": {term id: {"term": str, "clauses": {clause id: str}}},
+#  "vocabulary": {"facts": {name: str}, "constraints": {id: str}}}
+EditionEntry = dict
+_VOCABULARY_KINDS = {"facts": "fact", "constraints": "constraint"}  # entry key -> the prefix of its refs
 
 
 def canonical(value: Any) -> Any:
@@ -82,19 +86,19 @@ def _term_own(term: Term) -> dict:
 
 
 def edition_entry(edition: Edition) -> EditionEntry:
-    """The lock entry of an edition: a digest per term and per clause, and one of the whole.
-
-    The vocabulary joins here (a digest per fact and constraint) once editions have their own.
-    """
+    """The lock entry of an edition: a digest per term, per clause, per fact and per constraint of
+    its own vocabulary, and one of the whole."""
     terms = {term.id: {"term": digest(_term_own(term)),
                        "clauses": {clause.id: digest(clause) for clause in term.clauses}}
              for term in edition.terms}
-    return {"digest": digest(terms), "terms": terms}
+    vocabulary = {"facts": {f.name: digest(f) for f in edition.vocabulary.facts},
+                  "constraints": {c.id: digest(c) for c in edition.vocabulary.constraints}}
+    return {"digest": digest({"terms": terms, "vocabulary": vocabulary}), "terms": terms, "vocabulary": vocabulary}
 
 
 def changed(old: EditionEntry, new: EditionEntry) -> list[str]:
     """What differs between two entries: term ids (the term's own content, or the term added or
-    removed) and clause refs (``term#clause``), sorted."""
+    removed), clause refs (``term#clause``), ``fact:NAME`` and ``constraint:ID``, sorted."""
     found: set[str] = set()
     old_terms, new_terms = old.get("terms", {}), new.get("terms", {})
     for tid in old_terms.keys() | new_terms.keys():
@@ -106,6 +110,10 @@ def changed(old: EditionEntry, new: EditionEntry) -> list[str]:
         for cid in before_clauses.keys() | after_clauses.keys():
             if before_clauses.get(cid) != after_clauses.get(cid):
                 found.add(f"{tid}#{cid}")
+    for kind in _VOCABULARY_KINDS:
+        before, after = old.get("vocabulary", {}).get(kind, {}), new.get("vocabulary", {}).get(kind, {})
+        found.update(f"{_VOCABULARY_KINDS[kind]}:{name}" for name in before.keys() | after.keys()
+                     if before.get(name) != after.get(name))
     return sorted(found)
 
 
@@ -157,7 +165,9 @@ def _well_formed(eid: Any, entry: Any) -> bool:
     return (isinstance(eid, str) and isinstance(entry, dict) and isinstance(entry.get("digest"), str)
             and isinstance(entry.get("terms"), dict)
             and all(isinstance(t, dict) and isinstance(t.get("term"), str) and digests(t.get("clauses"))
-                    for t in entry["terms"].values()))
+                    for t in entry["terms"].values())
+            and isinstance(entry.get("vocabulary"), dict)
+            and all(digests(entry["vocabulary"].get(kind)) for kind in _VOCABULARY_KINDS))
 
 
 def _shown(path: Path) -> str:
@@ -206,6 +216,10 @@ def _differences(edition: Edition, old: EditionEntry, new: EditionEntry) -> list
     head = f"published edition '{edition.id}' differs from {LOCK_FILE}:"
     out = []
     for ref in changed(old, new):
+        kind, _, name = ref.partition(":")
+        if name:
+            out.append(_vocabulary_difference(edition, head, hint, kind, name))
+            continue
         tid, _, cid = ref.partition("#")
         term = edition.term_by_id.get(tid)
         if not cid:
@@ -227,3 +241,12 @@ def _differences(edition: Edition, old: EditionEntry, new: EditionEntry) -> list
         else:
             out.append(Diagnostic(clause.loc, f"{head} term '{tid}', clause '{cid}' changed", hint))
     return sorted(out, key=lambda d: (d.location, d.message))
+
+
+def _vocabulary_difference(edition: Edition, head: str, hint: str, kind: str, name: str) -> Diagnostic:
+    items = {f.name: f for f in edition.vocabulary.facts} if kind == "fact" else \
+        {c.id: c for c in edition.vocabulary.constraints}
+    item = items.get(name)
+    if item is None:
+        return Diagnostic(edition.loc, f"{head} {kind} '{name}' was withdrawn", hint)
+    return Diagnostic(item.loc, f"{head} {kind} '{name}' changed or was added", hint)

@@ -28,6 +28,7 @@ class Fact:
     values: tuple[str, ...]  # empty for bool
     meaning: str
     loc: Location = field(compare=False, repr=False)
+    ordered: bool = False  # an enum whose values are listed in order: comparisons may test it
 
     @property
     def domain(self) -> tuple[Answer, ...]:
@@ -44,12 +45,23 @@ class Constraint:
 
 @dataclass(frozen=True)
 class Vocabulary:
+    """The facts an edition's conditions may test and the constraints between them.
+
+    Each edition has its own (``Edition.vocabulary``): the rulebook's
+    vocabulary.yaml as each edition's ``_vocabulary.yaml`` changes it.
+    """
+
     facts: tuple[Fact, ...]
     constraints: tuple[Constraint, ...]
 
     @cached_property
     def by_name(self) -> Mapping[str, Fact]:
         return {f.name: f for f in self.facts}
+
+    @cached_property
+    def orders(self) -> Mapping[str, tuple[str, ...]]:
+        """Each ordered fact's values in order: what comparisons are compiled against."""
+        return {f.name: f.values for f in self.facts if f.ordered}
 
 
 @dataclass(frozen=True)
@@ -111,15 +123,38 @@ class Steps:
 
 @dataclass(frozen=True)
 class TableRow:
-    keys: tuple[str, ...]
+    keys: tuple[Answer, ...]  # the values of the table's key (its first, when it has several) the row matches
     value: Answer
+    further: tuple[tuple[Answer, ...], ...] = ()  # the values of each further key, in the table's order
+    loc: Location | None = field(default=None, compare=False, repr=False)
+    # where each value of each key is written, as ``cells``
+    value_locs: tuple[tuple[Location, ...], ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def cells(self) -> tuple[tuple[Answer, ...], ...]:
+        """The values the row matches, for each of the table's keys in order."""
+        return (self.keys,) + self.further
 
 
 @dataclass(frozen=True)
 class Table:
+    """Value rules over key facts, written compactly. A term's tables for one
+    decision are one table (``compiler/tables.py``): ``otherwise`` answers every
+    situation that none of their rows covers."""
+
     decision: str
-    key: str
+    key: str  # the key fact (the first, when there are several)
     rows: tuple[TableRow, ...]
+    further_keys: tuple[str, ...] = ()  # the key facts after the first
+    otherwise: Answer | None = None
+    several: bool = False  # written with a list of keys (rows then map each key to its values)
+    loc: Location | None = field(default=None, compare=False, repr=False)
+    key_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
+    otherwise_loc: Location | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def facts(self) -> tuple[str, ...]:
+        return (self.key,) + self.further_keys
 
 
 @dataclass(frozen=True)
@@ -194,6 +229,9 @@ class Term:
     edition: str  # the edition whose file gave this version of the term
     digest: str  # hash of the term's content, for skipping unchanged terms
     loc: Location = field(compare=False, repr=False)
+    # A patched term (compiler.overlay): the earlier term files it keeps values from, whose
+    # lines some of its locations name; () for a term written whole.
+    bases: tuple[Location, ...] = field(default=(), compare=False, repr=False)
     editor_notes: str | None = None
 
     @property
@@ -216,6 +254,9 @@ class Edition:
     # The lineage its own files declare, by clause ref: what the diff of any two
     # editions composes (a cached edition holds this, not its terms).
     lineage: tuple[Lineage, ...] = ()
+    # The facts and constraints this edition knows, and only those: its checks, suites,
+    # situations and pages use them alone (an edition never sees a later one's).
+    vocabulary: Vocabulary = field(default=Vocabulary((), ()))
     editor_notes: str | None = None
 
     @cached_property
@@ -275,7 +316,6 @@ class Rulebook:
     publisher: str
     notes: str | None
     editions: tuple[Edition, ...]
-    vocabulary: Vocabulary
     editor_notes: str | None = None
     corrections: tuple[Correction, ...] = ()  # the corrections log, oldest first
 

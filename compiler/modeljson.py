@@ -31,7 +31,7 @@ import typing
 from typing import Any, Callable, Mapping, Union
 
 from . import model
-from .conditions import All, Any_, Condition, Const, In, Not, Ref, walk
+from .conditions import COMPARISONS, All, Any_, Cmp, Condition, Const, In, Not, Ref, walk
 from .diagnostics import Location
 
 #: The classes written as records; nothing else is (conditions and locations have their own forms).
@@ -116,8 +116,15 @@ def _make(cls: type, values) -> Any:
 # -- conditions: a flat array of nodes, outermost first ---------------------------------------------
 
 # Node forms: ["c", bool, loc] ["r", name, loc] ["n", loc] ["a", count, loc] ["o", count, loc]
-# ["i", fact, [values], single, loc]; loc is null or [file, line, col].
-_NODE_SIZES = {"c": 3, "r": 3, "n": 2, "a": 3, "o": 3, "i": 5}
+# ["i", fact, [values], single, loc] ["k", fact, op, bound, against_fact, loc] (a comparison);
+# loc is null or [file, line, col].
+_NODE_SIZES = {"c": 3, "r": 3, "n": 2, "a": 3, "o": 3, "i": 5, "k": 6}
+
+
+def _comparison_op(value, paths: Paths) -> str:
+    if type(value) is not str or value not in COMPARISONS:
+        raise ModelDataError(f"a comparison is one of {', '.join(COMPARISONS)}, not {value!r}")
+    return value
 
 
 def _write_condition(cond, paths: Paths) -> list:
@@ -138,6 +145,9 @@ def _write_condition(cond, paths: Paths) -> list:
         elif kind is In:
             nodes.append(["i", _STR(node.fact, paths), _STR_TUPLE[0](node.values, paths),
                           _BOOL(node.single, paths), loc])
+        elif kind is Cmp:
+            nodes.append(["k", _STR(node.fact, paths), _comparison_op(node.op, paths), _STR(node.bound, paths),
+                          _BOOL(node.against_fact, paths), loc])
         else:
             raise ModelDataError(f"a condition expected, not {kind.__name__}")
     return nodes
@@ -164,6 +174,9 @@ def _read_condition(value, paths: Paths) -> Condition:
             stack.append(Not(stack.pop(), loc))
         elif form == "i":
             stack.append(In(_STR(node[1], paths), _STR_TUPLE[1](node[2], paths), _BOOL(node[3], paths), loc))
+        elif form == "k":
+            stack.append(Cmp(_STR(node[1], paths), _comparison_op(node[2], paths), _STR(node[3], paths),
+                             _BOOL(node[4], paths), loc))
         else:  # "a" or "o"
             count = _INT(node[1], paths)
             if not 0 <= count <= len(stack):

@@ -20,6 +20,8 @@ IDENT = r"^[a-z][a-z0-9_]*$"
 DECISION = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 EDITION_ID = r"^[0-9A-Za-z][0-9A-Za-z.-]*$"
 CLAUSE_REF = r"^[a-z0-9]+(-[a-z0-9]+)*#[a-z0-9]+(-[a-z0-9]+)*$"
+# A clause id of the same term: a slug, written apart so that its hint can say so.
+SAME_TERM_ID = r"^(?:[a-z0-9]+(-[a-z0-9]+)*)$"
 # A clause of the same term by its id, or of another term as TERM#CLAUSE.
 LINEAGE_REF = r"^([a-z0-9]+(-[a-z0-9]+)*#)?[a-z0-9]+(-[a-z0-9]+)*$"
 DATE = r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$"
@@ -29,7 +31,8 @@ SECTION_KINDS = ["definition", "how-to-play", "default-conditions",
 _CONDITION = {
     "description": "A condition: a fact or predicate name, true/false, or one of "
                    "{not: C}, {all: [C...]}, {any: [C...]}, {is: {FACT: VALUE}}, "
-                   "{in: {FACT: [VALUE...]}}.",
+                   "{in: {FACT: [VALUE...]}}, or a comparison on an ordered fact: "
+                   "{before|at_most|after|at_least: {FACT: VALUE}} or {...: {FACT: {fact: OTHER}}}.",
     "anyOf": [
         {"type": "string", "pattern": IDENT},
         {"type": "boolean"},
@@ -45,10 +48,26 @@ _CONDITION = {
         {"type": "object", "properties": {"in": {"type": "object", "minProperties": 1, "maxProperties": 1,
                                                  "additionalProperties": {"type": "array", "items": {"type": "string"}}}},
          "required": ["in"], "additionalProperties": False},
+        *({"type": "object", "description": f"{words} the value (or the other fact's value), "
+                                             "in the order of an ordered fact's values.",
+           "properties": {op: {"type": "object", "minProperties": 1, "maxProperties": 1,
+                               "additionalProperties": {"anyOf": [
+                                   {"type": "string", "pattern": IDENT},
+                                   {"type": "object", "properties": {"fact": {"type": "string", "pattern": IDENT}},
+                                    "required": ["fact"], "additionalProperties": False}]}}},
+           "required": [op], "additionalProperties": False}
+          for op, words in (("before", "The fact's value comes strictly before"),
+                            ("at_most", "The fact's value is, or comes before,"),
+                            ("after", "The fact's value comes strictly after"),
+                            ("at_least", "The fact's value is, or comes after,"))),
     ],
 }
 
 _TEXT = {"type": "string", "minLength": 1}
+# What a corrections log entry says changed (compiler.lock): TERM, TERM#CLAUSE, fact:NAME, constraint:ID.
+CHANGED_REF = r"^([a-z0-9]+(-[a-z0-9]+)*(#[a-z0-9]+(-[a-z0-9]+)*)?|fact:[a-z][a-z0-9_]*|constraint:[a-z0-9]+(-[a-z0-9]+)*)$"
+_KEY_VALUE = {"type": ["string", "boolean"], "pattern": IDENT,
+              "description": "A value of a key fact: an enum value, or true/false for a bool fact."}
 _NOTES = {"type": ["string", "null"]}
 _READER_NOTES = {"type": ["string", "null"],
                  "description": "Notes for readers: the publisher's or the editors' remarks that the site shows "
@@ -148,24 +167,41 @@ _CLAUSE = {
         },
         "table": {
             "type": "object",
+            "description": "Value rules over key facts, written compactly. A term's tables for one decision "
+                           "are one table: rows must not overlap with different values, and one 'otherwise' "
+                           "answers wherever no row matches.",
             "properties": {
-                "decision": {"type": "string", "pattern": DECISION},
-                "key": {"type": "string", "pattern": IDENT},
+                "decision": {"type": "string", "pattern": DECISION,
+                             "description": "The decision the rows answer."},
+                "key": {"type": ["string", "array"], "pattern": IDENT, "minItems": 1,
+                        "items": {"type": "string", "pattern": IDENT},
+                        "description": "The enum or bool fact the rows are keyed by, or a list of them "
+                                       "(then each row maps every key fact to its value or values)."},
                 "rows": {"type": "array", "minItems": 1, "items": {
                     "type": "object",
-                    "properties": {"keys": {"type": "array", "minItems": 1,
-                                            "items": {"type": "string", "pattern": IDENT}},
-                                   "value": {"type": ["string", "boolean"]}},
+                    "properties": {
+                        "keys": {"type": ["array", "object"], "minItems": 1, "minProperties": 1,
+                                 "items": _KEY_VALUE,
+                                 "additionalProperties": {"type": ["string", "boolean", "array"], "pattern": IDENT,
+                                                          "minItems": 1, "items": _KEY_VALUE},
+                                 "description": "With one key: the list of its values that the row matches. "
+                                                "With a list of keys: each key fact mapped to a value or a "
+                                                "list of values."},
+                        "value": {"type": ["string", "boolean"],
+                                  "description": "The decision's answer where the row matches."}},
                     "required": ["keys", "value"],
                     "additionalProperties": False,
                 }},
+                "otherwise": {"type": ["string", "boolean"],
+                              "description": "The answer wherever no row of the term's tables for this "
+                                             "decision matches (\"All other ...\")."},
             },
-            "required": ["decision", "key", "rows"],
+            "required": ["decision", "key"],
             "additionalProperties": False,
         },
         # Declared lineage: what the clause was in the edition before the one whose
         # file gives it (docs/format.md, Lineage). At most one of the four.
-        "formerly": {"type": "string", "pattern": SLUG,
+        "formerly": {"type": "string", "pattern": SAME_TERM_ID,
                      "description": "Renamed: the id this clause had in the same term in the edition "
                                     "before."},
         "split_from": {"type": "string", "pattern": LINEAGE_REF,
@@ -181,6 +217,80 @@ _CLAUSE = {
                                       "clause is (TERM#CLAUSE; its id may differ)."},
     },
     "required": ["id", "text"],
+    "additionalProperties": False,
+}
+
+
+def _nullable(prop: dict) -> dict:
+    """A property of a whole-term file as a patch may give it: null removes the key."""
+    if "type" in prop:
+        types = [prop["type"]] if isinstance(prop["type"], str) else list(prop["type"])
+        return {**prop, "type": types + ["null"] * ("null" not in types)}
+    if "enum" in prop:
+        return {**prop, "enum": prop["enum"] + [None] * (None not in prop["enum"])}
+    return prop  # a condition: null is checked where conditions are parsed
+
+
+_SECTION = _TERM["properties"]["sections"]["items"]
+_KEEP = ("id", "text")  # a clause's keys that a patch can change but not remove
+
+_PATCH_OPERATION = {
+    "type": "object",
+    "description": "One operation of a patch, applied in order to the term as the previous operations "
+                   "left it: exactly one of change, replace, add, remove, move (a clause, named by its "
+                   "id) or add_section, remove_section, change_section, move_section (a section, named "
+                   "by its key), with the keys that go with it.",
+    "properties": {
+        "change": {"type": "string", "pattern": SLUG,
+                   "description": "Change the clause with this id: the keys under 'set' replace its own."},
+        "set": {"type": "object",
+                "description": "The keys of the clause to change, as a clause gives them; the keys not "
+                               "given are kept, and null removes one (not 'id' or 'text').",
+                "properties": {k: (v if k in _KEEP else _nullable(v)) for k, v in _CLAUSE["properties"].items()},
+                "additionalProperties": False},
+        "replace": {"type": "string", "pattern": SLUG,
+                    "description": "Replace the clause with this id by the clause under 'with'."},
+        "with": {"$ref": "#/$defs/clause", "description": "The clause that 'replace' puts in, written whole."},
+        "add": {"$ref": "#/$defs/clause",
+                "description": "A new clause, written whole, put at 'before', 'after' or 'section'."},
+        "remove": {"type": "string", "pattern": SLUG, "description": "Remove the clause with this id."},
+        "move": {"type": "string", "pattern": SLUG,
+                 "description": "Move the clause with this id to 'before', 'after' or 'section'."},
+        "before": {"type": "string", "pattern": SLUG,
+                   "description": "Put the clause (or section) just before the clause (or section) with this id "
+                                  "(key)."},
+        "after": {"type": "string", "pattern": SLUG,
+                  "description": "Put the clause (or section) just after the clause (or section) with this id "
+                                 "(key)."},
+        "section": {"type": "string", "pattern": SLUG,
+                    "description": "Put the clause at the end of the section with this key."},
+        "add_section": {**_SECTION, "description": "A new section, written whole, put at 'before' or 'after' "
+                                                   "(a section key), else at the end."},
+        "remove_section": {"type": "string", "pattern": SLUG,
+                           "description": "Remove the section with this key, with its clauses."},
+        "change_section": {"type": "string", "pattern": SLUG,
+                           "description": "Change the 'title' or 'kind' of the section with this key."},
+        "move_section": {"type": "string", "pattern": SLUG,
+                         "description": "Move the section with this key to 'before' or 'after' another."},
+        "title": {"type": ["string", "null"],
+                  "description": "The section's new title (change_section); null removes it."},
+        "kind": {"enum": SECTION_KINDS, "description": "The section's new kind (change_section)."},
+    },
+    "additionalProperties": False,
+}
+
+_TERM_PATCH = {
+    "type": "object",
+    "description": "A term file that patches the term as the previous edition resolved it: "
+                   "editions/EDITION/TERM.yaml with 'patch' instead of 'sections'. The other keys given "
+                   "replace the previous edition's; null removes one.",
+    "properties": {
+        **{k: (v if k in ("id", "name") else _nullable(v))
+           for k, v in _TERM["properties"].items() if k not in ("sections", "withdrawn")},
+        "patch": {"type": "array", "items": {"$ref": "#/$defs/patch-operation"},
+                  "description": "The operations, applied in order."},
+    },
+    "required": ["id", "patch"],
     "additionalProperties": False,
 }
 
@@ -211,30 +321,91 @@ _RULEBOOK = {
     "additionalProperties": False,
 }
 
+_FACT = {
+    "type": "object",
+    "description": "A fact: a yes/no (bool) or one of a list of values (enum) that conditions test.",
+    "properties": {
+        "name": {"type": "string", "pattern": IDENT},
+        "type": {"enum": ["bool", "enum"]},
+        "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT}},
+        "meaning": _TEXT,
+        "ordered": {"type": "boolean",
+                    "description": "An enum fact whose values are listed in order (first to last): "
+                                   "conditions may compare it with before, at_most, after, at_least."},
+    },
+    "required": ["name", "type", "meaning"],
+    "additionalProperties": False,
+}
+
+_CONSTRAINT = {
+    "type": "object",
+    "description": "A situation that cannot happen: 'never' is a condition no situation meets.",
+    "properties": {"id": {"type": "string", "pattern": SLUG}, "text": _TEXT,
+                   "never": {"$ref": "#/$defs/condition"}},
+    "required": ["id", "text", "never"],
+    "additionalProperties": False,
+}
+
 _VOCABULARY = {
     "type": "object",
-    "description": "vocabulary.yaml: the facts conditions may test, and the constraints between them.",
+    "description": "vocabulary.yaml: the facts conditions may test, and the constraints between them, "
+                   "as the first edition has them (a later edition changes them in its _vocabulary.yaml).",
     "properties": {
-        "facts": {"type": "array", "items": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "pattern": IDENT},
-                "type": {"enum": ["bool", "enum"]},
-                "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT}},
-                "meaning": _TEXT,
-            },
-            "required": ["name", "type", "meaning"],
-            "additionalProperties": False,
-        }},
-        "constraints": {"type": "array", "items": {
-            "type": "object",
-            "properties": {"id": {"type": "string", "pattern": SLUG}, "text": _TEXT,
-                           "never": {"$ref": "#/$defs/condition"}},
-            "required": ["id", "text", "never"],
-            "additionalProperties": False,
-        }},
+        "facts": {"type": "array", "items": _FACT},
+        "constraints": {"type": "array", "items": _CONSTRAINT},
     },
     "required": ["facts"],
+    "additionalProperties": False,
+}
+
+_NAMES = {"type": "array", "items": {"type": "string", "pattern": IDENT}}
+
+_VOCABULARY_OVERLAY = {
+    "type": "object",
+    "description": "editions/EDITION/_vocabulary.yaml: how this edition's vocabulary differs from the "
+                   "previous edition's (the first edition's is vocabulary.yaml). Withdrawals apply "
+                   "first, then changes, then additions.",
+    "properties": {
+        "facts": {
+            "type": "object",
+            "description": "Facts this edition adds, changes or withdraws.",
+            "properties": {
+                "add": {"type": "array", "description": "Facts the previous edition does not have.",
+                        "items": _FACT},
+                "change": {"type": "array", "description": "Facts of the previous edition, changed.",
+                           "items": {
+                               "type": "object",
+                               "description": "A fact's new meaning, and enum values added or withdrawn.",
+                               "properties": {
+                                   "name": {"type": "string", "pattern": IDENT},
+                                   "meaning": {**_TEXT, "description": "The fact's meaning from this edition on."},
+                                   "add_values": {**_NAMES, "description": "Values of an enum fact added, "
+                                                                          "after its others."},
+                                   "withdraw_values": {**_NAMES, "description": "Values of an enum fact "
+                                                                               "withdrawn."},
+                               },
+                               "required": ["name"],
+                               "additionalProperties": False,
+                           }},
+                "withdraw": {**_NAMES, "description": "Facts of the previous edition that this edition drops."},
+            },
+            "additionalProperties": False,
+        },
+        "constraints": {
+            "type": "object",
+            "description": "Constraints this edition adds, replaces or withdraws.",
+            "properties": {
+                "add": {"type": "array", "description": "Constraints the previous edition does not have.",
+                        "items": _CONSTRAINT},
+                "change": {"type": "array", "description": "Constraints of the previous edition, "
+                                                           "replaced whole (same id).",
+                           "items": _CONSTRAINT},
+                "withdraw": {"type": "array", "description": "Ids of constraints this edition drops.",
+                             "items": {"type": "string", "pattern": SLUG}},
+            },
+            "additionalProperties": False,
+        },
+    },
     "additionalProperties": False,
 }
 
@@ -256,10 +427,11 @@ _CORRECTIONS = {
                                         "corrected their transcription of the text or its meaning (the rule is "
                                         "as published); erratum: the publisher changed a rule of the edition."},
                 "reason": {**_TEXT, "description": "Why, in a sentence or two; the site shows it."},
-                "changed": {"type": "array", "items": {"type": "string", "pattern": r"^[a-z0-9]+(-[a-z0-9]+)*"
-                                                                                    r"(#[a-z0-9]+(-[a-z0-9]+)*)?$"},
-                            "description": "The clauses (TERM#CLAUSE) and terms (TERM: its name, aliases, "
-                                           "notes, decisions or sections) whose locked digests changed."},
+                "changed": {"type": "array", "items": {"type": "string", "pattern": CHANGED_REF},
+                            "description": "What the entry changed, by locked digest: clauses (TERM#CLAUSE), "
+                                           "terms (TERM: its name, aliases, notes, decisions or sections), "
+                                           "facts (fact:NAME) and constraints (constraint:ID) of the "
+                                           "edition's vocabulary."},
             },
             "required": ["date", "edition", "kind", "reason"],
             "additionalProperties": False,
@@ -269,15 +441,17 @@ _CORRECTIONS = {
     "additionalProperties": False,
 }
 
-DEFS = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE}
-ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM, "corrections": _CORRECTIONS}
+DEFS = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE, "patch-operation": _PATCH_OPERATION}
+ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM,
+         "vocabulary-overlay": _VOCABULARY_OVERLAY, "term-patch": _TERM_PATCH, "corrections": _CORRECTIONS}
 
 
 def published_schema() -> dict:
     """The JSON Schema document: one schema whose $defs name each file kind.
 
-    ``$ref: "#/$defs/term"`` etc. select a file kind; the top level accepts any
-    of the three so one URL serves every file in a rulebook.
+    ``$ref: "#/$defs/term"`` etc. select a file kind (``term-patch`` for a term
+    file that patches the previous edition's term); the top level accepts any
+    of them so one URL serves every file in a rulebook.
     """
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -315,7 +489,7 @@ def _pattern(p: str) -> re.Pattern:
 
 
 def validate(doc: Document, kind: str) -> list[Diagnostic]:
-    """Check a document against the schema of its kind ('rulebook', 'vocabulary', 'term')."""
+    """Check a document against the schema of its kind ('rulebook', 'vocabulary', 'term', 'term-patch')."""
     problems: list[Diagnostic] = []
     _check(doc, doc.data, ROOTS[kind], (), problems)
     return problems
@@ -356,6 +530,8 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
         for key, item in value.items():
             if key in props:
                 _check(doc, item, props[key], path + (key,), out)
+            elif isinstance(schema.get("additionalProperties"), dict):
+                _check(doc, item, schema["additionalProperties"], path + (key,), out)
             elif schema.get("additionalProperties") is False:
                 place = "at the top level" if not path else f"in {_name(doc.data, path)}"
                 out.append(Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
@@ -377,6 +553,8 @@ _PATTERN_HINTS = {
     DECISION: "use dotted identifiers, like 'heal.may_target'",
     EDITION_ID: "use letters, digits, dots and hyphens, like '4.0.0-draft'",
     CLAUSE_REF: "cite a clause as TERM#CLAUSE, like 'heal#healable'",
+    SAME_TERM_ID: "'formerly' names a clause of the same term by its id, like 'step-1'; one that came from "
+                  "another term says moved_from: TERM#CLAUSE",
     LINEAGE_REF: "name a clause by its id in the same term, like 'step-1', or as TERM#CLAUSE, like 'heal#healable'",
     DATE: "write dates as YYYY-MM-DD, YYYY-MM or YYYY, quoted",
 }
@@ -404,6 +582,7 @@ _ITEMS = {
     "rules": ("rule", None), "rows": ("row", None), "links": ("link", None), "keys": ("key", None),
     "aliases": ("alias", None), "values": ("value", None), "sources": ("source", None),
     "order": ("step", None), "exception_to": ("exception", None), "merged_from": ("merged clause", None),
+    "patch": ("operation", None),
 }
 
 

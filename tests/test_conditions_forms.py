@@ -55,11 +55,11 @@ def test_parsed_trees_and_their_locations():
     ("1poisoned", ["c.yaml:1:4: error: '1poisoned' is not a fact or predicate name\n"
                    "  hint: names use lowercase letters, digits and underscores"]),
     ("[poisoned]", ["c.yaml:1:4: error: a condition is a name, true/false, or a mapping with one key of: "
-                    "not, all, any, is, in"]),
+                    "not, all, any, is, in, before, at_most, after, at_least"]),
     ("{not: a, all: []}", ["c.yaml:1:4: error: a condition is a name, true/false, or a mapping with one key of: "
-                           "not, all, any, is, in"]),
+                           "not, all, any, is, in, before, at_most, after, at_least"]),
     ("{}", ["c.yaml:1:4: error: a condition is a name, true/false, or a mapping with one key of: "
-            "not, all, any, is, in"]),
+            "not, all, any, is, in, before, at_most, after, at_least"]),
     ("{not: Bad}", ["c.yaml:1:10: error: 'Bad' is not a fact or predicate name\n"
                     "  hint: names use lowercase letters, digits and underscores"]),
     ("{any: poisoned}", ["c.yaml:1:10: error: 'any' takes a list of conditions"]),
@@ -67,7 +67,7 @@ def test_parsed_trees_and_their_locations():
         "c.yaml:1:21: error: 'Bad' is not a fact or predicate name\n"
         "  hint: names use lowercase letters, digits and underscores",
         "c.yaml:1:27: error: unknown condition form 'nott'\n  hint: did you mean 'not'?"]),
-    ("{when: x}", ["c.yaml:1:5: error: unknown condition form 'when'\n  hint: forms: not, all, any, is, in"]),
+    ("{when: x}", ["c.yaml:1:5: error: unknown condition form 'when'\n  hint: forms: not, all, any, is, in, before, at_most, after, at_least"]),
     ("{is: battle}", ["c.yaml:1:9: error: 'is' takes one fact and its value(s), like {is: {phase: battle}}"]),
     ("{is: {phase: battle, step: one}}",
      ["c.yaml:1:9: error: 'is' takes one fact and its value(s), like {is: {phase: battle}}"]),

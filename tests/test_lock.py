@@ -226,3 +226,23 @@ def test_all_and_any_digest_differently():
     from compiler.conditions import All, Any_, Ref
 
     assert lock.digest(All((Ref("a"), Ref("b")))) != lock.digest(Any_((Ref("a"), Ref("b"))))
+
+
+def test_a_fact_of_a_published_edition_is_locked(book):
+    edit(book / "vocabulary.yaml", "meaning: The character is poisoned.", "meaning: The character is venomed.")
+    result = run("check", "frozen")
+    assert result.stderr == (
+        "frozen/vocabulary.yaml:2:5: error: published edition '1.0' differs from rulebook.lock: "
+        "fact 'poisoned' changed or was added\n" + CHANGE_HINT + "1 problem found\n")
+    result = run("correct", "1.0", "--kind", "erratum", "--reason", "Venom.", "--date", "2026-02-03",
+                 "--rulebook", "frozen")
+    assert result.exit_code == 0
+    assert (book / "corrections.yaml").read_text(encoding="utf-8").endswith("  changed:\n  - fact:poisoned\n")
+    assert (run("check", "frozen").exit_code, run("check", "frozen").stderr) == (0, "")
+
+
+def test_a_later_draft_adding_to_the_vocabulary_does_not_fail(book):
+    (book / "editions/2.0/_vocabulary.yaml").write_text(
+        "facts:\n  add:\n    - {name: asleep, type: bool, meaning: The character is asleep.}\n", encoding="utf-8")
+    result = run("check", "frozen")
+    assert (result.exit_code, result.stderr) == (0, "")

@@ -122,5 +122,7 @@ def test_the_published_schema_names_each_file_kind():
     assert schema["$id"] == "https://rulebook-compiler.invalid/schema/rulebook.json"
     assert schema["title"] == "rulebook-compiler source files"
     assert schema["anyOf"] == [{"$ref": "#/$defs/rulebook"}, {"$ref": "#/$defs/vocabulary"}, {"$ref": "#/$defs/term"},
-                              {"$ref": "#/$defs/corrections"}]
-    assert sorted(schema["$defs"]) == ["clause", "condition", "corrections", "rule", "rulebook", "term", "vocabulary"]
+                               {"$ref": "#/$defs/vocabulary-overlay"}, {"$ref": "#/$defs/term-patch"},
+                               {"$ref": "#/$defs/corrections"}]
+    assert sorted(schema["$defs"]) == ["clause", "condition", "corrections", "patch-operation", "rule", "rulebook",
+                                       "term", "term-patch", "vocabulary", "vocabulary-overlay"]

@@ -5,8 +5,11 @@ the editions before it, so that an engine written for an earlier edition can
 answer every case of a later one), in the situations the
 vocabulary's constraints (and the decision's ``given``) allow: all of them when
 they number at most ``max_exhaustive`` (4,096), otherwise a covering set in
-which each condition is shown to change the outcome on its own (masking MC/DC)
-and each exception has a pair of cases, off then on.
+which each condition is shown to change the outcome on its own (masking MC/DC),
+each exception has a pair of cases, off then on, and each comparison of an
+ordered fact is tried at its boundary: the values just before, at and just
+after its bound (a value, or the other fact's value), where an engine that is
+off by one answers otherwise.
 
 Procedures (``steps``) are tested as a synthetic enum decision
 ``<procedure>.next_step`` over one fact, ``current_step`` (``start`` or a step's
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field, replace as dc_replace
 from typing import Iterable, Mapping
 
 from ..budget import Budget, OverBudget, decision_budget
-from ..conditions import Condition, In, Not, Ref
+from ..conditions import Cmp, Condition, In, Not, Ref
 from ..evaluate import CONFLICT, EMPTY, DecisionModel, Space
 from ..model import Answer, Edition, Rule, Rulebook, Steps
 from . import condpaths
@@ -152,10 +155,10 @@ TOO_LARGE = "too-large"
 def decision_cases(book: Rulebook, edition: Edition, name: str,
                    max_exhaustive: int = MAX_EXHAUSTIVE) -> DecisionCases:
     """The decision's cases; none, with strategy ``too-large``, when finding them spends the step budget."""
-    model = DecisionModel(book.vocabulary, edition, name)
+    model = DecisionModel(edition.vocabulary, edition, name)
     # The facts of this edition and of those before it: an engine written for an earlier
     # edition gets every fact it asks for, and a situation has one id in all these suites.
-    space = Space(book.vocabulary, set(case_facts(book, edition, name)), model.space.given,
+    space = Space(edition.vocabulary, set(case_facts(book, edition, name)), model.space.given,
                   model.space.given_cost)
     try:
         return _decision_cases(edition, model, space, max_exhaustive, decision_budget())
@@ -194,14 +197,18 @@ def _decision_cases(edition: Edition, model: DecisionModel, space: Space, max_ex
 
 
 def case_facts(book: Rulebook, edition: Edition, name: str) -> tuple[str, ...]:
-    """The facts the decision depends on in this edition or an earlier one, sorted."""
+    """The facts the decision depends on in this edition or an earlier one, sorted.
+
+    Only those this edition's vocabulary still has: a situation of this edition
+    cannot name a fact it withdrew.
+    """
     facts: set[str] = set()
     for earlier in book.editions:
         if name in earlier.decisions:
-            facts |= set(DecisionModel(book.vocabulary, earlier, name).facts)
+            facts |= set(DecisionModel(earlier.vocabulary, earlier, name).facts)
         if earlier.id == edition.id:
             break
-    return tuple(sorted(facts))
+    return tuple(sorted(facts & edition.vocabulary.by_name.keys()))
 
 
 def situation_pool(model: DecisionModel, space: Space, budget: Budget) -> tuple[list[dict], bool]:
@@ -298,12 +305,15 @@ def covering_states(model: DecisionModel, space: Space, pool: list[dict],
             continue
         chosen[witness] = None
         partner = _partner(model, space, answered[witness], atom, budget)
-        if partner is not None:
-            key = tuple(sorted(partner.items()))
+        built = [partner] if partner is not None else []
+        if isinstance(atom.node, Cmp):
+            built += _boundary(model, space, answered[witness], atom.node, budget)
+        for state in built:
+            key = tuple(sorted(state.items()))
             if key not in index:  # built, not drawn from a sampled pool
                 index[key] = len(answered)
-                answered.append(partner)
-                outcome.append(model.outcome(partner))
+                answered.append(state)
+                outcome.append(model.outcome(state))
             chosen[index[key]] = None
     for i, rule in enumerate(model.rules):
         if rule.exception_to:
@@ -335,7 +345,7 @@ def _charged(budget: Budget, steps: int) -> bool:
 def _partner(model: DecisionModel, space: Space, state: dict, atom: _Atom, budget: Budget) -> dict | None:
     """The situation that differs only in the atom's fact and has another outcome: the MC/DC pair."""
     node = atom.node
-    fact = node.name if isinstance(node, Ref) else node.fact if isinstance(node, In) else None
+    fact = node.name if isinstance(node, Ref) else node.fact if isinstance(node, (In, Cmp)) else None
     if fact is None or fact not in space.domains:
         return None
     here = model.outcome(state)
@@ -347,6 +357,26 @@ def _partner(model: DecisionModel, space: Space, state: dict, atom: _Atom, budge
         if space.allowed(other, budget) and model.outcome(other) not in (here, CONFLICT, EMPTY):
             return other
     return None
+
+
+def _boundary(model: DecisionModel, space: Space, state: dict, node: Cmp, budget: Budget) -> list[dict]:
+    """The situation with the compared fact just before, at and just after the bound, the rest as in ``state``.
+
+    Those the constraints allow and the decision answers; the bound is the other
+    fact's value in ``state`` when the comparison is between two facts.
+    """
+    order = model.vocabulary.orders.get(node.fact, ())
+    bound = state.get(node.bound) if node.against_fact else node.bound
+    if node.fact not in space.domains or bound not in order:
+        return []
+    i = order.index(bound)
+    found = []
+    for value in order[max(i - 1, 0):i + 2]:
+        other = {**state, node.fact: value}
+        budget.spend(2 * model.rules_cost)
+        if space.allowed(other, budget) and model.outcome(other) not in (CONFLICT, EMPTY):
+            found.append(other)
+    return found
 
 
 def _exception_pair(model: DecisionModel, i: int, answered: list[dict], outcome: list) -> tuple[int, int] | None:

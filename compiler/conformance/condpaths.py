@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterator, Mapping
 
-from ..conditions import All, Any_, Condition, Const, In, Not, Ref
+from ..conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref
 
 Path = tuple[int, ...]
 
@@ -33,7 +33,7 @@ def nodes(cond: Condition, path: Path = ()) -> Iterator[tuple[Path, Condition]]:
 def atoms(cond: Condition, predicates: Mapping[str, Condition]) -> Iterator[tuple[Path, Condition]]:
     """The leaves that test facts or constants (predicate references are leaves here too)."""
     for path, node in nodes(cond):
-        if isinstance(node, (Ref, In, Const)):
+        if isinstance(node, (Ref, In, Const, Cmp)):
             yield path, node
 
 

@@ -4,6 +4,9 @@ Operators, each applied at every place it fits: drop an operand of an all/any,
 negate an atom, swap all and any, remove an exception (one ``exception_to``
 entry), change an enum value (in ``is``/``in``, and the answer of a ``value``
 rule; a bool answer is flipped), and swap two adjacent steps of a procedure.
+On a comparison of an ordered fact, the boundary mistakes an engine makes:
+change a comparison (``before`` <-> ``at_most``, ``after`` <-> ``at_least``)
+and shift a bound (a value bound moved one value earlier or later).
 Conditions are the rules' ``when`` and tests and the predicates' definitions;
 constraints and ``given`` are left alone (they choose the situations asked,
 not the answers).
@@ -19,7 +22,7 @@ from dataclasses import dataclass, field, replace as dc_replace
 from functools import partial
 from typing import AbstractSet, Callable, Iterator, Mapping
 
-from ..conditions import All, Any_, Condition, Const, In, Not, Ref, describe, walk
+from ..conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref, describe, walk
 from ..budget import Budget, OverBudget, decision_budget, max_steps
 from ..evaluate import DecisionModel
 from ..model import Edition, Rule, Rulebook
@@ -93,8 +96,10 @@ def condition_mutants(cond: Condition, domains: Mapping[str, tuple]
                 other = Any_ if isinstance(node, All) else All
                 yield "swap all/any", f"{word} of {describe(node)!r} becomes {'any' if word == 'all' else 'all'}", \
                     partial(condpaths.replace, cond, path, other(node.args))
-        elif isinstance(node, (Ref, In, Const)):
+        elif isinstance(node, (Ref, In, Const, Cmp)):
             yield "negate an atom", f"{describe(node)!r} becomes not", partial(condpaths.replace, cond, path, Not(node))
+        if isinstance(node, Cmp):
+            yield from _boundary_mutants(cond, path, node, domains.get(node.fact, ()))
         if isinstance(node, In):
             for k, value in enumerate(node.values):
                 for other_value in domains.get(node.fact, ()):
@@ -105,6 +110,26 @@ def condition_mutants(cond: Condition, domains: Mapping[str, tuple]
                            partial(condpaths.replace, cond, path, In(node.fact, values, node.single)))
 
 
+# The comparison that differs from each only at its bound.
+_FLIPPED = {"before": "at_most", "at_most": "before", "after": "at_least", "at_least": "after"}
+
+
+def _boundary_mutants(cond: Condition, path: condpaths.Path, node: Cmp, order: tuple
+                      ) -> Iterator[tuple[str, str, Callable[[], Condition]]]:
+    """Off by one: the comparison flipped at its bound, and a value bound moved one step either way."""
+    flipped = Cmp(node.fact, _FLIPPED[node.op], node.bound, node.against_fact)
+    yield ("change a comparison", f"{describe(node)} becomes {describe(flipped)}",
+           partial(condpaths.replace, cond, path, flipped))
+    if node.against_fact or node.bound not in order:
+        return
+    i = order.index(node.bound)
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(order):
+            shifted = Cmp(node.fact, node.op, order[j])
+            yield ("shift a bound", f"{describe(node)} becomes {describe(shifted)}",
+                   partial(condpaths.replace, cond, path, shifted))
+
+
 def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozenset()) -> Iterator[Mutant]:
     """Every mutant of the edition, in a fixed order, one at a time.
 
@@ -113,7 +138,7 @@ def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozen
     Made as they are measured: each holds a copy of its rules, and a 400 KB
     condition has tens of thousands of mutants (3.4 GB when listed at once).
     """
-    domains = {f.name: f.domain for f in book.vocabulary.facts}
+    domains = {f.name: f.domain for f in edition.vocabulary.facts}
     preds = {n: p.condition for n, p in edition.predicates.items()}
     for decision in sorted(edition.decisions):
         rules = edition.rules.get(decision, ())
@@ -122,7 +147,7 @@ def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozen
             def with_rule(new: Rule) -> dict:
                 return {decision: rules[:i] + (new,) + rules[i + 1:]}
 
-            where = rule.ref if not rule.from_table else f"{rule.clause} (table row {_row(rules, i)})"
+            where = rule.ref if not rule.from_table else f"{rule.clause} ({_row(edition, rules, i)})"
             for part in ("when", "test"):
                 cond = getattr(rule, part)
                 if cond is None:
@@ -156,9 +181,12 @@ def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozen
                          steps={decision: tuple(order)})
 
 
-def _row(rules: tuple[Rule, ...], i: int) -> int:
-    """The row of its clause's table that rule ``i`` stands for, from 1."""
-    return sum(1 for r in rules[:i] if r.from_table and r.clause == rules[i].clause) + 1
+def _row(edition: Edition, rules: tuple[Rule, ...], i: int) -> str:
+    """The row of its clause's table that rule ``i`` stands for: ``table row 2`` (from 1), or
+    ``otherwise row`` for the rule that a table's ``otherwise`` stands for (its clause's last)."""
+    n = sum(1 for r in rules[:i] if r.from_table and r.clause == rules[i].clause) + 1
+    table = edition.clause_by_ref[rules[i].clause].table
+    return "otherwise row" if table is not None and n > len(table.rows) else f"table row {n}"
 
 
 def _show(value) -> str:

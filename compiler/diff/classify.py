@@ -3,22 +3,23 @@
 Kinds, from the strongest: ``added``, ``removed``, ``split``, ``merged`` (by
 how the clauses were paired), ``semantic`` (the machine-readable meaning
 changed and some situation is decided differently, or a procedure's order
-changed), ``reworded`` (words changed, meaning the same), ``editorial``
-(only punctuation, typography, whitespace or case changed; or an id,
-a link or an equivalent restatement of the meaning), ``moved`` (nothing but
-the place changed).
+changed), ``moved`` to another term and ``renamed`` (another id in its term),
+whatever their words, ``reworded`` (words changed, meaning the same),
+``editorial`` (only punctuation, typography, whitespace or case changed; or
+a link or an equivalent restatement of the meaning), ``moved`` within its
+term (nothing but the place changed).
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..export import rule_json
+from ..export import rule_json, table_json
 from ..conditions import to_json as cond_json
 from ..model import Clause, Vocabulary
 from .redline import words
 
-KINDS = ("added", "removed", "moved", "split", "merged", "editorial", "reworded", "semantic")
+KINDS = ("added", "removed", "moved", "renamed", "split", "merged", "editorial", "reworded", "semantic")
 
 SAME, EDITORIAL, REWORDED = "same", "editorial", "reworded"
 
@@ -46,9 +47,7 @@ def meaning_json(clause: Clause) -> dict[str, Any]:
         "rules": [rule_json(r) | {"notes": None} for r in clause.rules if not r.from_table],
         "steps": None if clause.steps is None else {
             "procedure": clause.steps.procedure, "order": [x.split("#", 1)[1] for x in clause.steps.order]},
-        "table": None if clause.table is None else {
-            "decision": clause.table.decision, "key": clause.table.key,
-            "rows": [{"keys": list(r.keys), "value": r.value} for r in clause.table.rows]},
+        "table": None if clause.table is None else table_json(clause.table),
     }
 
 

@@ -122,6 +122,7 @@ def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
 def _diff(old: str, new: str, root: Path | None, cache):
     from ..cli import default_root, report
     from .engine import diff_sources
+    from .lineage import declared_groups
     from .sides import Resolver, SideError, source_path
 
     with Resolver(root or default_root(), cache) as resolver:
@@ -136,9 +137,10 @@ def _diff(old: str, new: str, root: Path | None, cache):
                 report(exc.problems)
                 sys.exit(1)
             _fail(exc.message, 2)
-        return diff_sources(a.source, a.book.vocabulary, b.source, b.book.vocabulary,
+        return diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
                             old_info=a.as_json(), new_info=b.as_json(),
-                            old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc))
+                            old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
+                            lineage=declared_groups(a.book, a.edition, b.book, b.edition))
 
 
 @click.command("history")

@@ -18,7 +18,8 @@ from ..model import Edition, Rulebook, Term, Vocabulary
 from . import classify as K
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
 from .fingerprint import fingerprint
-from .match import Pairing, TermPair, changed_ids, match_clauses
+from .lineage import Group, declared_groups
+from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
 from .source import EditionSource, FullSource
 
@@ -49,6 +50,8 @@ class Change:
     structure: tuple[dict, ...] = ()
     drift: tuple[str, ...] = ()
     fingerprint: str = ""
+    # When matched by declared lineage: {"keys": [lineage keys], "from": [old refs], "to": [new refs]}.
+    lineage: dict | None = None
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -81,6 +84,7 @@ class Change:
             "structure": list(self.structure),
             "drift": list(self.drift),
             "redline_coarse": self.redline.coarse,
+            "lineage": self.lineage,
         }
 
 
@@ -125,14 +129,19 @@ def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook,
     """
     old = book_old.edition(ed_old) if isinstance(ed_old, str) else ed_old
     new = book_new.edition(ed_new) if isinstance(ed_new, str) else ed_new
-    return diff_sources(FullSource(old), book_old.vocabulary, FullSource(new), book_new.vocabulary,
-                        old_info=old_info, new_info=new_info, old_path=old_path, new_path=new_path, terms=terms)
+    return diff_sources(FullSource(old), old.vocabulary, FullSource(new), new.vocabulary,
+                        old_info=old_info, new_info=new_info, old_path=old_path, new_path=new_path, terms=terms,
+                        lineage=declared_groups(book_old, old, book_new, new))
 
 
 def diff_sources(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource, vocabulary_new: Vocabulary,
                  *, old_info: dict | None = None, new_info: dict | None = None,
-                 old_path=None, new_path=None, terms: Iterable[str] | None = None) -> DiffResult:
-    """``diff_editions`` over two sources (``compiler.diff.source``): whole editions or cached ones."""
+                 old_path=None, new_path=None, terms: Iterable[str] | None = None,
+                 lineage: tuple[Group, ...] = ()) -> DiffResult:
+    """``diff_editions`` over two sources (``compiler.diff.source``): whole editions or cached ones.
+
+    ``lineage``: the declared lineage groups between the two (``compiler.diff.lineage``).
+    """
     # As while building (compiler.build): the index and the drafts allocate many
     # long-lived objects and no cycles, and each automatic full collection would
     # rescan the whole model in memory (half the diff's time at 5,000 terms).
@@ -140,18 +149,18 @@ def diff_sources(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSou
     gc.disable()
     try:
         return _run(old, vocabulary_old, new, vocabulary_new, old_info=old_info, new_info=new_info,
-                    old_path=old_path, new_path=new_path, terms=terms)
+                    old_path=old_path, new_path=new_path, terms=terms, lineage=lineage)
     finally:
         if enabled:
             gc.enable()
 
 
 def _run(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource, vocabulary_new: Vocabulary,
-         *, old_info, new_info, old_path, new_path, terms) -> DiffResult:
+         *, old_info, new_info, old_path, new_path, terms, lineage) -> DiffResult:
     return _Differ(old, vocabulary_old, new, vocabulary_new, old_path or _plain_path,
                    new_path or _plain_path).run(old_info or side_json(old.edition),
                                                 new_info or side_json(new.edition),
-                                                set(terms) if terms is not None else None)
+                                                set(terms) if terms is not None else None, lineage)
 
 
 def _plain_path(loc: Location) -> str:
@@ -168,8 +177,11 @@ class _Differ:
         self.old, self.new = old, new
         self.old_path, self.new_path = old_path, new_path
         self.vocabulary = merged_vocabulary(vocabulary_old, vocabulary_new)
+        # Each side's own vocabulary, for witnesses it could not describe; None when both are the same.
+        self.own = (None, None) if vocabulary_old == vocabulary_new else (vocabulary_old, vocabulary_new)
 
-    def run(self, old_info: dict, new_info: dict, only: set[str] | None) -> DiffResult:
+    def run(self, old_info: dict, new_info: dict, only: set[str] | None,
+            lineage: tuple[Group, ...] = ()) -> DiffResult:
         old_digests, new_digests = self.old.digests(), self.new.digests()
         ids = changed_ids(old_digests, new_digests)
         if only is not None:
@@ -178,7 +190,8 @@ class _Differ:
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._terms = {p.id: p.new or p.old for p in pairs}
-        pairings = match_clauses(pairs)
+        declared = self._declared(lineage, set(ids), old_digests, new_digests)
+        pairings = match_clauses(pairs, declared)
         drafts = [self._header(p) for p in pairs] + [self._clause_draft(p) for p in pairings]
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
@@ -188,6 +201,22 @@ class _Differ:
         changes.sort(key=lambda c: self._order(c))
         return DiffResult(old_info, new_info, tuple(changes),
                           tuple(behaviours[k] for k in sorted(behaviours)))
+
+    def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
+        """The declared groups that touch the terms diffed, with their clauses as each side has them.
+
+        A clause a side does not have (its term withdrawn since, say) is left
+        out; a group left without a side is left to the guesses of ``match``.
+        """
+        found = []
+        for group in groups:
+            if not any(ref.split("#", 1)[0] in ids for ref in group.olds + group.news):
+                continue
+            olds = _in_order(self.old, [c for c in (_clause(self.old, ref, old_digests) for ref in group.olds) if c])
+            news = _in_order(self.new, [c for c in (_clause(self.new, ref, new_digests) for ref in group.news) if c])
+            if olds and news and [c.ref for c in olds] != [c.ref for c in news]:
+                found.append(Declared(olds, news, group.kinds))
+        return tuple(found)
 
     # -- drafts: what changed, before behaviour is known ----------------------------------
 
@@ -216,9 +245,9 @@ class _Differ:
         meaning_changed = old_meaning != new_meaning
         if p.matched_by is None:
             kind = "removed" if p.old else "added"
-        elif p.matched_by == "split":
+        elif p.matched_by == "split" or len(p.new) > 1:
             kind = "split"
-        elif p.matched_by == "merge":
+        elif p.matched_by == "merge" or len(p.old) > 1:
             kind = "merged"
         else:
             kind = None
@@ -261,8 +290,8 @@ class _Differ:
         both = [k for k in sorted(names) if self.old.exists(k) and self.new.exists(k)]
         if not both:
             return {}
-        fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary)
-        fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary)
+        fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary, self.own[0])
+        fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary, self.own[1])
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
 
     # -- the finished change ------------------------------------------------------------------
@@ -277,11 +306,14 @@ class _Differ:
         if kind is None:
             if behaviour_changed:
                 kind = "semantic"
+            elif p is not None and {c.term for c in p.old} != {c.term for c in p.new}:
+                kind = "moved"  # to another term: as such, whatever else changed but behaviour
+            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
+                kind = "renamed"
             elif text == K.REWORDED:
                 kind = "reworded"
             elif text == K.EDITORIAL or d["meaning_changed"] or d["header"] or \
-                    (p is not None and ([K.extras_json(c) for c in p.old] != [K.extras_json(c) for c in p.new]
-                                        or [c.id for c in p.old] != [c.id for c in p.new])):
+                    (p is not None and [K.extras_json(c) for c in p.old] != [K.extras_json(c) for c in p.new]):
                 kind = "editorial"
             elif p is not None and p.moved:
                 kind = "moved"
@@ -315,6 +347,8 @@ class _Differ:
             structure=tuple(_structure(*d["structure"])) if d["structure"] else (),
             drift=tuple(drift),
             fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"]),
+            lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
+            if p and p.matched_by == "lineage" else None,
         )
 
     def _phrases(self) -> K.Phrases:
@@ -357,6 +391,21 @@ class _Differ:
             first = (c.new_clause or c.old_clause or "").split("+")[0]
             position = 1 + (ids.index(first) if first in ids else len(ids) + 1)
         return (c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
+
+
+def _clause(source: EditionSource, ref: str, digests):
+    """The clause a side has under this ref, or None."""
+    tid, cid = ref.split("#", 1)
+    if tid not in digests:
+        return None
+    return next((c for c in source.term(tid).clauses if c.id == cid), None)
+
+
+def _in_order(source: EditionSource, clauses: list) -> tuple:
+    """Clauses in the order a reader meets them: by term, then as the term lists them."""
+    def place(clause):
+        return clause.term, [c.id for c in source.term(clause.term).clauses].index(clause.id)
+    return tuple(sorted(clauses, key=place))
 
 
 def _header_json(term: Term) -> dict:

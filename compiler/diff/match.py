@@ -1,8 +1,9 @@
 """Pairing the terms and clauses of two editions.
 
 Terms whose content hash is equal are skipped before anything else, so the
-work follows the size of the change. Within changed terms, clauses are paired
-by id first. Clauses left over on both sides are then paired by the similarity
+work follows the size of the change. Within changed terms, clauses that
+declared lineage groups (``compiler.diff.lineage``) are paired as declared
+first: nothing is guessed about them. The other clauses are paired by id. Clauses left over on both sides are then paired by the similarity
 of their words: one to one (a renamed clause, or one moved to another
 section or term), one old clause to two new ones (split), or two old ones to
 one new (merged). Each pairing records how it was made and a confidence.
@@ -46,9 +47,10 @@ class Pairing:
 
     old: tuple[Clause, ...]
     new: tuple[Clause, ...]
-    matched_by: str | None  # id | text | split | merge | None
+    matched_by: str | None  # lineage | id | text | split | merge | None
     confidence: float
     moved: bool = False  # another section or term, or another place among shared clauses
+    lineage: tuple[str, ...] = ()  # the lineage keys that declared it (matched_by "lineage")
 
 
 def changed_terms(old: Edition, new: Edition) -> list[TermPair]:
@@ -68,14 +70,25 @@ def changed_ids(old: Mapping[str, str], new: Mapping[str, str]) -> list[str]:
     return sorted(tid for tid in old.keys() | new.keys() if old.get(tid) != new.get(tid))
 
 
-def match_clauses(pairs: list[TermPair]) -> list[Pairing]:
+@dataclass(frozen=True)
+class Declared:
+    """A declared lineage group with its clauses found on both sides."""
+
+    old: tuple[Clause, ...]
+    new: tuple[Clause, ...]
+    kinds: tuple[str, ...]
+
+
+def match_clauses(pairs: list[TermPair], declared: tuple[Declared, ...] = ()) -> list[Pairing]:
     """Every clause of the changed terms, paired (see the module docstring)."""
-    result: list[Pairing] = []
+    result: list[Pairing] = [_declared(d) for d in declared]
+    taken_old = {c.ref for d in declared for c in d.old}
+    taken_new = {c.ref for d in declared for c in d.new}
     left_old: list[Clause] = []
     left_new: list[Clause] = []
     for pair in pairs:
-        old = pair.old.clauses if pair.old else ()
-        new = pair.new.clauses if pair.new else ()
+        old = tuple(c for c in pair.old.clauses if c.ref not in taken_old) if pair.old else ()
+        new = tuple(c for c in pair.new.clauses if c.ref not in taken_new) if pair.new else ()
         new_by_id = {c.id: c for c in new}
         old_ids = {c.id for c in old}
         shared = [c.id for c in old if c.id in new_by_id]
@@ -90,6 +103,12 @@ def match_clauses(pairs: list[TermPair]) -> list[Pairing]:
         left_new.extend(c for c in new if c.id not in old_ids)
     result.extend(_pair_leftovers(left_old, left_new))
     return result
+
+
+def _declared(d: Declared) -> Pairing:
+    moved = {c.term for c in d.old} != {c.term for c in d.new} or \
+        {c.section for c in d.old} != {c.section for c in d.new}
+    return Pairing(d.old, d.new, "lineage", 1.0, moved, d.kinds)
 
 
 def _lcs(a: list[str], b: list[str]) -> set[str]:

@@ -7,7 +7,8 @@ from typing import Any
 from .engine import Change, DiffResult
 
 KIND_WORDS = {
-    "added": "added", "removed": "removed", "moved": "moved", "split": "split", "merged": "merged",
+    "added": "added", "removed": "removed", "moved": "moved", "renamed": "renamed", "split": "split",
+    "merged": "merged",
     "editorial": "editorial", "reworded": "reworded", "semantic": "semantic",
 }
 
@@ -34,6 +35,19 @@ def situation(facts: dict) -> str:
     return ", ".join(parts) or "no fact holds"
 
 
+def unknown_note(witness) -> str:
+    """Which edition could not describe the situation, and why: '' when both could.
+
+    'the old edition does not know fact diseased, value phase=end'
+    """
+    parts = []
+    for side, names in (("old", witness.old_unknown), ("new", witness.new_unknown)):
+        if names:
+            parts.append(f"the {side} edition does not know "
+                         + ", ".join(f"value {n}" if "=" in n else f"fact {n}" for n in names))
+    return "; ".join(parts)
+
+
 def location(loc: dict | None) -> str:
     return f"{loc['file']}:{loc['line']}:{loc['column']}" if loc else ""
 
@@ -43,8 +57,10 @@ def clause_name(change: Change) -> str:
     if change.clause is None:
         return f"{change.term} (heading)"
     if change.kind in ("split", "merged") or (change.old_clause and change.new_clause
-                                              and change.old_clause != change.new_clause):
-        return f"{change.term}#{change.old_clause} -> {change.term}#{change.new_clause}"
+                                              and change.old_clause != change.new_clause) \
+            or (change.old_term and change.new_term and change.old_term != change.new_term):
+        return (f"{change.old_term or change.term}#{change.old_clause} -> "
+                f"{change.new_term or change.term}#{change.new_clause}")
     return f"{change.term}#{change.clause}"
 
 
@@ -68,14 +84,32 @@ def by_term(result: DiffResult) -> list[tuple[str, list[Change]]]:
 def details(change: Change) -> list[str]:
     """Notes about how the change was found: matching, moves, coarse redlines."""
     out = []
+    if change.matched_by == "lineage":
+        out.append(declared_words(change))
     if change.matched_by in ("text", "split", "merge"):
         out.append(f"matched by {change.matched_by} similarity ({change.confidence:.0%})"
                    if change.matched_by == "text" else f"{change.matched_by} found by text similarity "
                    f"({change.confidence:.0%})")
-    if change.moved and change.old_section != change.new_section:
+    # A move to another term shows in the clause's name (heal#a -> cure#b) and its kind.
+    within = change.moved and change.old_term == change.new_term
+    if within and change.old_section != change.new_section:
         out.append(f"moved from section {change.old_section} to {change.new_section}")
-    elif change.moved and change.kind != "moved":
+    elif within and change.kind != "moved":
         out.append("moved within its section")
     if change.redline.coarse:
         out.append("coarse redline: " + change.redline.coarse)
     return out
+
+
+def declared_words(change: Change) -> str:
+    """How the declared lineage reads: "renamed from heal#a (declared)", "merged from heal#a, heal#b"..."""
+    olds = change.lineage["from"] if change.lineage else []
+    if change.kind == "merged":
+        how = "merged from"
+    elif change.kind == "split":
+        how = "split from"
+    elif change.old_term != change.new_term:
+        how = "moved from"
+    else:
+        how = "renamed from"
+    return f"{how} {', '.join(olds)} (declared)"

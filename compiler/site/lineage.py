@@ -2,7 +2,11 @@
 
 A clause is *since* the first edition of its unbroken run (a term withdrawn and
 brought back starts again) and *changed in* the last edition whose file gave it
-other wording or another meaning than the edition before it had.
+other wording or another meaning than the edition before it had. A clause that
+declares its lineage carries on the run of what it was: renamed or moved, the
+mark of its old clause (changed in this edition if its words or meaning
+changed); split, since its old clause's edition, changed here; merged, since
+the earliest of its old clauses, changed here.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..model import Clause, Edition, Rulebook, Term
+from ..model import Clause, Edition, Lineage, Rulebook, Term
 
 
 @dataclass(frozen=True)
@@ -38,16 +42,25 @@ def clause_marks(book: Rulebook) -> Mapping[str, Mapping[str, Mapping[str, Claus
     result: dict[str, dict[str, dict[str, ClauseMark]]] = {}
     marks: dict[str, dict[str, ClauseMark]] = {}
     meanings: dict[str, dict[str, tuple]] = {}
+    order = {e.id: i for i, e in enumerate(book.editions)}
     for edition in book.editions:
+        # As of the edition before: what lineage names (the snapshot's inner dicts are never changed).
+        before_marks, before_meanings = dict(marks), dict(meanings)
         for term_id in edition.withdrawn:
             marks.pop(term_id, None)
             meanings.pop(term_id, None)
+        declared = {item.clause: item for item in edition.lineage}  # this edition's own, not carried over
         for term_id in edition.changed:
             # Fresh inner dicts: the snapshots of earlier editions share the old ones.
             old_marks, old_meanings = marks.get(term_id, {}), meanings.get(term_id, {})
             new_marks, new_meanings = {}, {}
             for clause in edition.term_by_id[term_id].clauses:
                 meaning = _meaning(clause)
+                if clause.ref in declared:
+                    mark = _declared_mark(declared[clause.ref], meaning, edition.id, before_marks, before_meanings,
+                                          order)
+                    new_marks[clause.id], new_meanings[clause.id] = mark, meaning
+                    continue
                 mark = old_marks.get(clause.id)
                 if mark is None:
                     mark = ClauseMark(edition.id, None)
@@ -57,6 +70,22 @@ def clause_marks(book: Rulebook) -> Mapping[str, Mapping[str, Mapping[str, Claus
             marks[term_id], meanings[term_id] = new_marks, new_meanings
         result[edition.id] = dict(marks)
     return result
+
+
+def _declared_mark(declared: Lineage, meaning: tuple, edition: str, marks: Mapping, meanings: Mapping,
+                   order: Mapping[str, int]) -> ClauseMark:
+    """The mark of a clause that says what it was (its sources were checked to exist before)."""
+    found = []
+    for ref in declared.sources:
+        term, cid = ref.split("#", 1)
+        if cid in marks.get(term, {}):
+            found.append((marks[term][cid], meanings[term][cid]))
+    if not found:
+        return ClauseMark(edition, None)
+    since = min((m.since for m, _ in found), key=order.__getitem__)
+    if len(found) == 1 and found[0][1] == meaning:
+        return ClauseMark(since, found[0][0].changed_in)
+    return ClauseMark(since, edition)
 
 
 def versions(book: Rulebook, term_id: str) -> list[Version]:
@@ -72,3 +101,28 @@ def versions(book: Rulebook, term_id: str) -> list[Version]:
             found.append(Version(edition, None, previous))
             previous = None
     return found
+
+
+_WORDS = {"formerly": ("renamed from", "renamed to"), "split_from": ("split from", "split into"),
+          "merged_from": ("merged from", "merged into"), "moved_from": ("moved from", "moved to")}
+
+
+def _short(ref: str, term: str) -> str:
+    """A clause ref as read on its term's page: the bare id within the term."""
+    return ref.split("#", 1)[1] if ref.split("#", 1)[0] == term else ref
+
+
+def declared_words(declared: Lineage, term: str) -> str:
+    """"renamed from step-1", "merged from a, b", "moved from cure#lost-souls"."""
+    return f"{_WORDS[declared.kind][0]} " + ", ".join(_short(ref, term) for ref in declared.sources)
+
+
+def successors(edition: Edition) -> Mapping[str, str]:
+    """Old clause ref -> where the edition's declarations say it went ("renamed to b", "split into a, b")."""
+    went: dict[str, tuple[str, list[str]]] = {}
+    for declared in edition.lineage:
+        for source in declared.sources:
+            kind, targets = went.setdefault(source, (declared.kind, []))
+            targets.append(declared.clause)
+    return {source: f"{_WORDS[kind][1]} " + ", ".join(_short(t, source.split("#", 1)[0]) for t in targets)
+            for source, (kind, targets) in went.items()}

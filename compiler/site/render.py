@@ -18,7 +18,7 @@ from typing import Callable
 import jinja2
 from markupsafe import Markup
 
-from ..model import Clause, Correction, Edition, Link, Rulebook, Term
+from ..model import Clause, Correction, Edition, Link, Rulebook, Table, Term
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
@@ -59,6 +59,20 @@ class TocEntry:
 class Rendered:
     html: str
     toc: tuple[TocEntry, ...]
+
+
+@dataclass(frozen=True)
+class TableView:
+    keys: tuple[str, ...]  # the key facts, as words
+    rows: tuple[tuple[tuple[str, ...], str], ...]  # each row: the values of each key, and the answer
+    otherwise: str | None
+
+
+def words(value) -> str:
+    """A fact, value or answer as a reader says it: ``card type``, ``evil character``, yes/no."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return value.replace("_", " ")
 
 
 def section_id(key: str) -> str:
@@ -123,20 +137,50 @@ class Renderer:
                       + (f"#{link.clause}" if link.clause else "")), link)
                 for link in unlinked_mentions(clause.text, clause.links)]
 
+    def table_view(self, table: Table) -> TableView | None:
+        """A table with several keys or an otherwise row, as the rows of an HTML table (None for a
+        one-key table without one, which the clause's own text already reads as)."""
+        if not table.several and table.otherwise is None:
+            return None
+        return TableView(tuple(words(f) for f in table.facts),
+                         tuple((tuple(", ".join(words(v) for v in c) for c in row.cells), words(row.value))
+                               for row in table.rows),
+                         None if table.otherwise is None else words(table.otherwise))
+
     def mark(self, edition: Edition, term: Term, clause: Clause) -> lineage.ClauseMark | None:
         return self.marks[edition.id].get(term.id, {}).get(clause.id)
 
-    def pairs(self, version: lineage.Version) -> list[tuple[Clause, Clause | None]]:
-        """Each clause of a version with the clause of the same id before it (None if new)."""
+    def pairs(self, version: lineage.Version) -> list[tuple[Clause, str | None, str | None]]:
+        """Each clause of a version, the text it is redlined against (None if new) and how its
+        lineage reads when it declares one: the clause it was, or the clause of the same id."""
         before = {c.id: c for c in version.previous.clauses} if version.previous else {}
-        return [(c, before.get(c.id)) for c in version.term.clauses]
+        declared = {item.clause: item for item in version.edition.lineage}  # the edition's own
+        out = []
+        for clause in version.term.clauses:
+            item = declared.get(clause.ref)
+            if item is None:
+                old = before.get(clause.id)
+                out.append((clause, old.text if old else None, None))
+                continue
+            previous = self._previous(version.edition)
+            olds = [previous.clause_by_ref[ref] for ref in item.sources
+                    if previous is not None and ref in previous.clause_by_ref]
+            out.append((clause, " ".join(c.text for c in olds) if olds else None,
+                        lineage.declared_words(item, clause.term)))
+        return out
 
-    def removed(self, version: lineage.Version) -> list[Clause]:
-        """Clauses of the version before that this version no longer has."""
+    def removed(self, version: lineage.Version) -> list[tuple[Clause, str | None]]:
+        """Clauses of the version before that this version no longer has, each with where its
+        words went when a clause of this edition declares it (None: removed)."""
         if version.previous is None or version.term is None:
             return []
         now = {c.id for c in version.term.clauses}
-        return [c for c in version.previous.clauses if c.id not in now]
+        went = lineage.successors(version.edition)
+        return [(c, went.get(c.ref)) for c in version.previous.clauses if c.id not in now]
+
+    def _previous(self, edition: Edition) -> Edition | None:
+        index = self.book.editions.index(edition)
+        return self.book.editions[index - 1] if index else None
 
     def edition(self, edition_id: str) -> Edition:
         return self.book.edition_by_id[edition_id]

@@ -36,7 +36,7 @@ def test_two_clauses_joined_are_a_merge(result):
 def test_a_renamed_clause_is_matched_by_its_text(result):
     change = _by_old(result, "old-name")
     assert (change.new_clause, change.matched_by, change.confidence) == ("ends-effects", "text", 1.0)
-    assert change.kind == "editorial"
+    assert change.kind == "renamed"
 
 
 def test_a_pure_reordering_is_one_move_not_a_removal_and_an_addition(result):

@@ -1,0 +1,61 @@
+"""The diff over comparisons: a restatement as a comparison is editorial, a moved boundary is a rule change."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from compiler.cli import main
+from compiler.diagnostics import Location
+from compiler.diff.behaviour import merged_vocabulary
+from compiler.model import Fact, Vocabulary
+
+ORDERED = Path(__file__).resolve().parent.parent / "fixtures" / "ordered"
+
+
+def test_nine_spelled_out_rules_restated_as_one_comparison_is_editorial(monkeypatch):
+    monkeypatch.chdir(ORDERED)
+    result = CliRunner().invoke(main, ["diff", "o1", "o2", "--rulebook", "."])
+    assert (result.exit_code, result.output) == (0, (
+        "rulebook diff o1 -> o2: 1 editorial\n"
+        "\n"
+        "ability-activation-order\n"
+        "  editorial  ability-activation-order#up-to-current-step  editions/o2/ability-activation-order.yaml:15:9\n"
+        "    Only the abilities up to the current step activate.\n"
+        "    behaviour: ability_activation.activates equivalent\n"))
+
+
+def test_a_comparison_moved_off_its_bound_is_narrowed_with_the_boundary_as_witness(tmp_path, monkeypatch):
+    shutil.copytree(ORDERED, tmp_path / "old")
+    shutil.copytree(ORDERED, tmp_path / "new")
+    path = tmp_path / "new" / "editions" / "o2" / "ability-activation-order.yaml"
+    path.write_text(path.read_text().replace("{at_most: {ability_step: {fact: current_step}}}",
+                                             "{before: {ability_step: {fact: current_step}}}"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["diff", "old", "new"])
+    clause = "ability-activation-order#up-to-current-step"
+    assert (result.exit_code, result.output) == (0, (
+        "rulebook diff old (o2) -> new (o2): 1 semantic\n"
+        "\n"
+        "ability-activation-order\n"
+        f"  semantic  {clause}  new/editions/o2/ability-activation-order.yaml:15:9\n"
+        "    Only the abilities up to the current step activate.\n"
+        "    behaviour: ability_activation.activates narrowed\n"
+        "      when ability_step=verify_status, current_step=verify_status: "
+        f"old yes ({clause}), new no ({clause})\n"
+        "      when ability_step=written_abilities, current_step=written_abilities: "
+        f"old yes ({clause}), new no ({clause})\n"
+        "    drift: the machine-readable meaning changed but the text did not\n"))
+
+
+def test_merged_vocabulary_keeps_an_order_and_places_old_only_values_after_their_predecessor():
+    where = Location("vocabulary.yaml")
+    old = Vocabulary((Fact("step", "enum", ("a", "b", "c"), "S.", where, True),
+                      Fact("phase", "enum", ("x", "y"), "P.", where)), ())
+    new = Vocabulary((Fact("step", "enum", ("a", "n", "c"), "S.", where, True),
+                      Fact("phase", "enum", ("y", "z"), "P.", where)), ())
+    merged = merged_vocabulary(old, new)
+    assert merged.orders == {"step": ("a", "b", "n", "c")}
+    assert merged.by_name["phase"].values == ("x", "y", "z")

@@ -1,0 +1,26 @@
+"""A row added to a table keyed by two facts, as the diff tells it: the situations it takes
+from the otherwise row (tests/fixtures/tables/a-row-added)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from compiler.cli import main
+
+ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "tables" / "a-row-added"
+
+
+def test_a_row_added_takes_its_situation_from_the_otherwise_row(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("NO_COLOR", "1")
+    result = CliRunner().invoke(main, ["diff", "--rulebook", ".", "t1", "t2"])
+    assert (result.exit_code, result.stdout) == (0, (
+        "rulebook diff t1 -> t2: 1 semantic\n"
+        "\n"
+        "targeting\n"
+        "  semantic  targeting#hold  editions/t2/targeting.yaml:22:9\n"
+        "    Hold: Hero in Territory, Evil Character in Battle{+, Lost Soul: Top of Deck+}\n"
+        "    behaviour: targeting.location changed\n"
+        "      when ability=hold, card_type=lost_soul: old in_play (targeting#all-other), new deck (targeting#hold)\n"))
