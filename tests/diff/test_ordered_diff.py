@@ -69,6 +69,6 @@ def test_a_comparison_in_a_decisions_given_is_described_in_words(tmp_path, monke
     path.write_text(path.read_text().replace(meaning, meaning + "    given: {after: {current_step: verify_status}}\n"))
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["diff", "old", "new"])
-    assert (result.exit_code, result.output.splitlines()[5]) == (
+    assert (result.exit_code, result.output.splitlines()[6]) == (
         0, "    Decision ability_activation.blocked_status_known (bool): Whether the blocked status of the "
            "characters in battle has been verified.{+ (asked when current_step is after verify_status)+}")
