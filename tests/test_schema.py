@@ -37,7 +37,8 @@ def _files(root: Path):
         yield path, "term"
 
 
-@pytest.mark.parametrize("root", [FIXTURES / "minimal", BUNDLED], ids=["minimal", "bundled"])
+@pytest.mark.parametrize("root", [FIXTURES / "minimal", FIXTURES / "ordered", BUNDLED],
+                         ids=["minimal", "ordered", "bundled"])
 def test_real_files_satisfy_both_validators(root):
     files = list(_files(root))
     assert len(files) > 2
