@@ -19,8 +19,9 @@ from . import conditions as C
 from . import lineage as L
 from . import schema, tables
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
-from .model import (Clause, Constraint, Decision, Edition, Fact, Link, Predicate, Rule,
-                    Rulebook, Section, Steps, Table, TableRow, Term, Vocabulary, clause_ref)
+from .model import (Clause, Decision, Edition, Link, Predicate, Rule, Rulebook, Section, Steps, Table,
+                    TableRow, Term, Vocabulary, clause_ref)
+from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
 from .yamlsource import Document, load
 
 RULEBOOK_FILE = "rulebook.yaml"
@@ -65,6 +66,7 @@ class _Builder:
         self.root = root
         self.problems: list[Diagnostic] = []
         self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
+        self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
         self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
 
     # -- helpers --------------------------------------------------------------
@@ -130,14 +132,14 @@ class _Builder:
             self._scan_term_files(None)
             raise RulebookError(self.problems)
         editions_meta = self._editions(main)
-        vocabulary = self._vocabulary(vocab_doc) if vocab_doc else Vocabulary((), ())
+        vocabulary = read_base(vocab_doc, self.problems) if vocab_doc else Resolved(Vocabulary((), ()))
         files = self._scan_term_files(editions_meta)
         editions = self._resolve(editions_meta, files, vocabulary)
         if self.problems:
             raise RulebookError(self.problems)
         data = main.data
         return Rulebook(root=str(self.root), title=data["title"], publisher=data["publisher"],
-                        notes=data.get("notes"), editions=tuple(editions), vocabulary=vocabulary)
+                        notes=data.get("notes"), editions=tuple(editions))
 
     # -- rulebook.yaml ----------------------------------------------------------
 
@@ -167,42 +169,6 @@ class _Builder:
             self.error(doc.at(path), f"source file '{source}' does not exist",
                        did_you_mean(source, existing)
                        or f"put the source text at {source} in the rulebook folder, or correct the path")
-
-    # -- vocabulary.yaml --------------------------------------------------------
-
-    def _vocabulary(self, doc: Document) -> Vocabulary:
-        facts: dict[str, Fact] = {}
-        for i, raw in enumerate(doc.data.get("facts") or []):
-            path = ("facts", i)
-            name, values = raw["name"], tuple(raw.get("values") or ())
-            if name in facts:
-                self.error(doc.at(path + ("name",)), f"duplicate fact '{name}'",
-                           f"first declared at line {facts[name].loc.line}")
-                continue
-            if raw["type"] == "enum" and not values:
-                self.error(doc.at(path), f"enum fact '{name}' lacks its 'values'")
-            if raw["type"] == "bool" and values:
-                self.error(doc.key_at(path + ("values",)), f"bool fact '{name}' cannot have values",
-                           "make it 'type: enum', or drop 'values'")
-            if raw["type"] == "bool" and raw.get("ordered"):
-                self.error(doc.key_at(path + ("ordered",)), f"bool fact '{name}' cannot be ordered",
-                           "only an enum fact's values have an order; drop 'ordered'")
-            self._no_repeats(doc, path + ("values",), values, "value")
-            facts[name] = Fact(name, raw["type"], values, raw["meaning"], doc.at(path),
-                               raw["type"] == "enum" and bool(raw.get("ordered")))
-        names = fact_names(facts.values(), ())
-        constraints = []
-        seen: set[str] = set()
-        for i, raw in enumerate(doc.data.get("constraints") or []):
-            path = ("constraints", i)
-            if raw["id"] in seen:
-                self.error(doc.at(path + ("id",)), f"duplicate constraint id '{raw['id']}'")
-            seen.add(raw["id"])
-            cond = C.parse(doc, path + ("never",), raw["never"], self.problems)
-            if cond is not None:
-                C.check_names(cond, names, self.problems)
-                constraints.append(Constraint(raw["id"], raw["text"], cond, doc.at(path)))
-        return Vocabulary(tuple(facts.values()), tuple(constraints))
 
     def _no_repeats(self, doc: Document, path: tuple, items: Iterable[str], what: str) -> None:
         seen: set = set()
@@ -235,9 +201,14 @@ class _Builder:
                 continue
             first_file: dict[str, str] = {}  # term id -> the file that gave it first
             for path in sorted(folder.iterdir()):
+                if path.name == OVERLAY_FILE and path.is_file():
+                    overlay = self.load(path, "vocabulary-overlay")
+                    if overlay is not None:
+                        self.vocabulary_overlays[folder.name] = overlay
+                    continue
                 if path.suffix not in (".yaml", ".yml") or not path.is_file():
                     self.error(Location(self.shown(path)), "not a term file",
-                               "an edition folder holds TERM-ID.yaml files only")
+                               f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}")
                     continue
                 doc = self.load(path, "term")
                 if doc is None:
@@ -501,11 +472,14 @@ class _Builder:
     # -- editions, overlays and the names they resolve ------------------------------
 
     def _resolve(self, metas: list[dict], files: dict[str, list[_TermFile]],
-                 vocabulary: Vocabulary) -> list[Edition]:
+                 vocabulary: Resolved) -> list[Edition]:
         editions: list[Edition] = []
         current: dict[str, Term] = {}
         checked: set[tuple] = set()  # (term digest, edition names) pairs already checked
         for meta in metas:
+            overlay = self.vocabulary_overlays.get(meta["id"])
+            if overlay is not None:
+                vocabulary = apply_overlay(vocabulary, overlay, meta["id"], self.problems)
             changed, withdrawn = [], []
             for tf in files.get(meta["id"], []):
                 tid = tf.doc.data.get("id")
@@ -527,7 +501,8 @@ class _Builder:
             edition = Edition(meta["id"], meta["title"], meta["date"], meta["status"],
                               tuple(meta.get("sources") or ()), meta.get("notes"), terms,
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
-                              tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)))
+                              tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
+                              vocabulary=vocabulary.vocabulary)
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
                             lambda ref: (c.lineage if (c := edition.clause_by_ref.get(ref)) else False),
                             self.error)
@@ -535,8 +510,8 @@ class _Builder:
             editions.append(edition)
         return editions
 
-    def _check_edition(self, edition: Edition, vocabulary: Vocabulary, checked: set) -> None:
-        facts = vocabulary.by_name
+    def _check_edition(self, edition: Edition, vocabulary: Resolved, checked: set) -> None:
+        facts = vocabulary.vocabulary.by_name
         predicates: dict[str, Predicate] = {}
         for term in edition.terms:
             for clause in term.clauses:
@@ -558,12 +533,12 @@ class _Builder:
                     self.error(d.loc, f"decision '{d.name}' is declared twice in edition '{edition.id}'",
                                f"also declared by term '{decisions[d.name].term}'")
                 decisions.setdefault(d.name, d)
-        names = fact_names(facts.values(), frozenset(predicates))
+        names = vocabulary.names(predicates)
         self._check_cycles(edition, predicates)
         self._check_exception_cycles(edition)
-        # What a term's references resolve against is the whole edition: a term need
-        # not be checked again in an edition whose every term is as before.
-        signature = tuple((t.id, t.digest) for t in edition.terms)
+        # What a term's references resolve against is the whole edition and its vocabulary:
+        # a term need not be checked again in an edition whose every term and vocabulary are as before.
+        signature = (tuple((t.id, t.digest) for t in edition.terms), vocabulary.vocabulary)
         # A number stands for it in the keys: hashing the whole list for every
         # term made this quadratic in the number of terms.
         token = self.signatures.setdefault(signature, len(self.signatures))
@@ -723,13 +698,6 @@ class _Builder:
                            f"exceptions for '{decision}' form a cycle: " + " -> ".join(cycle),
                            "an exception overrides the rule it names; one of these must not be an exception "
                            "to the other")
-
-
-def fact_names(facts: Iterable[Fact], predicates: Iterable[str]) -> C.Names:
-    """What conditions may name: the facts (enum values, which are ordered) and these predicates."""
-    facts = tuple(facts)
-    return C.Names({f.name: (f.values if f.type == "enum" else None) for f in facts}, predicates,
-                   frozenset(f.name for f in facts if f.ordered))
 
 
 def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:

@@ -6,7 +6,7 @@ together with the compiler's version and a hash of the compiler's own source
 files, so that any change to either gives another key. Only rulebooks that
 passed ``build.check`` are stored; for each:
 
-- the rulebook without its terms (titles, editions, vocabulary);
+- the rulebook without its terms (titles, editions, each edition's vocabulary);
 - per edition, each term's id, content hash, file and stored model;
 - per stored term, the names it defines, declares and gives rules for, and who
   uses which name (``compiler.diff.impact``), as rows that can be looked up
@@ -55,11 +55,12 @@ from typing import Callable, Iterable
 from .diagnostics import printable
 from .model import Rulebook, Term
 from .modeljson import ModelDataError, from_data, to_data
+from .vocabulary import OVERLAY_FILE
 
 #: Bumped when the layout of the database changes (3: entries are JSON, not pickles;
 #: 4: clauses and editions carry declared lineage; 5: facts may be ordered, conditions may
-#: hold comparisons; 6: tables with several keys and otherwise).
-SCHEMA = 6
+#: hold comparisons; 6: tables with several keys and otherwise; 7: each edition holds its vocabulary).
+SCHEMA = 7
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
@@ -349,7 +350,7 @@ class Cache:
                 if not _sources_present(Path(root), sources):
                     return None  # the build would report it: let it
                 paths = {"rulebook.yaml": shown_path(root, "rulebook.yaml"),
-                         "vocabulary.yaml": shown_path(root, "vocabulary.yaml")}
+                         "vocabulary.yaml": shown_path(root, "vocabulary.yaml"), **_vocabulary_paths(root, fp)}
                 book = _load(Rulebook, skeleton, checksum, paths)
             except CacheError:
                 self.forget(fp.key)
@@ -430,14 +431,14 @@ class Cache:
         gc.disable()
         try:
             entries = _term_entries(Path(root), fp, book)
-            return self._write(lambda: self._store(fp, book, entries))
+            return self._write(lambda: self._store(Path(root), fp, book, entries))
         except CacheError:
             return False  # a model this cache cannot hold: the run goes on without storing it
         finally:
             if enabled:
                 gc.enable()
 
-    def _store(self, fp: Fingerprint, book: Rulebook, entries: list["_Entry"]) -> None:
+    def _store(self, root: Path, fp: Fingerprint, book: Rulebook, entries: list["_Entry"]) -> None:
         from .diff.impact import uses_index
 
         # Terms stored before are kept, unless damaged: a store is where damage is mended.
@@ -463,7 +464,7 @@ class Cache:
         self._drop_book(fp.key)  # another run may have stored it meanwhile
         skeleton = dataclasses.replace(
             book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
-        data, checksum = _dump(skeleton, _meta_paths(book))
+        data, checksum = _dump(skeleton, _meta_paths(root, book))
         editions = {}
         for edition in book.editions:
             editions[edition.id] = _terms_sum(
@@ -554,15 +555,23 @@ def _sources_present(root: Path, sources: list[str]) -> bool:
     return True
 
 
-def _meta_paths(book: Rulebook) -> dict[str, str]:
+def _meta_paths(root: Path, book: Rulebook) -> dict[str, str]:
+    """Placeholders of the files the skeleton's locations name: rulebook.yaml, vocabulary.yaml and
+    editions' _vocabulary.yaml (by their path in the rulebook, as ``_vocabulary_paths`` puts them back)."""
     paths: dict[str, str] = {}
+    top = os.path.abspath(root)
     for edition in book.editions:
         paths[edition.loc.path] = "rulebook.yaml"
-    for fact in book.vocabulary.facts:
-        paths[fact.loc.path] = "vocabulary.yaml"
-    for constraint in book.vocabulary.constraints:
-        paths[constraint.loc.path] = "vocabulary.yaml"
+        for item in edition.vocabulary.facts + edition.vocabulary.constraints:
+            if item.loc.path not in paths:
+                rel = Path(os.path.relpath(os.path.abspath(item.loc.path), top)).as_posix()
+                paths[item.loc.path] = rel if rel.endswith("/" + OVERLAY_FILE) else "vocabulary.yaml"
     return paths
+
+
+def _vocabulary_paths(root: Path | str, fp: Fingerprint) -> dict[str, str]:
+    """Placeholder -> shown path of the editions' _vocabulary.yaml files (see ``_meta_paths``)."""
+    return {rel: shown_path(root, rel) for rel in fp.files if rel.endswith("/" + OVERLAY_FILE)}
 
 
 @dataclass(frozen=True)

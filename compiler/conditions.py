@@ -197,6 +197,8 @@ class Names:
     facts: Mapping[str, tuple[str, ...] | None]  # enum values, or None for bool
     predicates: Iterable[str]
     ordered: Iterable[str] = frozenset()  # the enum facts whose values are in order
+    # A fact, or 'fact=value', that an edition withdrew -> "by edition 'b' at FILE:LINE"
+    withdrawn: Mapping[str, str] = field(default_factory=dict)
 
 
 def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
@@ -207,7 +209,9 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
         if isinstance(node, Ref):
             if node.name in preds:
                 continue
-            if node.name not in names.facts:
+            if node.name in names.withdrawn:
+                out.append(_withdrawn(node.loc, f"fact '{node.name}'", names.withdrawn[node.name]))
+            elif node.name not in names.facts:
                 out.append(Diagnostic(node.loc, f"unknown fact or predicate '{node.name}'",
                                       did_you_mean(node.name, [*names.facts, *preds])))
             elif names.facts[node.name] is not None:
@@ -215,6 +219,9 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
                                       f"test it with {{is: {{{node.name}: VALUE}}}}; values: "
                                       + ", ".join(names.facts[node.name])))
         elif isinstance(node, In):
+            if node.fact in names.withdrawn:
+                out.append(_withdrawn(node.loc, f"fact '{node.fact}'", names.withdrawn[node.fact]))
+                continue
             if node.fact not in names.facts:
                 out.append(Diagnostic(node.loc, f"unknown fact '{node.fact}'",
                                       did_you_mean(node.fact, names.facts)))
@@ -225,7 +232,10 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
                                                 "needs an enum fact", f"write '{node.fact}' or {{not: {node.fact}}}"))
                 continue
             for value in node.values:
-                if value not in values:
+                if f"{node.fact}={value}" in names.withdrawn:
+                    out.append(_withdrawn(node.loc, f"value '{value}' of fact '{node.fact}'",
+                                          names.withdrawn[f"{node.fact}={value}"]))
+                elif value not in values:
                     out.append(Diagnostic(node.loc, f"'{value}' is not a value of fact '{node.fact}'",
                                           did_you_mean(value, values) or "values: " + ", ".join(values)))
         elif isinstance(node, Cmp):
@@ -234,6 +244,12 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
 
 def _check_comparison(node: Cmp, names: Names, out: list[Diagnostic]) -> None:
     """A comparison needs an ordered fact, and a value of it or a fact of the same order."""
+    withdrawn = [(f"fact '{n}'", n) for n in (node.fact, node.bound if node.against_fact else None) if n] \
+        + ([(f"value '{node.bound}' of fact '{node.fact}'", f"{node.fact}={node.bound}")] if not node.against_fact else [])
+    gone = [(what, key) for what, key in withdrawn if key in names.withdrawn]
+    if gone:
+        out.extend(_withdrawn(node.loc, what, names.withdrawn[key]) for what, key in gone)
+        return
     if node.fact not in names.facts:
         out.append(Diagnostic(node.loc, f"unknown fact '{node.fact}'", did_you_mean(node.fact, names.facts)))
         return
@@ -258,6 +274,12 @@ def _check_comparison(node: Cmp, names: Names, out: list[Diagnostic]) -> None:
         out.append(Diagnostic(node.loc, f"'{node.op}' compares '{node.fact}' with '{node.bound}', "
                                         "whose values or order differ",
                               "a fact is compared only with a fact of the same values in the same order"))
+
+
+def _withdrawn(loc: Location | None, what: str, where: str) -> Diagnostic:
+    return Diagnostic(loc, f"{what} was withdrawn {where}",
+                      "an edition's conditions test only what its vocabulary has: "
+                      "change the condition in this edition, or do not withdraw it")
 
 
 def walk(cond: Condition) -> Iterable[Condition]:

@@ -304,7 +304,7 @@ class Evaluator:
         if decision not in self._models:
             if decision not in self.edition.decisions:
                 raise KeyError(f"edition '{self.edition.id}' has no decision '{decision}'")
-            self._models[decision] = DecisionModel(self.book.vocabulary, self.edition, decision)
+            self._models[decision] = DecisionModel(self.edition.vocabulary, self.edition, decision)
         return self._models[decision]
 
     def decide(self, decision: str, facts: State) -> Answer:

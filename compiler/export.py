@@ -31,9 +31,9 @@ def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
             "withdrawn": list(edition.withdrawn),
         },
         "terms": [term_json(t) for t in edition.terms],
-        "facts": [fact_json(f) for f in book.vocabulary.facts],
+        "facts": [fact_json(f) for f in edition.vocabulary.facts],
         "constraints": [
-            {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in book.vocabulary.constraints
+            {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in edition.vocabulary.constraints
         ],
     }
 

@@ -27,14 +27,15 @@ def logic_problems(book: Rulebook) -> list[Diagnostic]:
     done: set = set()
     tokens: dict[tuple, int] = {}
     for edition in book.editions:
-        token = tokens.setdefault(_predicates_key(edition), len(tokens))
+        # The same rules over another vocabulary (values added, a constraint withdrawn) may conflict.
+        token = tokens.setdefault((_predicates_key(edition), edition.vocabulary), len(tokens))
         conditions = {n: p.condition for n, p in edition.predicates.items()}
         for name in sorted(edition.decisions):
             key = (edition.decisions[name], edition.rules.get(name, ()), token)
-            if key in done:  # the same rules over the same predicates: already checked
+            if key in done:  # the same rules over the same predicates and vocabulary: already checked
                 continue
             done.add(key)
-            model = DecisionModel(book.vocabulary, edition, name,
+            model = DecisionModel(edition.vocabulary, edition, name,
                                   predicates=_reachable(edition, name, conditions))
             problems.extend(decision_problems(model, limit))
     return problems

@@ -45,6 +45,12 @@ class Constraint:
 
 @dataclass(frozen=True)
 class Vocabulary:
+    """The facts an edition's conditions may test and the constraints between them.
+
+    Each edition has its own (``Edition.vocabulary``): the rulebook's
+    vocabulary.yaml as each edition's ``_vocabulary.yaml`` changes it.
+    """
+
     facts: tuple[Fact, ...]
     constraints: tuple[Constraint, ...]
 
@@ -243,6 +249,9 @@ class Edition:
     # The lineage its own files declare, by clause ref: what the diff of any two
     # editions composes (a cached edition holds this, not its terms).
     lineage: tuple[Lineage, ...] = ()
+    # The facts and constraints this edition knows, and only those: its checks, suites,
+    # situations and pages use them alone (an edition never sees a later one's).
+    vocabulary: Vocabulary = field(default=Vocabulary((), ()))
 
     @cached_property
     def term_by_id(self) -> Mapping[str, Term]:
@@ -278,7 +287,6 @@ class Rulebook:
     publisher: str
     notes: str | None
     editions: tuple[Edition, ...]
-    vocabulary: Vocabulary
 
     @cached_property
     def edition_by_id(self) -> Mapping[str, Edition]:

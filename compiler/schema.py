@@ -231,45 +231,104 @@ _RULEBOOK = {
     "additionalProperties": False,
 }
 
+_FACT = {
+    "type": "object",
+    "description": "A fact: a yes/no (bool) or one of a list of values (enum) that conditions test.",
+    "properties": {
+        "name": {"type": "string", "pattern": IDENT},
+        "type": {"enum": ["bool", "enum"]},
+        "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT}},
+        "meaning": _TEXT,
+        "ordered": {"type": "boolean",
+                    "description": "An enum fact whose values are listed in order (first to last): "
+                                   "conditions may compare it with before, at_most, after, at_least."},
+    },
+    "required": ["name", "type", "meaning"],
+    "additionalProperties": False,
+}
+
+_CONSTRAINT = {
+    "type": "object",
+    "description": "A situation that cannot happen: 'never' is a condition no situation meets.",
+    "properties": {"id": {"type": "string", "pattern": SLUG}, "text": _TEXT,
+                   "never": {"$ref": "#/$defs/condition"}},
+    "required": ["id", "text", "never"],
+    "additionalProperties": False,
+}
+
 _VOCABULARY = {
     "type": "object",
-    "description": "vocabulary.yaml: the facts conditions may test, and the constraints between them.",
+    "description": "vocabulary.yaml: the facts conditions may test, and the constraints between them, "
+                   "as the first edition has them (a later edition changes them in its _vocabulary.yaml).",
     "properties": {
-        "facts": {"type": "array", "items": {
-            "type": "object",
-            "properties": {
-                "name": {"type": "string", "pattern": IDENT},
-                "type": {"enum": ["bool", "enum"]},
-                "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT}},
-                "meaning": _TEXT,
-                "ordered": {"type": "boolean",
-                            "description": "An enum fact whose values are listed in order (first to last): "
-                                           "conditions may compare it with before, at_most, after, at_least."},
-            },
-            "required": ["name", "type", "meaning"],
-            "additionalProperties": False,
-        }},
-        "constraints": {"type": "array", "items": {
-            "type": "object",
-            "properties": {"id": {"type": "string", "pattern": SLUG}, "text": _TEXT,
-                           "never": {"$ref": "#/$defs/condition"}},
-            "required": ["id", "text", "never"],
-            "additionalProperties": False,
-        }},
+        "facts": {"type": "array", "items": _FACT},
+        "constraints": {"type": "array", "items": _CONSTRAINT},
     },
     "required": ["facts"],
     "additionalProperties": False,
 }
 
+_NAMES = {"type": "array", "items": {"type": "string", "pattern": IDENT}}
+
+_VOCABULARY_OVERLAY = {
+    "type": "object",
+    "description": "editions/EDITION/_vocabulary.yaml: how this edition's vocabulary differs from the "
+                   "previous edition's (the first edition's is vocabulary.yaml). Withdrawals apply "
+                   "first, then changes, then additions.",
+    "properties": {
+        "facts": {
+            "type": "object",
+            "description": "Facts this edition adds, changes or withdraws.",
+            "properties": {
+                "add": {"type": "array", "description": "Facts the previous edition does not have.",
+                        "items": _FACT},
+                "change": {"type": "array", "description": "Facts of the previous edition, changed.",
+                           "items": {
+                               "type": "object",
+                               "description": "A fact's new meaning, and enum values added or withdrawn.",
+                               "properties": {
+                                   "name": {"type": "string", "pattern": IDENT},
+                                   "meaning": {**_TEXT, "description": "The fact's meaning from this edition on."},
+                                   "add_values": {**_NAMES, "description": "Values of an enum fact added, "
+                                                                          "after its others."},
+                                   "withdraw_values": {**_NAMES, "description": "Values of an enum fact "
+                                                                               "withdrawn."},
+                               },
+                               "required": ["name"],
+                               "additionalProperties": False,
+                           }},
+                "withdraw": {**_NAMES, "description": "Facts of the previous edition that this edition drops."},
+            },
+            "additionalProperties": False,
+        },
+        "constraints": {
+            "type": "object",
+            "description": "Constraints this edition adds, replaces or withdraws.",
+            "properties": {
+                "add": {"type": "array", "description": "Constraints the previous edition does not have.",
+                        "items": _CONSTRAINT},
+                "change": {"type": "array", "description": "Constraints of the previous edition, "
+                                                           "replaced whole (same id).",
+                           "items": _CONSTRAINT},
+                "withdraw": {"type": "array", "description": "Ids of constraints this edition drops.",
+                             "items": {"type": "string", "pattern": SLUG}},
+            },
+            "additionalProperties": False,
+        },
+    },
+    "additionalProperties": False,
+}
+
 DEFS = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE}
-ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM}
+ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM,
+         "vocabulary-overlay": _VOCABULARY_OVERLAY}
 
 
 def published_schema() -> dict:
     """The JSON Schema document: one schema whose $defs name each file kind.
 
     ``$ref: "#/$defs/term"`` etc. select a file kind; the top level accepts any
-    of the three so one URL serves every file in a rulebook.
+    of them so one URL serves every file in a rulebook.
     """
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

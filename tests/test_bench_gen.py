@@ -58,10 +58,10 @@ def test_shape_is_like_the_glossary(small):
     assert any(r.exception_to for c in clauses for r in c.rules)
     assert {r.kind for c in clauses for r in c.rules} >= {"requires", "forbids", "value"}
     assert any(t.aliases for t in terms)
-    facts = book.vocabulary.facts
+    facts = book.latest.vocabulary.facts
     assert 24 <= len(facts) <= 60
     assert {f.type for f in facts} == {"bool", "enum"}
-    assert book.vocabulary.constraints
+    assert book.latest.vocabulary.constraints
 
 
 def test_tables_and_steps_occur_at_a_larger_size(tmp_path):

@@ -133,3 +133,24 @@ def test_a_condition_nested_thousands_deep_is_stored_and_read_back(book, tmp_pat
     when = next(c for c in back.clauses if c.id == clause.id).rules[0].when
     assert sum(1 for _ in walk(when)) == sum(1 for _ in walk(deep))
     store.close()
+
+
+def test_each_editions_vocabulary_comes_back_from_the_cache_where_it_was_declared(tmp_path):
+    """The skeleton holds every edition's vocabulary; an overlay's facts keep their file and line."""
+    from compiler.build import load_rulebook
+
+    root = tmp_path / "book"
+    shutil.copytree(MINIMAL.parent / "vocab", root)
+    store = cache.Cache.open(tmp_path / "cache")
+    book = load_rulebook(root)
+    fp = cache.fingerprint(root)
+    assert store.store(root, fp, book)
+    back = store.lookup(root, fp).book
+    store.close()
+    assert [e.vocabulary for e in back.editions] == [e.vocabulary for e in book.editions]
+    def located(editions) -> list:
+        return [x.loc for e in editions for x in e.vocabulary.facts + e.vocabulary.constraints]
+
+    assert located(back.editions) == located(book.editions)
+    diseased = back.edition_by_id["b"].vocabulary.by_name["diseased"].loc
+    assert (diseased.path, diseased.line) == (cache.shown_path(root, "editions/b/_vocabulary.yaml"), 3)

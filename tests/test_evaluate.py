@@ -24,7 +24,7 @@ def test_base_rule_and_exception(minimal):
 
 
 def test_facts_and_space(minimal):
-    model = DecisionModel(minimal.vocabulary, minimal.edition("v2"), "cure.may_target")
+    model = DecisionModel(minimal.edition("v2").vocabulary, minimal.edition("v2"), "cure.may_target")
     assert model.facts == ("paralyzed", "phase", "poisoned")
     assert model.space.size == 12
     assert len(list(model.states())) == 12
@@ -87,7 +87,7 @@ def test_constraint_through_a_fact_outside_the_decision(tmp_path, write_rulebook
                           constraints="[{id: k1, text: K1., never: {all: [a, c]}},"
                                       " {id: k2, text: K2., never: {all: [b, {not: c}]}}]")
     book = load_rulebook(root)
-    model = DecisionModel(book.vocabulary, book.latest, "t.q")
+    model = DecisionModel(book.latest.vocabulary, book.latest, "t.q")
     assert {(s["a"], s["b"]) for s in model.states()} == {(False, False), (False, True), (True, False)}
 
 

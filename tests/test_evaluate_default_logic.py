@@ -97,7 +97,7 @@ def test_a_given_scopes_the_situations_and_its_facts_are_the_decisions(tmp_path)
 ])
 def test_each_kind_of_rule_answers_where_it_applies(tmp_path, rule, answers):
     book = rulebook(tmp_path, f"      - {{id: x, text: X., rules: [{rule}]}}\n")
-    m = DecisionModel(book.vocabulary, book.latest, "t.q")
+    m = DecisionModel(book.latest.vocabulary, book.latest, "t.q")
     assert [m.outcome({"a": False}), m.outcome({"a": True})] == answers
 
 
@@ -184,10 +184,10 @@ def test_rules_and_predicates_can_be_replaced(tmp_path):
         "      - {id: x, text: X., rules: [{decision: t.q, requires: pp}]}\n"))
     own = model(book)
     assert own.facts == ("a",)
-    other = DecisionModel(book.vocabulary, book.latest, "t.q", predicates={"pp": Ref("b")})
+    other = DecisionModel(book.latest.vocabulary, book.latest, "t.q", predicates={"pp": Ref("b")})
     assert (other.facts, other.predicates) == (("b",), {"pp": Ref("b")})
     assert other.outcome({"b": True}) is True
-    none = DecisionModel(book.vocabulary, book.latest, "t.q", rules=())
+    none = DecisionModel(book.latest.vocabulary, book.latest, "t.q", rules=())
     assert (none.rules, none.facts, none.outcome({})) == ((), (), EMPTY)
 
 

@@ -84,8 +84,8 @@ def test_the_bundled_rulebook_comes_back_equal(bundled):
         paths[edition.loc.path] = "R"
         for term in edition.terms:
             paths[term.loc.path] = term.loc.path  # placeholders may be any string
-    for fact in bundled.vocabulary.facts:
-        paths[fact.loc.path] = "V"
+        for item in edition.vocabulary.facts + edition.vocabulary.constraints:
+            paths[item.loc.path] = "V"
     back = {v: k for k, v in paths.items()}
     result = round_trip(bundled, paths, back)
     assert result == bundled
@@ -174,7 +174,7 @@ def test_reading_takes_only_the_class_asked_for():
     data = to_data(a_term(), PATHS)
     with pytest.raises(ModelDataError) as caught:
         from_data(model.Rulebook, data, BACK)
-    assert str(caught.value) == "Rulebook is an array of its 6 fields"
+    assert str(caught.value) == "Rulebook is an array of its 5 fields"
     with pytest.raises(ModelDataError) as caught:
         from_data(dict, data, BACK)
     assert str(caught.value) == "dict is not a model class"
@@ -182,9 +182,10 @@ def test_reading_takes_only_the_class_asked_for():
 
 @pytest.mark.parametrize("case", ["vocabulary None", "a list for a tuple", "a file without placeholder"])
 def test_writing_refuses_what_reading_would(case):
-    book = model.Rulebook("", "T", "P", None, (), model.Vocabulary((), ()))
+    book = model.Rulebook("", "T", "P", None, ())
+    edition = model.Edition("e", "E", None, "draft", (), None, (), (), (), Location(T, 1, 1))
     obj, message = {
-        "vocabulary None": (dataclasses.replace(book, vocabulary=None), "Vocabulary expected, not NoneType"),
+        "vocabulary None": (dataclasses.replace(edition, vocabulary=None), "Vocabulary expected, not NoneType"),
         "a list for a tuple": (dataclasses.replace(book, editions=[]), "a tuple expected, not list"),
         "a file without placeholder": (dataclasses.replace(a_term(), loc=Location("other.yaml", 1, 1)),
                                        "a location in 'other.yaml', a file this entry does not name"),

@@ -37,8 +37,8 @@ def test_the_fixture_checks_clean():
 
 
 def test_ordered_facts_keep_their_order(book):
-    assert book.vocabulary.orders == {"current_step": STEPS, "ability_step": STEPS}
-    assert [f.ordered for f in book.vocabulary.facts] == [True, True]
+    assert book.latest.vocabulary.orders == {"current_step": STEPS, "ability_step": STEPS}
+    assert [f.ordered for f in book.latest.vocabulary.facts] == [True, True]
 
 
 def test_the_export_marks_ordered_facts_and_writes_comparisons_as_written(book):
@@ -63,8 +63,8 @@ def test_an_unordered_fact_exports_as_before(tmp_path):
 
 
 def test_one_comparison_decides_as_the_nine_spelled_out_rules(book):
-    nine = DecisionModel(book.vocabulary, book.edition("o1"), "ability_activation.activates")
-    one = DecisionModel(book.vocabulary, book.edition("o2"), "ability_activation.activates")
+    nine = DecisionModel(book.edition("o1").vocabulary, book.edition("o1"), "ability_activation.activates")
+    one = DecisionModel(book.edition("o2").vocabulary, book.edition("o2"), "ability_activation.activates")
     assert (len(nine.rules), len(one.rules)) == (9, 1)
     states = list(one.states())
     assert len(states) == 81
@@ -75,7 +75,7 @@ def test_one_comparison_decides_as_the_nine_spelled_out_rules(book):
 
 
 def test_a_constant_bound(book):
-    model = DecisionModel(book.vocabulary, book.edition("o2"), "ability_activation.blocked_status_known")
+    model = DecisionModel(book.edition("o2").vocabulary, book.edition("o2"), "ability_activation.blocked_status_known")
     assert [s["current_step"] for s in model.states() if model.outcome(s) is True] == list(STEPS[5:])
 
 
@@ -120,7 +120,7 @@ def test_a_constraint_with_a_comparison_narrows_the_situations(tmp_path):
         "constraints:\n  - id: not-yet\n    text: An ability of a later step is not yet in play.\n"
         "    never: {after: {ability_step: {fact: current_step}}}"))
     book = load_rulebook(root)
-    model = DecisionModel(book.vocabulary, book.edition("o2"), "ability_activation.activates")
+    model = DecisionModel(book.edition("o2").vocabulary, book.edition("o2"), "ability_activation.activates")
     assert len(list(model.states())) == 45
     assert logic_problems(book) == []
 

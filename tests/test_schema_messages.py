@@ -121,5 +121,7 @@ def test_the_published_schema_names_each_file_kind():
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["$id"] == "https://rulebook-compiler.invalid/schema/rulebook.json"
     assert schema["title"] == "rulebook-compiler source files"
-    assert schema["anyOf"] == [{"$ref": "#/$defs/rulebook"}, {"$ref": "#/$defs/vocabulary"}, {"$ref": "#/$defs/term"}]
-    assert sorted(schema["$defs"]) == ["clause", "condition", "rule", "rulebook", "term", "vocabulary"]
+    assert schema["anyOf"] == [{"$ref": "#/$defs/rulebook"}, {"$ref": "#/$defs/vocabulary"}, {"$ref": "#/$defs/term"},
+                               {"$ref": "#/$defs/vocabulary-overlay"}]
+    assert sorted(schema["$defs"]) == ["clause", "condition", "rule", "rulebook", "term", "vocabulary",
+                                      "vocabulary-overlay"]

@@ -45,7 +45,7 @@ def test_rows_and_the_otherwise_row_stand_for_exact_rules(book):
 
 
 def answers(book, decision: str) -> dict[tuple, object]:
-    model = DecisionModel(book.vocabulary, book.latest, decision)
+    model = DecisionModel(book.latest.vocabulary, book.latest, decision)
     return {tuple(sorted(s.items())): model.evaluate(s).answer for s in model.states()}
 
 

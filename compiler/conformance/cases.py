@@ -155,10 +155,10 @@ TOO_LARGE = "too-large"
 def decision_cases(book: Rulebook, edition: Edition, name: str,
                    max_exhaustive: int = MAX_EXHAUSTIVE) -> DecisionCases:
     """The decision's cases; none, with strategy ``too-large``, when finding them spends the step budget."""
-    model = DecisionModel(book.vocabulary, edition, name)
+    model = DecisionModel(edition.vocabulary, edition, name)
     # The facts of this edition and of those before it: an engine written for an earlier
     # edition gets every fact it asks for, and a situation has one id in all these suites.
-    space = Space(book.vocabulary, set(case_facts(book, edition, name)), model.space.given,
+    space = Space(edition.vocabulary, set(case_facts(book, edition, name)), model.space.given,
                   model.space.given_cost)
     try:
         return _decision_cases(edition, model, space, max_exhaustive, decision_budget())
@@ -197,14 +197,18 @@ def _decision_cases(edition: Edition, model: DecisionModel, space: Space, max_ex
 
 
 def case_facts(book: Rulebook, edition: Edition, name: str) -> tuple[str, ...]:
-    """The facts the decision depends on in this edition or an earlier one, sorted."""
+    """The facts the decision depends on in this edition or an earlier one, sorted.
+
+    Only those this edition's vocabulary still has: a situation of this edition
+    cannot name a fact it withdrew.
+    """
     facts: set[str] = set()
     for earlier in book.editions:
         if name in earlier.decisions:
-            facts |= set(DecisionModel(book.vocabulary, earlier, name).facts)
+            facts |= set(DecisionModel(earlier.vocabulary, earlier, name).facts)
         if earlier.id == edition.id:
             break
-    return tuple(sorted(facts))
+    return tuple(sorted(facts & edition.vocabulary.by_name.keys()))
 
 
 def situation_pool(model: DecisionModel, space: Space, budget: Budget) -> tuple[list[dict], bool]:

@@ -138,7 +138,7 @@ def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozen
     Made as they are measured: each holds a copy of its rules, and a 400 KB
     condition has tens of thousands of mutants (3.4 GB when listed at once).
     """
-    domains = {f.name: f.domain for f in book.vocabulary.facts}
+    domains = {f.name: f.domain for f in edition.vocabulary.facts}
     preds = {n: p.condition for n, p in edition.predicates.items()}
     for decision in sorted(edition.decisions):
         rules = edition.rules.get(decision, ())

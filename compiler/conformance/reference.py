@@ -36,7 +36,7 @@ class ReferenceEngine:
             if self.predicates is not None:
                 preds = {n: p.condition for n, p in self.edition.predicates.items()}
                 preds.update(self.predicates)
-            self.models[decision] = DecisionModel(self.book.vocabulary, self.edition, decision,
+            self.models[decision] = DecisionModel(self.edition.vocabulary, self.edition, decision,
                                                   rules=self.rules.get(decision), predicates=preds)
         return self.models[decision]
 

@@ -10,6 +10,11 @@ situations where they disagree give the direction of the change:
 - ``changed``: both, or answers that are not yes/no (enums, no answer);
 - ``equivalent``: no situation tells them apart.
 
+Editions with different vocabularies are compared over both (facts of both,
+enum values joined, the constraints of both): a witness then says which of
+its facts and values the old edition does not know (a situation it could not
+describe) and which the new one does not (withdrawn).
+
 Witnesses are the smallest disagreeing situations: fewest facts away from
 their resting value (false, or an enum's first value), each with both answers
 and the clauses that gave them. Spaces larger than ``BUDGET`` situations are
@@ -49,10 +54,15 @@ class Witness:
     new: Answer | None
     old_clauses: tuple[str, ...]
     new_clauses: tuple[str, ...]
+    # What the situation names that an edition's vocabulary lacks: facts ('diseased') and
+    # values ('phase=end'); a situation the old edition could not describe, or the new one.
+    old_unknown: tuple[str, ...] = ()
+    new_unknown: tuple[str, ...] = ()
 
     def as_json(self) -> dict:
         return {"facts": dict(self.facts), "old": self.old, "new": self.new,
-                "old_clauses": list(self.old_clauses), "new_clauses": list(self.new_clauses)}
+                "old_clauses": list(self.old_clauses), "new_clauses": list(self.new_clauses),
+                "old_unknown": list(self.old_unknown), "new_unknown": list(self.new_unknown)}
 
 
 @dataclass(frozen=True)
@@ -112,9 +122,11 @@ def _joined_order(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]
 class Side:
     """One edition's functions: predicates and decisions by name."""
 
-    def __init__(self, book: Rulebook, edition: Edition, vocabulary: Vocabulary):
+    def __init__(self, book: Rulebook, edition: Edition, vocabulary: Vocabulary, own: Vocabulary | None = None):
+        """``vocabulary``: what the comparison ranges over; ``own``: the edition's, when that differs."""
         self.edition = edition
         self.vocabulary = vocabulary
+        self.own = own
         self._preds = {n: p.condition for n, p in edition.predicates.items()}
         self._models: dict[str, DecisionModel] = {}
 
@@ -164,7 +176,7 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) 
                 break
             checked += 1
             budget.spend(cost)
-            _tell(kinds, order, weight, state, f_old, f_new)
+            _tell(kinds, order, weight, state, f_old, f_new, old.own, new.own)
     except OverBudget:
         return Behaviour(name, kind, NOT_COMPARED, (), checked, False)
     boolean = all(isinstance(w.old, (bool, type(None))) and isinstance(w.new, (bool, type(None)))
@@ -181,7 +193,7 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) 
 
 
 def _tell(kinds: dict[str, list[tuple[int, int, Witness]]], order: int, weight: int, state: dict,
-          f_old: Function, f_new: Function) -> None:
+          f_old: Function, f_new: Function, own_old: Vocabulary | None, own_new: Vocabulary | None) -> None:
     """Evaluate both sides in one situation; keep it as a witness of its kind if they disagree."""
     a, ca = f_old(state)
     b, cb = f_new(state)
@@ -190,7 +202,25 @@ def _tell(kinds: dict[str, list[tuple[int, int, Witness]]], order: int, weight: 
     key = "gained" if b is True and a is not True else "lost" if a is True and b is not True else "other"
     found = kinds[key]
     if len(found) < WITNESSES_PER_KIND:
-        found.append((weight, order, Witness(tuple(sorted(state.items())), a, b, ca, cb)))
+        found.append((weight, order, Witness(tuple(sorted(state.items())), a, b, ca, cb,
+                                             unknown(own_old, state), unknown(own_new, state))))
+
+
+def unknown(vocabulary: Vocabulary | None, state: dict) -> tuple[str, ...]:
+    """What a situation names that the vocabulary lacks: a fact that holds (a false one
+    says nothing the edition could not), or a value of an enum, as 'fact=value'."""
+    if vocabulary is None:
+        return ()
+    facts = vocabulary.by_name
+    found = []
+    for name, value in sorted(state.items()):
+        fact = facts.get(name)
+        if fact is None:
+            if value is not False:
+                found.append(name)
+        elif fact.type == "enum" and value not in fact.values:
+            found.append(f"{name}={value}")
+    return tuple(found)
 
 
 def _absent(state: dict) -> tuple[None, tuple[str, ...]]:

@@ -137,7 +137,7 @@ def _diff(old: str, new: str, root: Path | None, cache):
                 report(exc.problems)
                 sys.exit(1)
             _fail(exc.message, 2)
-        return diff_sources(a.source, a.book.vocabulary, b.source, b.book.vocabulary,
+        return diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
                             old_info=a.as_json(), new_info=b.as_json(),
                             old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
                             lineage=declared_groups(a.book, a.edition, b.book, b.edition))

@@ -129,7 +129,7 @@ def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook,
     """
     old = book_old.edition(ed_old) if isinstance(ed_old, str) else ed_old
     new = book_new.edition(ed_new) if isinstance(ed_new, str) else ed_new
-    return diff_sources(FullSource(old), book_old.vocabulary, FullSource(new), book_new.vocabulary,
+    return diff_sources(FullSource(old), old.vocabulary, FullSource(new), new.vocabulary,
                         old_info=old_info, new_info=new_info, old_path=old_path, new_path=new_path, terms=terms,
                         lineage=declared_groups(book_old, old, book_new, new))
 
@@ -177,6 +177,8 @@ class _Differ:
         self.old, self.new = old, new
         self.old_path, self.new_path = old_path, new_path
         self.vocabulary = merged_vocabulary(vocabulary_old, vocabulary_new)
+        # Each side's own vocabulary, for witnesses it could not describe; None when both are the same.
+        self.own = (None, None) if vocabulary_old == vocabulary_new else (vocabulary_old, vocabulary_new)
 
     def run(self, old_info: dict, new_info: dict, only: set[str] | None,
             lineage: tuple[Group, ...] = ()) -> DiffResult:
@@ -288,8 +290,8 @@ class _Differ:
         both = [k for k in sorted(names) if self.old.exists(k) and self.new.exists(k)]
         if not both:
             return {}
-        fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary)
-        fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary)
+        fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary, self.own[0])
+        fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary, self.own[1])
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
 
     # -- the finished change ------------------------------------------------------------------

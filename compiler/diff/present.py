@@ -35,6 +35,19 @@ def situation(facts: dict) -> str:
     return ", ".join(parts) or "no fact holds"
 
 
+def unknown_note(witness) -> str:
+    """Which edition could not describe the situation, and why: '' when both could.
+
+    'the old edition does not know fact diseased, value phase=end'
+    """
+    parts = []
+    for side, names in (("old", witness.old_unknown), ("new", witness.new_unknown)):
+        if names:
+            parts.append(f"the {side} edition does not know "
+                         + ", ".join(f"value {n}" if "=" in n else f"fact {n}" for n in names))
+    return "; ".join(parts)
+
+
 def location(loc: dict | None) -> str:
     return f"{loc['file']}:{loc['line']}:{loc['column']}" if loc else ""
 

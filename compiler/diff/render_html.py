@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
-from .present import answer, by_term, clause_name, details, location, side_name, situation
+from .present import answer, by_term, clause_name, details, location, side_name, situation, unknown_note
 from .redline import DELETE, INSERT, Redline
 
 STYLE = Markup("""
@@ -91,7 +91,7 @@ _CHANGE = """\
 {% if b.witnesses %}
 <table><tr><th>situation</th><th>{{ old }}</th><th>{{ new }}</th><th>decided by</th></tr>
 {%- for w in b.witnesses -%}
-<tr><td>{{ situation(w.facts) }}</td><td>{{ answer(w.old) }}</td><td>{{ answer(w.new) }}</td>
+<tr><td>{{ situation(w.facts) }}{% if unknown(w) %} <em>({{ unknown(w) }})</em>{% endif %}</td><td>{{ answer(w.old) }}</td><td>{{ answer(w.new) }}</td>
 {#- #}<td>{{ w.old_clauses | join(', ') or 'no rule' }} → {{ w.new_clauses | join(', ') or 'no rule' }}</td></tr>
 {%- endfor %}</table>
 {% endif %}
@@ -147,7 +147,7 @@ def change_html(change: Change, old: str, new: str) -> Markup:
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
         redline=redline_markup(change.redline), old=old, new=new,
-        situation=lambda facts: situation(dict(facts)), answer=answer))
+        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer))
 
 
 def redline_markup(line: Redline) -> Markup:

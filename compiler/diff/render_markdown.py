@@ -18,7 +18,7 @@ import re
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
-from .present import answer, by_term, clause_name, details, location, side_name, situation
+from .present import answer, by_term, clause_name, details, location, side_name, situation, unknown_note
 from .redline import DELETE, INSERT, Redline
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
@@ -106,7 +106,9 @@ def _change(change: Change, old: str, new: str, seen: set[str]) -> list[str]:
             out += ["", f"| situation | {escape(old)} | {escape(new)} | decided by |", "| --- | --- | --- | --- |"]
             for w in b.witnesses:
                 deciders = f"{', '.join(w.old_clauses) or 'no rule'} → {', '.join(w.new_clauses) or 'no rule'}"
-                out.append(f"| {escape(situation(dict(w.facts)))} | {escape(answer(w.old))} | "
+                note = unknown_note(w)
+                shown = situation(dict(w.facts)) + (f" ({note})" if note else "")
+                out.append(f"| {escape(shown)} | {escape(answer(w.old))} | "
                            f"{escape(answer(w.new))} | {escape(deciders)} |")
         seen.add(b.name)
         out.append("")

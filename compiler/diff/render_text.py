@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
-from .present import answer, by_term, clause_name, details, location, side_name, situation, summary_line
+from .present import (answer, by_term, clause_name, details, location, side_name, situation, summary_line,
+                      unknown_note)
 from .redline import DELETE, INSERT, Redline
 
 RED, GREEN, BOLD, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -56,7 +57,8 @@ def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
         for w in b.witnesses:
             plain.append(f"      when {situation(w.facts and dict(w.facts))}: old {answer(w.old)}"
                          f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
-                         f" ({', '.join(w.new_clauses) or 'no rule'})")
+                         f" ({', '.join(w.new_clauses) or 'no rule'})"
+                         + (f" [{unknown_note(w)}]" if unknown_note(w) else ""))
     if change.impact:
         plain.append("    used by: " + "; ".join(
             f"{u['ref']} ({u['via']}" + (f", {u['direction']}" if u.get("direction") else "") + ")"

@@ -34,6 +34,8 @@ class Situation:
     new: str
     old_clauses: tuple[str, ...]
     new_clauses: tuple[str, ...]
+    # "Edition a could not describe this situation: it does not know ...", for each edition that could not
+    unknown: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,9 @@ def answer_words(value: Any) -> str:
     return answer(value).replace("_", " ")
 
 
-def situation(book: Rulebook, witness) -> Situation:
-    facts = book.vocabulary.by_name
+def situation(old: Edition, new: Edition, witness) -> Situation:
+    """A witness in words: each fact in the newer edition's sentence (the older's for a withdrawn one)."""
+    facts = {**old.vocabulary.by_name, **new.vocabulary.by_name}
     holds = []
     for name, value in witness.facts:
         fact = facts.get(name)
@@ -61,8 +64,18 @@ def situation(book: Rulebook, witness) -> Situation:
             holds.append(f"{meaning.rstrip('.')}: {answer_words(value)}.")
         elif value is True:
             holds.append(meaning)
+    unknown = tuple(f"Edition {edition.id} could not describe this situation: it does not know "
+                    + ", ".join(_unknown_words(n, facts) for n in names) + "."
+                    for edition, names in ((old, witness.old_unknown), (new, witness.new_unknown)) if names)
     return Situation(tuple(holds), answer_words(witness.old), answer_words(witness.new),
-                     tuple(witness.old_clauses), tuple(witness.new_clauses))
+                     tuple(witness.old_clauses), tuple(witness.new_clauses), unknown)
+
+
+def _unknown_words(name: str, facts) -> str:
+    """'the fact "The character is diseased."' or 'the value end of "The phase of the turn."'."""
+    fact, _, value = name.partition("=")
+    meaning = facts[fact].meaning.rstrip(".") if fact in facts else fact
+    return f"the value {answer_words(value)} of “{meaning}”" if value else f"the fact “{meaning}”"
 
 
 def question(old: Edition, new: Edition, behaviour) -> str:
@@ -79,7 +92,7 @@ def question(old: Edition, new: Edition, behaviour) -> str:
 def effects(book: Rulebook, old: Edition, new: Edition, change) -> list[Effect]:
     """The behaviours of a change that some situation tells apart, in words."""
     return [Effect(b.name, b.kind, question(old, new, b), DIRECTION_WORDS.get(b.direction, b.direction),
-                   tuple(situation(book, w) for w in b.witnesses), b.exhaustive)
+                   tuple(situation(old, new, w) for w in b.witnesses), b.exhaustive)
             for b in change.behaviours if b.witnesses]
 
 

@@ -300,10 +300,10 @@ def test_a_forged_entry_that_would_run_code_does_not_run(tmp_path, table, no_ful
 
 
 def test_a_forged_rulebook_without_vocabulary_is_dropped(tmp_path, no_full_load):
-    """A well-formed entry holding a rulebook whose vocabulary is None (checksum recomputed)."""
+    """A well-formed entry holding a rulebook whose edition's vocabulary is None (checksum recomputed)."""
     import dataclasses
 
-    from compiler import cache
+    from compiler import cache, model
     from compiler.build import load_rulebook
 
     root = _book_copy(tmp_path)
@@ -312,8 +312,10 @@ def test_a_forged_rulebook_without_vocabulary_is_dropped(tmp_path, no_full_load)
     run(*args)
     book = load_rulebook(root)
     skeleton = dataclasses.replace(book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
-    data = _entry_data(cache._dump(skeleton, cache._meta_paths(book))[0])
-    data[-1] = None  # the vocabulary, the last field
+    data = _entry_data(cache._dump(skeleton, cache._meta_paths(root, book))[0])
+    editions = [f.name for f in dataclasses.fields(model.Rulebook)].index("editions")
+    vocabulary = [f.name for f in dataclasses.fields(model.Edition)].index("vocabulary")
+    data[editions][0][vocabulary] = None
     assert _rewrite_entries("books", _entry(data)) == 1
     for _ in range(2):  # not once: every later diff
         result = run(*args)

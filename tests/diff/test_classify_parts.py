@@ -146,7 +146,7 @@ def test_steps_changed(book):
 
 
 def test_condition_phrases_name_facts_values_and_predicates(book):
-    assert condition_phrases(book.vocabulary, ["hidden_card"]) == {
+    assert condition_phrases(book.latest.vocabulary, ["hidden_card"]) == {
         "face down": "face_down", "zone": "zone", "hand": "zone=hand", "battle zone": "zone=battle_zone",
         "ability": "ability", "draw": "ability=draw", "discard pile": "ability=discard_pile",
         "band": "ability=band", "hidden card": "hidden_card"}

@@ -140,7 +140,7 @@ def test_what_changed_words_are_escaped(sites, book):
     """The decision's meaning and the vocabulary's sentences, in the situation that now decides otherwise."""
     html = read(sites["hostile"], P.changes_uri("v2"))
     question = book.edition_by_id["v2"].decisions["script.may"].meaning
-    fact = book.vocabulary.by_name["poisoned"].meaning
+    fact = book.edition_by_id["v2"].vocabulary.by_name["poisoned"].meaning
     assert f"<p><strong>{escape(question)}</strong> <code>script.may</code>: " in html
     assert f"<ul><li>{escape(fact)}</li></ul>" in html
 

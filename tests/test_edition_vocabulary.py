@@ -1,0 +1,101 @@
+"""A vocabulary per edition: a later edition's facts, values and constraints never reach an earlier one.
+
+The fixture tests/fixtures/vocab has published editions ``origin`` and ``a`` and a draft
+``b`` whose ``_vocabulary.yaml`` adds a fact, an enum value and a constraint,
+changes a fact's meaning and withdraws a fact (with the constraint that used
+it). Everything produced for ``a`` must be the same bytes with ``b`` as
+without it: a vendor's suite for a published edition never changes because a
+later edition was written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cli import main
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "vocab"
+
+
+def _runner() -> CliRunner:
+    return CliRunner(mix_stderr=False) if "mix_stderr" in CliRunner.__init__.__code__.co_varnames \
+        else CliRunner()
+
+
+def _place(variant: str, book: Path) -> None:
+    """The fixture at ``book``: whole ("after") or as it was before edition b was written ("before")."""
+    if book.exists():
+        shutil.rmtree(book)
+    shutil.copytree(FIXTURE, book)
+    if variant == "before":
+        shutil.rmtree(book / "editions" / "b")
+        main_file = book / "rulebook.yaml"
+        text = main_file.read_text(encoding="utf-8")
+        head, _, _ = text.partition("  - id: b\n")
+        assert head != text
+        main_file.write_text(head, encoding="utf-8")
+
+
+def _outputs_of_a(book: Path, out: Path) -> dict[str, bytes]:
+    """Edition a's check, export, conformance suite and mutants, and site pages, as bytes by name."""
+    runner = _runner()
+    found: dict[str, bytes] = {}
+    check = runner.invoke(main, ["check", str(book)])
+    assert check.exit_code == 0, check.output + check.stderr
+    found["check stderr"] = check.stderr.encode()
+    export = runner.invoke(main, ["export", "--rulebook", str(book), "--edition", "a"])
+    assert export.exit_code == 0, export.output
+    found["export"] = export.stdout.encode()
+    suite = out / "suite"
+    generate = runner.invoke(main, ["conformance", "generate", "--rulebook", str(book), "--edition", "a",
+                                    "--out", str(suite)])
+    assert generate.exit_code == 0, generate.output
+    for name in ("cases.json", "test_conformance.py"):
+        found[name] = (suite / name).read_bytes()
+    mutants = runner.invoke(main, ["conformance", "mutants", "--rulebook", str(book), "--edition", "a",
+                                   "--show-excluded"])
+    assert mutants.exit_code == 0, mutants.output
+    found["mutants"] = mutants.stdout.encode()
+    site = out / "site"
+    build = runner.invoke(main, ["build", "--rulebook", str(book), "--out", str(site)])
+    assert build.exit_code == 0, build.output
+    # What changed in a (from origin): the situations that tell them apart, in a's words.
+    found["editions/a/changes"] = _article(site / "editions" / "a" / "changes" / "index.html")
+    return found
+
+
+def _article(page: Path) -> bytes:
+    """The page's content, without what says where the page sits among the editions.
+
+    A page of the latest edition moves when another edition is added: its links
+    change and it gains the banner "A newer edition exists". What it says about
+    its edition (the changes, the situations in the edition's words) must not.
+    """
+    text = page.read_bytes()
+    start, end = text.find(b"<article"), text.find(b"</article>")
+    assert 0 <= start < end
+    article = text[start:end]
+    article, banners = re.subn(rb'<div class="admonition note rb-banner[^"]*"[^>]*>.*?</div>\n', b"", article,
+                               flags=re.S)
+    return re.sub(rb'href="[^"]*"', b'href=""', article)
+
+
+def test_adding_an_edition_changes_nothing_of_the_published_one(tmp_path):
+    book = tmp_path / "book"
+    _place("before", book)
+    before = _outputs_of_a(book, tmp_path / "before")
+    _place("after", book)
+    after = _outputs_of_a(book, tmp_path / "after")
+    assert sorted(after) == sorted(before)
+    for name in before:
+        assert after[name] == before[name], name
+    cases = json.loads(before["cases.json"])
+    # The suite of a knows only a's facts and values.
+    facts = {f for d in cases["decisions"] for f in d["facts"]}
+    assert facts == {"paralyzed", "poisoned", "stunned", "phase"}
