@@ -72,14 +72,28 @@ def test_3_0_0_to_draft_healable_is_changed_both_ways(bundled):
     assert any(w.new_clauses == ("heal#not-from-discard-pile",) for w in target.witnesses if w.new is False)
 
 
-def test_draft_removes_the_hands_or_decks_clause(bundled):
+def test_draft_rewrites_the_hands_or_decks_clause_in_place(bundled):
+    # The comparison's bullet holds both: "Characters cannot be healed once they are placed in a
+    # discard pile. discarded from hands or decks cannot be targeted by heal cards." The draft
+    # declares it (formerly), so the diff pairs the two, never a removal and an addition.
     result = _diff(bundled, "3.0.0", "4.0.0-draft")
-    removed = [c for c in result.changes if c.kind == "removed"]
-    texts = [c.old_text for c in removed]
-    assert "Characters discarded from hands or decks cannot be targeted by heal cards." in texts
-    change = removed[texts.index("Characters discarded from hands or decks cannot be targeted by heal cards.")]
-    assert change.new_text is None and change.matched_by is None
+    old = "Characters discarded from hands or decks cannot be targeted by heal cards."
+    assert old not in [c.old_text for c in result.changes if c.kind == "removed"]
+    (change,) = [c for c in result.changes if c.old_text == old]
+    assert (change.old_clause, change.new_clause, change.matched_by) == (
+        "not-from-hand-or-deck", "not-from-discard-pile", "lineage")
+    assert change.new_text == "Characters cannot be healed once they are placed in a discard pile."
+    assert change.kind == "semantic"  # it decides differently: behaviour outranks the rename
     assert change.old_location["file"].endswith("editions/3.0.0/heal.yaml")
+
+
+def test_draft_splits_the_enhancement_paragraph(bundled):
+    # 3.0.0's paragraph "... discard phase. A healing enhancement played in this way must be played
+    # ..." is two paragraphs in the draft, the second reworded to "played from hand".
+    result = _diff(bundled, "3.0.0", "4.0.0-draft")
+    (change,) = [c for c in result.changes if c.kind == "split"]
+    assert (change.old_clause, change.new_clause, change.matched_by) == (
+        "enhancement-outside-battle", "enhancement-outside-battle+enhancement-from-hand", "lineage")
 
 
 @pytest.mark.parametrize("old,new", [("2012", "3.0.0"), ("3.0.0", "4.0.0-draft"), ("4.0.0-draft", "5.0.0")])
