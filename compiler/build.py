@@ -17,7 +17,7 @@ from typing import Iterable
 
 from . import conditions as C
 from . import lineage as L
-from . import schema, tables
+from . import overlay, schema, tables
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
 from .model import (Clause, Decision, Edition, Link, Predicate, Rule, Rulebook, Section, Steps, Table,
                     TableRow, Term, Vocabulary, clause_ref)
@@ -33,8 +33,9 @@ EDITIONS_DIR = "editions"
 class _TermFile:
     doc: Document
     edition: str
-    term: Term | None  # None when withdrawn or broken
+    term: Term | None  # None when withdrawn, broken or a patch (built when editions resolve)
     withdrawn: bool
+    patch: bool = False  # patches the term as the previous edition resolved it (compiler.overlay)
 
 
 def load_rulebook(root: Path | str) -> Rulebook:
@@ -100,6 +101,8 @@ class _Builder:
         if not isinstance(doc.data, dict):
             self.error(doc.at(), f"the file must hold a mapping of keys to values, not {schema._describe(doc.data)}")
             return None
+        if kind == "term" and overlay.is_patch(doc.data):
+            kind = "term-patch"
         found = schema.validate(doc, kind)
         self.problems.extend(found)
         return doc
@@ -206,6 +209,11 @@ class _Builder:
                     if overlay is not None:
                         self.vocabulary_overlays[folder.name] = overlay
                     continue
+                if path.name.startswith("_"):  # never a term file: a term id does not start with '_'
+                    self.error(Location(self.shown(path)), "unknown file in an edition folder",
+                               did_you_mean(path.name, [OVERLAY_FILE])
+                               or f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}")
+                    continue
                 if path.suffix not in (".yaml", ".yml") or not path.is_file():
                     self.error(Location(self.shown(path)), "not a term file",
                                f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}")
@@ -237,6 +245,8 @@ class _Builder:
             if extra:
                 self.error(doc.key_at((extra[0],)), "a withdrawn term holds only 'id', 'withdrawn' and 'notes'")
             return _TermFile(doc, edition, None, True)
+        if overlay.is_patch(data):
+            return _TermFile(doc, edition, None, False, patch=True)
         for key in ("name", "sections"):
             if key not in data:
                 self.error(doc.at(), f"the file lacks required key '{key}'")
@@ -299,7 +309,7 @@ class _Builder:
         sections = self._otherwise(tid, sections)
         digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         return Term(tid, data["name"], tuple(data.get("aliases") or ()), data.get("notes"), tuple(decisions),
-                    tuple(sections), edition, digest, doc.at())
+                    tuple(sections), edition, digest, doc.at(), overlay.bases(doc))
 
     def _clause(self, doc: Document, path: tuple, raw: dict, tid: str, section: str) -> Clause:
         ref = clause_ref(tid, raw["id"])
@@ -475,6 +485,7 @@ class _Builder:
                  vocabulary: Resolved) -> list[Edition]:
         editions: list[Edition] = []
         current: dict[str, Term] = {}
+        resolved: dict[str, Document | None] = {}  # what each term's file reads as; None if broken
         checked: set[tuple] = set()  # (term digest, edition names) pairs already checked
         for meta in metas:
             overlay = self.vocabulary_overlays.get(meta["id"])
@@ -491,12 +502,22 @@ class _Builder:
                                    or "check the term id, or remove this file")
                     else:
                         del current[tid]
+                        resolved.pop(tid, None)
                         withdrawn.append(tid)
+                elif tf.patch:
+                    resolved[tid] = self._patched(tf, meta["id"], current, resolved)
+                    if resolved[tid] is not None:
+                        current[tid] = self._term(resolved[tid], meta["id"])
+                        changed.append(tid)
                 elif tf.term is not None:
                     current[tid] = tf.term
+                    resolved[tid] = tf.doc
                     changed.append(tid)
+                else:
+                    resolved[tid] = None
             terms = tuple(current[k] for k in sorted(current))
-            declared = [d for tf in files.get(meta["id"], []) if tf.term is not None
+            declared = [d for tf in files.get(meta["id"], [])
+                        if tf.term is not None or (tf.patch and tf.doc.data.get("id") in changed)
                         for d in self.declared.get(tf.doc.path, ())]
             edition = Edition(meta["id"], meta["title"], meta["date"], meta["status"],
                               tuple(meta.get("sources") or ()), meta.get("notes"), terms,
@@ -504,11 +525,31 @@ class _Builder:
                               tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
                               vocabulary=vocabulary.vocabulary)
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
-                            lambda ref: (c.lineage if (c := edition.clause_by_ref.get(ref)) else False),
+                            lambda ref: ref in edition.clause_by_ref,
                             self.error)
             self._check_edition(edition, vocabulary, checked)
             editions.append(edition)
         return editions
+
+    def _patched(self, tf: _TermFile, edition: str, current: dict[str, Term],
+                 resolved: dict[str, Document | None]) -> Document | None:
+        """The term file a patch stands for (compiler.overlay), or None when it cannot be had."""
+        tid = tf.doc.data.get("id")
+        if not isinstance(tid, str) or any(p.location.path == tf.doc.path and p.code != "unknown-key"
+                                           for p in self.problems):
+            return None
+        if tid not in current:
+            self.error(tf.doc.key_at((overlay.PATCH_KEY,)),
+                       f"edition '{edition}' patches term '{tid}', which no earlier edition has",
+                       did_you_mean(tid, current)
+                       or "write the whole term, with 'name' and 'sections' instead of 'patch'")
+            return None
+        base = resolved.get(tid)
+        if base is None:  # the earlier version has problems of its own, reported there
+            return None
+        doc, problems = overlay.apply(base, tf.doc, current[tid].edition, overlay_head_keys())
+        self.problems.extend(problems)
+        return doc
 
     def _check_edition(self, edition: Edition, vocabulary: Resolved, checked: set) -> None:
         facts = vocabulary.vocabulary.by_name
@@ -563,7 +604,8 @@ class _Builder:
                                did_you_mean(link.term, edition.term_by_id))
                 elif link.clause and link.clause not in {c.id for c in target.clauses}:
                     self.error(link.loc or clause.loc, f"link to clause '{link.term}#{link.clause}', which does not exist",
-                               did_you_mean(link.clause, [c.id for c in target.clauses]))
+                               did_you_mean(link.clause, [c.id for c in target.clauses])
+                               or _kept_from(edition, term, target))
             if clause.defines:
                 C.check_names(clause.defines.condition, names, self.problems)
             for rule in clause.rules:
@@ -734,6 +776,19 @@ def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
                 trail.append(nxt)
                 stack.append(iter(graph.get(nxt, ())))
     return found
+
+
+def _kept_from(edition: Edition, term: Term, target: Term) -> str | None:
+    """Why a link that was good in an earlier edition fails in this one: its target changed, it did not."""
+    if term.edition == edition.id or target.edition != edition.id:
+        return None
+    return (f"edition '{edition.id}' changes term '{target.id}' but keeps term '{term.id}' from edition "
+            f"'{term.edition}'; change the link in edition '{edition.id}' too")
+
+
+def overlay_head_keys() -> frozenset[str]:
+    """The keys of a patch file that replace the previous edition's (all but 'id' and 'patch')."""
+    return frozenset(schema.ROOTS["term-patch"]["properties"]) - {"id", overlay.PATCH_KEY}
 
 
 def _shown(value) -> str:

@@ -59,8 +59,9 @@ from .vocabulary import OVERLAY_FILE
 
 #: Bumped when the layout of the database changes (3: entries are JSON, not pickles;
 #: 4: clauses and editions carry declared lineage; 5: facts may be ordered, conditions may
-#: hold comparisons; 6: tables with several keys and otherwise; 7: each edition holds its vocabulary).
-SCHEMA = 7
+#: hold comparisons; 6: tables with several keys and otherwise; 7: each edition holds its
+#: vocabulary; 8: a term's files are a list, a patched term naming the files it keeps values from).
+SCHEMA = 8
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
@@ -454,7 +455,7 @@ class Cache:
             if e.blob in known:
                 continue
             known.add(e.blob)
-            blobs.append((e.blob, *_dump(e.term, {e.term.loc.path: "T"})))
+            blobs.append((e.blob, *_dump(e.term, {path: _placeholder(i) for i, path in enumerate(_term_files(e.term))})))
             names += [(e.blob, kind, name) for kind, name in _names(e.term)]
             uses += [(e.blob, pos, u.name, u.clause, u.via, u.user[0], u.user[1])
                      for pos, u in enumerate(u for us in uses_index([e.term]).values() for u in us)]
@@ -578,25 +579,40 @@ def _vocabulary_paths(root: Path | str, fp: Fingerprint) -> dict[str, str]:
 class _Entry:
     edition: str
     term: Term
-    file: str
+    file: str  # a JSON list of the term's files, root-relative: its own, then those it keeps values from
     blob: str
+
+
+def _term_files(term: Term) -> list[str]:
+    """The files a term's locations name, as shown: its own first (a patched term's bases after)."""
+    return [term.loc.path, *(b.path for b in term.bases)]
+
+
+def _placeholder(i: int) -> str:
+    return "T" if i == 0 else f"T{i}"
 
 
 def _term_entries(root: Path, fp: Fingerprint, book: Rulebook) -> list[_Entry]:
     top = os.path.abspath(root)
     out = []
-    seen: dict[str, tuple[str, str]] = {}  # shown path -> (rel, blob): a term kept by later editions
+    seen: dict[str, tuple[str, str]] = {}  # shown path -> (files, blob): a term kept by later editions
     for edition in book.editions:
         for term in edition.terms:
             shown = term.loc.path
             if shown not in seen:
-                rel = Path(os.path.relpath(os.path.abspath(shown), top)).as_posix()
-                sha = fp.files.get(rel)
-                if sha is None or shown_path(root, rel) != shown:
-                    raise CacheError(f"term file {shown} is not among the hashed files")
-                seen[shown] = rel, hashlib.sha256(f"{compiler_key()}|{term.edition}|{sha}".encode()).hexdigest()
-            rel, blob = seen[shown]
-            out.append(_Entry(edition.id, term, rel, blob))
+                rels, shas = [], []
+                for path in _term_files(term):
+                    rel = Path(os.path.relpath(os.path.abspath(path), top)).as_posix()
+                    sha = fp.files.get(rel)
+                    if sha is None or shown_path(root, rel) != path:
+                        raise CacheError(f"term file {path} is not among the hashed files")
+                    rels.append(rel)
+                    shas.append(sha)
+                # A patched term is what all its files make it: any of them changed, another entry.
+                key = f"{compiler_key()}|{term.edition}|{'|'.join(shas)}"
+                seen[shown] = json.dumps(rels), hashlib.sha256(key.encode()).hexdigest()
+            files, blob = seen[shown]
+            out.append(_Entry(edition.id, term, files, blob))
     return out
 
 
@@ -640,14 +656,15 @@ class CachedBook:
         return rows
 
     def load_term(self, file: str, blob: str) -> Term:
-        """One term's model, its locations naming its file as seen from here."""
+        """One term's model, its locations naming its files as seen from here (``file``: their JSON list)."""
         if blob not in self._terms:
             rows = self.query("SELECT data, sum FROM blobs WHERE key=?", (blob,))
             row = rows[0] if rows else None
             try:
                 if row is None:
                     raise CacheError(f"term entry {blob[:12]} is missing")
-                term = _load(Term, row[0], row[1], {"T": shown_path(self.root, file)})
+                paths = {_placeholder(i): shown_path(self.root, rel) for i, rel in enumerate(_string_list(file))}
+                term = _load(Term, row[0], row[1], paths)
             except CacheError:
                 self.cache.forget_blob(blob)  # with this rulebook, which uses it
                 raise

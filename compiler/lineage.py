@@ -74,11 +74,12 @@ _PHRASE = {"formerly": "formerly", "split_from": "split from", "merged_from": "m
 
 
 def check_edition(edition: str, previous: Edition | None, declared: Iterable[Declared],
-                  current: Callable[[str], Lineage | None | bool], error: Report) -> None:
+                  has: Callable[[str], bool], error: Report) -> None:
     """Check the lineage an edition's own files declare against the edition before it.
 
-    ``current(ref)`` tells of a clause of the edition being built: False if it
-    has no such clause, else its declared lineage or None.
+    ``has(ref)`` tells whether the edition being built has a clause of that ref.
+    A clause's lineage counts in the edition whose files declare it only (a
+    clause an edition carries over keeps the key it was given before).
     """
     declared = list(declared)
     if previous is None:
@@ -91,9 +92,10 @@ def check_edition(edition: str, previous: Edition | None, declared: Iterable[Dec
         for source, where in zip(d.lineage.sources, d.items):
             if _exists(d.lineage.kind, source, where, edition, previous, error) and d.lineage.continues:
                 whole.setdefault(source, []).append((d.lineage.clause, d.lineage.kind, where))
+    declaring = {d.lineage.clause for d in declared}
     for source in whole:
         # A clause that keeps its id (and declares nothing) goes on as the old one.
-        if current(source) is None:
+        if has(source) and source not in declaring:
             whole[source].insert(0, (source, "same id", None))
     for source, claims in whole.items():
         if len(claims) < 2:

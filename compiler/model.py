@@ -228,6 +228,9 @@ class Term:
     edition: str  # the edition whose file gave this version of the term
     digest: str  # hash of the term's content, for skipping unchanged terms
     loc: Location = field(compare=False, repr=False)
+    # A patched term (compiler.overlay): the earlier term files it keeps values from, whose
+    # lines some of its locations name; () for a term written whole.
+    bases: tuple[Location, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def clauses(self) -> tuple[Clause, ...]:

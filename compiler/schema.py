@@ -20,6 +20,8 @@ IDENT = r"^[a-z][a-z0-9_]*$"
 DECISION = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 EDITION_ID = r"^[0-9A-Za-z][0-9A-Za-z.-]*$"
 CLAUSE_REF = r"^[a-z0-9]+(-[a-z0-9]+)*#[a-z0-9]+(-[a-z0-9]+)*$"
+# A clause id of the same term: a slug, written apart so that its hint can say so.
+SAME_TERM_ID = r"^(?:[a-z0-9]+(-[a-z0-9]+)*)$"
 # A clause of the same term by its id, or of another term as TERM#CLAUSE.
 LINEAGE_REF = r"^([a-z0-9]+(-[a-z0-9]+)*#)?[a-z0-9]+(-[a-z0-9]+)*$"
 DATE = r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$"
@@ -187,7 +189,7 @@ _CLAUSE = {
         },
         # Declared lineage: what the clause was in the edition before the one whose
         # file gives it (docs/format.md, Lineage). At most one of the four.
-        "formerly": {"type": "string", "pattern": SLUG,
+        "formerly": {"type": "string", "pattern": SAME_TERM_ID,
                      "description": "Renamed: the id this clause had in the same term in the edition "
                                     "before."},
         "split_from": {"type": "string", "pattern": LINEAGE_REF,
@@ -203,6 +205,80 @@ _CLAUSE = {
                                       "clause is (TERM#CLAUSE; its id may differ)."},
     },
     "required": ["id", "text"],
+    "additionalProperties": False,
+}
+
+
+def _nullable(prop: dict) -> dict:
+    """A property of a whole-term file as a patch may give it: null removes the key."""
+    if "type" in prop:
+        types = [prop["type"]] if isinstance(prop["type"], str) else list(prop["type"])
+        return {**prop, "type": types + ["null"] * ("null" not in types)}
+    if "enum" in prop:
+        return {**prop, "enum": prop["enum"] + [None] * (None not in prop["enum"])}
+    return prop  # a condition: null is checked where conditions are parsed
+
+
+_SECTION = _TERM["properties"]["sections"]["items"]
+_KEEP = ("id", "text")  # a clause's keys that a patch can change but not remove
+
+_PATCH_OPERATION = {
+    "type": "object",
+    "description": "One operation of a patch, applied in order to the term as the previous operations "
+                   "left it: exactly one of change, replace, add, remove, move (a clause, named by its "
+                   "id) or add_section, remove_section, change_section, move_section (a section, named "
+                   "by its key), with the keys that go with it.",
+    "properties": {
+        "change": {"type": "string", "pattern": SLUG,
+                   "description": "Change the clause with this id: the keys under 'set' replace its own."},
+        "set": {"type": "object",
+                "description": "The keys of the clause to change, as a clause gives them; the keys not "
+                               "given are kept, and null removes one (not 'id' or 'text').",
+                "properties": {k: (v if k in _KEEP else _nullable(v)) for k, v in _CLAUSE["properties"].items()},
+                "additionalProperties": False},
+        "replace": {"type": "string", "pattern": SLUG,
+                    "description": "Replace the clause with this id by the clause under 'with'."},
+        "with": {"$ref": "#/$defs/clause", "description": "The clause that 'replace' puts in, written whole."},
+        "add": {"$ref": "#/$defs/clause",
+                "description": "A new clause, written whole, put at 'before', 'after' or 'section'."},
+        "remove": {"type": "string", "pattern": SLUG, "description": "Remove the clause with this id."},
+        "move": {"type": "string", "pattern": SLUG,
+                 "description": "Move the clause with this id to 'before', 'after' or 'section'."},
+        "before": {"type": "string", "pattern": SLUG,
+                   "description": "Put the clause (or section) just before the clause (or section) with this id "
+                                  "(key)."},
+        "after": {"type": "string", "pattern": SLUG,
+                  "description": "Put the clause (or section) just after the clause (or section) with this id "
+                                 "(key)."},
+        "section": {"type": "string", "pattern": SLUG,
+                    "description": "Put the clause at the end of the section with this key."},
+        "add_section": {**_SECTION, "description": "A new section, written whole, put at 'before' or 'after' "
+                                                   "(a section key), else at the end."},
+        "remove_section": {"type": "string", "pattern": SLUG,
+                           "description": "Remove the section with this key, with its clauses."},
+        "change_section": {"type": "string", "pattern": SLUG,
+                           "description": "Change the 'title' or 'kind' of the section with this key."},
+        "move_section": {"type": "string", "pattern": SLUG,
+                         "description": "Move the section with this key to 'before' or 'after' another."},
+        "title": {"type": ["string", "null"],
+                  "description": "The section's new title (change_section); null removes it."},
+        "kind": {"enum": SECTION_KINDS, "description": "The section's new kind (change_section)."},
+    },
+    "additionalProperties": False,
+}
+
+_TERM_PATCH = {
+    "type": "object",
+    "description": "A term file that patches the term as the previous edition resolved it: "
+                   "editions/EDITION/TERM.yaml with 'patch' instead of 'sections'. The other keys given "
+                   "replace the previous edition's; null removes one.",
+    "properties": {
+        **{k: (v if k in ("id", "name") else _nullable(v))
+           for k, v in _TERM["properties"].items() if k not in ("sections", "withdrawn")},
+        "patch": {"type": "array", "items": {"$ref": "#/$defs/patch-operation"},
+                  "description": "The operations, applied in order."},
+    },
+    "required": ["id", "patch"],
     "additionalProperties": False,
 }
 
@@ -319,15 +395,16 @@ _VOCABULARY_OVERLAY = {
     "additionalProperties": False,
 }
 
-DEFS = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE}
+DEFS = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE, "patch-operation": _PATCH_OPERATION}
 ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM,
-         "vocabulary-overlay": _VOCABULARY_OVERLAY}
+         "vocabulary-overlay": _VOCABULARY_OVERLAY, "term-patch": _TERM_PATCH}
 
 
 def published_schema() -> dict:
     """The JSON Schema document: one schema whose $defs name each file kind.
 
-    ``$ref: "#/$defs/term"`` etc. select a file kind; the top level accepts any
+    ``$ref: "#/$defs/term"`` etc. select a file kind (``term-patch`` for a term
+    file that patches the previous edition's term); the top level accepts any
     of them so one URL serves every file in a rulebook.
     """
     return {
@@ -366,7 +443,7 @@ def _pattern(p: str) -> re.Pattern:
 
 
 def validate(doc: Document, kind: str) -> list[Diagnostic]:
-    """Check a document against the schema of its kind ('rulebook', 'vocabulary', 'term')."""
+    """Check a document against the schema of its kind ('rulebook', 'vocabulary', 'term', 'term-patch')."""
     problems: list[Diagnostic] = []
     _check(doc, doc.data, ROOTS[kind], (), problems)
     return problems
@@ -430,6 +507,8 @@ _PATTERN_HINTS = {
     DECISION: "use dotted identifiers, like 'heal.may_target'",
     EDITION_ID: "use letters, digits, dots and hyphens, like '4.0.0-draft'",
     CLAUSE_REF: "cite a clause as TERM#CLAUSE, like 'heal#healable'",
+    SAME_TERM_ID: "'formerly' names a clause of the same term by its id, like 'step-1'; one that came from "
+                  "another term says moved_from: TERM#CLAUSE",
     LINEAGE_REF: "name a clause by its id in the same term, like 'step-1', or as TERM#CLAUSE, like 'heal#healable'",
     DATE: "write dates as YYYY-MM-DD, YYYY-MM or YYYY, quoted",
 }
@@ -457,6 +536,7 @@ _ITEMS = {
     "rules": ("rule", None), "rows": ("row", None), "links": ("link", None), "keys": ("key", None),
     "aliases": ("alias", None), "values": ("value", None), "sources": ("source", None),
     "order": ("step", None), "exception_to": ("exception", None), "merged_from": ("merged clause", None),
+    "patch": ("operation", None),
 }
 
 

@@ -135,6 +135,41 @@ def test_a_condition_nested_thousands_deep_is_stored_and_read_back(book, tmp_pat
     store.close()
 
 
+def test_a_patched_term_is_stored_with_every_file_it_comes_from(tmp_path):
+    """A patched term's locations lie in the patch and in the files it keeps values from;
+    the entry names each, and changing any of them gives another entry."""
+    from compiler.build import load_rulebook
+
+    root = tmp_path / "book"
+    shutil.copytree(Path(__file__).resolve().parent / "fixtures" / "overlay" / "two-clauses" / "patch", root)
+    store = cache.Cache.open(tmp_path / "cache")
+    loaded = load_rulebook(root)
+    fp = cache.fingerprint(root)
+    assert store.store(root, fp, loaded)
+    cached = store.lookup(root, fp)
+    rows = {tid: (file, blob) for tid, _, file, blob in cached.term_rows("b")}
+    back = cached.load_term(*rows["targeting"])
+    term = loaded.edition("b").term_by_id["targeting"]
+    assert back == term
+    assert [(c.id, c.loc, [r.loc for r in c.rules]) for c in back.clauses] == \
+        [(c.id, c.loc, [r.loc for r in c.rules]) for c in term.clauses]
+    files = {term.loc.path, *(b.path for b in term.bases)}
+    assert len(files) == 2
+    assert {c.loc.path for c in back.clauses} | {r.loc.path for c in back.clauses for r in c.rules} == files
+    # edition a's file changes where it is not patched: the patched term's entry is another
+    a_file = root / "editions" / "a" / "targeting.yaml"
+    a_file.write_text(a_file.read_text().replace("A target is a card", "A target is a chosen card"))
+    again = load_rulebook(root)
+    fp2 = cache.fingerprint(root)
+    assert store.store(root, fp2, again)
+    rows2 = {tid: (file, blob) for tid, _, file, blob in store.lookup(root, fp2).term_rows("b")}
+    assert rows2["targeting"][1] != rows["targeting"][1]
+    assert rows2["heal"] == rows["heal"]
+    text = {c.id: c.text for c in store.lookup(root, fp2).load_term(*rows2["targeting"]).clauses}["target"]
+    assert text == "A target is a chosen card an ability chooses."
+    store.close()
+
+
 def test_each_editions_vocabulary_comes_back_from_the_cache_where_it_was_declared(tmp_path):
     """The skeleton holds every edition's vocabulary; an overlay's facts keep their file and line."""
     from compiler.build import load_rulebook

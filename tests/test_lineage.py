@@ -121,3 +121,22 @@ def test_the_schema_describes_every_lineage_key():
     clause = published_schema()["$defs"]["clause"]["properties"]
     for key in ("formerly", "split_from", "merged_from", "moved_from"):
         assert clause[key]["description"].split(":")[0] in ("Renamed", "Split", "Merged", "Moved")
+
+
+def test_formerly_with_a_term_says_to_use_moved_from(tmp_path):
+    import shutil
+
+    root = tmp_path / "rb"
+    shutil.copytree(LINEAGE / "rename", root)
+    path = root / "editions" / "v2" / "cure.yaml"
+    path.write_text(path.read_text().replace("formerly: step-1", "formerly: heal#step-1"))
+    env = {**os.environ, "NO_COLOR": "1"}
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "rb"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "rb/editions/v2/cure.yaml:15:19: error: 'formerly' of clause 'choose-a-character' cannot be "
+        "'heal#step-1'",
+        "  hint: 'formerly' names a clause of the same term by its id, like 'step-1'; one that came from "
+        "another term says moved_from: TERM#CLAUSE",
+        "1 problem found"]

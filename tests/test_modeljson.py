@@ -137,8 +137,8 @@ BAD = {
     "a file the entry does not name": (_set(_term, TERM, "loc", ["X", 1, 1]), "unknown file placeholder 'X'"),
     "an object for a tuple": (_set(_term, TERM, "aliases", {}), "an array expected, not dict"),
     "a number in a tuple of strings": (_set(_term, TERM, "aliases", ["a", 1]), "str expected, not int"),
-    "a field missing": (lambda d: d.pop(), "Term is an array of its 9 fields"),
-    "a field too many": (lambda d: d.append("x"), "Term is an array of its 9 fields"),
+    "a field missing": (lambda d: d.pop(), "Term is an array of its 10 fields"),
+    "a field too many": (lambda d: d.append("x"), "Term is an array of its 10 fields"),
     "an object for a record": (_set(_clause, CLAUSE, "steps", {"procedure": "p"}),
                                "Steps is an array of its 2 fields"),
     "a number for an answer": (lambda d: d[slot(TERM, "sections")][0][slot(model.Section, "clauses")][0]

@@ -34,11 +34,12 @@ def _files(root: Path):
     yield root / "rulebook.yaml", "rulebook"
     yield root / "vocabulary.yaml", "vocabulary"
     for path in sorted((root / "editions").glob("*/*.yaml")):
-        yield path, "term"
+        yield path, "term-patch" if "\npatch:" in path.read_text() else "term"
 
 
-@pytest.mark.parametrize("root", [FIXTURES / "minimal", FIXTURES / "ordered", BUNDLED],
-                         ids=["minimal", "ordered", "bundled"])
+@pytest.mark.parametrize("root", [FIXTURES / "minimal", BUNDLED, FIXTURES / "overlay" / "every-operation" / "patch",
+                                  FIXTURES / "ordered"],
+                         ids=["minimal", "bundled", "overlay", "ordered"])
 def test_real_files_satisfy_both_validators(root):
     files = list(_files(root))
     assert len(files) > 2
@@ -61,3 +62,17 @@ def test_both_validators_reject_the_same_mistakes(text):
     doc, _ = parse(text.encode(), "t.yaml")
     assert validate(doc, "term") != []
     assert list(validator("term").iter_errors(doc.data)) != []
+
+
+@pytest.mark.parametrize("text", [
+    "id: t\npatch: [{change: c, set: {text: null}}]\n",             # a clause's text cannot be removed
+    "id: t\npatch: [{change: c, sett: {text: T.}}]\n",              # unknown key of an operation
+    "id: t\npatch: [{add: {text: T.}, section: s}]\n",              # an added clause needs its id
+    "id: t\nname: null\npatch: []\n",                               # a term keeps a name
+    "id: t\npatch: [{change_section: s, kind: lead}]\n",            # bad section kind
+    "id: t\npatch: {change: c}\n",                                  # operations are a list
+])
+def test_both_validators_reject_the_same_patch_mistakes(text):
+    doc, _ = parse(text.encode(), "t.yaml")
+    assert validate(doc, "term-patch") != []
+    assert list(validator("term-patch").iter_errors(doc.data)) != []

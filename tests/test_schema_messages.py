@@ -122,6 +122,6 @@ def test_the_published_schema_names_each_file_kind():
     assert schema["$id"] == "https://rulebook-compiler.invalid/schema/rulebook.json"
     assert schema["title"] == "rulebook-compiler source files"
     assert schema["anyOf"] == [{"$ref": "#/$defs/rulebook"}, {"$ref": "#/$defs/vocabulary"}, {"$ref": "#/$defs/term"},
-                               {"$ref": "#/$defs/vocabulary-overlay"}]
-    assert sorted(schema["$defs"]) == ["clause", "condition", "rule", "rulebook", "term", "vocabulary",
-                                      "vocabulary-overlay"]
+                               {"$ref": "#/$defs/vocabulary-overlay"}, {"$ref": "#/$defs/term-patch"}]
+    assert sorted(schema["$defs"]) == ["clause", "condition", "patch-operation", "rule", "rulebook", "term",
+                                       "term-patch", "vocabulary", "vocabulary-overlay"]

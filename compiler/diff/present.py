@@ -90,11 +90,11 @@ def details(change: Change) -> list[str]:
         out.append(f"matched by {change.matched_by} similarity ({change.confidence:.0%})"
                    if change.matched_by == "text" else f"{change.matched_by} found by text similarity "
                    f"({change.confidence:.0%})")
-    if change.moved and change.old_term != change.new_term:
-        pass  # said by the kind, or by the declared lineage
-    elif change.moved and change.old_section != change.new_section:
+    # A move to another term shows in the clause's name (heal#a -> cure#b) and its kind.
+    within = change.moved and change.old_term == change.new_term
+    if within and change.old_section != change.new_section:
         out.append(f"moved from section {change.old_section} to {change.new_section}")
-    elif change.moved and change.kind != "moved":
+    elif within and change.kind != "moved":
         out.append("moved within its section")
     if change.redline.coarse:
         out.append("coarse redline: " + change.redline.coarse)

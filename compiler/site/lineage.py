@@ -49,14 +49,16 @@ def clause_marks(book: Rulebook) -> Mapping[str, Mapping[str, Mapping[str, Claus
         for term_id in edition.withdrawn:
             marks.pop(term_id, None)
             meanings.pop(term_id, None)
+        declared = {item.clause: item for item in edition.lineage}  # this edition's own, not carried over
         for term_id in edition.changed:
             # Fresh inner dicts: the snapshots of earlier editions share the old ones.
             old_marks, old_meanings = marks.get(term_id, {}), meanings.get(term_id, {})
             new_marks, new_meanings = {}, {}
             for clause in edition.term_by_id[term_id].clauses:
                 meaning = _meaning(clause)
-                if clause.lineage is not None:
-                    mark = _declared_mark(clause, meaning, edition.id, before_marks, before_meanings, order)
+                if clause.ref in declared:
+                    mark = _declared_mark(declared[clause.ref], meaning, edition.id, before_marks, before_meanings,
+                                          order)
                     new_marks[clause.id], new_meanings[clause.id] = mark, meaning
                     continue
                 mark = old_marks.get(clause.id)
@@ -70,11 +72,11 @@ def clause_marks(book: Rulebook) -> Mapping[str, Mapping[str, Mapping[str, Claus
     return result
 
 
-def _declared_mark(clause: Clause, meaning: tuple, edition: str, marks: Mapping, meanings: Mapping,
+def _declared_mark(declared: Lineage, meaning: tuple, edition: str, marks: Mapping, meanings: Mapping,
                    order: Mapping[str, int]) -> ClauseMark:
     """The mark of a clause that says what it was (its sources were checked to exist before)."""
     found = []
-    for ref in clause.lineage.sources:
+    for ref in declared.sources:
         term, cid = ref.split("#", 1)
         if cid in marks.get(term, {}):
             found.append((marks[term][cid], meanings[term][cid]))

@@ -153,17 +153,19 @@ class Renderer:
         """Each clause of a version, the text it is redlined against (None if new) and how its
         lineage reads when it declares one: the clause it was, or the clause of the same id."""
         before = {c.id: c for c in version.previous.clauses} if version.previous else {}
+        declared = {item.clause: item for item in version.edition.lineage}  # the edition's own
         out = []
         for clause in version.term.clauses:
-            if clause.lineage is None:
+            item = declared.get(clause.ref)
+            if item is None:
                 old = before.get(clause.id)
                 out.append((clause, old.text if old else None, None))
                 continue
             previous = self._previous(version.edition)
-            olds = [previous.clause_by_ref[ref] for ref in clause.lineage.sources
+            olds = [previous.clause_by_ref[ref] for ref in item.sources
                     if previous is not None and ref in previous.clause_by_ref]
             out.append((clause, " ".join(c.text for c in olds) if olds else None,
-                        lineage.declared_words(clause.lineage, clause.term)))
+                        lineage.declared_words(item, clause.term)))
         return out
 
     def removed(self, version: lineage.Version) -> list[tuple[Clause, str | None]]:

@@ -154,3 +154,56 @@ def test_history_follows_the_declarations_edition_by_edition(here):
                                           "    (renamed from cure#a (declared))"]
     assert steps[2].splitlines()[3:5] == ["  merged  cure#b+c -> cure#d  chain/editions/v3/cure.yaml:8:9",
                                           "    (merged from cure#b, cure#c (declared))"]
+
+
+def test_a_git_revision_before_the_new_edition_follows_its_declarations(tmp_path, monkeypatch):
+    # The first commit holds v1 only; the second adds v2, which declares the renames.
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    book = tmp_path / "rulebook"
+    shutil.copytree(LINEAGE / "rename", book)
+    shutil.move(book / "editions" / "v2", tmp_path / "v2-later")
+    full = (book / "rulebook.yaml").read_text()
+    (book / "rulebook.yaml").write_text(full.split("  - id: v2")[0])
+    git("init", "-q", "-b", "main")
+    git("config", "user.email", "t@example.org")
+    git("config", "user.name", "T")
+    git("add", ".")
+    git("commit", "-qm", "v1")
+    shutil.move(tmp_path / "v2-later", book / "editions" / "v2")
+    (book / "rulebook.yaml").write_text(full)
+    git("add", ".")
+    git("commit", "-qm", "v2")
+    monkeypatch.chdir(tmp_path)
+    out = json.loads(_run("diff", "git:HEAD~1", "git:HEAD", "--format", "json"))
+    assert (out["old"]["edition"], out["new"]["edition"]) == ("v1", "v2")
+    renamed = [(c["old_clause"], c["new_clause"], c["matched_by"]) for c in out["changes"] if c["kind"] == "renamed"]
+    assert renamed == [("step-1", "choose-a-character", "lineage"), ("step-2", "remove-the-poison", "lineage")]
+
+
+def test_an_edition_that_declares_lineage_leaves_the_earlier_editions_outputs_as_they_were(tmp_path, monkeypatch):
+    # chain without v3, then with it (v3 merges b and c, declared): v1's and v2's export and
+    # cases.json are the same bytes, and the diff reads v3's merge as a merge.
+    before, after = tmp_path / "before", tmp_path / "after"
+    shutil.copytree(LINEAGE / "chain", after)
+    shutil.copytree(LINEAGE / "chain", before)
+    shutil.rmtree(before / "editions" / "v3")
+    full = (after / "rulebook.yaml").read_text()
+    (before / "rulebook.yaml").write_text(full.split("  - id: v3")[0])
+    monkeypatch.chdir(tmp_path)
+
+    def outputs(root):
+        found = {}
+        for edition in ("v1", "v2"):
+            found[("export", edition)] = _run("export", "--rulebook", root.name, "--edition", edition)
+            out = tmp_path / f"suite-{root.name}-{edition}"
+            _run("conformance", "generate", "--rulebook", root.name, "--edition", edition, "--out", str(out))
+            found[("cases", edition)] = (out / "cases.json").read_bytes()
+        return found
+
+    assert outputs(before) == outputs(after)
+    assert _run("diff", "v2", "v3", "--rulebook", "after").splitlines()[0] == \
+        "rulebook diff v2 -> v3: 1 merged, 1 reworded"

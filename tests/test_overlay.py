@@ -1,0 +1,172 @@
+"""Clause-level overlays: a term file that patches the term as the previous edition resolved it.
+
+Each fixture under tests/fixtures/overlay/ is a pair of rulebooks with the same
+edition 'a': in ``patch/`` edition 'b' patches a term of 'a'; in ``whole/`` it
+writes the term out whole as the patch means it. The two must resolve to the
+same model and the same export, and edition 'a' must not notice 'b' at all.
+Broken patches under tests/fixtures/overlay/broken/ have their exact messages.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compiler import export
+from compiler.build import load_rulebook
+
+OVERLAY = Path(__file__).resolve().parent / "fixtures" / "overlay"
+PAIRS = ["two-clauses", "every-operation"]
+BROKEN = OVERLAY / "broken"
+BROKEN_CASES = sorted(p.name for p in BROKEN.iterdir() if (p / "expected.txt").is_file())
+
+
+def _export(root: Path, edition: str) -> str:
+    book = load_rulebook(root)
+    return export.dumps(export.edition_json(book, book.edition(edition)))
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_a_patch_resolves_to_the_whole_term_it_stands_for(pair):
+    patched = load_rulebook(OVERLAY / pair / "patch").edition("b")
+    whole = load_rulebook(OVERLAY / pair / "whole").edition("b")
+    assert patched.term_by_id["targeting"] == whole.term_by_id["targeting"]
+    assert patched.terms == whole.terms
+    assert patched.changed == whole.changed == ("targeting",)
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_the_export_of_a_patched_edition_is_that_of_the_whole_term(pair):
+    assert _export(OVERLAY / pair / "patch", "b") == _export(OVERLAY / pair / "whole", "b")
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_the_patched_edition_leaves_the_earlier_one_as_it_was(pair, tmp_path):
+    alone = tmp_path / "alone"
+    shutil.copytree(OVERLAY / pair / "patch", alone)
+    shutil.rmtree(alone / "editions" / "b")
+    text = (alone / "rulebook.yaml").read_text()
+    (alone / "rulebook.yaml").write_text(text[:text.index("  - id: b\n")])
+    book = load_rulebook(OVERLAY / pair / "patch")
+    assert book.edition("a") == load_rulebook(alone).edition("a")
+    assert _export(OVERLAY / pair / "patch", "a") == _export(alone, "a")
+
+
+def test_the_digest_of_a_patched_term_is_that_of_its_resolved_content():
+    a = load_rulebook(OVERLAY / "two-clauses" / "patch")
+    whole = load_rulebook(OVERLAY / "two-clauses" / "whole")
+    patched = a.edition("b").term_by_id["targeting"]
+    assert patched.digest == whole.edition("b").term_by_id["targeting"].digest
+    assert patched.digest != a.edition("a").term_by_id["targeting"].digest
+    # a term the edition does not patch keeps the earlier version, digest and all
+    assert a.edition("b").term_by_id["heal"] is a.edition("a").term_by_id["heal"]
+
+
+def test_a_patched_term_points_at_the_file_that_wrote_each_part():
+    root = OVERLAY / "two-clauses" / "patch"
+    term = load_rulebook(root).edition("b").term_by_id["targeting"]
+    b_file = os.path.relpath(root / "editions" / "b" / "targeting.yaml")
+    a_file = os.path.relpath(root / "editions" / "a" / "targeting.yaml")
+    clauses = {c.id: c for c in term.clauses}
+    assert term.edition == "b"
+    assert (term.loc.path, term.loc.line) == (b_file, 1)
+    # the changed clause keeps its place in edition a's file; what 'set' gives is in b's
+    assert (clauses["protect"].loc.path, clauses["protect"].loc.line) == (a_file, 50)
+    assert (clauses["protect"].rules[0].loc.path, clauses["protect"].rules[0].loc.line) == (b_file, 12)
+    assert (clauses["target"].loc.path, clauses["target"].loc.line) == (a_file, 18)
+    assert (term.decisions[0].loc.path, term.decisions[0].loc.line) == (a_file, 6)
+
+
+def test_each_operation_resolves_in_order():
+    term = load_rulebook(OVERLAY / "every-operation" / "patch").edition("b").term_by_id["targeting"]
+    assert [(s.key, s.kind, s.title, [c.id for c in s.clauses]) for s in term.sections] == [
+        ("definition", "definition", None,
+         ["target", "ongoing", "in-play-only", "default-territory", "characters-only"]),
+        ("examples", "named", "Examples", ["example-heal"]),
+        ("clarifications", "named", "Clarifications from the 2021 guide", ["protect", "discard-pile"]),
+        ("how-to-play", "how-to-play", None, ["first-step", "choose", "order"]),
+    ]
+    assert (term.name, term.aliases, term.notes) == ("Targeting and Choosing", ("Target", "Choose"), None)
+    assert {c.id: c.section for c in term.clauses}["characters-only"] == "definition"
+
+
+def test_a_patch_of_a_patch_builds_on_the_resolved_term(tmp_path):
+    root = tmp_path / "book"
+    shutil.copytree(OVERLAY / "two-clauses" / "patch", root)
+    with (root / "rulebook.yaml").open("a") as out:
+        out.write("  - id: c\n    title: Third\n    date: null\n    status: draft\n")
+    (root / "editions" / "c").mkdir()
+    (root / "editions" / "c" / "targeting.yaml").write_text(
+        "id: targeting\npatch:\n  - remove: protect\n  - add: {id: shield, text: A shield protects.}\n"
+        "    section: clarifications\n")
+    book = load_rulebook(root)
+    term = book.edition("c").term_by_id["targeting"]
+    assert [c.id for c in term.sections[-1].clauses] == ["characters-only", "discard-pile", "shield"]
+    # edition b's changes are kept: default-territory as b patched it
+    assert {c.id: c for c in term.clauses}["default-territory"] == \
+        {c.id: c for c in book.edition("b").term_by_id["targeting"].clauses}["default-territory"]
+    assert book.edition("c").changed == ("targeting",)
+
+
+def run_check(case: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "compiler", "check", case], cwd=BROKEN,
+                          env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("case", BROKEN_CASES)
+def test_a_broken_patch_gets_its_exact_messages(case):
+    proc = run_check(case)
+    assert "Traceback" not in proc.stderr
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (BROKEN / case / "expected.txt").read_text(encoding="utf-8")
+
+
+def test_the_broken_cases_are_all_there():
+    assert BROKEN_CASES == ["mistakes-in-operations", "nothing-to-patch", "removed-clause-still-linked"]
+
+
+def _with_editions(tmp_path: Path, patches: dict[str, str]) -> Path:
+    """two-clauses/patch with more editions, each holding one patch of targeting."""
+    root = tmp_path / "book"
+    shutil.copytree(OVERLAY / "two-clauses" / "patch", root)
+    for edition, text in patches.items():
+        with (root / "rulebook.yaml").open("a") as out:
+            out.write(f"  - id: {edition}\n    title: T\n    date: null\n    status: draft\n")
+        (root / "editions" / edition).mkdir()
+        (root / "editions" / edition / "targeting.yaml").write_text(text)
+    return root
+
+
+def test_lineage_a_patch_declares_is_its_edition_s_and_kept_clauses_declare_none_again(tmp_path):
+    from compiler.model import Lineage
+
+    root = _with_editions(tmp_path, {
+        "c": "id: targeting\npatch:\n  - change: protect\n    set: {id: shielded, formerly: protect}\n",
+        "d": "id: targeting\npatch:\n  - remove: target\n",
+    })
+    book = load_rulebook(root)
+    assert book.edition("c").lineage == (Lineage("targeting#shielded", "formerly", ("targeting#protect",)),)
+    # d keeps 'shielded' as c resolved it: its lineage was c's news, not d's
+    assert book.edition("d").lineage == ()
+    shielded = {c.id: c for c in book.edition("d").term_by_id["targeting"].clauses}["shielded"]
+    assert shielded.lineage is None
+    assert shielded.text == "A protected character cannot be targeted."
+
+
+def test_lineage_a_patch_declares_is_checked_against_the_edition_before(tmp_path):
+    root = _with_editions(tmp_path, {
+        "c": "id: targeting\npatch:\n  - add: {id: shield, text: A shield protects., formerly: protection}\n"
+             "    section: clarifications\n"})
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=tmp_path,
+                          env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (
+        "book/editions/c/targeting.yaml:3:59: error: 'formerly' names clause 'targeting#protection', "
+        "which edition 'b' (the edition before 'c') does not have\n"
+        "  hint: did you mean 'protect'?\n"
+        "1 problem found\n")
