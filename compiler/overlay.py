@@ -239,9 +239,24 @@ class _Patcher:
         places.update({rel: p for rel, p in old.places.items() if rel and rel[0] not in changes})
         places.update({(k,): (self.patch, path + ("set", k)) for k, v in changes.items() if v is not None})
         new = _Clause(raw, places)
+        if "text" in changes and "links" not in changes and not self.links_kept(path, raw, places):
+            return
         if new.id != cid and not self.free(new.id, self.patch.at(path + ("set", "id"))):
             return
         self.settle(path, op, where, found, new, "change")
+
+    def links_kept(self, path: tuple, raw: dict, places: dict[tuple, Place]) -> bool:
+        """Whether the links a changed text keeps still find their phrases; if not, said at the new text
+        (the builder would say it at the link, in the earlier edition's file, which is not to change)."""
+        ok = True
+        for k, link in enumerate(raw.get("links") or []):
+            if isinstance(link, dict) and isinstance(link.get("phrase"), str) and link["phrase"] not in raw["text"]:
+                doc, where = _place(places, ("links", k))
+                self.error(self.patch.at(path + ("set", "text")),
+                           f"the new text drops the linked phrase {link['phrase']!r}",
+                           f"the link is kept from {doc.at(where)}; give the clause's 'links' under 'set' too")
+                ok = False
+        return ok
 
     def _replace(self, path: tuple, op: dict, where: str | None) -> None:
         found = self.target(path, "replace")
