@@ -159,7 +159,7 @@ class _Patcher:
                          for i, s in enumerate(base.data.get("sections") or [])]
         self.done: dict[str, tuple[str, int]] = {}  # clause id -> (what this patch did to it, line)
         self.done_sections: dict[str, tuple[str, int]] = {}
-        self.removed: dict[str, tuple] = {}  # clause id -> the path of the operation that removed it
+        self.removed: dict[str, tuple[tuple, str]] = {}  # clause id -> (where it went, 'removed' or 'renamed')
 
     def error(self, loc: Location, message: str, hint: str | None = None) -> None:
         self.problems.append(Diagnostic(loc, message, hint))
@@ -287,7 +287,7 @@ class _Patcher:
         section, j = found
         cid = section.clauses.pop(j).id
         self.done[cid] = ("removed", self.line(path))
-        self.removed[cid] = path + ("remove",)
+        self.removed[cid] = (path + ("remove",), "removed")
 
     def _move(self, path: tuple, op: dict, where: str) -> None:
         found = self.target(path, "move")
@@ -329,7 +329,7 @@ class _Patcher:
         self.done_sections[section.key] = ("removed", self.line(path))
         for clause in section.clauses:
             self.done[clause.id] = ("removed", self.line(path))
-            self.removed[clause.id] = path + ("remove_section",)
+            self.removed[clause.id] = (path + ("remove_section",), "removed")
 
     def _change_section(self, path: tuple, op: dict, where: None) -> None:
         section = self.section_target(path, "change_section")
@@ -437,6 +437,8 @@ class _Patcher:
                 return
             spot[0].clauses.insert(spot[1], new)
         self.done[old.id] = self.done[new.id] = (_DONE[kind], self.line(path))
+        if new.id != old.id:
+            self.removed[old.id] = (path + ({"change": "set", "replace": "with"}[kind], "id"), "renamed")
 
     def find_section(self, key: Any, loc: Location) -> _Section | None:
         for section in self.sections:
@@ -474,7 +476,7 @@ class _Patcher:
 
     def check_references(self) -> None:
         """A removed clause that the term's own clauses still cite, reported at the removal."""
-        gone = {cid: where for cid, where in self.removed.items() if self.find(cid) is None}
+        gone = {cid: went for cid, went in self.removed.items() if self.find(cid) is None}
         if not gone:
             return
         for section in self.sections:
@@ -488,7 +490,8 @@ class _Patcher:
                           if ref.split("#", 1)[0] == self.tid]
                 for cid, how in cited:
                     if cid in gone:
-                        self.error(self.patch.at(gone[cid]), f"clause '{cid}' is removed, but clause "
+                        where, what = gone[cid]
+                        self.error(self.patch.at(where), f"clause '{cid}' is {what}, but clause "
                                    f"'{clause.id}' {how}", f"change clause '{clause.id}' in this patch too")
 
     def stitch(self) -> Stitched:
