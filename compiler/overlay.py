@@ -25,6 +25,7 @@ term stays as the previous edition has it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .diagnostics import Diagnostic, Location, did_you_mean
@@ -69,11 +70,12 @@ class Stitched(Document):
         super().__init__(path, data)
         self._places = places
 
-    @property
+    @cached_property
     def bases(self) -> tuple[str, ...]:
         """The files besides this patch that its values come from, sorted."""
+        docs = {id(doc): doc for doc, _ in self._places.values()}  # each once: a chain of patches stays linear
         found: set[str] = set()
-        for doc, _ in self._places.values():
+        for doc in docs.values():
             found.add(doc.path)
             found.update(doc.bases if isinstance(doc, Stitched) else ())
         found.discard(self.path)
