@@ -33,6 +33,9 @@ from .model import LINEAGE_KINDS
 from .yamlsource import Document
 
 PATCH_KEY = "patch"
+#: Operations in one patch. A real one has a handful; each costs up to the length of its
+#: section, so this keeps a hostile patch of a huge term bounded (bench/hostile.py long-patch).
+MAX_PATCH_OPERATIONS = 1000
 CLAUSE_OPS = ("change", "replace", "add", "remove", "move")
 SECTION_OPS = ("add_section", "remove_section", "change_section", "move_section")
 OPERATIONS = CLAUSE_OPS + SECTION_OPS
@@ -102,7 +105,7 @@ def apply(base: Document, patch: Document, previous: str,
     return _Patcher(base, patch, previous).run(head_keys)
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: list.index finds it without comparing fields
 class _Clause:
     raw: dict
     places: dict[tuple, Place]  # paths inside the clause -> where they were written; () always
@@ -112,7 +115,7 @@ class _Clause:
         return self.raw.get("id")
 
 
-@dataclass
+@dataclass(eq=False)
 class _Section:
     fields: dict  # the section's keys but 'clauses'
     places: dict[tuple, Place]
@@ -159,12 +162,22 @@ class _Patcher:
             k: (v, (base, (k,))) for k, v in base.data.items() if k != "sections"}
         self.sections = [_section(base, ("sections", i), s, _without_lineage)
                          for i, s in enumerate(base.data.get("sections") or [])]
+        # Where each clause and section is, so that an operation finds its target in one step.
+        self.index: dict[Any, tuple[_Section, _Clause]] = {}
+        self.section_index: dict[Any, _Section] = {}
+        for section in reversed(self.sections):  # the first of a repeated key or id wins, as a whole file reads
+            self.enter(section)
         self.done: dict[str, tuple[str, int]] = {}  # clause id -> (what this patch did to it, line)
         self.done_sections: dict[str, tuple[str, int]] = {}
         self.removed: dict[str, tuple[tuple, str]] = {}  # clause id -> (where it went, 'removed' or 'renamed')
 
     def error(self, loc: Location, message: str, hint: str | None = None) -> None:
         self.problems.append(Diagnostic(loc, message, hint))
+
+    def enter(self, section: _Section) -> None:
+        self.section_index[section.key] = section
+        for clause in reversed(section.clauses):
+            self.index[clause.id] = (section, clause)
 
     def run(self, head_keys: frozenset[str]) -> tuple[Stitched | None, list[Diagnostic]]:
         data = self.patch.data
@@ -176,6 +189,12 @@ class _Patcher:
                 self.top[key] = (data[key], (self.patch, (key,)))
         self.top["id"] = (self.tid, (self.patch, ("id",)))
         operations = data[PATCH_KEY]
+        if len(operations) > MAX_PATCH_OPERATIONS:
+            self.error(self.patch.key_at((PATCH_KEY,)),
+                       f"a patch of {len(operations):,} operations is over the limit of {MAX_PATCH_OPERATIONS:,}",
+                       f"write the term whole instead; the limit is MAX_PATCH_OPERATIONS = {MAX_PATCH_OPERATIONS} "
+                       "in compiler/overlay.py (docs/format.md, Limits)")
+            return None, self.problems
         if not operations and not head:
             self.error(self.patch.key_at((PATCH_KEY,)), "the patch changes nothing",
                        f"give operations under '{PATCH_KEY}', or remove this file to keep term "
@@ -280,6 +299,7 @@ class _Patcher:
         if spot is None:
             return
         spot[0].clauses.insert(spot[1], new)
+        self.index[new.id] = (spot[0], new)
         self.done[new.id] = ("added", self.line(path))
 
     def _remove(self, path: tuple, op: dict, where: None) -> None:
@@ -288,6 +308,7 @@ class _Patcher:
             return
         section, j = found
         cid = section.clauses.pop(j).id
+        del self.index[cid]
         self.done[cid] = ("removed", self.line(path))
         self.removed[cid] = (path + ("remove",), "removed")
 
@@ -311,6 +332,7 @@ class _Patcher:
             return
         section = _section(self.patch, path + ("add_section",), raw, lambda c: c)
         self.sections.insert(spot, section)
+        self.enter(section)
         self.done_sections[key] = ("added", self.line(path))
         for clause in section.clauses:
             self.done[clause.id] = ("added", self.line(path))
@@ -328,8 +350,10 @@ class _Patcher:
         if busy:
             return
         self.sections.remove(section)
+        del self.section_index[section.key]
         self.done_sections[section.key] = ("removed", self.line(path))
         for clause in section.clauses:
+            self.index.pop(clause.id, None)
             self.done[clause.id] = ("removed", self.line(path))
             self.removed[clause.id] = (path + ("remove_section",), "removed")
 
@@ -366,11 +390,8 @@ class _Patcher:
     # -- what operations name -------------------------------------------------------------
 
     def find(self, cid: Any) -> tuple[_Section, int] | None:
-        for section in self.sections:
-            for j, clause in enumerate(section.clauses):
-                if clause.id == cid:
-                    return section, j
-        return None
+        hit = self.index.get(cid)
+        return None if hit is None else (hit[0], hit[0].clauses.index(hit[1]))
 
     def clause_ids(self) -> list[str]:
         return [c.id for s in self.sections for c in s.clauses]
@@ -438,14 +459,16 @@ class _Patcher:
                 section.clauses.insert(j, old)
                 return
             spot[0].clauses.insert(spot[1], new)
+            section = spot[0]
+        del self.index[old.id]
+        self.index[new.id] = (section, new)
         self.done[old.id] = self.done[new.id] = (_DONE[kind], self.line(path))
         if new.id != old.id:
             self.removed[old.id] = (path + ({"change": "set", "replace": "with"}[kind], "id"), "renamed")
 
     def find_section(self, key: Any, loc: Location) -> _Section | None:
-        for section in self.sections:
-            if section.key == key:
-                return section
+        if key in self.section_index:
+            return self.section_index[key]
         if key in self.done_sections and self.done_sections[key][0] == "removed":
             self.error(loc, f"section '{key}' was removed by the operation at line {self.done_sections[key][1]}")
         else:
