@@ -234,6 +234,11 @@ class _Builder:
                     if overlay is not None:
                         self.vocabulary_overlays[folder.name] = overlay
                     continue
+                if path.name.startswith("_"):  # never a term file: a term id does not start with '_'
+                    self.error(Location(self.shown(path)), "unknown file in an edition folder",
+                               did_you_mean(path.name, [OVERLAY_FILE])
+                               or f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}")
+                    continue
                 if path.suffix not in (".yaml", ".yml") or not path.is_file():
                     self.error(Location(self.shown(path)), "not a term file",
                                f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}")
