@@ -6,6 +6,7 @@ reported with the situation that shows it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Mapping
 
 from .conditions import Condition, refs
@@ -24,20 +25,29 @@ def logic_problems(book: Rulebook) -> list[Diagnostic]:
     except LimitError as exc:
         return [Diagnostic(Location(STEPS_VARIABLE), exc.message, exc.hint)]
     problems: list[Diagnostic] = []
-    done: set = set()
+    first_had: dict[tuple, Edition] = {}  # rules over predicates -> the first edition that had them
+    done: set[tuple] = set()  # ... and the vocabularies they were checked over
     tokens: dict[tuple, int] = {}
+    vocabularies: dict = {}
     for edition in book.editions:
-        # The same rules over another vocabulary (values added, a constraint withdrawn) may conflict.
-        token = tokens.setdefault((_predicates_key(edition), edition.vocabulary), len(tokens))
+        token = tokens.setdefault(_predicates_key(edition), len(tokens))
+        vocabulary = vocabularies.setdefault(edition.vocabulary, len(vocabularies))
         conditions = {n: p.condition for n, p in edition.predicates.items()}
         for name in sorted(edition.decisions):
             key = (edition.decisions[name], edition.rules.get(name, ()), token)
-            if key in done:  # the same rules over the same predicates and vocabulary: already checked
+            first = first_had.setdefault(key, edition)
+            # The same rules over the same predicates and vocabulary: already checked. Over another
+            # vocabulary (values added, a constraint withdrawn) they may fail where they did not.
+            if (key, vocabulary) in done:
                 continue
-            done.add(key)
+            done.add((key, vocabulary))
             model = DecisionModel(edition.vocabulary, edition, name,
                                   predicates=_reachable(edition, name, conditions))
-            problems.extend(decision_problems(model, limit))
+            found = decision_problems(model, limit)
+            if first is not edition:  # reported at the earlier edition's file: say which edition fails
+                found = [replace(p, message=f"{p.message}, in edition '{edition.id}', whose vocabulary differs "
+                                            f"from that of edition '{first.id}'") for p in found]
+            problems.extend(found)
     return problems
 
 

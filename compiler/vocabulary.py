@@ -70,108 +70,112 @@ def read_base(doc: Document, problems: list[Diagnostic]) -> Resolved:
 
 def apply_overlay(previous: Resolved, doc: Document, edition: str, problems: list[Diagnostic]) -> Resolved:
     """The edition's vocabulary: the previous edition's as ``doc`` (its _vocabulary.yaml) changes it."""
-    facts = {f.name: f for f in previous.vocabulary.facts}
-    constraints = {c.id: c for c in previous.vocabulary.constraints}
-    withdrawn = dict(previous.withdrawn)
-    raw_facts = doc.data.get("facts") or {}
-    raw_constraints = doc.data.get("constraints") or {}
-
-    def at(path: tuple) -> str:
-        loc = doc.at(path)
-        return f"by edition '{edition}' at {loc.path}:{loc.line}"
-
-    def error(path: tuple, message: str, hint: str | None = None) -> None:
-        problems.append(Diagnostic(doc.at(path), message, hint))
-
-    for i, name in enumerate(raw_facts.get("withdraw") or []):
-        path = ("facts", "withdraw", i)
-        if name not in facts:
-            error(path, f"edition '{edition}' withdraws fact '{name}', which the previous edition does not have",
-                  did_you_mean(name, facts) or "check the fact's name, or remove it from 'withdraw'")
-            continue
-        del facts[name]
-        withdrawn[name] = at(path)
-    for i, raw in enumerate(raw_facts.get("change") or []):
-        path = ("facts", "change", i)
-        _change_fact(doc, path, raw, facts, withdrawn, edition, at, error)
-    for i, raw in enumerate(raw_facts.get("add") or []):
-        path = ("facts", "add", i)
-        if raw["name"] in facts:
-            error(path + ("name",), f"edition '{edition}' adds fact '{raw['name']}', which the previous "
-                                    "edition already has", "change it under 'facts: change', or withdraw it first")
-            continue
-        facts[raw["name"]] = _fact(doc, path, raw, problems)
-        withdrawn = {k: v for k, v in withdrawn.items() if k != raw["name"] and not k.startswith(raw["name"] + "=")}
-    names = Resolved(Vocabulary(tuple(facts.values()), ()), withdrawn).names()
-    for i, cid in enumerate(raw_constraints.get("withdraw") or []):
-        if constraints.pop(cid, None) is None:
-            error(("constraints", "withdraw", i),
-                  f"edition '{edition}' withdraws constraint '{cid}', which the previous edition does not have",
-                  did_you_mean(cid, constraints) or "check the constraint's id, or remove it from 'withdraw'")
-    for i, raw in enumerate(raw_constraints.get("change") or []):
-        path = ("constraints", "change", i)
-        if raw["id"] not in constraints:
-            error(path + ("id",), f"edition '{edition}' changes constraint '{raw['id']}', which the previous "
-                                  "edition does not have", did_you_mean(raw["id"], constraints)
-                  or "add it under 'constraints: add'")
-            continue
-        new = _constraint(doc, path, raw, names, problems)
-        if new is not None:
-            constraints[new.id] = new
-    for i, raw in enumerate(raw_constraints.get("add") or []):
-        path = ("constraints", "add", i)
-        if raw["id"] in constraints:
-            error(path + ("id",), f"edition '{edition}' adds constraint '{raw['id']}', which the previous "
-                                  "edition already has", "replace it under 'constraints: change'")
-            continue
-        new = _constraint(doc, path, raw, names, problems)
-        if new is not None:
-            constraints[new.id] = new
-    changed = {raw["id"] for key in ("change", "add") for raw in raw_constraints.get(key) or []}
-    for constraint in constraints.values():
-        if constraint.id not in changed:  # kept from an earlier edition: its facts may be gone
-            _kept_constraint(constraint, names, edition, problems)
-    return Resolved(Vocabulary(tuple(facts.values()), tuple(constraints.values())), withdrawn)
+    return _Overlay(previous, doc, edition, problems).apply()
 
 
-def _change_fact(doc: Document, path: tuple, raw: dict, facts: dict[str, Fact], withdrawn: dict[str, str],
-                 edition: str, at, error) -> None:
-    name = raw["name"]
-    old = facts.get(name)
-    if old is None:
-        error(path + ("name",), f"edition '{edition}' changes fact '{name}', which the previous edition "
-                                "does not have", did_you_mean(name, facts) or "add it under 'facts: add'")
-        return
-    if not any(k in raw for k in ("meaning", "add_values", "withdraw_values")):
-        error(path, f"a change of fact '{name}' says nothing to change",
-              "give its new 'meaning', 'add_values' or 'withdraw_values'")
-        return
-    values = list(old.values)
-    if old.type == "bool" and ("add_values" in raw or "withdraw_values" in raw):
-        key = "add_values" if "add_values" in raw else "withdraw_values"
-        error(path + (key,), f"fact '{name}' is a bool and has no values",
-              "withdraw it and add it again as 'type: enum'")
-        return
-    for j, value in enumerate(raw.get("withdraw_values") or []):
-        if value not in values:
-            error(path + ("withdraw_values", j), f"edition '{edition}' withdraws value '{value}' of fact "
-                                                 f"'{name}', which the previous edition does not have",
-                  did_you_mean(value, values) or "values: " + ", ".join(values))
-            continue
-        values.remove(value)
-        withdrawn[f"{name}={value}"] = at(path + ("withdraw_values", j))
-    for j, value in enumerate(raw.get("add_values") or []):
-        if value in values:
-            error(path + ("add_values", j), f"value '{value}' of fact '{name}' is already in the previous "
-                                            "edition, or listed twice")
-            continue
-        values.append(value)
-        withdrawn.pop(f"{name}={value}", None)
-    if old.type == "enum" and len(values) < 2:
-        error(path, f"enum fact '{name}' would be left with {len(values)} value{'s' if len(values) != 1 else ''}",
-              "an enum fact has at least two values; withdraw the fact instead")
-    # An ordered fact's added values come last in its order.
-    facts[name] = Fact(name, old.type, tuple(values), raw.get("meaning", old.meaning), doc.at(path), old.ordered)
+# What each verb of an overlay requires of the previous edition, and what to say otherwise.
+_HAS = {"change": True, "withdraw": True, "add": False}
+_FIX = {("fact", "change"): "add it under 'facts: add'",
+        ("fact", "withdraw"): "check the fact's name, or remove it from 'withdraw'",
+        ("fact", "add"): "change it under 'facts: change', or withdraw it first",
+        ("constraint", "change"): "add it under 'constraints: add'",
+        ("constraint", "withdraw"): "check the constraint's id, or remove it from 'withdraw'",
+        ("constraint", "add"): "replace it under 'constraints: change'"}
+
+
+class _Overlay:
+    """One _vocabulary.yaml applied to the previous edition's vocabulary: withdrawals, changes, additions."""
+
+    def __init__(self, previous: Resolved, doc: Document, edition: str, problems: list[Diagnostic]):
+        self.doc, self.edition, self.problems = doc, edition, problems
+        self.facts = {f.name: f for f in previous.vocabulary.facts}
+        self.constraints = {c.id: c for c in previous.vocabulary.constraints}
+        self.withdrawn = dict(previous.withdrawn)
+
+    def apply(self) -> Resolved:
+        raw_facts = self.doc.data.get("facts") or {}
+        raw_constraints = self.doc.data.get("constraints") or {}
+        for i, name in enumerate(raw_facts.get("withdraw") or []):
+            if self.present("fact", "withdraw", name, self.facts, ("facts", "withdraw", i)):
+                del self.facts[name]
+                self.withdrawn[name] = self.where(("facts", "withdraw", i))
+        for i, raw in enumerate(raw_facts.get("change") or []):
+            path = ("facts", "change", i)
+            if self.present("fact", "change", raw["name"], self.facts, path + ("name",)):
+                self.change_fact(path, raw)
+        for i, raw in enumerate(raw_facts.get("add") or []):
+            path = ("facts", "add", i)
+            if self.present("fact", "add", raw["name"], self.facts, path + ("name",)):
+                self.facts[raw["name"]] = _fact(self.doc, path, raw, self.problems)
+                self.withdrawn = {k: v for k, v in self.withdrawn.items()
+                                  if k != raw["name"] and not k.startswith(raw["name"] + "=")}
+        names = Resolved(Vocabulary(tuple(self.facts.values()), ()), self.withdrawn).names()
+        for i, cid in enumerate(raw_constraints.get("withdraw") or []):
+            if self.present("constraint", "withdraw", cid, self.constraints, ("constraints", "withdraw", i)):
+                del self.constraints[cid]
+        for verb in ("change", "add"):
+            for i, raw in enumerate(raw_constraints.get(verb) or []):
+                path = ("constraints", verb, i)
+                if self.present("constraint", verb, raw["id"], self.constraints, path + ("id",)):
+                    new = _constraint(self.doc, path, raw, names, self.problems)
+                    if new is not None:
+                        self.constraints[new.id] = new
+        stated = {raw["id"] for verb in ("change", "add") for raw in raw_constraints.get(verb) or []}
+        for constraint in self.constraints.values():
+            if constraint.id not in stated:  # kept from an earlier edition: its facts may be gone
+                _kept_constraint(constraint, names, self.edition, self.problems)
+        return Resolved(Vocabulary(tuple(self.facts.values()), tuple(self.constraints.values())), self.withdrawn)
+
+    def present(self, kind: str, verb: str, name: str, known: dict, path: tuple) -> bool:
+        """Whether the previous edition has (or, to add, lacks) ``name``; an error at ``path`` if not."""
+        if (name in known) == _HAS[verb]:
+            return True
+        has = "does not have" if _HAS[verb] else "already has"
+        hint = (did_you_mean(name, known) if _HAS[verb] else None) or _FIX[(kind, verb)]
+        self.error(path, f"edition '{self.edition}' {verb}s {kind} '{name}', which the previous edition {has}",
+                   hint)
+        return False
+
+    def where(self, path: tuple) -> str:
+        loc = self.doc.at(path)
+        return f"by edition '{self.edition}' at {loc.path}:{loc.line}"
+
+    def error(self, path: tuple, message: str, hint: str | None = None) -> None:
+        self.problems.append(Diagnostic(self.doc.at(path), message, hint))
+
+    def change_fact(self, path: tuple, raw: dict) -> None:
+        name, old = raw["name"], self.facts[raw["name"]]
+        if not any(k in raw for k in ("meaning", "add_values", "withdraw_values")):
+            self.error(path, f"a change of fact '{name}' says nothing to change",
+                       "give its new 'meaning', 'add_values' or 'withdraw_values'")
+            return
+        if old.type == "bool" and ("add_values" in raw or "withdraw_values" in raw):
+            self.error(path + ("add_values" if "add_values" in raw else "withdraw_values",),
+                       f"fact '{name}' is a bool and has no values", "withdraw it and add it again as 'type: enum'")
+            return
+        values = list(old.values)
+        for j, value in enumerate(raw.get("withdraw_values") or []):
+            if value not in values:
+                self.error(path + ("withdraw_values", j), f"edition '{self.edition}' withdraws value '{value}' of "
+                                                          f"fact '{name}', which the previous edition does not have",
+                           did_you_mean(value, values) or "values: " + ", ".join(values))
+                continue
+            values.remove(value)
+            self.withdrawn[f"{name}={value}"] = self.where(path + ("withdraw_values", j))
+        for j, value in enumerate(raw.get("add_values") or []):
+            if value in values:
+                self.error(path + ("add_values", j), f"value '{value}' of fact '{name}' is already in the previous "
+                                                     "edition, or listed twice")
+                continue
+            values.append(value)
+            self.withdrawn.pop(f"{name}={value}", None)
+        if old.type == "enum" and len(values) < 2:
+            self.error(path, f"enum fact '{name}' would be left with {len(values)} "
+                             f"value{'s' if len(values) != 1 else ''}",
+                       "an enum fact has at least two values; withdraw the fact instead")
+        # An ordered fact's added values come last in its order.
+        self.facts[name] = Fact(name, old.type, tuple(values), raw.get("meaning", old.meaning), self.doc.at(path),
+                                old.ordered)
 
 
 def _fact(doc: Document, path: tuple, raw: dict, problems: list[Diagnostic]) -> Fact:

@@ -11,6 +11,7 @@ later edition was written.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -99,3 +100,71 @@ def test_adding_an_edition_changes_nothing_of_the_published_one(tmp_path):
     # The suite of a knows only a's facts and values.
     facts = {f for d in cases["decisions"] for f in d["facts"]}
     assert facts == {"paralyzed", "poisoned", "stunned", "phase"}
+
+
+def _ordered_book(root: Path, overlay: str) -> Path:
+    """Edition e1 compares an ordered fact with the value 'late'; e2 keeps the term, with this overlay."""
+    for edition in ("e1", "e2"):
+        (root / "editions" / edition).mkdir(parents=True)
+    (root / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E1, date: null, status: published}\n"
+        "  - {id: e2, title: E2, date: null, status: draft}\n")
+    (root / "vocabulary.yaml").write_text(
+        "facts:\n  - {name: step, type: enum, ordered: true, values: [early, middle, late], meaning: S.}\n"
+        "  - {name: other, type: enum, ordered: true, values: [early, middle, late], meaning: O.}\n")
+    (root / "editions" / "e1" / "t.yaml").write_text(
+        "id: t\nname: T\ndecisions:\n  - {name: t.q, type: bool, meaning: Q.}\nsections:\n  - key: s\n"
+        "    kind: definition\n    clauses:\n      - id: c\n        text: Up to late.\n        rules:\n"
+        "          - {decision: t.q, requires: {all: [{at_most: {step: late}}, {before: {step: {fact: other}}}]}}\n")
+    (root / "editions" / "e2" / "_vocabulary.yaml").write_text(overlay)
+    return root
+
+
+@pytest.mark.parametrize("overlay,expected", [
+    ("facts:\n  change:\n    - {name: step, withdraw_values: [late]}\n    - {name: other, withdraw_values: [late]}\n",
+     "editions/e1/t.yaml:12:46: error: value 'late' of fact 'step' was withdrawn by edition 'e2' at "
+     "{root}/editions/e2/_vocabulary.yaml:3"),
+    ("facts:\n  withdraw: [other]\n",
+     "editions/e1/t.yaml:12:71: error: fact 'other' was withdrawn by edition 'e2' at "
+     "{root}/editions/e2/_vocabulary.yaml:2"),
+])
+def test_a_comparison_with_a_withdrawn_value_or_fact_names_the_withdrawal(tmp_path, overlay, expected):
+    from compiler.build import check
+
+    root = _ordered_book(tmp_path / "book", overlay)
+    book, problems = check(root)
+    shown = os.path.relpath(root)
+    assert book is None
+    assert [str(p) for p in problems] == [
+        f"{shown}/" + expected.format(root=shown) + "\n  hint: an edition's conditions test only what its "
+        "vocabulary has: change the condition in this edition, or do not withdraw it"]
+
+
+def test_a_term_carried_into_a_larger_vocabulary_is_checked_again(tmp_path):
+    """Edition b adds the value 'end' and keeps a's Cure, whose table does not answer it: the
+    same rules over another vocabulary are checked again (edition a alone had no problem)."""
+    book = tmp_path / "book"
+    _place("after", book)
+    (book / "editions" / "b" / "cure.yaml").unlink()
+    (book / "editions" / "b" / "_vocabulary.yaml").write_text("facts:\n  change:\n    - {name: phase, add_values: [end]}\n")
+    result = _runner().invoke(main, ["check", str(book)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"{os.path.relpath(book)}/editions/a/cure.yaml:7:5: error: decision 'cure.timing' has no answer when "
+        "phase=end, in edition 'b', whose vocabulary differs from that of edition 'a'\n"
+        "  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it out of "
+        "the question's scope\n1 problem found\n")
+
+
+def test_the_later_edition_exports_its_own_vocabulary():
+    result = _runner().invoke(main, ["export", "--rulebook", str(FIXTURE), "--edition", "b"])
+    data = json.loads(result.stdout)
+    assert data["facts"] == [
+        {"name": "poisoned", "type": "bool", "values": [], "meaning": "The character is poisoned."},
+        {"name": "paralyzed", "type": "bool", "values": [], "meaning": "The character is paralyzed."},
+        {"name": "phase", "type": "enum", "values": ["preparation", "battle", "discard", "end"],
+         "meaning": "The phase of the turn, the end phase included."},
+        {"name": "diseased", "type": "bool", "values": [], "meaning": "The character is diseased."}]
+    assert data["constraints"] == [
+        {"id": "no-disease-at-the-end", "text": "Disease is resolved before the end phase.",
+         "never": {"all": ["diseased", {"is": {"phase": "end"}}]}}]
