@@ -38,8 +38,8 @@ def test_export_carries_metadata_only_where_declared(book):
     terms = {t["id"]: t for t in data["terms"]}
     assert terms["heal"]["updated"] == {"date": "2018-01-03", "version": "2.0.0"}
     assert terms["heal"]["released"] == {"date": "2015-08-10", "version": "1.0.0"}
-    assert list(terms["band"]) == ["id", "name", "aliases", "notes", "from_edition", "decisions", "sections",
-                                   "clauses"]
+    assert list(terms["band"]) == ["id", "name", "aliases", "notes", "editor_notes", "from_edition", "decisions",
+                                   "sections", "clauses"]
 
 
 def test_the_term_page_shows_the_metadata(book):
