@@ -69,13 +69,6 @@ class Stitched(Document):
         super().__init__(path, data)
         self._places = places
 
-    def _source(self, path: tuple) -> Place:
-        for k in range(len(path), -1, -1):
-            hit = self._places.get(path[:k])
-            if hit is not None:
-                return hit[0], hit[1] + path[k:]
-        raise KeyError(path)  # pragma: no cover - the root is always placed
-
     @property
     def bases(self) -> tuple[str, ...]:
         """The files besides this patch that its values come from, sorted."""
@@ -87,11 +80,11 @@ class Stitched(Document):
         return tuple(sorted(found))
 
     def at(self, path: tuple = ()) -> Location:
-        doc, where = self._source(tuple(path))
+        doc, where = _place(self._places, tuple(path))
         return doc.at(where)
 
     def key_at(self, path: tuple) -> Location:
-        doc, where = self._source(tuple(path))
+        doc, where = _place(self._places, tuple(path))
         return doc.key_at(where)
 
 
@@ -126,6 +119,15 @@ class _Section:
     @property
     def key(self) -> Any:
         return self.fields.get("key")
+
+
+def _place(places: dict[tuple, Place], rel: tuple) -> Place:
+    """Where ``rel`` stands, from the places of its longest placed prefix."""
+    for k in range(len(rel), -1, -1):
+        hit = places.get(rel[:k])
+        if hit is not None:
+            return hit[0], hit[1] + rel[k:]
+    raise KeyError(rel)  # pragma: no cover - () is always placed
 
 
 def _section(doc: Document, path: tuple, raw: dict, clause: Any) -> _Section:
@@ -187,6 +189,8 @@ class _Patcher:
 
     def operation(self, path: tuple, op: dict) -> None:
         kinds = [k for k in OPERATIONS if k in op]
+        if not kinds and any(k not in _OPERATION_KEYS for k in op):
+            return  # a misspelt operation: the schema has said so, with the key it meant
         if len(kinds) != 1:
             self.error(self.patch.at(path), "an operation has exactly one of "
                        + ", ".join(f"'{k}'" for k in OPERATIONS) + "; this one has "
@@ -229,7 +233,10 @@ class _Patcher:
         old = section.clauses[j]
         raw = {k: v for k, v in old.raw.items() if k not in changes}
         raw.update({k: v for k, v in changes.items() if v is not None})
-        places = {rel: p for rel, p in old.places.items() if not rel or rel[0] not in changes}
+        # The clause now stands at the operation that changed it; the keys it keeps, where they were.
+        places = {(): (self.patch, path)}
+        places.update({(k,): _place(old.places, (k,)) for k in raw if k not in changes})
+        places.update({rel: p for rel, p in old.places.items() if rel and rel[0] not in changes})
         places.update({(k,): (self.patch, path + ("set", k)) for k, v in changes.items() if v is not None})
         new = _Clause(raw, places)
         if new.id != cid and not self.free(new.id, self.patch.at(path + ("set", "id"))):
