@@ -9,6 +9,7 @@ Broken patches under tests/fixtures/overlay/broken/ have their exact messages.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -152,7 +153,8 @@ def test_a_broken_patch_gets_its_exact_messages(case):
 
 
 def test_the_broken_cases_are_all_there():
-    assert BROKEN_CASES == ["mistakes-in-operations", "nothing-to-patch", "removed-clause-still-linked"]
+    assert BROKEN_CASES == ["mistakes-in-operations", "nothing-to-patch", "problems-in-patched-clauses",
+                            "removed-clause-still-linked", "text-drops-a-linked-phrase"]
 
 
 def _with_editions(tmp_path: Path, patches: dict[str, str]) -> Path:
@@ -221,4 +223,20 @@ def test_the_diff_of_a_patch_names_the_clauses_it_changed(monkeypatch):
         "    behaviour: targeting.may_target narrowed",
         "      when in_play, protected, target_is_character: old yes (targeting#in-play-only), "
         "new no (targeting#protect)",
+    ]
+
+
+def test_a_patch_over_the_limit_of_operations_is_refused_at_its_patch_key(tmp_path):
+    spec = importlib.util.spec_from_file_location("bench_hostile", OVERLAY.parents[2] / "bench" / "hostile.py")
+    hostile = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hostile)
+    hostile.long_patch(tmp_path / "long", 1_001)
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "long"], cwd=tmp_path,
+                          env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr.splitlines()[-3:] == [
+        "long/editions/v2/t.yaml:2:1: error: a patch of 1,001 operations is over the limit of 1,000",
+        "  hint: write the term whole instead; the limit is MAX_PATCH_OPERATIONS = 1000 in "
+        "compiler/overlay.py (docs/format.md, Limits)",
+        "1 problem found",
     ]
