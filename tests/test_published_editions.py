@@ -30,18 +30,18 @@ def _runner() -> CliRunner:
 
 
 def _book_without_b(book: Path) -> None:
-    """The fixture as it was before edition b was written."""
+    """The fixture as it was before edition b was written: a alone, published and locked."""
     shutil.copytree(FIXTURE, book)
     shutil.rmtree(book / "editions" / "b")
     main_file = book / "rulebook.yaml"
     head, cut, _ = main_file.read_text(encoding="utf-8").partition("  - id: b\n")
     assert cut == "  - id: b\n"
     main_file.write_text(head, encoding="utf-8")
-    lock = book / "rulebook.lock"
-    if lock.exists():  # the lock as it was: edition a's entry alone
-        data = json.loads(lock.read_text(encoding="utf-8"))
-        data["editions"] = {k: v for k, v in data["editions"].items() if k == "a"}
-        lock.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    (book / "rulebook.lock").unlink()
+    (book / "corrections.yaml").unlink()
+    publish = _runner().invoke(main, ["publish", "a", "--rulebook", str(book), "--reason", "First published edition.",
+                                      "--date", "2020-01-01"])
+    assert (publish.exit_code, publish.stdout) == (0, "a: locked; recorded in corrections.yaml and rulebook.lock\n")
 
 
 def _article(page: Path) -> bytes:
@@ -94,6 +94,9 @@ def test_every_output_of_the_published_edition_is_the_same_bytes_after_the_next_
     before = _outputs_of_a(before_book, tmp_path / "out-before", "terms")
     after = _outputs_of_a(FIXTURE, tmp_path / "out-after", "editions/a/terms")
     assert sorted(after) == sorted(before)
+    locked = {name: json.loads((book / "rulebook.lock").read_text(encoding="utf-8"))["editions"]["a"]
+              for name, book in (("before", before_book), ("after", FIXTURE))}
+    assert locked["after"] == locked["before"]
     for name in before:
         assert after[name] == before[name], name
     # a's suite knows a's vocabulary alone: none of b's values or facts.
