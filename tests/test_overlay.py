@@ -119,6 +119,9 @@ def test_each_operation_resolves_in_order():
     pile = {c.id: c for c in term.clauses}["discard-pile"]
     assert (pile.loc.path, pile.loc.line) == (os.path.relpath(root / "b" / "targeting.yaml"), 25)
     assert (pile.links[0].loc.path, pile.links[0].loc.line) == (os.path.relpath(root / "a" / "targeting.yaml"), 49)
+    # a moved clause stands at the 'move' (line 19); its words are still a's
+    moved = {c.id: c for c in term.clauses}["characters-only"]
+    assert (moved.loc.path, moved.loc.line) == (os.path.relpath(root / "b" / "targeting.yaml"), 19)
 
 
 def test_a_patch_of_a_patch_builds_on_the_resolved_term(tmp_path):
