@@ -20,6 +20,7 @@ import pytest
 
 from compiler import export
 from compiler.build import load_rulebook
+from compiler.lock import edition_entry
 
 OVERLAY = Path(__file__).resolve().parent / "fixtures" / "overlay"
 PAIRS = ["two-clauses", "every-operation"]
@@ -39,6 +40,8 @@ def test_a_patch_resolves_to_the_whole_term_it_stands_for(pair):
     assert patched.term_by_id["targeting"] == whole.term_by_id["targeting"]
     assert patched.terms == whole.terms
     assert patched.changed == whole.changed == ("targeting",)
+    # so the lock of a published edition does not care which form wrote it
+    assert edition_entry(patched) == edition_entry(whole)
 
 
 @pytest.mark.parametrize("pair", PAIRS)
