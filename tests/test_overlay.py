@@ -246,3 +246,17 @@ def test_a_patch_over_the_limit_of_operations_is_refused_at_its_patch_key(tmp_pa
         "compiler/overlay.py (docs/format.md, Limits)",
         "1 problem found",
     ]
+
+
+def test_a_patch_uses_the_vocabulary_of_its_own_edition(tmp_path):
+    root = _with_editions(tmp_path, {
+        "c": "id: targeting\npatch:\n  - change: characters-only\n    set:\n      rules:\n"
+             "        - {decision: targeting.may_target, forbids: shrouded, exception_to: [targeting#in-play-only]}\n"})
+    (root / "editions" / "c" / "_vocabulary.yaml").write_text(
+        "facts:\n  add:\n    - {name: shrouded, type: bool, meaning: The card is shrouded.}\n")
+    book = load_rulebook(root)
+    rule = {c.id: c for c in book.edition("c").term_by_id["targeting"].clauses}["characters-only"].rules[0]
+    assert (rule.decision, rule.kind, rule.exception_to) == ("targeting.may_target", "forbids",
+                                                              ("targeting#in-play-only",))
+    assert "shrouded" in book.edition("c").vocabulary.by_name
+    assert "shrouded" not in book.edition("b").vocabulary.by_name
