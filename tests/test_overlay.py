@@ -260,3 +260,17 @@ def test_a_patch_uses_the_vocabulary_of_its_own_edition(tmp_path):
                                                               ("targeting#in-play-only",))
     assert "shrouded" in book.edition("c").vocabulary.by_name
     assert "shrouded" not in book.edition("b").vocabulary.by_name
+
+
+def test_a_patch_of_a_withdrawn_term_says_which_edition_withdrew_it(tmp_path):
+    root = _with_editions(tmp_path, {"c": "id: targeting\nwithdrawn: true\n",
+                                     "d": "id: targeting\npatch:\n  - remove: protect\n"})
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=tmp_path,
+                          env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
+    assert proc.stderr.splitlines() == [
+        "book/editions/a/heal.yaml:11:13: error: link to term 'targeting', which edition 'c' does not have",
+        "book/editions/d/targeting.yaml:2:1: error: edition 'd' patches term 'targeting', "
+        "which edition 'c' withdrew",
+        "  hint: write the whole term, with 'name' and 'sections' instead of 'patch', to bring it back",
+        "2 problems found",
+    ]
