@@ -19,13 +19,14 @@ from . import conditions as C
 from . import lineage as L
 from . import overlay, schema, tables
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
-from .model import (Clause, Decision, Edition, Link, Predicate, Rule, Rulebook, Section, Steps, Table,
-                    TableRow, Term, Vocabulary, clause_ref)
+from .model import (Clause, Correction, Decision, Edition, Link, Predicate, Rule, Rulebook, Section, Steps,
+                    Table, TableRow, Term, Vocabulary, clause_ref)
 from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
 from .yamlsource import Document, load
 
 RULEBOOK_FILE = "rulebook.yaml"
 VOCABULARY_FILE = "vocabulary.yaml"
+CORRECTIONS_FILE = "corrections.yaml"
 EDITIONS_DIR = "editions"
 
 
@@ -138,11 +139,35 @@ class _Builder:
         vocabulary = read_base(vocab_doc, self.problems) if vocab_doc else Resolved(Vocabulary((), ()))
         files = self._scan_term_files(editions_meta)
         editions = self._resolve(editions_meta, files, vocabulary)
+        corrections = self._corrections(editions)
         if self.problems:
             raise RulebookError(self.problems)
         data = main.data
         return Rulebook(root=str(self.root), title=data["title"], publisher=data["publisher"],
-                        notes=data.get("notes"), editions=tuple(editions))
+                        notes=data.get("notes"), editions=tuple(editions),
+                        editor_notes=data.get("editor_notes"), corrections=corrections)
+
+    # -- corrections.yaml -------------------------------------------------------
+
+    def _corrections(self, editions: list[Edition]) -> tuple[Correction, ...]:
+        """The corrections log, if the rulebook has one: every entry names an edition it declares."""
+        path = self.root / CORRECTIONS_FILE
+        if not path.is_file():
+            return ()
+        doc = self.load(path, "corrections")
+        if doc is None or any(p.location.path == doc.path and p.code != "unknown-key" for p in self.problems):
+            return ()
+        known = {e.id for e in editions}
+        found = []
+        for i, raw in enumerate(doc.data["corrections"]):
+            if raw["edition"] not in known:
+                self.error(doc.at(("corrections", i, "edition")),
+                           f"correction of edition '{raw['edition']}', which rulebook.yaml does not declare",
+                           did_you_mean(raw["edition"], sorted(known)))
+                continue
+            found.append(Correction(raw["date"], raw["edition"], raw["kind"], raw["reason"],
+                                    tuple(raw.get("changed") or ()), doc.at(("corrections", i))))
+        return tuple(found)
 
     # -- rulebook.yaml ----------------------------------------------------------
 
@@ -241,9 +266,10 @@ class _Builder:
             self.error(doc.at(("id",)), f"term id '{term_id}' does not match the file name '{stem}.yaml'",
                        f"rename the file to '{term_id}.yaml'")
         if data.get("withdrawn"):
-            extra = [k for k in data if k not in ("id", "withdrawn", "notes")]
+            extra = [k for k in data if k not in ("id", "withdrawn", "notes", "editor_notes")]
             if extra:
-                self.error(doc.key_at((extra[0],)), "a withdrawn term holds only 'id', 'withdrawn' and 'notes'")
+                self.error(doc.key_at((extra[0],)),
+                           "a withdrawn term holds only 'id', 'withdrawn', 'notes' and 'editor_notes'")
             return _TermFile(doc, edition, None, True)
         if overlay.is_patch(data):
             return _TermFile(doc, edition, None, False, patch=True)
@@ -309,7 +335,8 @@ class _Builder:
         sections = self._otherwise(tid, sections)
         digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         return Term(tid, data["name"], tuple(data.get("aliases") or ()), data.get("notes"), tuple(decisions),
-                    tuple(sections), edition, digest, doc.at(), overlay.bases(doc))
+                    tuple(sections), edition, digest, doc.at(), overlay.bases(doc),
+                    editor_notes=data.get("editor_notes"))
 
     def _clause(self, doc: Document, path: tuple, raw: dict, tid: str, section: str) -> Clause:
         ref = clause_ref(tid, raw["id"])
@@ -349,7 +376,8 @@ class _Builder:
         if declared is not None:
             self.declared.setdefault(doc.path, []).append(declared)
         return Clause(raw["id"], tid, section, text, raw.get("notes"), tuple(links), defines, tuple(rules),
-                      steps, table, doc.at(path), declared.lineage if declared else None)
+                      steps, table, doc.at(path), declared.lineage if declared else None,
+                      editor_notes=raw.get("editor_notes"))
 
     def _rule(self, doc: Document, path: tuple, raw: dict, ref: str) -> Rule | None:
         kinds = [k for k in ("value", "requires", "forbids", "permits") if k in raw]
@@ -523,7 +551,7 @@ class _Builder:
                               tuple(meta.get("sources") or ()), meta.get("notes"), terms,
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
                               tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
-                              vocabulary=vocabulary.vocabulary)
+                              vocabulary=vocabulary.vocabulary, editor_notes=meta.get("editor_notes"))
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
                             lambda ref: ref in edition.clause_by_ref,
                             self.error)

@@ -1,7 +1,10 @@
 """The resolved edition as JSON: the contract that scripts and other tools read.
 
 Top level: ``format``, ``rulebook``, ``edition``, ``terms``, ``facts``,
-``constraints``. Keys and order are stable; the same model gives the same bytes.
+``constraints``, ``corrections`` (the corrections log's entries for this
+edition). ``notes`` are for readers, ``editor_notes`` are the editors'
+modelling and transcription remarks. Keys and order are stable; the same model
+gives the same bytes.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
             "status": edition.status,
             "sources": list(edition.sources),
             "notes": edition.notes,
+            "editor_notes": edition.editor_notes,
             "changed": list(edition.changed),
             "withdrawn": list(edition.withdrawn),
         },
@@ -34,6 +38,10 @@ def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
         "facts": [fact_json(f) for f in edition.vocabulary.facts],
         "constraints": [
             {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in edition.vocabulary.constraints
+        ],
+        "corrections": [
+            {"date": c.date, "kind": c.kind, "reason": c.reason, "changed": list(c.changed)}
+            for c in book.corrections if c.edition == edition.id
         ],
     }
 
@@ -53,6 +61,7 @@ def term_json(term: Term) -> dict[str, Any]:
         "name": term.name,
         "aliases": list(term.aliases),
         "notes": term.notes,
+        "editor_notes": term.editor_notes,
         "from_edition": term.edition,
         "decisions": [decision_json(d) for d in term.decisions],
         "sections": [
@@ -80,6 +89,7 @@ def clause_json(c: Clause) -> dict[str, Any]:
         "section": c.section,
         "text": c.text,
         "notes": c.notes,
+        "editor_notes": c.editor_notes,
         "links": [{"phrase": l.phrase, "term": l.term, "clause": l.clause} for l in c.links],
         "defines": None,
         "rules": [rule_json(r) for r in c.rules if not r.from_table],

@@ -108,3 +108,15 @@ def test_depth_of_a_long_chain_of_predicates_needs_no_recursion():
     chain = {f"p{i}": C.Ref(f"p{i + 1}") for i in range(100_000)}
     chain["p100000"] = C.Ref("poisoned")
     assert C.depth(C.Ref("p0"), chain) == 100_002
+
+
+def test_a_list_form_nested_deeper_than_the_limit_is_a_located_error():
+    # the items of 'all' and 'any' are a level deeper too, as the argument of 'not' is
+    depth = C.MAX_CONDITION_DEPTH
+    c, problems = cond("{any: [" * depth + "poisoned" + "]}" * depth)
+    assert c is None
+    assert [str(p) for p in problems] == [
+        f"c.yaml:1:{4 + 7 * C.MAX_CONDITION_DEPTH}: error: condition nested more than "
+        f"{C.MAX_CONDITION_DEPTH} deep\n"
+        "  hint: name a part of it with 'defines' and use the name; the limit is "
+        f"MAX_CONDITION_DEPTH = {C.MAX_CONDITION_DEPTH} in compiler/conditions.py (docs/format.md, Limits)"]

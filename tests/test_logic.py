@@ -118,3 +118,15 @@ def test_an_edition_whose_predicates_changed_is_checked_again(tmp_path, write_ru
     assert book.edition("e1").term_by_id["t"] is book.edition("e2").term_by_id["t"]
     assert [(p.location.line, p.message) for p in logic_problems(book)] == [
         (10, "rule of t#y for 't.q' can never apply in an allowed situation (dead rule)")]
+
+
+def test_a_search_over_the_budget_without_constraints_names_only_the_decisions_facts(
+        tmp_path, write_rulebook, monkeypatch):
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, value: true, when: {all: [a, b]}}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, value: false, when: {not: {all: [a, b]}}}]}\n"))
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "3")
+    assert [(p.severity, p.message) for p in logic_problems(load_rulebook(root))] == [(
+        "warning",
+        "decision 't.q' is too large to check: its 2 facts take more than 3 condition steps to search "
+        "(4 situations); not checked for dead rules, and for conflicts and empty situations beyond those reported")]

@@ -115,3 +115,11 @@ def test_a_given_through_a_predicate_scopes_the_check(tmp_path):
         "      - {id: x, text: X., rules: [{decision: t.q, permits: f00}]}\n"),
         decision="{name: t.q, type: bool, meaning: Q., given: pp}")
     assert shown(book) == []
+
+
+def test_the_unchecked_decision_warning_names_its_code_and_how_to_change_the_limit(tmp_path):
+    book = rulebook(tmp_path, f"      - {{id: x, text: X., rules: [{{decision: t.q, permits: {all_of(17)}}}]}}\n",
+                    facts=17)
+    assert [(d.code, d.hint) for d in logic_problems(book)] == [
+        ("logic-not-checked", "make it depend on fewer facts (split the decision, or narrow it with 'given'); "
+                              "the limit is MAX_STATES in compiler/logic.py (docs/format.md, Limits)")]

@@ -86,6 +86,8 @@ def test_the_bundled_rulebook_comes_back_equal(bundled):
             paths[term.loc.path] = term.loc.path  # placeholders may be any string
         for item in edition.vocabulary.facts + edition.vocabulary.constraints:
             paths[item.loc.path] = "V"
+    for correction in bundled.corrections:
+        paths[correction.loc.path] = "C"
     back = {v: k for k, v in paths.items()}
     result = round_trip(bundled, paths, back)
     assert result == bundled
@@ -137,8 +139,8 @@ BAD = {
     "a file the entry does not name": (_set(_term, TERM, "loc", ["X", 1, 1]), "unknown file placeholder 'X'"),
     "an object for a tuple": (_set(_term, TERM, "aliases", {}), "an array expected, not dict"),
     "a number in a tuple of strings": (_set(_term, TERM, "aliases", ["a", 1]), "str expected, not int"),
-    "a field missing": (lambda d: d.pop(), "Term is an array of its 10 fields"),
-    "a field too many": (lambda d: d.append("x"), "Term is an array of its 10 fields"),
+    "a field missing": (lambda d: d.pop(), "Term is an array of its 11 fields"),
+    "a field too many": (lambda d: d.append("x"), "Term is an array of its 11 fields"),
     "an object for a record": (_set(_clause, CLAUSE, "steps", {"procedure": "p"}),
                                "Steps is an array of its 2 fields"),
     "a number for an answer": (lambda d: d[slot(TERM, "sections")][0][slot(model.Section, "clauses")][0]
@@ -174,7 +176,7 @@ def test_reading_takes_only_the_class_asked_for():
     data = to_data(a_term(), PATHS)
     with pytest.raises(ModelDataError) as caught:
         from_data(model.Rulebook, data, BACK)
-    assert str(caught.value) == "Rulebook is an array of its 5 fields"
+    assert str(caught.value) == "Rulebook is an array of its 7 fields"
     with pytest.raises(ModelDataError) as caught:
         from_data(dict, data, BACK)
     assert str(caught.value) == "dict is not a model class"

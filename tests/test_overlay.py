@@ -9,6 +9,7 @@ Broken patches under tests/fixtures/overlay/broken/ have their exact messages.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -55,6 +56,25 @@ def test_the_patched_edition_leaves_the_earlier_one_as_it_was(pair, tmp_path):
     book = load_rulebook(OVERLAY / pair / "patch")
     assert book.edition("a") == load_rulebook(alone).edition("a")
     assert _export(OVERLAY / pair / "patch", "a") == _export(alone, "a")
+    assert _cases(OVERLAY / pair / "patch", "a", tmp_path / "with-b") == _cases(alone, "a", tmp_path / "alone-a")
+
+
+def _cases(root: Path, edition: str, out: Path) -> bytes:
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    result = CliRunner().invoke(main, ["conformance", "generate", "--rulebook", str(root), "--edition", edition,
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return (out / "cases.json").read_bytes()
+
+
+def test_the_conformance_suite_of_a_patched_edition_is_that_of_the_whole_term(tmp_path):
+    pair = OVERLAY / "every-operation"
+    patched = _cases(pair / "patch", "b", tmp_path / "patch")
+    assert patched == _cases(pair / "whole", "b", tmp_path / "whole")
+    assert b'"targeting.may_target"' in patched
 
 
 def test_the_digest_of_a_patched_term_is_that_of_its_resolved_content():
@@ -75,8 +95,9 @@ def test_a_patched_term_points_at_the_file_that_wrote_each_part():
     clauses = {c.id: c for c in term.clauses}
     assert term.edition == "b"
     assert (term.loc.path, term.loc.line) == (b_file, 1)
-    # the changed clause keeps its place in edition a's file; what 'set' gives is in b's
-    assert (clauses["protect"].loc.path, clauses["protect"].loc.line) == (a_file, 50)
+    # a changed clause stands at the operation; what 'set' gives is in b's file, the rest in a's
+    assert (clauses["protect"].loc.path, clauses["protect"].loc.line) == (b_file, 8)
+    assert (clauses["discard-pile"].links[0].loc.path, clauses["discard-pile"].links[0].loc.line) == (a_file, 49)
     assert (clauses["protect"].rules[0].loc.path, clauses["protect"].rules[0].loc.line) == (b_file, 12)
     assert (clauses["target"].loc.path, clauses["target"].loc.line) == (a_file, 18)
     assert (term.decisions[0].loc.path, term.decisions[0].loc.line) == (a_file, 6)
@@ -93,6 +114,11 @@ def test_each_operation_resolves_in_order():
     ]
     assert (term.name, term.aliases, term.notes) == ("Targeting and Choosing", ("Target", "Choose"), None)
     assert {c.id: c.section for c in term.clauses}["characters-only"] == "definition"
+    # 'discard-pile' is changed by the operation at line 25 (its notes); its link is still a's
+    root = OVERLAY / "every-operation" / "patch" / "editions"
+    pile = {c.id: c for c in term.clauses}["discard-pile"]
+    assert (pile.loc.path, pile.loc.line) == (os.path.relpath(root / "b" / "targeting.yaml"), 25)
+    assert (pile.links[0].loc.path, pile.links[0].loc.line) == (os.path.relpath(root / "a" / "targeting.yaml"), 49)
 
 
 def test_a_patch_of_a_patch_builds_on_the_resolved_term(tmp_path):
@@ -127,7 +153,8 @@ def test_a_broken_patch_gets_its_exact_messages(case):
 
 
 def test_the_broken_cases_are_all_there():
-    assert BROKEN_CASES == ["mistakes-in-operations", "nothing-to-patch", "removed-clause-still-linked"]
+    assert BROKEN_CASES == ["mistakes-in-operations", "nothing-to-patch", "problems-in-patched-clauses",
+                            "removed-clause-still-linked", "text-drops-a-linked-phrase"]
 
 
 def _with_editions(tmp_path: Path, patches: dict[str, str]) -> Path:
@@ -170,3 +197,46 @@ def test_lineage_a_patch_declares_is_checked_against_the_edition_before(tmp_path
         "which edition 'b' (the edition before 'c') does not have\n"
         "  hint: did you mean 'protect'?\n"
         "1 problem found\n")
+
+
+
+def test_the_diff_of_a_patch_names_the_clauses_it_changed(monkeypatch):
+    """Where default-territory now answers 'anywhere' in every situation, the witness has no fact."""
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    monkeypatch.chdir(OVERLAY / "two-clauses")
+    result = CliRunner().invoke(main, ["diff", "a", "b", "--rulebook", "patch"], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "rulebook diff a -> b: 2 semantic",
+        "",
+        "targeting",
+        "  semantic  targeting#default-territory  patch/editions/b/targeting.yaml:3:5",
+        "    Unless an ability says otherwise, it targets [-in territory-]{+anywhere+}.",
+        "    behaviour: targeting.default_location changed",
+        "      when no fact holds: old territory (targeting#default-territory), "
+        "new anywhere (targeting#default-territory)",
+        "  semantic  targeting#protect  patch/editions/b/targeting.yaml:8:5",
+        "    A protected character [-can-]{+cannot+} be targeted.",
+        "    behaviour: targeting.may_target narrowed",
+        "      when in_play, protected, target_is_character: old yes (targeting#in-play-only), "
+        "new no (targeting#protect)",
+    ]
+
+
+def test_a_patch_over_the_limit_of_operations_is_refused_at_its_patch_key(tmp_path):
+    spec = importlib.util.spec_from_file_location("bench_hostile", OVERLAY.parents[2] / "bench" / "hostile.py")
+    hostile = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hostile)
+    hostile.long_patch(tmp_path / "long", 1_001)
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "long"], cwd=tmp_path,
+                          env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr.splitlines()[-3:] == [
+        "long/editions/v2/t.yaml:2:1: error: a patch of 1,001 operations is over the limit of 1,000",
+        "  hint: write the term whole instead; the limit is MAX_PATCH_OPERATIONS = 1000 in "
+        "compiler/overlay.py (docs/format.md, Limits)",
+        "1 problem found",
+    ]

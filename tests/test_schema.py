@@ -37,8 +37,9 @@ def _files(root: Path):
         yield path, "term-patch" if "\npatch:" in path.read_text() else "term"
 
 
-@pytest.mark.parametrize("root", [FIXTURES / "minimal", BUNDLED, FIXTURES / "overlay" / "every-operation" / "patch"],
-                         ids=["minimal", "bundled", "overlay"])
+@pytest.mark.parametrize("root", [FIXTURES / "minimal", BUNDLED, FIXTURES / "overlay" / "every-operation" / "patch",
+                                  FIXTURES / "ordered"],
+                         ids=["minimal", "bundled", "overlay", "ordered"])
 def test_real_files_satisfy_both_validators(root):
     files = list(_files(root))
     assert len(files) > 2

@@ -211,12 +211,12 @@ class _Differ:
         A clause a side does not have (its term withdrawn since, say) is left
         out; a group left without a side is left to the guesses of ``match``.
         """
+        old_side, new_side = _Clauses(self.old, old_digests), _Clauses(self.new, new_digests)
         found = []
         for group in groups:
             if not any(ref.split("#", 1)[0] in ids for ref in group.olds + group.news):
                 continue
-            olds = _in_order(self.old, [c for c in (_clause(self.old, ref, old_digests) for ref in group.olds) if c])
-            news = _in_order(self.new, [c for c in (_clause(self.new, ref, new_digests) for ref in group.news) if c])
+            olds, news = old_side.found(group.olds), new_side.found(group.news)
             if olds and news and [c.ref for c in olds] != [c.ref for c in news]:
                 found.append(Declared(olds, news, group.kinds))
         return tuple(found)
@@ -396,19 +396,26 @@ class _Differ:
         return (c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
 
 
-def _clause(source: EditionSource, ref: str, digests):
-    """The clause a side has under this ref, or None."""
-    tid, cid = ref.split("#", 1)
-    if tid not in digests:
-        return None
-    return next((c for c in source.term(tid).clauses if c.id == cid), None)
+class _Clauses:
+    """The clauses of one side by ref, each term read and indexed once."""
 
+    def __init__(self, source: EditionSource, digests):
+        self.source, self.digests = source, digests
+        self.terms: dict[str, dict[str, tuple[int, object]]] = {}
 
-def _in_order(source: EditionSource, clauses: list) -> tuple:
-    """Clauses in the order a reader meets them: by term, then as the term lists them."""
-    def place(clause):
-        return clause.term, [c.id for c in source.term(clause.term).clauses].index(clause.id)
-    return tuple(sorted(clauses, key=place))
+    def found(self, refs) -> tuple:
+        """The clauses the side has of these refs, in the order a reader meets them: by term,
+        then as the term lists them."""
+        hits = []
+        for ref in refs:
+            tid, cid = ref.split("#", 1)
+            if tid not in self.digests:
+                continue
+            if tid not in self.terms:
+                self.terms[tid] = {c.id: (i, c) for i, c in enumerate(self.source.term(tid).clauses)}
+            if cid in self.terms[tid]:
+                hits.append((tid, *self.terms[tid][cid]))
+        return tuple(clause for _, _, clause in sorted(hits, key=lambda h: h[:2]))
 
 
 def _header_json(term: Term) -> dict:

@@ -57,7 +57,7 @@ def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
             continue
         seen.add(b.name)
         for w in b.witnesses:
-            plain.append(f"      when {situation(w.facts and dict(w.facts))}: old {answer(w.old)}"
+            plain.append(f"      when {situation(dict(w.facts))}: old {answer(w.old)}"
                          f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
                          f" ({', '.join(w.new_clauses) or 'no rule'})"
                          + (f" [{unknown_note(w)}]" if unknown_note(w) else ""))

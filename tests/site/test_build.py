@@ -214,3 +214,20 @@ def test_anchors_are_unique_on_every_page_whatever_the_ids(tmp_path, build):
         assert sorted(i for i in set(ids) if ids.count(i) > 1) == [], page
     term = read(tmp_path / "site", "terms/glossary")
     assert '<h3 id="term" class="rb-cite">' in term
+
+
+def test_every_correction_of_the_bundled_rulebook_is_on_its_clause(sites):
+    from compiler.build import load_rulebook
+    from compiler.site import pages as P
+
+    book = load_rulebook(ROOT / "rulebook")
+    labels = {"transcription": "Transcription corrected", "erratum": "Rule changed by the publisher"}
+    corrections = read(sites["bundled"], "corrections")
+    for number, c in enumerate(book.corrections, 1):
+        assert f'id="correction-{number}"' in corrections
+        for ref in c.changed:
+            term, _, clause = ref.partition("#")
+            page = read(sites["bundled"], P.edition_term_uri(book, c.edition, term)[:-len("/index.md")])
+            block = page[page.index(f'id="{clause}"'):] if clause else page
+            block = block[:block.index('<div class="rb-clause">')] if '<div class="rb-clause">' in block else block
+            assert f"{labels[c.kind]} on {c.date}:" in block

@@ -1,0 +1,77 @@
+"""The reference evaluator at its edges (tests written for mutants that survived):
+the step budget's exact charge, an exception beside a rule it does not override,
+how answers and situations are shown, the override sets conformance reads."""
+
+from __future__ import annotations
+
+from compiler.build import load_rulebook
+from compiler.evaluate import CONFLICT, EMPTY, Evaluator, show_state
+from compiler.logic import logic_problems
+
+
+def test_the_constraints_are_charged_per_situation_to_the_step(tmp_path, write_rulebook, monkeypatch):
+    # facts a, b: 4 situations, each charged 2 (its facts) + 3 (the constraint, all of a and b);
+    # the 3 allowed ones are charged 3 more (the rule's condition): 29 steps in all
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, requires: {all: [a, b]}}]}\n",
+                          constraints="[{id: k, text: K., never: {all: [a, b]}}]")
+    book = load_rulebook(root)
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "29")
+    assert logic_problems(book) == []
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "28")
+    assert [(p.severity, p.message) for p in logic_problems(book)] == [(
+        "warning",
+        "decision 't.q' is too large to check: its 2 facts take more than 28 condition steps to search "
+        "(4 situations); not checked for dead rules, and for conflicts and empty situations beyond those reported")]
+
+
+def test_an_exception_and_a_rule_it_does_not_override_agree(tmp_path, write_rulebook):
+    # y overrides x; z answers beside them (and after them) when a: y and z agree, x is beaten
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, value: false, exception_to: ['t#x']}]}\n"
+        "      - {id: z, text: Z., rules: [{decision: t.q, value: false, when: a}]}\n"))
+    book = load_rulebook(root)
+    model = Evaluator(book, book.edition("e1")).model("t.q")
+    result = model.evaluate({"a": True})
+    assert [(r.ref, a) for r, a in result.standing] == [("t#y", False), ("t#z", False)]
+    assert model.decide({"a": True}) is False
+    assert model.decide({"a": False}) is False
+
+
+def test_overrides_are_the_rules_each_rule_beats_directly_or_through_others(tmp_path, write_rulebook):
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, value: false, when: a}]}\n"
+        "      - {id: z, text: Z., rules: [{decision: t.q, value: true, when: b, exception_to: ['t#y']}]}\n"
+        "      - {id: w, text: W., rules: [{decision: t.q, value: false, when: c, exception_to: ['t#z']}]}\n"))
+    book = load_rulebook(root)
+    model = Evaluator(book, book.edition("e1")).model("t.q")
+    assert [r.ref for r in model.rules] == ["t#x", "t#y", "t#z", "t#w"]
+    assert dict(model._overrides) == {0: frozenset(), 1: frozenset(), 2: frozenset({1}), 3: frozenset({1, 2})}
+
+
+def test_situations_show_booleans_in_lower_case_and_other_values_as_they_are():
+    assert show_state({"poisoned": True, "hidden": False, "phase": "Battle", "count": 3}) == (
+        "poisoned=true, hidden=false, phase=Battle, count=3")
+    assert show_state({}) == "(any situation)"
+
+
+def test_the_two_non_answers_show_their_names():
+    assert (repr(CONFLICT), repr(EMPTY)) == ("CONFLICT", "EMPTY")
+    assert CONFLICT != EMPTY
+
+
+def test_the_given_is_charged_per_situation_to_the_step(tmp_path, write_rulebook, monkeypatch):
+    # 4 situations of a and b, each charged 2 for the given ({not: a}); the 2 in scope 1 more (b): 10
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, requires: b}]}\n",
+                          given=", given: {not: a}")
+    book = load_rulebook(root)
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "10")
+    assert logic_problems(book) == []
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "9")
+    assert [(p.severity, p.message) for p in logic_problems(book)] == [(
+        "warning",
+        "decision 't.q' is too large to check: its 2 facts take more than 9 condition steps to search "
+        "(4 situations); not checked for dead rules, and for conflicts and empty situations beyond those reported")]
