@@ -24,12 +24,16 @@ class FactChange:
     new_meaning: str | None
     old_type: str | None  # both None when the type is unchanged
     new_type: str | None
+    old_order: tuple[str, ...] | None = None  # an ordered fact's values, both None unless they changed
+    new_order: tuple[str, ...] | None = None
 
     def as_json(self) -> dict:
         return {"name": self.name, "values_added": list(self.values_added),
                 "values_withdrawn": list(self.values_withdrawn),
                 "meaning": {"old": self.old_meaning, "new": self.new_meaning} if self.new_meaning is not None else None,
-                "type": {"old": self.old_type, "new": self.new_type} if self.new_type is not None else None}
+                "type": {"old": self.old_type, "new": self.new_type} if self.new_type is not None else None,
+                "order": {"old": list(self.old_order), "new": list(self.new_order)}
+                if self.new_order is not None else None}
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ class VocabularyChanges:
                 parts.append("values added: " + ", ".join(c.values_added))
             if c.values_withdrawn:
                 parts.append("values withdrawn: " + ", ".join(c.values_withdrawn))
+            if c.new_order is not None:
+                parts.append("order: " + " < ".join(c.new_order))
             if c.new_meaning is not None:
                 parts.append("meaning changed")
             out.append(f"fact changed: {c.name} ({'; '.join(parts)})")
@@ -88,19 +94,22 @@ def vocabulary_changes(old: Vocabulary, new: Vocabulary) -> VocabularyChanges:
         if before is None or before == fact:
             continue
         retyped = before.type != fact.type
+        # An ordered fact's comparisons read its order: say it whenever its values change.
+        reordered = fact.ordered and before.values != fact.values
         changed.append(FactChange(
             fact.name, tuple(v for v in fact.values if v not in before.values),
             tuple(v for v in before.values if v not in fact.values),
             before.meaning if before.meaning != fact.meaning else None,
             fact.meaning if before.meaning != fact.meaning else None,
-            before.type if retyped else None, fact.type if retyped else None))
+            before.type if retyped else None, fact.type if retyped else None,
+            before.values if reordered else None, fact.values if reordered else None))
     old_constraints = {c.id: c for c in old.constraints}
     new_constraints = {c.id: c for c in new.constraints}
     return VocabularyChanges(
         tuple(f.name for f in new.facts if f.name not in old_facts),
         tuple(f.name for f in old.facts if f.name not in new_facts),
         tuple(c for c in changed if c.values_added or c.values_withdrawn or c.new_meaning is not None
-              or c.new_type is not None),
+              or c.new_type is not None or c.new_order is not None),
         tuple(c.id for c in new.constraints if c.id not in old_constraints),
         tuple(c.id for c in old.constraints if c.id not in new_constraints),
         tuple(c.id for c in new.constraints if c.id in old_constraints

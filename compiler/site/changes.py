@@ -91,6 +91,8 @@ def vocabulary_words(changes, old: Edition, new: Edition) -> list[str]:
             parts.append("values withdrawn " + ", ".join(answer_words(v) for v in c.values_withdrawn))
         if c.new_type is not None:
             parts.append(f"now {'an enum' if c.new_type == 'enum' else 'yes or no'}")
+        if c.new_order is not None:
+            parts.append("in order " + ", ".join(answer_words(v) for v in c.new_order))
         if c.new_meaning is not None:
             parts.append(f"was “{c.old_meaning.rstrip('.')}”")
         out.append(f"{now[c.name].meaning.rstrip('.')}: {'; '.join(parts)}.")

@@ -72,7 +72,7 @@ def test_the_json_says_how_the_vocabulary_changed():
         "facts": {"added": ["diseased"], "withdrawn": ["stunned"], "changed": [
             {"name": "phase", "values_added": ["end"], "values_withdrawn": [],
              "meaning": {"old": "The phase of the turn.", "new": "The phase of the turn, the end phase included."},
-             "type": None}]},
+             "type": None, "order": None}]},
         "constraints": {"added": ["no-disease-at-the-end"], "withdrawn": ["stunned-only-in-battle"], "changed": []}}
     same = CliRunner().invoke(main, ["diff", "origin", "a", "--rulebook", VOCAB, "--format", "json"])
     assert json.loads(same.output)["vocabulary"] == {
@@ -102,3 +102,15 @@ def test_an_edition_that_changes_only_the_vocabulary_is_not_without_changes(tmp_
     result = CliRunner().invoke(main, ["diff", "a", "b", "--rulebook", str(book), "--exit-code"])
     assert (result.exit_code, result.output) == (
         1, "rulebook diff a -> b: the vocabulary only\n\nvocabulary:\n  fact added: raining\n")
+
+
+def test_an_ordered_fact_changed_shows_its_new_order():
+    fixture = str(Path(VOCAB).parent / "ordered-reordered")
+    result = CliRunner().invoke(main, ["diff", "r1", "r2", "--rulebook", fixture, "--format", "json"])
+    assert json.loads(result.output)["vocabulary"]["facts"]["changed"] == [
+        {"name": "battle_step", "values_added": ["special_initiative"], "values_withdrawn": [], "meaning": None,
+         "type": None, "order": {"old": ["declare_attack", "declare_block", "resolve"],
+                                 "new": ["declare_attack", "declare_block", "special_initiative", "resolve"]}}]
+    text = CliRunner().invoke(main, ["diff", "r1", "r2", "--rulebook", fixture]).output
+    assert "  fact changed: battle_step (values added: special_initiative; order: declare_attack < declare_block " \
+           "< special_initiative < resolve)\n" in text

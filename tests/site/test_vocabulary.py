@@ -34,3 +34,11 @@ def test_what_changed_lists_the_vocabulary_changes_in_its_own_sentences(tmp_path
     assert ('<h2 id="vocabulary">Vocabulary</h2>\n<ul class="rb-vocabulary">'
             + "".join(f"<li>{escape(item)}</li>" for item in items) + "</ul>") in html
     assert 'id="vocabulary"' not in (site / P.changes_uri("a").replace(".md", ".html")).read_text(encoding="utf-8")
+
+
+def test_an_ordered_fact_changed_shows_its_order_on_the_site(tmp_path, build):
+    site = tmp_path / "site"
+    assert build(FIXTURES / "ordered-reordered", site).exit_code == 0
+    html = (site / P.changes_uri("r2").replace(".md", ".html")).read_text(encoding="utf-8")
+    assert ("<li>The step of battle: new values special initiative; in order declare attack, declare block, "
+            "special initiative, resolve.</li>") in html
