@@ -69,6 +69,7 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
         self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
+        self.withdrawn_by: dict[str, str] = {}  # term id -> the edition that withdrew it last
         self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
 
     # -- helpers --------------------------------------------------------------
@@ -546,6 +547,7 @@ class _Builder:
                     else:
                         del current[tid]
                         resolved.pop(tid, None)
+                        self.withdrawn_by[tid] = meta["id"]
                         withdrawn.append(tid)
                 elif tf.patch:
                     resolved[tid] = self._patched(tf, meta["id"], current, resolved)
@@ -582,7 +584,14 @@ class _Builder:
         if not isinstance(tid, str) or any(p.location.path == tf.doc.path and p.code != "unknown-key"
                                            for p in self.problems):
             return None
-        if tid not in current:
+        if tid in current:
+            pass
+        elif tid in self.withdrawn_by:
+            self.error(tf.doc.key_at((overlay.PATCH_KEY,)),
+                       f"edition '{edition}' patches term '{tid}', which edition '{self.withdrawn_by[tid]}' withdrew",
+                       "write the whole term, with 'name' and 'sections' instead of 'patch', to bring it back")
+            return None
+        else:
             self.error(tf.doc.key_at((overlay.PATCH_KEY,)),
                        f"edition '{edition}' patches term '{tid}', which no earlier edition has",
                        did_you_mean(tid, current)
