@@ -17,25 +17,16 @@ seconds and the ratios; nothing is asserted (tests hold no timings).
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
-import time
 from pathlib import Path
-from typing import Callable
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from bench.bench_ordered import best  # noqa: E402  (best of N timings, shared)
 from compiler import tables  # noqa: E402
 from compiler.model import Table, TableRow  # noqa: E402
-
-
-def best(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def one_key(n: int):
@@ -52,12 +43,17 @@ def two_keys(n: int):
 
 
 def measure(make, n: int, repeat: int) -> float:
+    """Best time of both checks; the cyclic GC paused, as check pauses it while it builds."""
     rows, domains = make(n)
 
     def run():
         assert tables.overlaps(rows) == []
         assert tables.uncovered(rows, domains) is True
-    return best(run, repeat)
+    gc.disable()
+    try:
+        return best(run, repeat)
+    finally:
+        gc.enable()
 
 
 def main() -> None:
