@@ -86,7 +86,7 @@ def test_the_bundled_rulebook_comes_back_equal(bundled):
         for term in edition.terms:
             paths[term.loc.path] = term.loc.path  # placeholders may be any string
         for item in edition.vocabulary.facts + edition.vocabulary.constraints:
-            paths[item.loc.path] = "V"
+            paths[item.loc.path] = item.loc.path  # vocabulary.yaml and each edition's _vocabulary.yaml
     for correction in bundled.corrections:
         paths[correction.loc.path] = "C"
     back = {v: k for k, v in paths.items()}
