@@ -248,3 +248,12 @@ def test_a_later_draft_adding_to_the_vocabulary_does_not_fail(book):
         "facts:\n  add:\n    - {name: asleep, type: bool, meaning: The character is asleep.}\n", encoding="utf-8")
     result = run("check", "frozen")
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_a_locked_edition_that_rulebook_yaml_no_longer_declares(book):
+    edit(book / "rulebook.lock", '"editions": {\n    "1.0": {', '"editions": {\n    "0.9": {"digest": "x", '
+         '"terms": {}, "vocabulary": {"constraints": {}, "facts": {}}},\n    "1.0": {')
+    result = run("check", "frozen")
+    assert result.stderr == (
+        "frozen/rulebook.lock:3:5: error: the lock has edition '0.9', which rulebook.yaml does not declare\n"
+        "  hint: a published edition is never removed; declare it again in rulebook.yaml\n1 problem found\n")
