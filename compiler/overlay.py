@@ -144,6 +144,15 @@ def _section(doc: Document, path: tuple, raw: dict, clause: Any) -> _Section:
     return _Section(fields, places, clauses)
 
 
+def _restand(old: _Clause, patch: Document, path: tuple, changed: dict) -> dict[tuple, Place]:
+    """The places of a clause that the operation at ``path`` changes or moves: the clause now stands
+    there (where a diff or a problem of the whole clause points); the keys it keeps, where they were."""
+    places = {(): (patch, path)}
+    places.update({(k,): _place(old.places, (k,)) for k in old.raw if k not in changed})
+    places.update({rel: p for rel, p in old.places.items() if rel and rel[0] not in changed})
+    return places
+
+
 def _without_lineage(raw: dict) -> dict:
     """A clause kept from an earlier edition: its lineage said what it was before that edition,
     and is not news in this one (a whole file that copies the clause leaves it out too)."""
@@ -254,10 +263,7 @@ class _Patcher:
         old = section.clauses[j]
         raw = {k: v for k, v in old.raw.items() if k not in changes}
         raw.update({k: v for k, v in changes.items() if v is not None})
-        # The clause now stands at the operation that changed it; the keys it keeps, where they were.
-        places = {(): (self.patch, path)}
-        places.update({(k,): _place(old.places, (k,)) for k in raw if k not in changes})
-        places.update({rel: p for rel, p in old.places.items() if rel and rel[0] not in changes})
+        places = _restand(old, self.patch, path, changes)
         places.update({(k,): (self.patch, path + ("set", k)) for k, v in changes.items() if v is not None})
         new = _Clause(raw, places)
         if "text" in changes and "links" not in changes and not self.links_kept(path, raw, places):
@@ -315,7 +321,8 @@ class _Patcher:
     def _move(self, path: tuple, op: dict, where: str) -> None:
         found = self.target(path, "move")
         if found is not None:
-            self.settle(path, op, where, found, found[0].clauses[found[1]], "move")
+            old = found[0].clauses[found[1]]
+            self.settle(path, op, where, found, _Clause(old.raw, _restand(old, self.patch, path, {})), "move")
 
     def _add_section(self, path: tuple, op: dict, where: str | None) -> None:
         raw = op["add_section"]

@@ -383,6 +383,9 @@ _VOCABULARY_OVERLAY = {
                                                                           "after its others."},
                                    "withdraw_values": {**_NAMES, "description": "Values of an enum fact "
                                                                                "withdrawn."},
+                                   "order": {**_NAMES, "description": "An ordered fact's values in their "
+                                                                     "order from this edition on (after values "
+                                                                     "added and withdrawn): each value once."},
                                },
                                "required": ["name"],
                                "additionalProperties": False,

@@ -20,6 +20,7 @@ import pytest
 
 from compiler import export
 from compiler.build import load_rulebook
+from compiler.lock import edition_entry
 
 OVERLAY = Path(__file__).resolve().parent / "fixtures" / "overlay"
 PAIRS = ["two-clauses", "every-operation"]
@@ -39,6 +40,8 @@ def test_a_patch_resolves_to_the_whole_term_it_stands_for(pair):
     assert patched.term_by_id["targeting"] == whole.term_by_id["targeting"]
     assert patched.terms == whole.terms
     assert patched.changed == whole.changed == ("targeting",)
+    # so the lock of a published edition does not care which form wrote it
+    assert edition_entry(patched) == edition_entry(whole)
 
 
 @pytest.mark.parametrize("pair", PAIRS)
@@ -119,6 +122,9 @@ def test_each_operation_resolves_in_order():
     pile = {c.id: c for c in term.clauses}["discard-pile"]
     assert (pile.loc.path, pile.loc.line) == (os.path.relpath(root / "b" / "targeting.yaml"), 25)
     assert (pile.links[0].loc.path, pile.links[0].loc.line) == (os.path.relpath(root / "a" / "targeting.yaml"), 49)
+    # a moved clause stands at the 'move' (line 19); its words are still a's
+    moved = {c.id: c for c in term.clauses}["characters-only"]
+    assert (moved.loc.path, moved.loc.line) == (os.path.relpath(root / "b" / "targeting.yaml"), 19)
 
 
 def test_a_patch_of_a_patch_builds_on_the_resolved_term(tmp_path):

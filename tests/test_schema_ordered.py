@@ -47,3 +47,10 @@ def test_the_schema_takes_a_value_or_a_fact_as_bound(condition, valid):
     term = {"id": "t", "name": "T", "sections": [{"key": "s", "kind": "definition", "clauses": [
         {"id": "c", "text": "C.", "defines": {"name": "p", "as": condition}}]}]}
     assert _valid("term", term) is valid
+
+
+def test_a_vocabulary_overlay_may_restate_an_order():
+    change = SCHEMA["$defs"]["vocabulary-overlay"]["properties"]["facts"]["properties"]["change"]["items"]
+    assert change["properties"]["order"]["description"] == (
+        "An ordered fact's values in their order from this edition on (after values added and withdrawn): "
+        "each value once.")

@@ -21,6 +21,7 @@ from .fingerprint import fingerprint
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
+from .steps import only_number_changed, renumbering, step_numbers
 from .source import EditionSource, FullSource
 
 
@@ -52,6 +53,8 @@ class Change:
     fingerprint: str = ""
     # When matched by declared lineage: {"keys": [lineage keys], "from": [old refs], "to": [new refs]}.
     lineage: dict | None = None
+    # A step of a procedure at another place: {"procedure", "old", "new"} (1-based).
+    step: dict | None = None
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -85,6 +88,7 @@ class Change:
             "drift": list(self.drift),
             "redline_coarse": self.redline.coarse,
             "lineage": self.lineage,
+            "step": self.step,
         }
 
 
@@ -190,6 +194,8 @@ class _Differ:
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._terms = {p.id: p.new or p.old for p in pairs}
+        self._steps = ({r: n for p in pairs for r, n in step_numbers(p.old).items()},
+                       {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
         pairings = match_clauses(pairs, declared)
         drafts = [self._header(p) for p in pairs] + [self._clause_draft(p) for p in pairings]
@@ -303,11 +309,15 @@ class _Differ:
         text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
         kind = d["kind"]
         p: Pairing | None = d["pairing"]
+        step = renumbering(*self._steps, p.old[0], p.new[0]) \
+            if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
         if kind is None:
             if behaviour_changed:
                 kind = "semantic"
             elif p is not None and {c.term for c in p.old} != {c.term for c in p.new}:
                 kind = "moved"  # to another term: as such, whatever else changed but behaviour
+            elif step is not None and only_number_changed(d["old_text"] or "", d["new_text"] or ""):
+                kind = "renumbered"  # its id may have changed too: the lineage note says so
             elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
                 kind = "renamed"
             elif text == K.REWORDED:
@@ -349,6 +359,7 @@ class _Differ:
             fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"]),
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
+            step=step,
         )
 
     def _phrases(self) -> K.Phrases:

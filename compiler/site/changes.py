@@ -14,7 +14,7 @@ from ..diff.present import answer
 from ..model import Edition, Rulebook
 
 KIND_WORDS = {
-    "added": "added", "removed": "removed", "moved": "moved", "renamed": "renamed", "split": "split",
+    "added": "added", "removed": "removed", "moved": "moved", "renamed": "renamed", "renumbered": "renumbered", "split": "split",
     "merged": "merged", "editorial": "editorial", "reworded": "reworded", "semantic": "changes the rules",
 }
 
