@@ -53,8 +53,8 @@ def main() -> None:
     args = parser.parse_args()
 
     book = load_rulebook(FIXTURE)
-    nine = DecisionModel(book.vocabulary, book.edition("o1"), "ability_activation.activates")
-    one = DecisionModel(book.vocabulary, book.edition("o2"), "ability_activation.activates")
+    nine = DecisionModel(book.edition("o1").vocabulary, book.edition("o1"), "ability_activation.activates")
+    one = DecisionModel(book.edition("o2").vocabulary, book.edition("o2"), "ability_activation.activates")
     states = list(one.states())
 
     def run(model: DecisionModel) -> Callable[[], object]:

@@ -17,10 +17,10 @@ from typing import Iterable
 
 from . import conditions as C
 from . import lineage as L
-from . import overlay, schema, tables
+from . import metadata, overlay, schema, tables
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
-from .model import (Clause, Correction, Decision, Edition, Link, Predicate, Rule, Rulebook, Section, Steps,
-                    Table, TableRow, Term, Vocabulary, clause_ref)
+from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
+                    Steps, Table, TableRow, Term, Vocabulary, clause_ref)
 from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
 from .yamlsource import Document, load
 
@@ -69,6 +69,7 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
         self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
+        self.withdrawn_by: dict[str, str] = {}  # term id -> the edition that withdrew it last
         self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
 
     # -- helpers --------------------------------------------------------------
@@ -139,6 +140,7 @@ class _Builder:
         vocabulary = read_base(vocab_doc, self.problems) if vocab_doc else Resolved(Vocabulary((), ()))
         files = self._scan_term_files(editions_meta)
         editions = self._resolve(editions_meta, files, vocabulary)
+        metadata.check(editions, self.error)
         corrections = self._corrections(editions)
         if self.problems:
             raise RulebookError(self.problems)
@@ -173,6 +175,7 @@ class _Builder:
 
     def _editions(self, main: Document) -> list[dict]:
         seen: dict[str, int] = {}
+        labels: dict[str, str] = {}  # the publisher's version labels: edition ids, unless 'version' gives one
         result = []
         for i, ed in enumerate(main.data["editions"]):
             path = ("editions", i)
@@ -181,11 +184,17 @@ class _Builder:
                            f"first given as edition {seen[ed['id']] + 1}")
                 continue
             seen[ed["id"]] = i
+            label = ed.get("version", ed["id"])
+            if label in labels:
+                self.error(main.at(path + ("version" if "version" in ed else "id",)),
+                           f"edition '{ed['id']}' has the version label '{label}', as edition '{labels[label]}' does",
+                           "an edition's version label is its 'version', else its id; give one of them another "
+                           "'version'")
+            labels.setdefault(label, ed["id"])
             for j, source in enumerate(ed.get("sources") or []):
                 self._check_source(main, path + ("sources", j), source)
             result.append({**ed, "loc": main.at(path)})
         return result
-
     def _check_source(self, doc: Document, path: tuple, source: str) -> None:
         target = (self.root / source).resolve()
         if not target.is_relative_to(self.root.resolve()):
@@ -336,7 +345,8 @@ class _Builder:
         digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         return Term(tid, data["name"], tuple(data.get("aliases") or ()), data.get("notes"), tuple(decisions),
                     tuple(sections), edition, digest, doc.at(), overlay.bases(doc),
-                    editor_notes=data.get("editor_notes"))
+                    editor_notes=data.get("editor_notes"),
+                    updated=_dated(doc, "updated"), released=_dated(doc, "released"))
 
     def _clause(self, doc: Document, path: tuple, raw: dict, tid: str, section: str) -> Clause:
         ref = clause_ref(tid, raw["id"])
@@ -531,6 +541,7 @@ class _Builder:
                     else:
                         del current[tid]
                         resolved.pop(tid, None)
+                        self.withdrawn_by[tid] = meta["id"]
                         withdrawn.append(tid)
                 elif tf.patch:
                     resolved[tid] = self._patched(tf, meta["id"], current, resolved)
@@ -541,7 +552,7 @@ class _Builder:
                     current[tid] = tf.term
                     resolved[tid] = tf.doc
                     changed.append(tid)
-                else:
+                elif isinstance(tid, str):  # an id that is not a string names no term (the schema says so)
                     resolved[tid] = None
             terms = tuple(current[k] for k in sorted(current))
             declared = [d for tf in files.get(meta["id"], [])
@@ -551,7 +562,8 @@ class _Builder:
                               tuple(meta.get("sources") or ()), meta.get("notes"), terms,
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
                               tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
-                              vocabulary=vocabulary.vocabulary, editor_notes=meta.get("editor_notes"))
+                              vocabulary=vocabulary.vocabulary, editor_notes=meta.get("editor_notes"),
+                              version=meta.get("version"))
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
                             lambda ref: ref in edition.clause_by_ref,
                             self.error)
@@ -566,7 +578,14 @@ class _Builder:
         if not isinstance(tid, str) or any(p.location.path == tf.doc.path and p.code != "unknown-key"
                                            for p in self.problems):
             return None
-        if tid not in current:
+        if tid in current:
+            pass
+        elif tid in self.withdrawn_by:
+            self.error(tf.doc.key_at((overlay.PATCH_KEY,)),
+                       f"edition '{edition}' patches term '{tid}', which edition '{self.withdrawn_by[tid]}' withdrew",
+                       "write the whole term, with 'name' and 'sections' instead of 'patch', to bring it back")
+            return None
+        else:
             self.error(tf.doc.key_at((overlay.PATCH_KEY,)),
                        f"edition '{edition}' patches term '{tid}', which no earlier edition has",
                        did_you_mean(tid, current)
@@ -804,6 +823,14 @@ def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
                 trail.append(nxt)
                 stack.append(iter(graph.get(nxt, ())))
     return found
+
+
+def _dated(doc: Document, key: str) -> Dated | None:
+    raw = doc.data.get(key)
+    if raw is None:
+        return None
+    return Dated(raw.get("date"), raw["version"], doc.at((key, "version")),
+                 doc.at((key, "date")) if "date" in raw else None)
 
 
 def _kept_from(edition: Edition, term: Term, target: Term) -> str | None:

@@ -23,17 +23,7 @@ def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "rulebook": {"title": book.title, "publisher": book.publisher},
-        "edition": {
-            "id": edition.id,
-            "title": edition.title,
-            "date": edition.date,
-            "status": edition.status,
-            "sources": list(edition.sources),
-            "notes": edition.notes,
-            "editor_notes": edition.editor_notes,
-            "changed": list(edition.changed),
-            "withdrawn": list(edition.withdrawn),
-        },
+        "edition": edition_meta_json(edition),
         "terms": [term_json(t) for t in edition.terms],
         "facts": [fact_json(f) for f in edition.vocabulary.facts],
         "constraints": [
@@ -46,6 +36,17 @@ def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
     }
 
 
+def edition_meta_json(edition: Edition) -> dict[str, Any]:
+    """The edition's own fields; ``version`` only where it declares a version label of its own,
+    so that the exports of editions without one keep their bytes."""
+    out: dict[str, Any] = {"id": edition.id, "title": edition.title, "date": edition.date, "status": edition.status}
+    if edition.version is not None:
+        out["version"] = edition.version
+    out |= {"sources": list(edition.sources), "notes": edition.notes, "editor_notes": edition.editor_notes,
+            "changed": list(edition.changed), "withdrawn": list(edition.withdrawn)}
+    return out
+
+
 def fact_json(f: Fact) -> dict[str, Any]:
     """A fact; ``ordered: true`` only on an ordered one, so that the export of a vocabulary
     without ordered facts keeps its bytes."""
@@ -56,13 +57,19 @@ def fact_json(f: Fact) -> dict[str, Any]:
 
 
 def term_json(term: Term) -> dict[str, Any]:
-    return {
+    """A term; ``updated`` and ``released`` only where the entry declares them (older exports keep their bytes)."""
+    out: dict[str, Any] = {
         "id": term.id,
         "name": term.name,
         "aliases": list(term.aliases),
         "notes": term.notes,
         "editor_notes": term.editor_notes,
         "from_edition": term.edition,
+    }
+    for key, dated in (("updated", term.updated), ("released", term.released)):
+        if dated is not None:
+            out[key] = {"date": dated.date, "version": dated.version}
+    return out | {
         "decisions": [decision_json(d) for d in term.decisions],
         "sections": [
             {"key": s.key, "kind": s.kind, "title": s.title, "clauses": [c.id for c in s.clauses]}

@@ -219,6 +219,17 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Dated:
+    """An entry's "Last Updated" or "Released" as the publisher prints it: a date and the
+    publisher's version label ("3/13/2026 (v11.0.0)" is date 2026-03-13, version 11.0.0)."""
+
+    date: str | None
+    version: str
+    loc: Location = field(compare=False, repr=False)  # where the version is written
+    date_loc: Location | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Term:
     id: str
     name: str
@@ -233,6 +244,8 @@ class Term:
     # lines some of its locations name; () for a term written whole.
     bases: tuple[Location, ...] = field(default=(), compare=False, repr=False)
     editor_notes: str | None = None
+    updated: Dated | None = None  # "Last Updated", as the entry prints it
+    released: Dated | None = None  # "Released", as the entry prints it
 
     @property
     def clauses(self) -> tuple[Clause, ...]:
@@ -258,6 +271,12 @@ class Edition:
     # situations and pages use them alone (an edition never sees a later one's).
     vocabulary: Vocabulary = field(default=Vocabulary((), ()))
     editor_notes: str | None = None
+    version: str | None = None  # the publisher's version label, when it is not the id
+
+    @property
+    def label(self) -> str:
+        """The publisher's version label: ``version``, else the id."""
+        return self.version if self.version is not None else self.id
 
     @cached_property
     def term_by_id(self) -> Mapping[str, Term]:

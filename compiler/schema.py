@@ -77,6 +77,24 @@ _EDITOR_NOTES = {"type": ["string", "null"],
                                 "repairs, reconstruction marks). Shown on the site only with the plugin option "
                                 "show_editor_notes; not part of a published edition's locked content."}
 
+def _dated(printed: str, date: str, version: str) -> dict:
+    return {
+        "type": "object",
+        "description": f"The entry's \"{printed}\" as the publisher prints it, a date and a version label, "
+                       f"like {{date: {date}, version: {version}}}; check verifies it against the editions "
+                       "that carry that label.",
+        "properties": {
+            "date": {"type": ["string", "null"], "pattern": DATE,
+                     "description": "The date printed, as YYYY-MM-DD (or YYYY-MM, YYYY)."},
+            "version": {"type": "string", "pattern": EDITION_ID,
+                        "description": "The publisher's version label printed (11.0.0 for \"v11.0.0\"): an "
+                                       "edition's 'version', else its id."},
+        },
+        "required": ["version"],
+        "additionalProperties": False,
+    }
+
+
 _RULE = {
     "type": "object",
     "description": "A contribution to a decision: value, requires, forbids or permits, "
@@ -105,6 +123,8 @@ _TERM = {
         "name": _TEXT,
         "withdrawn": {"type": "boolean"},
         "aliases": {"type": "array", "items": _TEXT},
+        "updated": _dated("Last Updated", "2026-03-13", "11.0.0"),
+        "released": _dated("Released", "2015-08-10", "3.0.0"),
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
         "decisions": {"type": "array", "items": {
@@ -312,6 +332,9 @@ _RULEBOOK = {
                 "sources": {"type": "array", "items": _TEXT},
                 "notes": _READER_NOTES,
                 "editor_notes": _EDITOR_NOTES,
+                "version": {"type": "string", "pattern": EDITION_ID,
+                            "description": "The publisher's version label of this edition, where it is not "
+                                           "the id: what a term's 'updated' and 'released' name."},
             },
             "required": ["id", "title", "date", "status"],
             "additionalProperties": False,

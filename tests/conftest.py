@@ -39,6 +39,20 @@ def minimal():
     return load_rulebook(FIXTURES / "minimal")
 
 
+@pytest.fixture
+def problems_in(monkeypatch):
+    """``problems_in(folder, name)``: the problems ``check`` finds in folder/name, as printed, with
+    paths relative to folder (a rulebook that passes fails the test)."""
+    from compiler.build import check
+
+    def run(folder: Path, name: str) -> list[str]:
+        monkeypatch.chdir(folder)
+        book, found = check(name)
+        assert book is None
+        return [str(d) for d in found]
+    return run
+
+
 @pytest.fixture(autouse=True)
 def _own_cache(tmp_path_factory, monkeypatch):
     """No test reads or writes the user's rulebook cache."""

@@ -246,3 +246,31 @@ def test_a_patch_over_the_limit_of_operations_is_refused_at_its_patch_key(tmp_pa
         "compiler/overlay.py (docs/format.md, Limits)",
         "1 problem found",
     ]
+
+
+def test_a_patch_uses_the_vocabulary_of_its_own_edition(tmp_path):
+    root = _with_editions(tmp_path, {
+        "c": "id: targeting\npatch:\n  - change: characters-only\n    set:\n      rules:\n"
+             "        - {decision: targeting.may_target, forbids: shrouded, exception_to: [targeting#in-play-only]}\n"})
+    (root / "editions" / "c" / "_vocabulary.yaml").write_text(
+        "facts:\n  add:\n    - {name: shrouded, type: bool, meaning: The card is shrouded.}\n")
+    book = load_rulebook(root)
+    rule = {c.id: c for c in book.edition("c").term_by_id["targeting"].clauses}["characters-only"].rules[0]
+    assert (rule.decision, rule.kind, rule.exception_to) == ("targeting.may_target", "forbids",
+                                                              ("targeting#in-play-only",))
+    assert "shrouded" in book.edition("c").vocabulary.by_name
+    assert "shrouded" not in book.edition("b").vocabulary.by_name
+
+
+def test_a_patch_of_a_withdrawn_term_says_which_edition_withdrew_it(tmp_path):
+    root = _with_editions(tmp_path, {"c": "id: targeting\nwithdrawn: true\n",
+                                     "d": "id: targeting\npatch:\n  - remove: protect\n"})
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=tmp_path,
+                          env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
+    assert proc.stderr.splitlines() == [
+        "book/editions/a/heal.yaml:11:13: error: link to term 'targeting', which edition 'c' does not have",
+        "book/editions/d/targeting.yaml:2:1: error: edition 'd' patches term 'targeting', "
+        "which edition 'c' withdrew",
+        "  hint: write the whole term, with 'name' and 'sections' instead of 'patch', to bring it back",
+        "2 problems found",
+    ]

@@ -34,7 +34,10 @@ def _files(root: Path):
     yield root / "rulebook.yaml", "rulebook"
     yield root / "vocabulary.yaml", "vocabulary"
     for path in sorted((root / "editions").glob("*/*.yaml")):
-        yield path, "term-patch" if "\npatch:" in path.read_text() else "term"
+        if path.name == "_vocabulary.yaml":
+            yield path, "vocabulary-overlay"
+        else:
+            yield path, "term-patch" if "\npatch:" in path.read_text() else "term"
 
 
 @pytest.mark.parametrize("root", [FIXTURES / "minimal", BUNDLED, FIXTURES / "overlay" / "every-operation" / "patch",

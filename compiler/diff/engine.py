@@ -17,6 +17,7 @@ from ..diagnostics import Location
 from ..model import Edition, Rulebook, Term, Vocabulary
 from . import classify as K
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
+from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
 from .fingerprint import fingerprint
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
@@ -100,6 +101,7 @@ class DiffResult:
     new: dict
     changes: tuple[Change, ...]
     behaviours: tuple[Behaviour, ...] = field(default=())  # every name compared, dependents included
+    vocabulary: VocabularyChanges = NO_CHANGES  # facts, values and constraints the new edition changed
 
     @property
     def summary(self) -> dict[str, int]:
@@ -110,11 +112,11 @@ class DiffResult:
 
     @property
     def empty(self) -> bool:
-        return not self.changes
+        return not self.changes and self.vocabulary.empty
 
     def as_json(self) -> dict[str, Any]:
         return {"old": self.old, "new": self.new, "summary": self.summary,
-                "changes": [c.as_json() for c in self.changes]}
+                "changes": [c.as_json() for c in self.changes], "vocabulary": self.vocabulary.as_json()}
 
 
 def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
@@ -181,6 +183,7 @@ class _Differ:
         self.old, self.new = old, new
         self.old_path, self.new_path = old_path, new_path
         self.vocabulary = merged_vocabulary(vocabulary_old, vocabulary_new)
+        self.vocabulary_changes = vocabulary_changes(vocabulary_old, vocabulary_new)
         # Each side's own vocabulary, for witnesses it could not describe; None when both are the same.
         self.own = (None, None) if vocabulary_old == vocabulary_new else (vocabulary_old, vocabulary_new)
 
@@ -206,7 +209,7 @@ class _Differ:
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
         return DiffResult(old_info, new_info, tuple(changes),
-                          tuple(behaviours[k] for k in sorted(behaviours)))
+                          tuple(behaviours[k] for k in sorted(behaviours)), self.vocabulary_changes)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
         """The declared groups that touch the terms diffed, with their clauses as each side has them.

@@ -66,6 +66,8 @@ def clause_name(change: Change) -> str:
 
 def summary_line(result: DiffResult) -> str:
     counts = [f"{n} {k}" for k, n in result.summary.items() if n]
+    if not counts and not result.vocabulary.empty:
+        return "the vocabulary only"
     return ", ".join(counts) if counts else "no changes"
 
 

@@ -25,6 +25,8 @@ def render(result: DiffResult, colour: bool = False) -> str:
     paint = _painter(colour)
     lines = [paint(BOLD, printable(f"rulebook diff {side_name(result.old)} -> {side_name(result.new)}: "
                                    f"{summary_line(result)}"))]
+    if not result.vocabulary.empty:
+        lines += ["", paint(BOLD, "vocabulary:")] + ["  " + printable(line) for line in result.vocabulary.lines()]
     for term, changes in by_term(result):
         lines.append("")
         lines.append(paint(BOLD, printable(term)))

@@ -246,7 +246,10 @@ class Renderer:
         if report is not None:
             for change, anchor in zip(report.changes, changes_view.anchors(report.changes)):
                 rows.append((change, anchor, changes_view.effects(self.book, previous, edition, change)))
-        toc = [TocEntry(2, "summary", "Summary")] + [TocEntry(2, f"term-{t}", self.term_name(t, edition, previous))
+        toc = [TocEntry(2, "summary", "Summary")]
+        if report is not None and not report.vocabulary.empty:
+            toc.append(TocEntry(2, "vocabulary", "Vocabulary"))
+        toc += [TocEntry(2, f"term-{t}", self.term_name(t, edition, previous))
                                                         for t in dict.fromkeys(c.term for c, _, _ in rows)]
         return "changes.html", {"edition": edition, "previous": previous, "report": report,
                                 "rows": rows, "words": changes_view}, toc
