@@ -16,24 +16,15 @@ import argparse
 import re
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_diff import best  # noqa: E402
 from bench.gen import generate  # noqa: E402
 from compiler import lock  # noqa: E402
 from compiler.build import load_rulebook  # noqa: E402
 from compiler.fileio import write_text  # noqa: E402
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
