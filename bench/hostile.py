@@ -17,6 +17,8 @@ quickly, with bounded memory, never with a traceback or a hang. Cases:
   ``all`` items (SIZE=10000 makes a term file of about 400 KB).
 - ``exception-chain``: SIZE clauses of SIZE rules each, every rule an
   exception to the clause before (SIZE=60: 3,600 rules, 274 KB).
+- ``long-patch``: a term of SIZE clauses in one section, and a later edition's
+  patch of SIZE operations that reverse them (compiler/overlay.py).
 
 Commands that measure one case (see bench/README.md):
 
@@ -111,10 +113,22 @@ def exception_chain(out: Path, size: int) -> Path:
     return _write(out, ["a"], _term("".join(clauses)))
 
 
+def long_patch(out: Path, size: int) -> Path:
+    """Edition v1's term holds SIZE clauses in one section; edition v2 patches it with SIZE operations,
+    each moving the clause at the end of the section to its start."""
+    _write(out, ["a"], _term("".join(f"      - {{id: c{c}, text: C{c}.}}\n" for c in range(size))))
+    (out / "rulebook.yaml").write_text(RULEBOOK + "  - {id: v2, title: Two, date: null, status: draft}\n",
+                                       encoding="utf-8")
+    (out / "editions" / "v2").mkdir(exist_ok=True)
+    moves = "".join(f"  - {{move: c{size - 1 - i}, before: c{size - i if i else 0}}}\n" for i in range(size))
+    (out / "editions" / "v2" / "t.yaml").write_text("id: t\npatch:\n" + moves, encoding="utf-8")
+    return out
+
+
 CASES: dict[str, Callable[[Path, int], Path]] = {
     "deep-yaml": deep_yaml, "deep-alias": deep_alias, "predicate-chain": predicate_chain,
     "deep-not": deep_not, "tied-constraints": tied_constraints, "wide-condition": wide_condition,
-    "exception-chain": exception_chain,
+    "exception-chain": exception_chain, "long-patch": long_patch,
 }
 
 

@@ -17,15 +17,16 @@ from typing import Iterable
 
 from . import conditions as C
 from . import lineage as L
-from . import overlay, schema, tables
+from . import metadata, overlay, schema, tables
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
-from .model import (Clause, Decision, Edition, Link, Predicate, Rule, Rulebook, Section, Steps, Table,
-                    TableRow, Term, Vocabulary, clause_ref)
+from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
+                    Steps, Table, TableRow, Term, Vocabulary, clause_ref)
 from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
 from .yamlsource import Document, load
 
 RULEBOOK_FILE = "rulebook.yaml"
 VOCABULARY_FILE = "vocabulary.yaml"
+CORRECTIONS_FILE = "corrections.yaml"
 EDITIONS_DIR = "editions"
 
 
@@ -68,6 +69,7 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
         self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
+        self.withdrawn_by: dict[str, str] = {}  # term id -> the edition that withdrew it last
         self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
 
     # -- helpers --------------------------------------------------------------
@@ -138,16 +140,42 @@ class _Builder:
         vocabulary = read_base(vocab_doc, self.problems) if vocab_doc else Resolved(Vocabulary((), ()))
         files = self._scan_term_files(editions_meta)
         editions = self._resolve(editions_meta, files, vocabulary)
+        metadata.check(editions, self.error)
+        corrections = self._corrections(editions)
         if self.problems:
             raise RulebookError(self.problems)
         data = main.data
         return Rulebook(root=str(self.root), title=data["title"], publisher=data["publisher"],
-                        notes=data.get("notes"), editions=tuple(editions))
+                        notes=data.get("notes"), editions=tuple(editions),
+                        editor_notes=data.get("editor_notes"), corrections=corrections)
+
+    # -- corrections.yaml -------------------------------------------------------
+
+    def _corrections(self, editions: list[Edition]) -> tuple[Correction, ...]:
+        """The corrections log, if the rulebook has one: every entry names an edition it declares."""
+        path = self.root / CORRECTIONS_FILE
+        if not path.is_file():
+            return ()
+        doc = self.load(path, "corrections")
+        if doc is None or any(p.location.path == doc.path and p.code != "unknown-key" for p in self.problems):
+            return ()
+        known = {e.id for e in editions}
+        found = []
+        for i, raw in enumerate(doc.data["corrections"]):
+            if raw["edition"] not in known:
+                self.error(doc.at(("corrections", i, "edition")),
+                           f"correction of edition '{raw['edition']}', which rulebook.yaml does not declare",
+                           did_you_mean(raw["edition"], sorted(known)))
+                continue
+            found.append(Correction(raw["date"], raw["edition"], raw["kind"], raw["reason"],
+                                    tuple(raw.get("changed") or ()), doc.at(("corrections", i))))
+        return tuple(found)
 
     # -- rulebook.yaml ----------------------------------------------------------
 
     def _editions(self, main: Document) -> list[dict]:
         seen: dict[str, int] = {}
+        labels: dict[str, str] = {}  # the publisher's version labels: edition ids, unless 'version' gives one
         result = []
         for i, ed in enumerate(main.data["editions"]):
             path = ("editions", i)
@@ -156,11 +184,17 @@ class _Builder:
                            f"first given as edition {seen[ed['id']] + 1}")
                 continue
             seen[ed["id"]] = i
+            label = ed.get("version", ed["id"])
+            if label in labels:
+                self.error(main.at(path + ("version" if "version" in ed else "id",)),
+                           f"edition '{ed['id']}' has the version label '{label}', as edition '{labels[label]}' does",
+                           "an edition's version label is its 'version', else its id; give one of them another "
+                           "'version'")
+            labels.setdefault(label, ed["id"])
             for j, source in enumerate(ed.get("sources") or []):
                 self._check_source(main, path + ("sources", j), source)
             result.append({**ed, "loc": main.at(path)})
         return result
-
     def _check_source(self, doc: Document, path: tuple, source: str) -> None:
         target = (self.root / source).resolve()
         if not target.is_relative_to(self.root.resolve()):
@@ -241,9 +275,10 @@ class _Builder:
             self.error(doc.at(("id",)), f"term id '{term_id}' does not match the file name '{stem}.yaml'",
                        f"rename the file to '{term_id}.yaml'")
         if data.get("withdrawn"):
-            extra = [k for k in data if k not in ("id", "withdrawn", "notes")]
+            extra = [k for k in data if k not in ("id", "withdrawn", "notes", "editor_notes")]
             if extra:
-                self.error(doc.key_at((extra[0],)), "a withdrawn term holds only 'id', 'withdrawn' and 'notes'")
+                self.error(doc.key_at((extra[0],)),
+                           "a withdrawn term holds only 'id', 'withdrawn', 'notes' and 'editor_notes'")
             return _TermFile(doc, edition, None, True)
         if overlay.is_patch(data):
             return _TermFile(doc, edition, None, False, patch=True)
@@ -309,7 +344,9 @@ class _Builder:
         sections = self._otherwise(tid, sections)
         digest = hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
         return Term(tid, data["name"], tuple(data.get("aliases") or ()), data.get("notes"), tuple(decisions),
-                    tuple(sections), edition, digest, doc.at(), overlay.bases(doc))
+                    tuple(sections), edition, digest, doc.at(), overlay.bases(doc),
+                    editor_notes=data.get("editor_notes"),
+                    updated=_dated(doc, "updated"), released=_dated(doc, "released"))
 
     def _clause(self, doc: Document, path: tuple, raw: dict, tid: str, section: str) -> Clause:
         ref = clause_ref(tid, raw["id"])
@@ -349,7 +386,8 @@ class _Builder:
         if declared is not None:
             self.declared.setdefault(doc.path, []).append(declared)
         return Clause(raw["id"], tid, section, text, raw.get("notes"), tuple(links), defines, tuple(rules),
-                      steps, table, doc.at(path), declared.lineage if declared else None)
+                      steps, table, doc.at(path), declared.lineage if declared else None,
+                      editor_notes=raw.get("editor_notes"))
 
     def _rule(self, doc: Document, path: tuple, raw: dict, ref: str) -> Rule | None:
         kinds = [k for k in ("value", "requires", "forbids", "permits") if k in raw]
@@ -444,7 +482,13 @@ class _Builder:
         added: dict[str, Rule] = {}
         for decision, clauses in tables.groups(c for s in sections for c in s.clauses).items():
             rows = [(c.table, r) for c in clauses for r in c.table.rows]
-            for o in tables.overlaps(rows):
+            found = tables.overlaps(rows)
+            if found is None:
+                self.error(clauses[0].table.loc, f"the rows of term '{tid}' for '{decision}' take more than "
+                           f"{tables.MAX_TABLE_PAIRS:,} pairs to compare for overlaps",
+                           f"key every row of the term's tables for '{decision}' by one fact in common, or split "
+                           f"the decision; the limit is MAX_TABLE_PAIRS in compiler/tables.py (docs/format.md, Limits)")
+            for o in found or ():
                 self._overlap(o, decision)
             holders = [c for c in clauses if c.table.otherwise is not None]
             for extra in holders[1:]:
@@ -503,6 +547,7 @@ class _Builder:
                     else:
                         del current[tid]
                         resolved.pop(tid, None)
+                        self.withdrawn_by[tid] = meta["id"]
                         withdrawn.append(tid)
                 elif tf.patch:
                     resolved[tid] = self._patched(tf, meta["id"], current, resolved)
@@ -513,7 +558,7 @@ class _Builder:
                     current[tid] = tf.term
                     resolved[tid] = tf.doc
                     changed.append(tid)
-                else:
+                elif isinstance(tid, str):  # an id that is not a string names no term (the schema says so)
                     resolved[tid] = None
             terms = tuple(current[k] for k in sorted(current))
             declared = [d for tf in files.get(meta["id"], [])
@@ -523,7 +568,8 @@ class _Builder:
                               tuple(meta.get("sources") or ()), meta.get("notes"), terms,
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
                               tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
-                              vocabulary=vocabulary.vocabulary)
+                              vocabulary=vocabulary.vocabulary, editor_notes=meta.get("editor_notes"),
+                              version=meta.get("version"))
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
                             lambda ref: ref in edition.clause_by_ref,
                             self.error)
@@ -538,7 +584,14 @@ class _Builder:
         if not isinstance(tid, str) or any(p.location.path == tf.doc.path and p.code != "unknown-key"
                                            for p in self.problems):
             return None
-        if tid not in current:
+        if tid in current:
+            pass
+        elif tid in self.withdrawn_by:
+            self.error(tf.doc.key_at((overlay.PATCH_KEY,)),
+                       f"edition '{edition}' patches term '{tid}', which edition '{self.withdrawn_by[tid]}' withdrew",
+                       "write the whole term, with 'name' and 'sections' instead of 'patch', to bring it back")
+            return None
+        else:
             self.error(tf.doc.key_at((overlay.PATCH_KEY,)),
                        f"edition '{edition}' patches term '{tid}', which no earlier edition has",
                        did_you_mean(tid, current)
@@ -776,6 +829,14 @@ def find_cycles(graph: dict[str, list[str]]) -> list[list[str]]:
                 trail.append(nxt)
                 stack.append(iter(graph.get(nxt, ())))
     return found
+
+
+def _dated(doc: Document, key: str) -> Dated | None:
+    raw = doc.data.get(key)
+    if raw is None:
+        return None
+    return Dated(raw.get("date"), raw["version"], doc.at((key, "version")),
+                 doc.at((key, "date")) if "date" in raw else None)
 
 
 def _kept_from(edition: Edition, term: Term, target: Term) -> str | None:

@@ -1,7 +1,7 @@
 """A content-addressed cache of rulebooks that passed the checks, and of their terms.
 
 A rulebook is known by the hash of every file the build reads (``rulebook.yaml``,
-``vocabulary.yaml``, every file under ``editions/`` and how they are laid out)
+``vocabulary.yaml``, ``corrections.yaml``, every file under ``editions/`` and how they are laid out)
 together with the compiler's version and a hash of the compiler's own source
 files, so that any change to either gives another key. Only rulebooks that
 passed ``build.check`` are stored; for each:
@@ -60,8 +60,9 @@ from .vocabulary import OVERLAY_FILE
 #: Bumped when the layout of the database changes (3: entries are JSON, not pickles;
 #: 4: clauses and editions carry declared lineage; 5: facts may be ordered, conditions may
 #: hold comparisons; 6: tables with several keys and otherwise; 7: each edition holds its
-#: vocabulary; 8: a term's files are a list, a patched term naming the files it keeps values from).
-SCHEMA = 8
+#: vocabulary; 8: a term's files are a list, a patched term naming the files it keeps values from;
+#: 9: editor notes and the corrections log; 10: terms' updated/released, editions' version labels).
+SCHEMA = 10
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
@@ -136,7 +137,7 @@ def fingerprint(root: Path | str) -> Fingerprint | None:
     try:
         if not root.is_dir() or not (root / "rulebook.yaml").is_file():
             return None
-        for name in ("rulebook.yaml", "vocabulary.yaml"):
+        for name in ("rulebook.yaml", "vocabulary.yaml", "corrections.yaml"):
             path = root / name
             if path.is_file():
                 files[name] = _sha(path)
@@ -351,7 +352,8 @@ class Cache:
                 if not _sources_present(Path(root), sources):
                     return None  # the build would report it: let it
                 paths = {"rulebook.yaml": shown_path(root, "rulebook.yaml"),
-                         "vocabulary.yaml": shown_path(root, "vocabulary.yaml"), **_vocabulary_paths(root, fp)}
+                         "vocabulary.yaml": shown_path(root, "vocabulary.yaml"),
+                         "corrections.yaml": shown_path(root, "corrections.yaml"), **_vocabulary_paths(root, fp)}
                 book = _load(Rulebook, skeleton, checksum, paths)
             except CacheError:
                 self.forget(fp.key)
@@ -567,6 +569,8 @@ def _meta_paths(root: Path, book: Rulebook) -> dict[str, str]:
             if item.loc.path not in paths:
                 rel = Path(os.path.relpath(os.path.abspath(item.loc.path), top)).as_posix()
                 paths[item.loc.path] = rel if rel.endswith("/" + OVERLAY_FILE) else "vocabulary.yaml"
+    for correction in book.corrections:
+        paths[correction.loc.path] = "corrections.yaml"
     return paths
 
 

@@ -92,11 +92,12 @@ def main() -> None:
 def check(path: Path | None) -> None:
     """Check the rulebook at PATH: schema, names, overlays, rule logic."""
     from .build import check as run_check
+    from .lock import problems as lock_problems
     from .logic import logic_problems
 
     book, problems = run_check(path or default_root())
     if book is not None:
-        problems = logic_problems(book)
+        problems = logic_problems(book) + lock_problems(book)
     errors = [p for p in problems if p.severity == "error"]
     if problems:
         report(problems)
@@ -147,9 +148,10 @@ def schema() -> None:
 # libraries (mkdocs, jinja2, deepdiff) load inside the command that needs them.
 from .conformance.cli import conformance  # noqa: E402
 from .diff.command import diff_command, history_command  # noqa: E402
+from .publish import correct, publish  # noqa: E402
 from .site.command import build as site_build, serve as site_serve  # noqa: E402
 
-for _command in (conformance, diff_command, history_command, site_build, site_serve):
+for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct):
     main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover

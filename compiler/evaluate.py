@@ -129,8 +129,11 @@ class DecisionModel:
     """One decision of one edition, ready to evaluate."""
 
     def __init__(self, vocabulary: Vocabulary, edition: Edition, name: str, *,
-                 rules: tuple[Rule, ...] | None = None, predicates: Mapping[str, Condition] | None = None):
-        """``rules`` and ``predicates`` replace the edition's own (mutation testing uses this)."""
+                 rules: tuple[Rule, ...] | None = None, predicates: Mapping[str, Condition] | None = None,
+                 orders: Mapping[str, tuple[str, ...]] | None = None):
+        """``rules`` and ``predicates`` replace the edition's own (mutation testing uses this);
+        ``orders``, the vocabulary's orders of ordered facts (the diff passes the edition's own
+        when it evaluates over two editions' vocabularies joined)."""
         self.vocabulary = vocabulary
         self.decision: Decision = edition.decisions[name]
         self.rules: tuple[Rule, ...] = edition.rules.get(name, ()) if rules is None else tuple(rules)
@@ -138,7 +141,7 @@ class DecisionModel:
                  else dict(predicates))
         self.predicates: Mapping[str, Condition] = preds
         cache: dict = {}
-        orders = vocabulary.orders
+        orders = vocabulary.orders if orders is None else orders
         self._compiled = tuple(
             _Compiled(r, compile_condition(r.when, preds, cache, orders=orders) if r.when is not None else None,
                       compile_condition(r.test, preds, cache, orders=orders) if r.test is not None else None)

@@ -1,7 +1,10 @@
 """The resolved edition as JSON: the contract that scripts and other tools read.
 
 Top level: ``format``, ``rulebook``, ``edition``, ``terms``, ``facts``,
-``constraints``. Keys and order are stable; the same model gives the same bytes.
+``constraints``, ``corrections`` (the corrections log's entries for this
+edition). ``notes`` are for readers, ``editor_notes`` are the editors'
+modelling and transcription remarks. Keys and order are stable; the same model
+gives the same bytes.
 """
 
 from __future__ import annotations
@@ -20,22 +23,28 @@ def edition_json(book: Rulebook, edition: Edition) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "rulebook": {"title": book.title, "publisher": book.publisher},
-        "edition": {
-            "id": edition.id,
-            "title": edition.title,
-            "date": edition.date,
-            "status": edition.status,
-            "sources": list(edition.sources),
-            "notes": edition.notes,
-            "changed": list(edition.changed),
-            "withdrawn": list(edition.withdrawn),
-        },
+        "edition": edition_meta_json(edition),
         "terms": [term_json(t) for t in edition.terms],
         "facts": [fact_json(f) for f in edition.vocabulary.facts],
         "constraints": [
             {"id": c.id, "text": c.text, "never": cond_json(c.never)} for c in edition.vocabulary.constraints
         ],
+        "corrections": [
+            {"date": c.date, "kind": c.kind, "reason": c.reason, "changed": list(c.changed)}
+            for c in book.corrections if c.edition == edition.id
+        ],
     }
+
+
+def edition_meta_json(edition: Edition) -> dict[str, Any]:
+    """The edition's own fields; ``version`` only where it declares a version label of its own,
+    so that the exports of editions without one keep their bytes."""
+    out: dict[str, Any] = {"id": edition.id, "title": edition.title, "date": edition.date, "status": edition.status}
+    if edition.version is not None:
+        out["version"] = edition.version
+    out |= {"sources": list(edition.sources), "notes": edition.notes, "editor_notes": edition.editor_notes,
+            "changed": list(edition.changed), "withdrawn": list(edition.withdrawn)}
+    return out
 
 
 def fact_json(f: Fact) -> dict[str, Any]:
@@ -48,12 +57,19 @@ def fact_json(f: Fact) -> dict[str, Any]:
 
 
 def term_json(term: Term) -> dict[str, Any]:
-    return {
+    """A term; ``updated`` and ``released`` only where the entry declares them (older exports keep their bytes)."""
+    out: dict[str, Any] = {
         "id": term.id,
         "name": term.name,
         "aliases": list(term.aliases),
         "notes": term.notes,
+        "editor_notes": term.editor_notes,
         "from_edition": term.edition,
+    }
+    for key, dated in (("updated", term.updated), ("released", term.released)):
+        if dated is not None:
+            out[key] = {"date": dated.date, "version": dated.version}
+    return out | {
         "decisions": [decision_json(d) for d in term.decisions],
         "sections": [
             {"key": s.key, "kind": s.kind, "title": s.title, "clauses": [c.id for c in s.clauses]}
@@ -80,6 +96,7 @@ def clause_json(c: Clause) -> dict[str, Any]:
         "section": c.section,
         "text": c.text,
         "notes": c.notes,
+        "editor_notes": c.editor_notes,
         "links": [{"phrase": l.phrase, "term": l.term, "clause": l.clause} for l in c.links],
         "defines": None,
         "rules": [rule_json(r) for r in c.rules if not r.from_table],

@@ -203,6 +203,7 @@ class Clause:
     table: Table | None
     loc: Location = field(compare=False, repr=False)
     lineage: Lineage | None = None  # declared: what this clause was in the edition before
+    editor_notes: str | None = None  # modelling and transcription remarks, not the publisher's
 
     @property
     def ref(self) -> str:
@@ -215,6 +216,17 @@ class Section:
     kind: str
     title: str | None
     clauses: tuple[Clause, ...]
+
+
+@dataclass(frozen=True)
+class Dated:
+    """An entry's "Last Updated" or "Released" as the publisher prints it: a date and the
+    publisher's version label ("3/13/2026 (v11.0.0)" is date 2026-03-13, version 11.0.0)."""
+
+    date: str | None
+    version: str
+    loc: Location = field(compare=False, repr=False)  # where the version is written
+    date_loc: Location | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -231,6 +243,9 @@ class Term:
     # A patched term (compiler.overlay): the earlier term files it keeps values from, whose
     # lines some of its locations name; () for a term written whole.
     bases: tuple[Location, ...] = field(default=(), compare=False, repr=False)
+    editor_notes: str | None = None
+    updated: Dated | None = None  # "Last Updated", as the entry prints it
+    released: Dated | None = None  # "Released", as the entry prints it
 
     @property
     def clauses(self) -> tuple[Clause, ...]:
@@ -255,6 +270,13 @@ class Edition:
     # The facts and constraints this edition knows, and only those: its checks, suites,
     # situations and pages use them alone (an edition never sees a later one's).
     vocabulary: Vocabulary = field(default=Vocabulary((), ()))
+    editor_notes: str | None = None
+    version: str | None = None  # the publisher's version label, when it is not the id
+
+    @property
+    def label(self) -> str:
+        """The publisher's version label: ``version``, else the id."""
+        return self.version if self.version is not None else self.id
 
     @cached_property
     def term_by_id(self) -> Mapping[str, Term]:
@@ -284,12 +306,37 @@ class Edition:
 
 
 @dataclass(frozen=True)
+class Correction:
+    """One entry of the corrections log (``corrections.yaml``): a published edition locked or corrected.
+
+    ``kind`` is ``publish`` (the edition's first lock), ``transcription`` (the editors fix
+    their transcription of the text or of its meaning: the rule is as published) or
+    ``erratum`` (the publisher changed a rule of the published edition). ``changed`` lists
+    what the entry changed: clause refs (``heal#healable``) and term ids (the term's own
+    name, aliases, notes, decisions or sections).
+    """
+
+    date: str
+    edition: str
+    kind: str
+    reason: str
+    changed: tuple[str, ...]
+    loc: Location = field(compare=False, repr=False)
+
+    @property
+    def is_rule_change(self) -> bool:
+        return self.kind == "erratum"
+
+
+@dataclass(frozen=True)
 class Rulebook:
     root: str
     title: str
     publisher: str
     notes: str | None
     editions: tuple[Edition, ...]
+    editor_notes: str | None = None
+    corrections: tuple[Correction, ...] = ()  # the corrections log, oldest first
 
     @cached_property
     def edition_by_id(self) -> Mapping[str, Edition]:

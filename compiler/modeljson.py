@@ -37,8 +37,8 @@ from .diagnostics import Location
 #: The classes written as records; nothing else is (conditions and locations have their own forms).
 RECORDS: tuple[type, ...] = (
     model.Fact, model.Constraint, model.Vocabulary, model.Predicate, model.Decision, model.Rule,
-    model.Steps, model.TableRow, model.Table, model.Link, model.Clause, model.Section, model.Term,
-    model.Edition, model.Rulebook, model.Lineage,
+    model.Steps, model.TableRow, model.Table, model.Link, model.Clause, model.Section, model.Dated, model.Term,
+    model.Edition, model.Correction, model.Rulebook, model.Lineage,
 )
 
 

@@ -25,6 +25,7 @@ term stays as the previous edition has it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .diagnostics import Diagnostic, Location, did_you_mean
@@ -32,6 +33,9 @@ from .model import LINEAGE_KINDS
 from .yamlsource import Document
 
 PATCH_KEY = "patch"
+#: Operations in one patch. A real one has a handful; each costs up to the length of its
+#: section, so this keeps a hostile patch of a huge term bounded (bench/hostile.py long-patch).
+MAX_PATCH_OPERATIONS = 1000
 CLAUSE_OPS = ("change", "replace", "add", "remove", "move")
 SECTION_OPS = ("add_section", "remove_section", "change_section", "move_section")
 OPERATIONS = CLAUSE_OPS + SECTION_OPS
@@ -69,29 +73,23 @@ class Stitched(Document):
         super().__init__(path, data)
         self._places = places
 
-    def _source(self, path: tuple) -> Place:
-        for k in range(len(path), -1, -1):
-            hit = self._places.get(path[:k])
-            if hit is not None:
-                return hit[0], hit[1] + path[k:]
-        raise KeyError(path)  # pragma: no cover - the root is always placed
-
-    @property
+    @cached_property
     def bases(self) -> tuple[str, ...]:
         """The files besides this patch that its values come from, sorted."""
+        docs = {id(doc): doc for doc, _ in self._places.values()}  # each once: a chain of patches stays linear
         found: set[str] = set()
-        for doc, _ in self._places.values():
+        for doc in docs.values():
             found.add(doc.path)
             found.update(doc.bases if isinstance(doc, Stitched) else ())
         found.discard(self.path)
         return tuple(sorted(found))
 
     def at(self, path: tuple = ()) -> Location:
-        doc, where = self._source(tuple(path))
+        doc, where = _place(self._places, tuple(path))
         return doc.at(where)
 
     def key_at(self, path: tuple) -> Location:
-        doc, where = self._source(tuple(path))
+        doc, where = _place(self._places, tuple(path))
         return doc.key_at(where)
 
 
@@ -107,7 +105,7 @@ def apply(base: Document, patch: Document, previous: str,
     return _Patcher(base, patch, previous).run(head_keys)
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: list.index finds it without comparing fields
 class _Clause:
     raw: dict
     places: dict[tuple, Place]  # paths inside the clause -> where they were written; () always
@@ -117,7 +115,7 @@ class _Clause:
         return self.raw.get("id")
 
 
-@dataclass
+@dataclass(eq=False)
 class _Section:
     fields: dict  # the section's keys but 'clauses'
     places: dict[tuple, Place]
@@ -128,6 +126,15 @@ class _Section:
         return self.fields.get("key")
 
 
+def _place(places: dict[tuple, Place], rel: tuple) -> Place:
+    """Where ``rel`` stands, from the places of its longest placed prefix."""
+    for k in range(len(rel), -1, -1):
+        hit = places.get(rel[:k])
+        if hit is not None:
+            return hit[0], hit[1] + rel[k:]
+    raise KeyError(rel)  # pragma: no cover - () is always placed
+
+
 def _section(doc: Document, path: tuple, raw: dict, clause: Any) -> _Section:
     """A section as ``raw`` at ``path`` of ``doc`` gives it, each clause as ``clause`` makes it."""
     fields = {k: v for k, v in raw.items() if k != "clauses"}
@@ -135,6 +142,15 @@ def _section(doc: Document, path: tuple, raw: dict, clause: Any) -> _Section:
     places.update({(k,): (doc, path + (k,)) for k in fields})
     clauses = [_Clause(clause(c), {(): (doc, path + ("clauses", j))}) for j, c in enumerate(raw.get("clauses") or [])]
     return _Section(fields, places, clauses)
+
+
+def _restand(old: _Clause, patch: Document, path: tuple, changed: dict) -> dict[tuple, Place]:
+    """The places of a clause that the operation at ``path`` changes or moves: the clause now stands
+    there (where a diff or a problem of the whole clause points); the keys it keeps, where they were."""
+    places = {(): (patch, path)}
+    places.update({(k,): _place(old.places, (k,)) for k in old.raw if k not in changed})
+    places.update({rel: p for rel, p in old.places.items() if rel and rel[0] not in changed})
+    return places
 
 
 def _without_lineage(raw: dict) -> dict:
@@ -155,12 +171,22 @@ class _Patcher:
             k: (v, (base, (k,))) for k, v in base.data.items() if k != "sections"}
         self.sections = [_section(base, ("sections", i), s, _without_lineage)
                          for i, s in enumerate(base.data.get("sections") or [])]
+        # Where each clause and section is, so that an operation finds its target in one step.
+        self.index: dict[Any, tuple[_Section, _Clause]] = {}
+        self.section_index: dict[Any, _Section] = {}
+        for section in reversed(self.sections):  # the first of a repeated key or id wins, as a whole file reads
+            self.enter(section)
         self.done: dict[str, tuple[str, int]] = {}  # clause id -> (what this patch did to it, line)
         self.done_sections: dict[str, tuple[str, int]] = {}
-        self.removed: dict[str, tuple] = {}  # clause id -> the path of the operation that removed it
+        self.removed: dict[str, tuple[tuple, str]] = {}  # clause id -> (where it went, 'removed' or 'renamed')
 
     def error(self, loc: Location, message: str, hint: str | None = None) -> None:
         self.problems.append(Diagnostic(loc, message, hint))
+
+    def enter(self, section: _Section) -> None:
+        self.section_index[section.key] = section
+        for clause in reversed(section.clauses):
+            self.index[clause.id] = (section, clause)
 
     def run(self, head_keys: frozenset[str]) -> tuple[Stitched | None, list[Diagnostic]]:
         data = self.patch.data
@@ -172,6 +198,12 @@ class _Patcher:
                 self.top[key] = (data[key], (self.patch, (key,)))
         self.top["id"] = (self.tid, (self.patch, ("id",)))
         operations = data[PATCH_KEY]
+        if len(operations) > MAX_PATCH_OPERATIONS:
+            self.error(self.patch.key_at((PATCH_KEY,)),
+                       f"a patch of {len(operations):,} operations is over the limit of {MAX_PATCH_OPERATIONS:,}",
+                       f"write the term whole instead; the limit is MAX_PATCH_OPERATIONS = {MAX_PATCH_OPERATIONS} "
+                       "in compiler/overlay.py (docs/format.md, Limits)")
+            return None, self.problems
         if not operations and not head:
             self.error(self.patch.key_at((PATCH_KEY,)), "the patch changes nothing",
                        f"give operations under '{PATCH_KEY}', or remove this file to keep term "
@@ -187,6 +219,8 @@ class _Patcher:
 
     def operation(self, path: tuple, op: dict) -> None:
         kinds = [k for k in OPERATIONS if k in op]
+        if not kinds and any(k not in _OPERATION_KEYS for k in op):
+            return  # a misspelt operation: the schema has said so, with the key it meant
         if len(kinds) != 1:
             self.error(self.patch.at(path), "an operation has exactly one of "
                        + ", ".join(f"'{k}'" for k in OPERATIONS) + "; this one has "
@@ -229,12 +263,27 @@ class _Patcher:
         old = section.clauses[j]
         raw = {k: v for k, v in old.raw.items() if k not in changes}
         raw.update({k: v for k, v in changes.items() if v is not None})
-        places = {rel: p for rel, p in old.places.items() if not rel or rel[0] not in changes}
+        places = _restand(old, self.patch, path, changes)
         places.update({(k,): (self.patch, path + ("set", k)) for k, v in changes.items() if v is not None})
         new = _Clause(raw, places)
+        if "text" in changes and "links" not in changes and not self.links_kept(path, raw, places):
+            return
         if new.id != cid and not self.free(new.id, self.patch.at(path + ("set", "id"))):
             return
         self.settle(path, op, where, found, new, "change")
+
+    def links_kept(self, path: tuple, raw: dict, places: dict[tuple, Place]) -> bool:
+        """Whether the links a changed text keeps still find their phrases; if not, said at the new text
+        (the builder would say it at the link, in the earlier edition's file, which is not to change)."""
+        ok = True
+        for k, link in enumerate(raw.get("links") or []):
+            if isinstance(link, dict) and isinstance(link.get("phrase"), str) and link["phrase"] not in raw["text"]:
+                doc, where = _place(places, ("links", k))
+                self.error(self.patch.at(path + ("set", "text")),
+                           f"the new text drops the linked phrase {link['phrase']!r}",
+                           f"the link is kept from {doc.at(where)}; give the clause's 'links' under 'set' too")
+                ok = False
+        return ok
 
     def _replace(self, path: tuple, op: dict, where: str | None) -> None:
         found = self.target(path, "replace")
@@ -256,6 +305,7 @@ class _Patcher:
         if spot is None:
             return
         spot[0].clauses.insert(spot[1], new)
+        self.index[new.id] = (spot[0], new)
         self.done[new.id] = ("added", self.line(path))
 
     def _remove(self, path: tuple, op: dict, where: None) -> None:
@@ -264,13 +314,15 @@ class _Patcher:
             return
         section, j = found
         cid = section.clauses.pop(j).id
+        del self.index[cid]
         self.done[cid] = ("removed", self.line(path))
-        self.removed[cid] = path + ("remove",)
+        self.removed[cid] = (path + ("remove",), "removed")
 
     def _move(self, path: tuple, op: dict, where: str) -> None:
         found = self.target(path, "move")
         if found is not None:
-            self.settle(path, op, where, found, found[0].clauses[found[1]], "move")
+            old = found[0].clauses[found[1]]
+            self.settle(path, op, where, found, _Clause(old.raw, _restand(old, self.patch, path, {})), "move")
 
     def _add_section(self, path: tuple, op: dict, where: str | None) -> None:
         raw = op["add_section"]
@@ -287,6 +339,7 @@ class _Patcher:
             return
         section = _section(self.patch, path + ("add_section",), raw, lambda c: c)
         self.sections.insert(spot, section)
+        self.enter(section)
         self.done_sections[key] = ("added", self.line(path))
         for clause in section.clauses:
             self.done[clause.id] = ("added", self.line(path))
@@ -304,10 +357,12 @@ class _Patcher:
         if busy:
             return
         self.sections.remove(section)
+        del self.section_index[section.key]
         self.done_sections[section.key] = ("removed", self.line(path))
         for clause in section.clauses:
+            self.index.pop(clause.id, None)
             self.done[clause.id] = ("removed", self.line(path))
-            self.removed[clause.id] = path + ("remove_section",)
+            self.removed[clause.id] = (path + ("remove_section",), "removed")
 
     def _change_section(self, path: tuple, op: dict, where: None) -> None:
         section = self.section_target(path, "change_section")
@@ -342,11 +397,8 @@ class _Patcher:
     # -- what operations name -------------------------------------------------------------
 
     def find(self, cid: Any) -> tuple[_Section, int] | None:
-        for section in self.sections:
-            for j, clause in enumerate(section.clauses):
-                if clause.id == cid:
-                    return section, j
-        return None
+        hit = self.index.get(cid)
+        return None if hit is None else (hit[0], hit[0].clauses.index(hit[1]))
 
     def clause_ids(self) -> list[str]:
         return [c.id for s in self.sections for c in s.clauses]
@@ -414,12 +466,16 @@ class _Patcher:
                 section.clauses.insert(j, old)
                 return
             spot[0].clauses.insert(spot[1], new)
+            section = spot[0]
+        del self.index[old.id]
+        self.index[new.id] = (section, new)
         self.done[old.id] = self.done[new.id] = (_DONE[kind], self.line(path))
+        if new.id != old.id:
+            self.removed[old.id] = (path + ({"change": "set", "replace": "with"}[kind], "id"), "renamed")
 
     def find_section(self, key: Any, loc: Location) -> _Section | None:
-        for section in self.sections:
-            if section.key == key:
-                return section
+        if key in self.section_index:
+            return self.section_index[key]
         if key in self.done_sections and self.done_sections[key][0] == "removed":
             self.error(loc, f"section '{key}' was removed by the operation at line {self.done_sections[key][1]}")
         else:
@@ -452,7 +508,7 @@ class _Patcher:
 
     def check_references(self) -> None:
         """A removed clause that the term's own clauses still cite, reported at the removal."""
-        gone = {cid: where for cid, where in self.removed.items() if self.find(cid) is None}
+        gone = {cid: went for cid, went in self.removed.items() if self.find(cid) is None}
         if not gone:
             return
         for section in self.sections:
@@ -466,7 +522,8 @@ class _Patcher:
                           if ref.split("#", 1)[0] == self.tid]
                 for cid, how in cited:
                     if cid in gone:
-                        self.error(self.patch.at(gone[cid]), f"clause '{cid}' is removed, but clause "
+                        where, what = gone[cid]
+                        self.error(self.patch.at(where), f"clause '{cid}' is {what}, but clause "
                                    f"'{clause.id}' {how}", f"change clause '{clause.id}' in this patch too")
 
     def stitch(self) -> Stitched:

@@ -64,9 +64,36 @@ _CONDITION = {
 }
 
 _TEXT = {"type": "string", "minLength": 1}
+# What a corrections log entry says changed (compiler.lock): TERM, TERM#CLAUSE, fact:NAME, constraint:ID.
+CHANGED_REF = r"^([a-z0-9]+(-[a-z0-9]+)*(#[a-z0-9]+(-[a-z0-9]+)*)?|fact:[a-z][a-z0-9_]*|constraint:[a-z0-9]+(-[a-z0-9]+)*)$"
 _KEY_VALUE = {"type": ["string", "boolean"], "pattern": IDENT,
               "description": "A value of a key fact: an enum value, or true/false for a bool fact."}
 _NOTES = {"type": ["string", "null"]}
+_READER_NOTES = {"type": ["string", "null"],
+                 "description": "Notes for readers: the publisher's or the editors' remarks that the site shows "
+                                "with the text. Part of a published edition's locked content."}
+_EDITOR_NOTES = {"type": ["string", "null"],
+                 "description": "Notes for editors: modelling and transcription remarks (source files, readings, "
+                                "repairs, reconstruction marks). Shown on the site only with the plugin option "
+                                "show_editor_notes; not part of a published edition's locked content."}
+
+def _dated(printed: str, date: str, version: str) -> dict:
+    return {
+        "type": "object",
+        "description": f"The entry's \"{printed}\" as the publisher prints it, a date and a version label, "
+                       f"like {{date: {date}, version: {version}}}; check verifies it against the editions "
+                       "that carry that label.",
+        "properties": {
+            "date": {"type": ["string", "null"], "pattern": DATE,
+                     "description": "The date printed, as YYYY-MM-DD (or YYYY-MM, YYYY)."},
+            "version": {"type": "string", "pattern": EDITION_ID,
+                        "description": "The publisher's version label printed (11.0.0 for \"v11.0.0\"): an "
+                                       "edition's 'version', else its id."},
+        },
+        "required": ["version"],
+        "additionalProperties": False,
+    }
+
 
 _RULE = {
     "type": "object",
@@ -81,7 +108,8 @@ _RULE = {
         "forbids": {"$ref": "#/$defs/condition"},
         "permits": {"$ref": "#/$defs/condition"},
         "exception_to": {"type": "array", "items": {"type": "string", "pattern": CLAUSE_REF}},
-        "notes": _NOTES,
+        "notes": {**_NOTES, "description": "The editors' remarks on how this rule models the text; "
+                                           "not part of a published edition's locked content."},
     },
     "required": ["decision"],
     "additionalProperties": False,
@@ -95,7 +123,10 @@ _TERM = {
         "name": _TEXT,
         "withdrawn": {"type": "boolean"},
         "aliases": {"type": "array", "items": _TEXT},
-        "notes": _NOTES,
+        "updated": _dated("Last Updated", "2026-03-13", "11.0.0"),
+        "released": _dated("Released", "2015-08-10", "3.0.0"),
+        "notes": _READER_NOTES,
+        "editor_notes": _EDITOR_NOTES,
         "decisions": {"type": "array", "items": {
             "type": "object",
             "properties": {
@@ -129,7 +160,8 @@ _CLAUSE = {
     "properties": {
         "id": {"type": "string", "pattern": SLUG},
         "text": _TEXT,
-        "notes": _NOTES,
+        "notes": _READER_NOTES,
+        "editor_notes": _EDITOR_NOTES,
         "links": {"type": "array", "items": {
             "type": "object",
             "properties": {"phrase": _TEXT, "term": {"type": "string", "pattern": SLUG},
@@ -288,7 +320,8 @@ _RULEBOOK = {
     "properties": {
         "title": _TEXT,
         "publisher": _TEXT,
-        "notes": _NOTES,
+        "notes": _READER_NOTES,
+        "editor_notes": _EDITOR_NOTES,
         "editions": {"type": "array", "minItems": 1, "items": {
             "type": "object",
             "properties": {
@@ -297,7 +330,11 @@ _RULEBOOK = {
                 "date": {"type": ["string", "null"], "pattern": DATE},
                 "status": {"enum": ["published", "draft"]},
                 "sources": {"type": "array", "items": _TEXT},
-                "notes": _NOTES,
+                "notes": _READER_NOTES,
+                "editor_notes": _EDITOR_NOTES,
+                "version": {"type": "string", "pattern": EDITION_ID,
+                            "description": "The publisher's version label of this edition, where it is not "
+                                           "the id: what a term's 'updated' and 'released' name."},
             },
             "required": ["id", "title", "date", "status"],
             "additionalProperties": False,
@@ -369,6 +406,9 @@ _VOCABULARY_OVERLAY = {
                                                                           "after its others."},
                                    "withdraw_values": {**_NAMES, "description": "Values of an enum fact "
                                                                                "withdrawn."},
+                                   "order": {**_NAMES, "description": "An ordered fact's values in their "
+                                                                     "order from this edition on (after values "
+                                                                     "added and withdrawn): each value once."},
                                },
                                "required": ["name"],
                                "additionalProperties": False,
@@ -395,9 +435,41 @@ _VOCABULARY_OVERLAY = {
     "additionalProperties": False,
 }
 
+_CORRECTIONS = {
+    "type": "object",
+    "description": "corrections.yaml: the log of published editions locked (rulebook publish) and corrected "
+                   "(rulebook correct), oldest first. Written by those commands; the site shows it.",
+    "properties": {
+        "corrections": {"type": "array", "items": {
+            "type": "object",
+            "description": "One entry: the edition locked or corrected, when, why, and what changed.",
+            "properties": {
+                "date": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                         "description": "The day of the entry, YYYY-MM-DD."},
+                "edition": {"type": "string", "pattern": EDITION_ID,
+                            "description": "The published edition locked or corrected."},
+                "kind": {"enum": ["publish", "transcription", "erratum"],
+                         "description": "publish: the edition's first lock; transcription: the editors "
+                                        "corrected their transcription of the text or its meaning (the rule is "
+                                        "as published); erratum: the publisher changed a rule of the edition."},
+                "reason": {**_TEXT, "description": "Why, in a sentence or two; the site shows it."},
+                "changed": {"type": "array", "items": {"type": "string", "pattern": CHANGED_REF},
+                            "description": "What the entry changed, by locked digest: clauses (TERM#CLAUSE), "
+                                           "terms (TERM: its name, aliases, notes, decisions or sections), "
+                                           "facts (fact:NAME) and constraints (constraint:ID) of the "
+                                           "edition's vocabulary."},
+            },
+            "required": ["date", "edition", "kind", "reason"],
+            "additionalProperties": False,
+        }},
+    },
+    "required": ["corrections"],
+    "additionalProperties": False,
+}
+
 DEFS = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE, "patch-operation": _PATCH_OPERATION}
 ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM,
-         "vocabulary-overlay": _VOCABULARY_OVERLAY, "term-patch": _TERM_PATCH}
+         "vocabulary-overlay": _VOCABULARY_OVERLAY, "term-patch": _TERM_PATCH, "corrections": _CORRECTIONS}
 
 
 def published_schema() -> dict:

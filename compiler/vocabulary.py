@@ -145,9 +145,9 @@ class _Overlay:
 
     def change_fact(self, path: tuple, raw: dict) -> None:
         name, old = raw["name"], self.facts[raw["name"]]
-        if not any(k in raw for k in ("meaning", "add_values", "withdraw_values")):
+        if not any(k in raw for k in ("meaning", "add_values", "withdraw_values", "order")):
             self.error(path, f"a change of fact '{name}' says nothing to change",
-                       "give its new 'meaning', 'add_values' or 'withdraw_values'")
+                       "give its new 'meaning', 'add_values', 'withdraw_values' or 'order'")
             return
         if old.type == "bool" and ("add_values" in raw or "withdraw_values" in raw):
             self.error(path + ("add_values" if "add_values" in raw else "withdraw_values",),
@@ -173,9 +173,27 @@ class _Overlay:
             self.error(path, f"enum fact '{name}' would be left with {len(values)} "
                              f"value{'s' if len(values) != 1 else ''}",
                        "an enum fact has at least two values; withdraw the fact instead")
-        # An ordered fact's added values come last in its order.
+        # An ordered fact's added values come last in its order, unless 'order' restates it.
+        if "order" in raw:
+            values = self.restated_order(path + ("order",), raw["order"], old, values)
         self.facts[name] = Fact(name, old.type, tuple(values), raw.get("meaning", old.meaning), self.doc.at(path),
                                 old.ordered)
+
+
+    def restated_order(self, path: tuple, order: list[str], old: Fact, values: list[str]) -> list[str]:
+        """An ordered fact's values in the order a change restates (each of them once), or an error and ``values``."""
+        if not old.ordered:
+            self.error(path, f"fact '{old.name}' is not ordered; it has no order to restate",
+                       "declare it 'ordered: true' where it is added, or drop 'order'")
+            return values
+        wrong = list(dict.fromkeys(f"{v} twice" for i, v in enumerate(order) if v in order[:i]))
+        wrong += [f"{v} is not one of them" for v in dict.fromkeys(order) if v not in values]
+        wrong += [f"{v} missing" for v in values if v not in order]
+        if wrong:
+            self.error(path, f"the order of fact '{old.name}' must list each of its values once: " + ", ".join(wrong),
+                       "its values: " + ", ".join(values))
+            return values
+        return list(order)
 
 
 def _fact(doc: Document, path: tuple, raw: dict, problems: list[Diagnostic]) -> Fact:

@@ -7,7 +7,8 @@ from click.testing import CliRunner
 
 from compiler.cli import main
 
-MINIMAL = str(Path(__file__).resolve().parent / "fixtures" / "minimal")
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MINIMAL = str(FIXTURES / "minimal")
 
 
 def export(*args: str):
@@ -21,7 +22,7 @@ def test_contract_of_an_overlaid_edition():
     data = json.loads(result.output)
     assert data["edition"] | {} == {
         "id": "v2", "title": "Second", "date": None, "status": "draft", "sources": [], "notes": None,
-        "changed": ["cure"], "withdrawn": []}
+        "editor_notes": None, "changed": ["cure"], "withdrawn": []}
     (term,) = data["terms"]
     assert (term["id"], term["name"], term["aliases"]) == ("cure", "Cure", ["Mend"])
     clause = {c["id"]: c for c in term["clauses"]}
@@ -78,3 +79,20 @@ def test_table_rows_are_exported_once_as_the_table_not_again_as_rules():
     assert clauses["blocked"]["rules"] == [{
         "decision": "targeting.location", "id": None, "kind": "value", "when": "blocked", "value": "nowhere",
         "exception_to": ["targeting#draw-discard", "targeting#heal-band"], "notes": None}]
+
+
+def test_notes_apart_and_the_corrections_of_the_edition():
+    result = CliRunner().invoke(main, ["export", "--rulebook", str(FIXTURES / "lock" / "frozen"),
+                                       "--edition", "1.0"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert (data["edition"]["notes"], data["edition"]["editor_notes"]) == (
+        "The first printing.", "Typed from the printed booklet.")
+    (term,) = data["terms"]
+    assert (term["notes"], term["editor_notes"]) == (
+        "Cure is sometimes called Mend at tournaments.", "Page 12 of the booklet.")
+    clause = {c["id"]: c for c in term["clauses"]}["targets"]
+    assert (clause["notes"], clause["editor_notes"]) == (
+        "Printed in bold in the booklet.", '"Targets" is read as the targets of a cure.')
+    assert data["corrections"] == [{"date": "2026-01-01", "kind": "publish", "reason": "First printing.",
+                                    "changed": []}]

@@ -43,7 +43,8 @@ def a_term(when=None, test=None) -> model.Term:
                           (rule,), model.Steps("proc", ("t#a", "t#b")), table, loc(6, 1))
     decision = model.Decision("t.q", "enum", ("on", "off"), "Q.", All((), None), "t", loc(3, 1))
     return model.Term("t", "T", ("alias",), None, (decision,), (model.Section("s", "definition", None, (clause,)),),
-                      "e1", "0" * 64, loc())
+                      "e1", "0" * 64, loc(), updated=model.Dated("2026-03-13", "11.0.0", loc(2, 30), loc(2, 12)),
+                      released=model.Dated(None, "3.0.0", loc(3, 30)))
 
 
 def located(obj) -> list:
@@ -85,7 +86,9 @@ def test_the_bundled_rulebook_comes_back_equal(bundled):
         for term in edition.terms:
             paths[term.loc.path] = term.loc.path  # placeholders may be any string
         for item in edition.vocabulary.facts + edition.vocabulary.constraints:
-            paths[item.loc.path] = "V"
+            paths[item.loc.path] = item.loc.path  # vocabulary.yaml and each edition's _vocabulary.yaml
+    for correction in bundled.corrections:
+        paths[correction.loc.path] = "C"
     back = {v: k for k, v in paths.items()}
     result = round_trip(bundled, paths, back)
     assert result == bundled
@@ -137,8 +140,8 @@ BAD = {
     "a file the entry does not name": (_set(_term, TERM, "loc", ["X", 1, 1]), "unknown file placeholder 'X'"),
     "an object for a tuple": (_set(_term, TERM, "aliases", {}), "an array expected, not dict"),
     "a number in a tuple of strings": (_set(_term, TERM, "aliases", ["a", 1]), "str expected, not int"),
-    "a field missing": (lambda d: d.pop(), "Term is an array of its 10 fields"),
-    "a field too many": (lambda d: d.append("x"), "Term is an array of its 10 fields"),
+    "a field missing": (lambda d: d.pop(), "Term is an array of its 13 fields"),
+    "a field too many": (lambda d: d.append("x"), "Term is an array of its 13 fields"),
     "an object for a record": (_set(_clause, CLAUSE, "steps", {"procedure": "p"}),
                                "Steps is an array of its 2 fields"),
     "a number for an answer": (lambda d: d[slot(TERM, "sections")][0][slot(model.Section, "clauses")][0]
@@ -174,7 +177,7 @@ def test_reading_takes_only_the_class_asked_for():
     data = to_data(a_term(), PATHS)
     with pytest.raises(ModelDataError) as caught:
         from_data(model.Rulebook, data, BACK)
-    assert str(caught.value) == "Rulebook is an array of its 5 fields"
+    assert str(caught.value) == "Rulebook is an array of its 7 fields"
     with pytest.raises(ModelDataError) as caught:
         from_data(dict, data, BACK)
     assert str(caught.value) == "dict is not a model class"

@@ -9,6 +9,7 @@ Broken patches under tests/fixtures/overlay/broken/ have their exact messages.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ import pytest
 
 from compiler import export
 from compiler.build import load_rulebook
+from compiler.lock import edition_entry
 
 OVERLAY = Path(__file__).resolve().parent / "fixtures" / "overlay"
 PAIRS = ["two-clauses", "every-operation"]
@@ -38,6 +40,8 @@ def test_a_patch_resolves_to_the_whole_term_it_stands_for(pair):
     assert patched.term_by_id["targeting"] == whole.term_by_id["targeting"]
     assert patched.terms == whole.terms
     assert patched.changed == whole.changed == ("targeting",)
+    # so the lock of a published edition does not care which form wrote it
+    assert edition_entry(patched) == edition_entry(whole)
 
 
 @pytest.mark.parametrize("pair", PAIRS)
@@ -55,6 +59,25 @@ def test_the_patched_edition_leaves_the_earlier_one_as_it_was(pair, tmp_path):
     book = load_rulebook(OVERLAY / pair / "patch")
     assert book.edition("a") == load_rulebook(alone).edition("a")
     assert _export(OVERLAY / pair / "patch", "a") == _export(alone, "a")
+    assert _cases(OVERLAY / pair / "patch", "a", tmp_path / "with-b") == _cases(alone, "a", tmp_path / "alone-a")
+
+
+def _cases(root: Path, edition: str, out: Path) -> bytes:
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    result = CliRunner().invoke(main, ["conformance", "generate", "--rulebook", str(root), "--edition", edition,
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return (out / "cases.json").read_bytes()
+
+
+def test_the_conformance_suite_of_a_patched_edition_is_that_of_the_whole_term(tmp_path):
+    pair = OVERLAY / "every-operation"
+    patched = _cases(pair / "patch", "b", tmp_path / "patch")
+    assert patched == _cases(pair / "whole", "b", tmp_path / "whole")
+    assert b'"targeting.may_target"' in patched
 
 
 def test_the_digest_of_a_patched_term_is_that_of_its_resolved_content():
@@ -75,8 +98,9 @@ def test_a_patched_term_points_at_the_file_that_wrote_each_part():
     clauses = {c.id: c for c in term.clauses}
     assert term.edition == "b"
     assert (term.loc.path, term.loc.line) == (b_file, 1)
-    # the changed clause keeps its place in edition a's file; what 'set' gives is in b's
-    assert (clauses["protect"].loc.path, clauses["protect"].loc.line) == (a_file, 50)
+    # a changed clause stands at the operation; what 'set' gives is in b's file, the rest in a's
+    assert (clauses["protect"].loc.path, clauses["protect"].loc.line) == (b_file, 8)
+    assert (clauses["discard-pile"].links[0].loc.path, clauses["discard-pile"].links[0].loc.line) == (a_file, 49)
     assert (clauses["protect"].rules[0].loc.path, clauses["protect"].rules[0].loc.line) == (b_file, 12)
     assert (clauses["target"].loc.path, clauses["target"].loc.line) == (a_file, 18)
     assert (term.decisions[0].loc.path, term.decisions[0].loc.line) == (a_file, 6)
@@ -93,6 +117,14 @@ def test_each_operation_resolves_in_order():
     ]
     assert (term.name, term.aliases, term.notes) == ("Targeting and Choosing", ("Target", "Choose"), None)
     assert {c.id: c.section for c in term.clauses}["characters-only"] == "definition"
+    # 'discard-pile' is changed by the operation at line 25 (its notes); its link is still a's
+    root = OVERLAY / "every-operation" / "patch" / "editions"
+    pile = {c.id: c for c in term.clauses}["discard-pile"]
+    assert (pile.loc.path, pile.loc.line) == (os.path.relpath(root / "b" / "targeting.yaml"), 25)
+    assert (pile.links[0].loc.path, pile.links[0].loc.line) == (os.path.relpath(root / "a" / "targeting.yaml"), 49)
+    # a moved clause stands at the 'move' (line 19); its words are still a's
+    moved = {c.id: c for c in term.clauses}["characters-only"]
+    assert (moved.loc.path, moved.loc.line) == (os.path.relpath(root / "b" / "targeting.yaml"), 19)
 
 
 def test_a_patch_of_a_patch_builds_on_the_resolved_term(tmp_path):
@@ -127,7 +159,8 @@ def test_a_broken_patch_gets_its_exact_messages(case):
 
 
 def test_the_broken_cases_are_all_there():
-    assert BROKEN_CASES == ["mistakes-in-operations", "nothing-to-patch", "removed-clause-still-linked"]
+    assert BROKEN_CASES == ["mistakes-in-operations", "nothing-to-patch", "problems-in-patched-clauses",
+                            "removed-clause-still-linked", "text-drops-a-linked-phrase"]
 
 
 def _with_editions(tmp_path: Path, patches: dict[str, str]) -> Path:
@@ -170,3 +203,74 @@ def test_lineage_a_patch_declares_is_checked_against_the_edition_before(tmp_path
         "which edition 'b' (the edition before 'c') does not have\n"
         "  hint: did you mean 'protect'?\n"
         "1 problem found\n")
+
+
+
+def test_the_diff_of_a_patch_names_the_clauses_it_changed(monkeypatch):
+    """Where default-territory now answers 'anywhere' in every situation, the witness has no fact."""
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    monkeypatch.chdir(OVERLAY / "two-clauses")
+    result = CliRunner().invoke(main, ["diff", "a", "b", "--rulebook", "patch"], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "rulebook diff a -> b: 2 semantic",
+        "",
+        "targeting",
+        "  semantic  targeting#default-territory  patch/editions/b/targeting.yaml:3:5",
+        "    Unless an ability says otherwise, it targets [-in territory-]{+anywhere+}.",
+        "    behaviour: targeting.default_location changed",
+        "      when no fact holds: old territory (targeting#default-territory), "
+        "new anywhere (targeting#default-territory)",
+        "  semantic  targeting#protect  patch/editions/b/targeting.yaml:8:5",
+        "    A protected character [-can-]{+cannot+} be targeted.",
+        "    behaviour: targeting.may_target narrowed",
+        "      when in_play, protected, target_is_character: old yes (targeting#in-play-only), "
+        "new no (targeting#protect)",
+    ]
+
+
+def test_a_patch_over_the_limit_of_operations_is_refused_at_its_patch_key(tmp_path):
+    spec = importlib.util.spec_from_file_location("bench_hostile", OVERLAY.parents[2] / "bench" / "hostile.py")
+    hostile = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hostile)
+    hostile.long_patch(tmp_path / "long", 1_001)
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "long"], cwd=tmp_path,
+                          env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr.splitlines()[-3:] == [
+        "long/editions/v2/t.yaml:2:1: error: a patch of 1,001 operations is over the limit of 1,000",
+        "  hint: write the term whole instead; the limit is MAX_PATCH_OPERATIONS = 1000 in "
+        "compiler/overlay.py (docs/format.md, Limits)",
+        "1 problem found",
+    ]
+
+
+def test_a_patch_uses_the_vocabulary_of_its_own_edition(tmp_path):
+    root = _with_editions(tmp_path, {
+        "c": "id: targeting\npatch:\n  - change: characters-only\n    set:\n      rules:\n"
+             "        - {decision: targeting.may_target, forbids: shrouded, exception_to: [targeting#in-play-only]}\n"})
+    (root / "editions" / "c" / "_vocabulary.yaml").write_text(
+        "facts:\n  add:\n    - {name: shrouded, type: bool, meaning: The card is shrouded.}\n")
+    book = load_rulebook(root)
+    rule = {c.id: c for c in book.edition("c").term_by_id["targeting"].clauses}["characters-only"].rules[0]
+    assert (rule.decision, rule.kind, rule.exception_to) == ("targeting.may_target", "forbids",
+                                                              ("targeting#in-play-only",))
+    assert "shrouded" in book.edition("c").vocabulary.by_name
+    assert "shrouded" not in book.edition("b").vocabulary.by_name
+
+
+def test_a_patch_of_a_withdrawn_term_says_which_edition_withdrew_it(tmp_path):
+    root = _with_editions(tmp_path, {"c": "id: targeting\nwithdrawn: true\n",
+                                     "d": "id: targeting\npatch:\n  - remove: protect\n"})
+    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=tmp_path,
+                          env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
+    assert proc.stderr.splitlines() == [
+        "book/editions/a/heal.yaml:11:13: error: link to term 'targeting', which edition 'c' does not have",
+        "book/editions/d/targeting.yaml:2:1: error: edition 'd' patches term 'targeting', "
+        "which edition 'c' withdrew",
+        "  hint: write the whole term, with 'name' and 'sections' instead of 'patch', to bring it back",
+        "2 problems found",
+    ]

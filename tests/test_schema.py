@@ -34,11 +34,15 @@ def _files(root: Path):
     yield root / "rulebook.yaml", "rulebook"
     yield root / "vocabulary.yaml", "vocabulary"
     for path in sorted((root / "editions").glob("*/*.yaml")):
-        yield path, "term-patch" if "\npatch:" in path.read_text() else "term"
+        if path.name == "_vocabulary.yaml":
+            yield path, "vocabulary-overlay"
+        else:
+            yield path, "term-patch" if "\npatch:" in path.read_text() else "term"
 
 
-@pytest.mark.parametrize("root", [FIXTURES / "minimal", BUNDLED, FIXTURES / "overlay" / "every-operation" / "patch"],
-                         ids=["minimal", "bundled", "overlay"])
+@pytest.mark.parametrize("root", [FIXTURES / "minimal", BUNDLED, FIXTURES / "overlay" / "every-operation" / "patch",
+                                  FIXTURES / "ordered"],
+                         ids=["minimal", "bundled", "overlay", "ordered"])
 def test_real_files_satisfy_both_validators(root):
     files = list(_files(root))
     assert len(files) > 2

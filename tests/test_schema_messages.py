@@ -39,7 +39,7 @@ CLAUSE = "id: t\nname: T\nsections:\n  - key: s\n    kind: definition\n    claus
     ("title: T\neditions:\n  - {id: '1', title: E, date: null, status: draft, extra: 1}\n", "rulebook",
      ["f.yaml:1:1: error: the file lacks required key 'publisher'",
       "f.yaml:3:52: error: unknown key 'extra' in edition '1'\n"
-      "  hint: valid keys: id, title, date, status, sources, notes"]),
+      "  hint: valid keys: id, title, date, status, sources, notes, editor_notes, version"]),
     ("title: T\npublisher: P\neditions: [x]\nnote: n\n", "rulebook",
      ["f.yaml:3:12: error: edition 1 must be a mapping, not a string",
       "f.yaml:4:1: error: unknown key 'note' at the top level\n  hint: did you mean 'notes'?"]),
@@ -122,6 +122,7 @@ def test_the_published_schema_names_each_file_kind():
     assert schema["$id"] == "https://rulebook-compiler.invalid/schema/rulebook.json"
     assert schema["title"] == "rulebook-compiler source files"
     assert schema["anyOf"] == [{"$ref": "#/$defs/rulebook"}, {"$ref": "#/$defs/vocabulary"}, {"$ref": "#/$defs/term"},
-                               {"$ref": "#/$defs/vocabulary-overlay"}, {"$ref": "#/$defs/term-patch"}]
-    assert sorted(schema["$defs"]) == ["clause", "condition", "patch-operation", "rule", "rulebook", "term",
-                                       "term-patch", "vocabulary", "vocabulary-overlay"]
+                               {"$ref": "#/$defs/vocabulary-overlay"}, {"$ref": "#/$defs/term-patch"},
+                               {"$ref": "#/$defs/corrections"}]
+    assert sorted(schema["$defs"]) == ["clause", "condition", "corrections", "patch-operation", "rule", "rulebook",
+                                       "term", "term-patch", "vocabulary", "vocabulary-overlay"]

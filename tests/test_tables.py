@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import check, load_rulebook
+from compiler.build import load_rulebook
 from compiler.conditions import to_json
 from compiler.evaluate import DecisionModel
 from compiler.export import edition_json
@@ -116,15 +116,8 @@ def test_a_multi_key_table_is_a_real_table_on_its_term_page(book):
     assert html.count('<table class="rb-table"') == 3  # 'Draw: Top of Deck' reads as its own text
 
 
-def problems(name: str, monkeypatch) -> list[str]:
-    monkeypatch.chdir(TABLES)
-    book, found = check(name)
-    assert book is None
-    return [str(d) for d in found]
-
-
-def test_overlapping_rows_that_disagree(monkeypatch):
-    assert problems("overlapping-rows", monkeypatch) == [
+def test_overlapping_rows_that_disagree(problems_in):
+    assert problems_in(TABLES, "overlapping-rows") == [
         "overlapping-rows/editions/t1/targeting.yaml:23:15: error: this row repeats the row at line 22 where "
         "ability is draw and card_type is hero\n"
         "  hint: list each combination of keys once in a table",
@@ -135,8 +128,8 @@ def test_overlapping_rows_that_disagree(monkeypatch):
         "overlapping-rows/editions/t1/targeting.yaml:37:29: error: key 'draw' is listed twice in this row"]
 
 
-def test_keys_and_values_outside_the_vocabulary(monkeypatch):
-    assert problems("keys-and-values-outside-the-vocabulary", monkeypatch) == [
+def test_keys_and_values_outside_the_vocabulary(problems_in):
+    assert problems_in(TABLES, "keys-and-values-outside-the-vocabulary") == [
         "keys-and-values-outside-the-vocabulary/editions/t1/targeting.yaml:22:17: error: table key 'healable' is "
         "a predicate; a table is keyed by facts\n"
         "  hint: key the table by the facts that 'healable' tests, or write rules with 'when'",
@@ -155,8 +148,8 @@ def test_keys_and_values_outside_the_vocabulary(monkeypatch):
         "  hint: write true or false"]
 
 
-def test_malformed_tables(monkeypatch):
-    assert problems("malformed-tables", monkeypatch) == [
+def test_malformed_tables(problems_in):
+    assert problems_in(TABLES, "malformed-tables") == [
         "malformed-tables/editions/t1/targeting.yaml:19:37: error: key 'ability' is listed twice",
         "malformed-tables/editions/t1/targeting.yaml:21:22: error: 'key' is a list, so a row's 'keys' maps each "
         "key fact to its value or values, like {ability: VALUE}",
@@ -173,8 +166,8 @@ def test_malformed_tables(monkeypatch):
         "  hint: the first is at line 35; a term's tables for one decision are one table, with one 'otherwise'"]
 
 
-def test_an_otherwise_row_that_answers_nothing_is_an_error(monkeypatch):
-    assert problems("otherwise-covers-nothing", monkeypatch) == [
+def test_an_otherwise_row_that_answers_nothing_is_an_error(problems_in):
+    assert problems_in(TABLES, "otherwise-covers-nothing") == [
         "otherwise-covers-nothing/editions/t1/targeting.yaml:23:22: error: 'otherwise' answers no situation: "
         "the rows for 'targeting.may_redirect' cover every combination of blocked, ability\n"
         "  hint: remove 'otherwise', or the rows whose situations it is meant to answer"]
@@ -197,3 +190,32 @@ def test_mutants_name_the_otherwise_row(book):
     assert where == ["targeting#draw (table row 1)", "targeting#hold (table row 1)", "targeting#hold (table row 2)",
                      "targeting#all-other (otherwise row)", "targeting#redirect (table row 1)",
                      "targeting#redirect (otherwise row)"]
+
+
+def test_a_value_an_edition_adds_to_a_key_falls_to_the_otherwise_row():
+    book = load_rulebook(TABLES / "a-value-added")  # t2 adds the ability 'toss' and changes no term
+    t1, t2 = (DecisionModel(e.vocabulary, e, "targeting.location") for e in book.editions)
+    assert [s for s in t1.states() if s["ability"] == "toss"] == []
+    found = {s["card_type"]: (t2.evaluate(s).answer, t2.evaluate(s).clauses)
+             for s in t2.states() if s["ability"] == "toss"}
+    assert found == {t: ("in_play", ("targeting#all-other",)) for t in ("hero", "evil_character", "lost_soul")}
+
+
+def test_too_many_pairs_of_rows_to_compare_is_a_named_error(problems_in, monkeypatch):
+    from compiler import tables
+
+    monkeypatch.setattr(tables, "MAX_TABLE_PAIRS", 0)  # the two Hold rows share ability=hold: one pair
+    assert problems_in(TABLES, "two-keys") == [
+        "two-keys/editions/t1/targeting.yaml:18:11: error: the rows of term 'targeting' for 'targeting.location' "
+        "take more than 0 pairs to compare for overlaps\n"
+        "  hint: key every row of the term's tables for 'targeting.location' by one fact in common, or split the "
+        "decision; the limit is MAX_TABLE_PAIRS in compiler/tables.py (docs/format.md, Limits)"]
+
+
+def test_a_row_added_marks_its_own_clause_changed_not_the_otherwise_clause():
+    from compiler.site.lineage import clause_marks
+
+    book = load_rulebook(TABLES / "a-row-added")  # t2 adds a Hold row; 'All Other Abilities' is as it was
+    marks = clause_marks(book)["t2"]["targeting"]
+    assert {c: m.changed_in for c, m in marks.items()} == {
+        "draw": None, "hold": "t2", "all-other": None, "redirect": None}

@@ -125,3 +125,41 @@ def test_page_furniture_is_not_rules(bundled):
     texts = " ".join(c.text for e in bundled.editions for t in e.terms for c in t.clauses)
     for furniture in ("Event Calendar", "Thanks for sharing", "special offer", "Message Boards"):
         assert furniture not in texts
+
+
+# What marks a modelling or transcription remark (docs/format.md, "Notes for readers, notes for
+# editors"): a source file's name, a reconstruction mark, a reading of the text, a repair.
+EDITORS_WORDS = re.compile(r"\.txt\b|\[(certain|both|uncertain)\]|\b(is|are) read as\b|\bmodell?ed\b|"
+                           r"\b(restored|Ambiguous)\b")
+
+
+def test_reader_notes_hold_no_editors_remarks():
+    from compiler.build import load_rulebook
+
+    book = load_rulebook(SOURCES.parent)
+    notes = {"rulebook": book.notes}
+    for edition in book.editions:
+        notes[edition.id] = edition.notes
+        for term in edition.terms:
+            notes[f"{edition.id}/{term.id}"] = term.notes
+            notes.update({f"{edition.id}/{c.ref}": c.notes for c in term.clauses})
+    found = {where: EDITORS_WORDS.findall(text) for where, text in notes.items() if text and EDITORS_WORDS.search(text)}
+    assert found == {}
+
+
+def test_2012_heal_targets_characters_only():
+    # 2012 says twice that heal is for characters: "remove the effects ... from a character" and
+    # "Heal abilities target the characters that are to be healed": a card that is not a character
+    # is no target even where the heal card states a requirement it meets.
+    from compiler.build import load_rulebook
+    from compiler.evaluate import Evaluator
+
+    book = load_rulebook(SOURCES.parent)
+    evaluator = Evaluator(book, book.edition("2012"))
+    model = evaluator.model("heal.may_target")
+    state = {fact: False for fact in model.facts} | {
+        "target_is_character": False, "card_specifies_target_requirement": True, "meets_card_requirement": True}
+    assert evaluator.decide("heal.may_target", state) is False
+    assert evaluator.decide("heal.may_target", state | {"target_is_character": True}) is True
+    fixed = [c for c in book.corrections if c.edition == "2012" and c.kind == "transcription"]
+    assert [c.changed for c in fixed] == [("heal#instantaneous",)]

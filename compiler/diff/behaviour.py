@@ -129,6 +129,8 @@ class Side:
         self.own = own
         self._preds = {n: p.condition for n, p in edition.predicates.items()}
         self._models: dict[str, DecisionModel] = {}
+        # Comparisons read in the edition's own order: a value it does not have is before or after nothing.
+        self.orders = (own or vocabulary).orders
 
     def function(self, kind: str, name: str) -> tuple[set[str], Function, int] | None:
         """The facts the name depends on, its function and the steps of one call; None when this side lacks it."""
@@ -136,7 +138,7 @@ class Side:
             pred = self.edition.predicates.get(name)
             if pred is None:
                 return None
-            test = compile_condition(Ref(name), self._preds, orders=self.vocabulary.orders)
+            test = compile_condition(Ref(name), self._preds, orders=self.orders)
             clause = (pred.clause,)
             return facts_used(Ref(name), self._preds), lambda s: (test(s), clause), size(Ref(name), self._preds)
         if name not in self.edition.decisions:
@@ -145,7 +147,7 @@ class Side:
         if model is None:
             # The predicates once per side, not copied out of the edition for every model.
             model = self._models[name] = DecisionModel(self.vocabulary, self.edition, name,
-                                                       predicates=self._preds)
+                                                       predicates=self._preds, orders=self.orders)
         given = model.space.given
 
         def decide(state: dict) -> tuple[Answer | None, tuple[str, ...]]:

@@ -19,7 +19,7 @@ from ..conditions import to_json as cond_json
 from ..model import Clause, Vocabulary
 from .redline import words
 
-KINDS = ("added", "removed", "moved", "renamed", "split", "merged", "editorial", "reworded", "semantic")
+KINDS = ("added", "removed", "moved", "renamed", "renumbered", "split", "merged", "editorial", "reworded", "semantic")
 
 SAME, EDITORIAL, REWORDED = "same", "editorial", "reworded"
 

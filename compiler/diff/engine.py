@@ -17,10 +17,12 @@ from ..diagnostics import Location
 from ..model import Edition, Rulebook, Term, Vocabulary
 from . import classify as K
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
+from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
 from .fingerprint import fingerprint
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
+from .steps import only_number_changed, renumbering, step_numbers
 from .source import EditionSource, FullSource
 
 
@@ -52,6 +54,8 @@ class Change:
     fingerprint: str = ""
     # When matched by declared lineage: {"keys": [lineage keys], "from": [old refs], "to": [new refs]}.
     lineage: dict | None = None
+    # A step of a procedure at another place: {"procedure", "old", "new"} (1-based).
+    step: dict | None = None
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -85,6 +89,7 @@ class Change:
             "drift": list(self.drift),
             "redline_coarse": self.redline.coarse,
             "lineage": self.lineage,
+            "step": self.step,
         }
 
 
@@ -96,6 +101,7 @@ class DiffResult:
     new: dict
     changes: tuple[Change, ...]
     behaviours: tuple[Behaviour, ...] = field(default=())  # every name compared, dependents included
+    vocabulary: VocabularyChanges = NO_CHANGES  # facts, values and constraints the new edition changed
 
     @property
     def summary(self) -> dict[str, int]:
@@ -106,11 +112,11 @@ class DiffResult:
 
     @property
     def empty(self) -> bool:
-        return not self.changes
+        return not self.changes and self.vocabulary.empty
 
     def as_json(self) -> dict[str, Any]:
         return {"old": self.old, "new": self.new, "summary": self.summary,
-                "changes": [c.as_json() for c in self.changes]}
+                "changes": [c.as_json() for c in self.changes], "vocabulary": self.vocabulary.as_json()}
 
 
 def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
@@ -177,6 +183,7 @@ class _Differ:
         self.old, self.new = old, new
         self.old_path, self.new_path = old_path, new_path
         self.vocabulary = merged_vocabulary(vocabulary_old, vocabulary_new)
+        self.vocabulary_changes = vocabulary_changes(vocabulary_old, vocabulary_new)
         # Each side's own vocabulary, for witnesses it could not describe; None when both are the same.
         self.own = (None, None) if vocabulary_old == vocabulary_new else (vocabulary_old, vocabulary_new)
 
@@ -190,6 +197,8 @@ class _Differ:
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._terms = {p.id: p.new or p.old for p in pairs}
+        self._steps = ({r: n for p in pairs for r, n in step_numbers(p.old).items()},
+                       {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
         pairings = match_clauses(pairs, declared)
         drafts = [self._header(p) for p in pairs] + [self._clause_draft(p) for p in pairings]
@@ -200,7 +209,7 @@ class _Differ:
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
         return DiffResult(old_info, new_info, tuple(changes),
-                          tuple(behaviours[k] for k in sorted(behaviours)))
+                          tuple(behaviours[k] for k in sorted(behaviours)), self.vocabulary_changes)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
         """The declared groups that touch the terms diffed, with their clauses as each side has them.
@@ -208,12 +217,12 @@ class _Differ:
         A clause a side does not have (its term withdrawn since, say) is left
         out; a group left without a side is left to the guesses of ``match``.
         """
+        old_side, new_side = _Clauses(self.old, old_digests), _Clauses(self.new, new_digests)
         found = []
         for group in groups:
             if not any(ref.split("#", 1)[0] in ids for ref in group.olds + group.news):
                 continue
-            olds = _in_order(self.old, [c for c in (_clause(self.old, ref, old_digests) for ref in group.olds) if c])
-            news = _in_order(self.new, [c for c in (_clause(self.new, ref, new_digests) for ref in group.news) if c])
+            olds, news = old_side.found(group.olds), new_side.found(group.news)
             if olds and news and [c.ref for c in olds] != [c.ref for c in news]:
                 found.append(Declared(olds, news, group.kinds))
         return tuple(found)
@@ -303,11 +312,15 @@ class _Differ:
         text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
         kind = d["kind"]
         p: Pairing | None = d["pairing"]
+        step = renumbering(*self._steps, p.old[0], p.new[0]) \
+            if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
         if kind is None:
             if behaviour_changed:
                 kind = "semantic"
             elif p is not None and {c.term for c in p.old} != {c.term for c in p.new}:
                 kind = "moved"  # to another term: as such, whatever else changed but behaviour
+            elif step is not None and only_number_changed(d["old_text"] or "", d["new_text"] or ""):
+                kind = "renumbered"  # its id may have changed too: the lineage note says so
             elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
                 kind = "renamed"
             elif text == K.REWORDED:
@@ -349,6 +362,7 @@ class _Differ:
             fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"]),
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
+            step=step,
         )
 
     def _phrases(self) -> K.Phrases:
@@ -393,19 +407,26 @@ class _Differ:
         return (c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
 
 
-def _clause(source: EditionSource, ref: str, digests):
-    """The clause a side has under this ref, or None."""
-    tid, cid = ref.split("#", 1)
-    if tid not in digests:
-        return None
-    return next((c for c in source.term(tid).clauses if c.id == cid), None)
+class _Clauses:
+    """The clauses of one side by ref, each term read and indexed once."""
 
+    def __init__(self, source: EditionSource, digests):
+        self.source, self.digests = source, digests
+        self.terms: dict[str, dict[str, tuple[int, object]]] = {}
 
-def _in_order(source: EditionSource, clauses: list) -> tuple:
-    """Clauses in the order a reader meets them: by term, then as the term lists them."""
-    def place(clause):
-        return clause.term, [c.id for c in source.term(clause.term).clauses].index(clause.id)
-    return tuple(sorted(clauses, key=place))
+    def found(self, refs) -> tuple:
+        """The clauses the side has of these refs, in the order a reader meets them: by term,
+        then as the term lists them."""
+        hits = []
+        for ref in refs:
+            tid, cid = ref.split("#", 1)
+            if tid not in self.digests:
+                continue
+            if tid not in self.terms:
+                self.terms[tid] = {c.id: (i, c) for i, c in enumerate(self.source.term(tid).clauses)}
+            if cid in self.terms[tid]:
+                hits.append((tid, *self.terms[tid][cid]))
+        return tuple(clause for _, _, clause in sorted(hits, key=lambda h: h[:2]))
 
 
 def _header_json(term: Term) -> dict:

@@ -45,12 +45,29 @@ def declared_groups(book_old: Rulebook, old: Edition, book_new: Rulebook, new: E
     return ()
 
 
-def _compose(steps: Sequence[tuple[Lineage, ...]]) -> tuple[Group, ...]:
-    if not any(steps):
+@dataclass(frozen=True)
+class _Step:
+    """One edition's declarations, indexed both ways (a scan per clause would be quadratic)."""
+
+    by_clause: dict[str, Lineage]  # new ref -> its declaration
+    by_source: dict[str, list[Lineage]]  # old ref -> the declarations that name it
+
+    @classmethod
+    def of(cls, items: tuple[Lineage, ...]) -> "_Step":
+        by_source: dict[str, list[Lineage]] = {}
+        for item in items:
+            for source in item.sources:
+                by_source.setdefault(source, []).append(item)
+        return cls({item.clause: item for item in items}, by_source)
+
+
+def _compose(declared: Sequence[tuple[Lineage, ...]]) -> tuple[Group, ...]:
+    if not any(declared):
         return ()
+    steps = [_Step.of(items) for items in declared]
     starts: dict[str, None] = {}
-    for k, step in enumerate(steps):
-        for item in step:
+    for k, items in enumerate(declared):
+        for item in items:
             for source in item.sources:
                 for ref in _back(steps, k, source):
                     starts[ref] = None
@@ -63,20 +80,21 @@ def _compose(steps: Sequence[tuple[Lineage, ...]]) -> tuple[Group, ...]:
     return _components(links)
 
 
-def _back(steps: Sequence[tuple[Lineage, ...]], k: int, ref: str) -> list[str]:
+def _back(steps: Sequence[_Step], k: int, ref: str) -> list[str]:
     """The clauses of the first edition that ``ref`` (of the edition before step ``k``) comes from."""
     refs = [ref]
     for step in reversed(steps[:k]):
-        declared = {item.clause: item.sources for item in step}
-        refs = [source for r in refs for source in declared.get(r, (r,))]
+        refs = [source for r in refs
+                for source in (step.by_clause[r].sources if r in step.by_clause else (r,))]
     return refs
 
 
-def _forward(step: tuple[Lineage, ...], ref: str, kinds: frozenset) -> list[tuple[str, frozenset]]:
+def _forward(step: _Step, ref: str, kinds: frozenset) -> list[tuple[str, frozenset]]:
     """Where a clause goes in the next edition: what names it, and itself unless taken or replaced."""
-    out = [(item.clause, kinds | {item.kind}) for item in step if ref in item.sources]
-    taken = any(ref in item.sources and item.continues for item in step)
-    replaced = any(item.clause == ref for item in step)  # its id now names a clause with a lineage of its own
+    naming = step.by_source.get(ref, ())
+    out = [(item.clause, kinds | {item.kind}) for item in naming]
+    taken = any(item.continues for item in naming)
+    replaced = ref in step.by_clause  # its id now names a clause with a lineage of its own
     if not taken and not replaced:
         out.append((ref, kinds))
     return out

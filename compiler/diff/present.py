@@ -7,7 +7,7 @@ from typing import Any
 from .engine import Change, DiffResult
 
 KIND_WORDS = {
-    "added": "added", "removed": "removed", "moved": "moved", "renamed": "renamed", "split": "split",
+    "added": "added", "removed": "removed", "moved": "moved", "renamed": "renamed", "renumbered": "renumbered", "split": "split",
     "merged": "merged",
     "editorial": "editorial", "reworded": "reworded", "semantic": "semantic",
 }
@@ -66,6 +66,8 @@ def clause_name(change: Change) -> str:
 
 def summary_line(result: DiffResult) -> str:
     counts = [f"{n} {k}" for k, n in result.summary.items() if n]
+    if not counts and not result.vocabulary.empty:
+        return "the vocabulary only"
     return ", ".join(counts) if counts else "no changes"
 
 
@@ -86,6 +88,8 @@ def details(change: Change) -> list[str]:
     out = []
     if change.matched_by == "lineage":
         out.append(declared_words(change))
+    if change.step:
+        out.append(f"step {change.step['old']} -> {change.step['new']} of {change.step['procedure']}")
     if change.matched_by in ("text", "split", "merge"):
         out.append(f"matched by {change.matched_by} similarity ({change.confidence:.0%})"
                    if change.matched_by == "text" else f"{change.matched_by} found by text similarity "

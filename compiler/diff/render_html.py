@@ -45,12 +45,16 @@ _LAYOUT = """\
 _DIFF = """\
 {% extends "layout" %}
 {% block body %}
-{% if not groups %}
+{% if not groups and not vocabulary %}
 <p>No changes.</p>
 {% else %}
 <table class="summary"><tr><th>kind</th><th>changes</th></tr>
 {%- for kind, n in summary %}<tr><td>{{ kind }}</td><td>{{ n }}</td></tr>{% endfor -%}
 <tr><th>total</th><th>{{ total }}</th></tr></table>
+{% if vocabulary %}
+<h2>Vocabulary</h2>
+<ul>{% for line in vocabulary %}<li>{{ line }}</li>{% endfor %}</ul>
+{% endif %}
 {% for term, articles in groups %}
 <section><h2 id="term-{{ term }}">{{ term }}</h2>
 {% for article in articles %}
@@ -128,7 +132,7 @@ def render(result: DiffResult) -> str:
     groups = [(term, [change_html(c, old, new) for c in changes]) for term, changes in by_term(result)]
     return _ENV.get_template("diff").render(title=f"Rulebook changes: {old} → {new}", style=STYLE, groups=groups,
                                             summary=[(k, n) for k, n in result.summary.items() if n],
-                                            total=len(result.changes))
+                                            total=len(result.changes), vocabulary=result.vocabulary.lines())
 
 
 def render_history(term: str, steps: list[DiffResult]) -> str:

@@ -83,6 +83,8 @@ def render(result: DiffResult) -> str:
     lines += ["| kind | changes |", "| --- | ---: |"]
     lines += [f"| {kind} | {n} |" for kind, n in result.summary.items() if n]
     lines.append(f"| **total** | **{len(result.changes)}** |")
+    if not result.vocabulary.empty:
+        lines += ["", "### Vocabulary", ""] + [f"- {escape(line)}" for line in result.vocabulary.lines()]
     for term, changes in by_term(result):
         lines += ["", f"### {code(term)}", ""]
         seen: set[str] = set()  # a decision's witnesses are shown once per term

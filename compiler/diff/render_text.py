@@ -25,6 +25,8 @@ def render(result: DiffResult, colour: bool = False) -> str:
     paint = _painter(colour)
     lines = [paint(BOLD, printable(f"rulebook diff {side_name(result.old)} -> {side_name(result.new)}: "
                                    f"{summary_line(result)}"))]
+    if not result.vocabulary.empty:
+        lines += ["", paint(BOLD, "vocabulary:")] + ["  " + printable(line) for line in result.vocabulary.lines()]
     for term, changes in by_term(result):
         lines.append("")
         lines.append(paint(BOLD, printable(term)))
@@ -55,7 +57,7 @@ def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
             continue
         seen.add(b.name)
         for w in b.witnesses:
-            plain.append(f"      when {situation(w.facts and dict(w.facts))}: old {answer(w.old)}"
+            plain.append(f"      when {situation(dict(w.facts))}: old {answer(w.old)}"
                          f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
                          f" ({', '.join(w.new_clauses) or 'no rule'})"
                          + (f" [{unknown_note(w)}]" if unknown_note(w) else ""))

@@ -14,7 +14,7 @@ from ..diff.present import answer
 from ..model import Edition, Rulebook
 
 KIND_WORDS = {
-    "added": "added", "removed": "removed", "moved": "moved", "renamed": "renamed", "split": "split",
+    "added": "added", "removed": "removed", "moved": "moved", "renamed": "renamed", "renumbered": "renumbered", "split": "split",
     "merged": "merged", "editorial": "editorial", "reworded": "reworded", "semantic": "changes the rules",
 }
 
@@ -76,6 +76,32 @@ def _unknown_words(name: str, facts) -> str:
     fact, _, value = name.partition("=")
     meaning = facts[fact].meaning.rstrip(".") if fact in facts else fact
     return f"the value {answer_words(value)} of “{meaning}”" if value else f"the fact “{meaning}”"
+
+
+def vocabulary_words(changes, old: Edition, new: Edition) -> list[str]:
+    """How the newer edition's vocabulary differs from the older's, in the vocabulary's own sentences."""
+    was, now = old.vocabulary.by_name, new.vocabulary.by_name
+    out = [f"New fact: {now[n].meaning}" for n in changes.facts_added]
+    out += [f"No longer a fact: {was[n].meaning}" for n in changes.facts_withdrawn]
+    for c in changes.facts_changed:
+        parts = []
+        if c.values_added:
+            parts.append("new values " + ", ".join(answer_words(v) for v in c.values_added))
+        if c.values_withdrawn:
+            parts.append("values withdrawn " + ", ".join(answer_words(v) for v in c.values_withdrawn))
+        if c.new_type is not None:
+            parts.append(f"now {'an enum' if c.new_type == 'enum' else 'yes or no'}")
+        if c.new_order is not None:
+            parts.append("in order " + ", ".join(answer_words(v) for v in c.new_order))
+        if c.new_meaning is not None:
+            parts.append(f"was “{c.old_meaning.rstrip('.')}”")
+        out.append(f"{now[c.name].meaning.rstrip('.')}: {'; '.join(parts)}.")
+    constraints_was = {c.id: c for c in old.vocabulary.constraints}
+    constraints_now = {c.id: c for c in new.vocabulary.constraints}
+    out += [f"New constraint: {constraints_now[i].text}" for i in changes.constraints_added]
+    out += [f"Constraint withdrawn: {constraints_was[i].text}" for i in changes.constraints_withdrawn]
+    out += [f"Constraint changed: {constraints_now[i].text}" for i in changes.constraints_changed]
+    return out
 
 
 def question(old: Edition, new: Edition, behaviour) -> str:

@@ -13,6 +13,7 @@ from ..model import Rulebook
 
 HOME, AZ, TERM, HISTORY, EDITIONS, EDITION, CHANGES, EDITION_TERM, PRINT = (
     "home", "az", "term", "history", "editions", "edition", "changes", "edition-term", "print")
+CORRECTIONS = "corrections"
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,10 @@ def print_uri() -> str:
     return "print/index.md"
 
 
+def corrections_uri() -> str:
+    return "corrections/index.md"
+
+
 def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
     """Every page of the site, in a stable order (it is also the search index's order)."""
     latest = book.latest
@@ -90,5 +95,7 @@ def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
             for term in edition.terms:
                 pages.append(PageSpec(edition_term_uri(book, edition.id, term.id), EDITION_TERM,
                                       f"{term.name} ({edition.id})", index_editions, edition.id, term.id))
+    if book.corrections:  # a rulebook that has never locked an edition has no log to show
+        pages.append(PageSpec(corrections_uri(), CORRECTIONS, "Corrections", False))
     pages.append(PageSpec(print_uri(), PRINT, f"{book.title}: printable glossary", False, latest.id))
     return pages

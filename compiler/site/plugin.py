@@ -66,6 +66,8 @@ def checked(root: Path, book) -> Iterator[None]:
 class RulebookConfig(Config):
     rulebook = opt.Type(str, default="rulebook")
     index_editions = opt.Type(bool, default=False)
+    # The editors' modelling and transcription notes (editor_notes) are for editors: shown only when asked.
+    show_editor_notes = opt.Type(bool, default=False)
 
 
 class RulebookPlugin(BasePlugin[RulebookConfig]):
@@ -92,7 +94,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             # Material prints the site name as HTML (raw in text and in aria-label); it is plain text.
             config.site_name = escape(config.site_name)
         self.specs = {s.src_uri: s for s in P.plan(book, self.config.index_editions)}
-        self.renderer = Renderer(book, changes=changes_provider(book))
+        self.renderer = Renderer(book, changes=changes_provider(book),
+                                 show_editor_notes=self.config.show_editor_notes)
         self.date = build_date(book)
         if STYLESHEET not in config.extra_css:
             config.extra_css.append(STYLESHEET)
@@ -205,9 +208,10 @@ def page_meta(spec: P.PageSpec) -> dict:
 def navigation(book) -> list:
     """Home, A–Z, editions, print: a handful of entries whatever the number of terms."""
     editions = [{escape(f"{e.id}: {e.title}"): P.edition_uri(e.id)} for e in reversed(book.editions)]
+    corrections = [{"Corrections": P.corrections_uri()}] if book.corrections else []
     return [{"Home": P.home_uri()},
             {"Terms A–Z": P.az_uri()},
-            {"Editions": [{"All editions": P.editions_uri()}] + editions},
+            {"Editions": [{"All editions": P.editions_uri()}] + editions + corrections},
             {"Printable glossary": P.print_uri()}]
 
 

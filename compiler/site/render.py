@@ -18,7 +18,7 @@ from typing import Callable
 import jinja2
 from markupsafe import Markup
 
-from ..model import Clause, Edition, Link, Rulebook, Table, Term
+from ..model import Clause, Correction, Edition, Link, Rulebook, Table, Term
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
@@ -97,8 +97,9 @@ class Renderer:
     """Renders the pages of one rulebook."""
 
     def __init__(self, book: Rulebook, templates: Path = TEMPLATES_DIR,
-                 changes: Callable[[Edition, Edition], object] | None = None):
+                 changes: Callable[[Edition, Edition], object] | None = None, show_editor_notes: bool = False):
         self.book = book
+        self.show_editor_notes = show_editor_notes
         self.marks = lineage.clause_marks(book)
         self.changes = changes
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
@@ -184,6 +185,20 @@ class Renderer:
     def edition(self, edition_id: str) -> Edition:
         return self.book.edition_by_id[edition_id]
 
+    def corrections(self, edition: Edition, ref: str) -> list[tuple[int, Correction]]:
+        """The log's corrections of this edition that changed ``ref`` (a term id or a clause ref),
+        with their numbers on the Corrections page."""
+        return [(number, c) for number, c in enumerate(self.book.corrections, 1)
+                if c.edition == edition.id and c.kind != "publish" and ref in c.changed]
+
+    def changed_target(self, correction: Correction, ref: str) -> str | None:
+        """Where a ref that a correction changed is now in its edition (None if it is gone)."""
+        edition = self.book.edition_by_id[correction.edition]
+        term_id, _, clause_id = ref.partition("#")
+        if term_id not in edition.term_by_id or (clause_id and ref not in edition.clause_by_ref):
+            return None
+        return P.edition_term_uri(self.book, edition.id, term_id) + (f"#{clause_id}" if clause_id else "")
+
     # -- pages ---------------------------------------------------------------------------
 
     def render(self, spec: P.PageSpec, href: Href) -> Rendered:
@@ -231,10 +246,16 @@ class Renderer:
         if report is not None:
             for change, anchor in zip(report.changes, changes_view.anchors(report.changes)):
                 rows.append((change, anchor, changes_view.effects(self.book, previous, edition, change)))
-        toc = [TocEntry(2, "summary", "Summary")] + [TocEntry(2, f"term-{t}", self.term_name(t, edition, previous))
+        toc = [TocEntry(2, "summary", "Summary")]
+        if report is not None and not report.vocabulary.empty:
+            toc.append(TocEntry(2, "vocabulary", "Vocabulary"))
+        toc += [TocEntry(2, f"term-{t}", self.term_name(t, edition, previous))
                                                         for t in dict.fromkeys(c.term for c, _, _ in rows)]
         return "changes.html", {"edition": edition, "previous": previous, "report": report,
                                 "rows": rows, "words": changes_view}, toc
+
+    def _corrections(self, spec: P.PageSpec, href: Href):
+        return "corrections.html", {"entries": list(enumerate(self.book.corrections, 1))}, []
 
     def _print(self, spec: P.PageSpec, href: Href):
         return "print.html", {"edition": self.book.latest}, []

@@ -26,6 +26,8 @@ const decisions = {
   "heal.may_target"(f) {
     // "Characters discarded from hands or decks cannot be targeted by heal cards."
     if (f.discarded_from_hand_or_deck) return false;
+    // "Heal abilities target the characters that are to be healed."
+    if (!f.target_is_character) return false;
     // "If no more specific requirement is specified targets must be healable."
     return f.card_specifies_target_requirement ? f.meets_card_requirement : healable(f);
   },

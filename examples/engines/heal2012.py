@@ -46,6 +46,9 @@ class Heal2012:
         # "Characters discarded from hands or decks cannot be targeted by heal cards."
         if f["discarded_from_hand_or_deck"]:
             return False
+        # "Heal abilities target the characters that are to be healed."
+        if not f["target_is_character"]:
+            return False
         # "If no more specific requirement is specified targets must be healable."
         if f["card_specifies_target_requirement"]:
             return f["meets_card_requirement"]

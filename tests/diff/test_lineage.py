@@ -37,9 +37,10 @@ def _run(*args: str) -> str:
     return outputs[0]
 
 
-def test_renumbered_steps_under_descriptive_ids_read_as_renamed(here):
+def test_renumbered_steps_under_descriptive_ids_read_as_renamed_and_renumbered(here):
+    # step-1's words changed: renamed, with its new place; step-2 only changed its number: renumbered.
     assert _run("diff", "v1", "v2", "--rulebook", "rename") == """\
-rulebook diff v1 -> v2: 1 added, 2 renamed, 1 semantic
+rulebook diff v1 -> v2: 1 added, 1 renamed, 1 renumbered, 1 semantic
 
 cure
   semantic  cure#order  rename/editions/v2/cure.yaml:8:9
@@ -48,9 +49,11 @@ cure
     {+1. Reveal the cure to your opponent.+}
   renamed  cure#step-1 -> cure#choose-a-character  rename/editions/v2/cure.yaml:13:9
     (renamed from cure#step-1 (declared))
+    (step 1 -> 2 of cure.order)
     [-1. Choose a poisoned character-]{+2. Pick one character that suffers from poison+}.
-  renamed  cure#step-2 -> cure#remove-the-poison  rename/editions/v2/cure.yaml:16:9
+  renumbered  cure#step-2 -> cure#remove-the-poison  rename/editions/v2/cure.yaml:16:9
     (renamed from cure#step-2 (declared))
+    (step 2 -> 3 of cure.order)
     [-2-]{+3+}. Remove the poison from it.
 """
 
@@ -65,7 +68,7 @@ def test_without_the_declarations_the_same_rename_is_guessed_as_added_and_remove
     kinds = {(c["old_clause"], c["new_clause"]): (c["kind"], c["matched_by"]) for c in json.loads(out)["changes"]}
     assert kinds[("step-1", None)] == ("removed", None)
     assert kinds[(None, "choose-a-character")] == ("added", None)
-    assert kinds[("step-2", "remove-the-poison")] == ("renamed", "text")
+    assert kinds[("step-2", "remove-the-poison")] == ("renumbered", "text")
 
 
 def test_a_declared_split_names_both_parts_in_the_order_of_the_term(here):
@@ -81,7 +84,7 @@ cure
 
 def test_a_declared_merge_is_a_merge_never_a_removal(here):
     out = json.loads(_run("diff", "v1", "v2", "--rulebook", "merge", "--format", "json"))
-    assert out["summary"] == {"added": 0, "removed": 0, "moved": 0, "renamed": 0, "split": 0, "merged": 1,
+    assert out["summary"] == {"added": 0, "removed": 0, "moved": 0, "renamed": 0, "renumbered": 0, "split": 0, "merged": 1,
                               "editorial": 0, "reworded": 0, "semantic": 0}
     (change,) = out["changes"]
     assert {k: change[k] for k in ("kind", "old_clause", "new_clause", "matched_by", "confidence", "lineage")} == {
@@ -125,7 +128,8 @@ v1: `move/editions/v1/cure.yaml:10:9` Â· v2: `move/editions/v2/heal.yaml:10:9` Â
 
 def test_the_html_diff_names_the_declared_kind(here):
     out = _run("diff", "v1", "v2", "--rulebook", "rename", "--format", "html")
-    assert out.count('<span class="kind">renamed</span>') == 2
+    assert out.count('<span class="kind">renamed</span>') == 1
+    assert out.count('<span class="kind">renumbered</span>') == 1
     assert "renamed from cure#step-1 (declared)" in out
 
 
@@ -180,8 +184,10 @@ def test_a_git_revision_before_the_new_edition_follows_its_declarations(tmp_path
     monkeypatch.chdir(tmp_path)
     out = json.loads(_run("diff", "git:HEAD~1", "git:HEAD", "--format", "json"))
     assert (out["old"]["edition"], out["new"]["edition"]) == ("v1", "v2")
-    renamed = [(c["old_clause"], c["new_clause"], c["matched_by"]) for c in out["changes"] if c["kind"] == "renamed"]
-    assert renamed == [("step-1", "choose-a-character", "lineage"), ("step-2", "remove-the-poison", "lineage")]
+    renamed = [(c["old_clause"], c["new_clause"], c["matched_by"], c["kind"]) for c in out["changes"]
+               if c["kind"] in ("renamed", "renumbered")]
+    assert renamed == [("step-1", "choose-a-character", "lineage", "renamed"),
+                       ("step-2", "remove-the-poison", "lineage", "renumbered")]
 
 
 def test_an_edition_that_declares_lineage_leaves_the_earlier_editions_outputs_as_they_were(tmp_path, monkeypatch):

@@ -59,3 +59,16 @@ def test_merged_vocabulary_keeps_an_order_and_places_old_only_values_after_their
     merged = merged_vocabulary(old, new)
     assert merged.orders == {"step": ("a", "b", "n", "c")}
     assert merged.by_name["phase"].values == ("x", "y", "z")
+
+
+def test_a_comparison_in_a_decisions_given_is_described_in_words(tmp_path, monkeypatch):
+    shutil.copytree(ORDERED, tmp_path / "old")
+    shutil.copytree(ORDERED, tmp_path / "new")
+    path = tmp_path / "new" / "editions" / "o2" / "ability-activation-order.yaml"
+    meaning = "meaning: Whether the blocked status of the characters in battle has been verified.\n"
+    path.write_text(path.read_text().replace(meaning, meaning + "    given: {after: {current_step: verify_status}}\n"))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["diff", "old", "new"])
+    assert (result.exit_code, result.output.splitlines()[6]) == (
+        0, "    Decision ability_activation.blocked_status_known (bool): Whether the blocked status of the "
+           "characters in battle has been verified.{+ (asked when current_step is after verify_status)+}")

@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from compiler.cli import main
+from compiler.diff.render_markdown import escape
 
 VOCAB = str(Path(__file__).resolve().parents[1] / "fixtures" / "vocab")
 
@@ -59,3 +60,57 @@ def test_editions_of_one_vocabulary_say_nothing_of_it():
     found = [w for c in data["changes"] for b in [c["behaviour"], *c["other_behaviours"]] if b for w in b["witnesses"]]
     assert found
     assert {(tuple(w["old_unknown"]), tuple(w["new_unknown"])) for w in found} == {((), ())}
+
+
+VOCABULARY_LINES = ["fact added: diseased", "fact withdrawn: stunned",
+                    "fact changed: phase (values added: end; meaning changed)",
+                    "constraint added: no-disease-at-the-end", "constraint withdrawn: stunned-only-in-battle"]
+
+
+def test_the_json_says_how_the_vocabulary_changed():
+    assert json.loads(diff("--format", "json"))["vocabulary"] == {
+        "facts": {"added": ["diseased"], "withdrawn": ["stunned"], "changed": [
+            {"name": "phase", "values_added": ["end"], "values_withdrawn": [],
+             "meaning": {"old": "The phase of the turn.", "new": "The phase of the turn, the end phase included."},
+             "type": None, "order": None}]},
+        "constraints": {"added": ["no-disease-at-the-end"], "withdrawn": ["stunned-only-in-battle"], "changed": []}}
+    same = CliRunner().invoke(main, ["diff", "origin", "a", "--rulebook", VOCAB, "--format", "json"])
+    assert json.loads(same.output)["vocabulary"] == {
+        "facts": {"added": [], "withdrawn": [], "changed": []},
+        "constraints": {"added": [], "withdrawn": [], "changed": []}}
+
+
+def test_text_markdown_and_html_list_the_vocabulary_changes():
+    text = diff().splitlines()
+    start = text.index("vocabulary:")
+    assert text[start + 1:start + 6] == ["  " + line for line in VOCABULARY_LINES]
+    markdown = diff("--format", "markdown")
+    # Escaped as every text the Markdown renderer writes (GitHub must not read a link or markup in it).
+    assert "### Vocabulary\n\n" + "".join(f"- {escape(line)}\n" for line in VOCABULARY_LINES) in markdown
+    html = diff("--format", "html")
+    assert "<h2>Vocabulary</h2>\n<ul>" + "".join(f"<li>{line}</li>" for line in VOCABULARY_LINES) + "</ul>" in html
+
+
+def test_an_edition_that_changes_only_the_vocabulary_is_not_without_changes(tmp_path):
+    import shutil
+
+    book = tmp_path / "book"
+    shutil.copytree(VOCAB, book)
+    (book / "editions" / "b" / "cure.yaml").unlink()
+    (book / "editions" / "b" / "_vocabulary.yaml").write_text(
+        "facts:\n  add:\n    - {name: raining, type: bool, meaning: It rains.}\n")
+    result = CliRunner().invoke(main, ["diff", "a", "b", "--rulebook", str(book), "--exit-code"])
+    assert (result.exit_code, result.output) == (
+        1, "rulebook diff a -> b: the vocabulary only\n\nvocabulary:\n  fact added: raining\n")
+
+
+def test_an_ordered_fact_changed_shows_its_new_order():
+    fixture = str(Path(VOCAB).parent / "ordered-reordered")
+    result = CliRunner().invoke(main, ["diff", "r1", "r2", "--rulebook", fixture, "--format", "json"])
+    assert json.loads(result.output)["vocabulary"]["facts"]["changed"] == [
+        {"name": "battle_step", "values_added": ["special_initiative"], "values_withdrawn": [], "meaning": None,
+         "type": None, "order": {"old": ["declare_attack", "declare_block", "resolve"],
+                                 "new": ["declare_attack", "declare_block", "special_initiative", "resolve"]}}]
+    text = CliRunner().invoke(main, ["diff", "r1", "r2", "--rulebook", fixture]).output
+    assert "  fact changed: battle_step (values added: special_initiative; order: declare_attack < declare_block " \
+           "< special_initiative < resolve)\n" in text

@@ -19,7 +19,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 # Small valid rulebooks of the other tests, and one made for the fuzzer that uses every part of the format.
 SEEDS = {"minimal": FIXTURES / "minimal", "features": FIXTURES / "fuzz" / "seed-features",
          "reorganised": FIXTURES / "diff" / "reorganised", "site-hostile": FIXTURES / "site" / "hostile",
-         "conformance-hostile": FIXTURES / "conformance" / "hostile", "wide": FIXTURES / "conformance" / "wide"}
+         "conformance-hostile": FIXTURES / "conformance" / "hostile", "wide": FIXTURES / "conformance" / "wide",
+         "ordered": FIXTURES / "ordered"}
 
 Files = dict[str, bytes]
 Tree = dict[str, Any]  # relative path -> parsed YAML (term files, rulebook.yaml, vocabulary.yaml)
@@ -33,6 +34,7 @@ KNOWN_KEYS = sorted({
     "sections", "key", "kind", "clauses", "links", "phrase", "term", "clause", "defines", "as", "rules",
     "decision", "when", "value", "requires", "forbids", "permits", "exception_to", "steps", "procedure",
     "order", "table", "rows", "keys", "not", "all", "any", "is", "in",
+    "ordered", "before", "at_most", "after", "at_least", "fact",
 })
 
 # Strings that have broken (or could break) a parser, an escaper or a terminal.

@@ -1,0 +1,116 @@
+"""What an edition's vocabulary changed: facts, enum values and constraints added, changed, withdrawn.
+
+Each edition has its own vocabulary (docs/format.md, A vocabulary per
+edition); a diff of two editions says how the two differ before it says what
+their rules do with it. Facts are compared by name, constraints by id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..conditions import to_json as cond_json
+from ..model import Vocabulary
+
+
+@dataclass(frozen=True)
+class FactChange:
+    """A fact both vocabularies have, changed."""
+
+    name: str
+    values_added: tuple[str, ...]
+    values_withdrawn: tuple[str, ...]
+    old_meaning: str | None  # both None when the meaning is unchanged
+    new_meaning: str | None
+    old_type: str | None  # both None when the type is unchanged
+    new_type: str | None
+    old_order: tuple[str, ...] | None = None  # an ordered fact's values, both None unless they changed
+    new_order: tuple[str, ...] | None = None
+
+    def as_json(self) -> dict:
+        return {"name": self.name, "values_added": list(self.values_added),
+                "values_withdrawn": list(self.values_withdrawn),
+                "meaning": {"old": self.old_meaning, "new": self.new_meaning} if self.new_meaning is not None else None,
+                "type": {"old": self.old_type, "new": self.new_type} if self.new_type is not None else None,
+                "order": {"old": list(self.old_order), "new": list(self.new_order)}
+                if self.new_order is not None else None}
+
+
+@dataclass(frozen=True)
+class VocabularyChanges:
+    facts_added: tuple[str, ...] = ()
+    facts_withdrawn: tuple[str, ...] = ()
+    facts_changed: tuple[FactChange, ...] = ()
+    constraints_added: tuple[str, ...] = ()
+    constraints_withdrawn: tuple[str, ...] = ()
+    constraints_changed: tuple[str, ...] = ()  # text or condition
+
+    @property
+    def empty(self) -> bool:
+        return not (self.facts_added or self.facts_withdrawn or self.facts_changed or self.constraints_added
+                    or self.constraints_withdrawn or self.constraints_changed)
+
+    def as_json(self) -> dict:
+        return {"facts": {"added": list(self.facts_added), "withdrawn": list(self.facts_withdrawn),
+                          "changed": [c.as_json() for c in self.facts_changed]},
+                "constraints": {"added": list(self.constraints_added),
+                                "withdrawn": list(self.constraints_withdrawn),
+                                "changed": list(self.constraints_changed)}}
+
+    def lines(self) -> list[str]:
+        """One line per change, in words: what the renderers print."""
+        out = [f"fact added: {n}" for n in self.facts_added]
+        out += [f"fact withdrawn: {n}" for n in self.facts_withdrawn]
+        for c in self.facts_changed:
+            parts = []
+            if c.new_type is not None:
+                parts.append(f"type {c.old_type} -> {c.new_type}")
+            if c.values_added:
+                parts.append("values added: " + ", ".join(c.values_added))
+            if c.values_withdrawn:
+                parts.append("values withdrawn: " + ", ".join(c.values_withdrawn))
+            if c.new_order is not None:
+                parts.append("order: " + " < ".join(c.new_order))
+            if c.new_meaning is not None:
+                parts.append("meaning changed")
+            out.append(f"fact changed: {c.name} ({'; '.join(parts)})")
+        out += [f"constraint added: {i}" for i in self.constraints_added]
+        out += [f"constraint withdrawn: {i}" for i in self.constraints_withdrawn]
+        out += [f"constraint changed: {i}" for i in self.constraints_changed]
+        return out
+
+
+NO_CHANGES = VocabularyChanges()
+
+
+def vocabulary_changes(old: Vocabulary, new: Vocabulary) -> VocabularyChanges:
+    """How ``new`` differs from ``old`` (in the order each lists its facts and constraints)."""
+    if old == new:
+        return NO_CHANGES
+    old_facts, new_facts = old.by_name, new.by_name
+    changed = []
+    for fact in new.facts:
+        before = old_facts.get(fact.name)
+        if before is None or before == fact:
+            continue
+        retyped = before.type != fact.type
+        # An ordered fact's comparisons read its order: say it whenever its values change.
+        reordered = fact.ordered and before.values != fact.values
+        changed.append(FactChange(
+            fact.name, tuple(v for v in fact.values if v not in before.values),
+            tuple(v for v in before.values if v not in fact.values),
+            before.meaning if before.meaning != fact.meaning else None,
+            fact.meaning if before.meaning != fact.meaning else None,
+            before.type if retyped else None, fact.type if retyped else None,
+            before.values if reordered else None, fact.values if reordered else None))
+    old_constraints = {c.id: c for c in old.constraints}
+    new_constraints = {c.id: c for c in new.constraints}
+    return VocabularyChanges(
+        tuple(f.name for f in new.facts if f.name not in old_facts),
+        tuple(f.name for f in old.facts if f.name not in new_facts),
+        tuple(c for c in changed if c.values_added or c.values_withdrawn or c.new_meaning is not None
+              or c.new_type is not None or c.new_order is not None),
+        tuple(c.id for c in new.constraints if c.id not in old_constraints),
+        tuple(c.id for c in old.constraints if c.id not in new_constraints),
+        tuple(c.id for c in new.constraints if c.id in old_constraints
+              and (old_constraints[c.id].text, cond_json(old_constraints[c.id].never)) != (c.text, cond_json(c.never))))

@@ -1,0 +1,134 @@
+"""``rulebook publish`` and ``rulebook correct``: the only ways a published edition's lock changes.
+
+Each writes the edition's entry in ``rulebook.lock`` (``compiler.lock``) and
+appends a dated entry to the corrections log, ``corrections.yaml``, which the
+build reads into the model and the site shows. Neither edits any other file:
+publishing a draft means setting its status in ``rulebook.yaml`` first, by
+hand, where the change shows in review. The log is written before the lock:
+if the second write fails, ``check`` still fails until the command is run again.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import sys
+from pathlib import Path
+
+import click
+
+from .cli import ROOT_OPTION, default_root, load_or_exit, report
+from .diagnostics import Diagnostic, printable
+
+CORRECTION_KINDS = ("transcription", "erratum")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_LOG_HEAD = ("# The corrections log of this rulebook's published editions, oldest first.\n"
+             "# Written by 'rulebook publish' and 'rulebook correct'; see docs/format.md.\n"
+             "corrections:\n")
+
+
+def _date(ctx, param, value: str | None) -> str:
+    if value is None:
+        return datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    try:
+        if not _DATE.fullmatch(value):
+            raise ValueError
+        datetime.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(printable(f"'{value}' is not a date YYYY-MM-DD")) from None
+    return value
+
+
+_DATE_OPTION = click.option("--date", callback=_date, metavar="YYYY-MM-DD",
+                            help="The day of the log entry (default: today, UTC).")
+_REASON_OPTION = click.option("--reason", required=True, help="Why: the log and the site show it.")
+
+
+@click.command()
+@click.argument("edition_id", metavar="EDITION")
+@_REASON_OPTION
+@_DATE_OPTION
+@ROOT_OPTION
+def publish(edition_id: str, reason: str, date: str, root: Path | None) -> None:
+    """Lock published EDITION: record its content in rulebook.lock and log it in corrections.yaml."""
+    _run(root or default_root(), edition_id, "publish", reason, date, "rulebook publish")
+
+
+@click.command()
+@click.argument("edition_id", metavar="EDITION")
+@_REASON_OPTION
+@click.option("--kind", type=click.Choice(CORRECTION_KINDS), required=True,
+              help="transcription: the editors fix their transcription of the text or of its meaning "
+                   "(the rule is as published); erratum: the publisher changed a rule of the edition.")
+@_DATE_OPTION
+@ROOT_OPTION
+def correct(edition_id: str, reason: str, kind: str, date: str, root: Path | None) -> None:
+    """Re-lock published EDITION after a deliberate correction, and log what changed."""
+    _run(root or default_root(), edition_id, kind, reason, date, "rulebook correct")
+
+
+def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command: str) -> None:
+    from . import lock
+    from .build import CORRECTIONS_FILE
+    from .fileio import output_lock, write_text
+
+    if not reason.strip():
+        raise click.BadParameter("give a reason in words", param_hint="'--reason'")
+    with output_lock(root / lock.LOCK_FILE, command):
+        book = load_or_exit(root)
+        if edition_id not in book.edition_by_id:
+            raise click.BadParameter(
+                printable(f"unknown edition '{edition_id}'; editions: {', '.join(e.id for e in book.editions)}"),
+                param_hint="'EDITION'")
+        edition = book.edition_by_id[edition_id]
+        current, problems = lock.read(root)
+        if current is None:
+            _fail(problems)
+        old = current.entries.get(edition_id)
+        new = lock.edition_entry(edition)
+        if edition.status != "published":
+            _fail([Diagnostic(edition.loc, f"edition '{edition_id}' is a {edition.status}, not published",
+                              "set its 'status: published' in rulebook.yaml, then run this again")])
+        if kind == "publish" and old is not None:
+            _fail([Diagnostic(current.at(edition_id), f"edition '{edition_id}' is already published and locked",
+                              f"to change it, record a correction: rulebook correct {edition_id} "
+                              "--kind transcription|erratum --reason TEXT")])
+        if kind != "publish" and old is None:
+            _fail([Diagnostic(edition.loc, f"edition '{edition_id}' is not locked yet, so there is nothing to correct",
+                              f"lock it first: rulebook publish {edition_id} --reason TEXT")])
+        changes = [] if old is None else lock.changed(old, new)
+        if kind != "publish" and not changes:
+            _fail([Diagnostic(current.at(edition_id),
+                              f"edition '{edition_id}' is as {lock.LOCK_FILE} records it: nothing to correct",
+                              "edit the edition's files first; a correction records a change")])
+        log = root / CORRECTIONS_FILE
+        write_text(log, log_text(log.read_text(encoding="utf-8") if log.is_file() else None,
+                                 {"date": date, "edition": edition_id, "kind": kind, "reason": reason,
+                                  "changed": changes}))
+        write_text(root / lock.LOCK_FILE, lock.lock_text({**current.entries, edition_id: new}))
+    what = f"{len(changes)} change{'s' if len(changes) != 1 else ''}" if kind != "publish" else "locked"
+    click.echo(printable(f"{edition_id}: {what}; recorded in {CORRECTIONS_FILE} and {lock.LOCK_FILE}"))
+
+
+def log_text(existing: str | None, entry: dict) -> str:
+    """The log with ``entry`` appended: its text kept as it is, one entry added at the end."""
+    import yaml
+
+    item = {k: v for k, v in entry.items() if v != []}
+    added = yaml.safe_dump([item], sort_keys=False, allow_unicode=True, default_flow_style=False, width=88)
+    if existing is None:
+        return _LOG_HEAD + added
+    text = existing if existing.endswith("\n") else existing + "\n"
+    appended = text + added
+    # A log whose list is not written as a block at the margin cannot take a block item after
+    # it: write the whole list again (only its comments are lost).
+    before = yaml.safe_load(existing) or {}
+    if yaml.safe_load(appended) == {**before, "corrections": [*(before.get("corrections") or []), item]}:
+        return appended
+    return _LOG_HEAD + yaml.safe_dump([*(before.get("corrections") or []), item], sort_keys=False,
+                                      allow_unicode=True, default_flow_style=False, width=88)
+
+
+def _fail(problems: list[Diagnostic]) -> None:
+    report(problems)
+    sys.exit(1)
