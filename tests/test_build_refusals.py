@@ -77,3 +77,16 @@ def test_a_patch_of_a_term_no_earlier_edition_has_says_to_write_it_whole(tmp_pat
     assert problems(root) == [
         "editions/e1/zzz.yaml:2:1: error: edition 'e1' patches term 'zzz', which no earlier edition has\n"
         "  hint: write the whole term, with 'name' and 'sections' instead of 'patch'"]
+
+
+def test_withdrawing_a_term_no_earlier_edition_has_names_the_nearest(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    (root / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n"
+        "  - {id: e2, title: F, date: null, status: draft}\n")
+    (root / "editions" / "e2").mkdir()
+    (root / "editions" / "e2" / "tt.yaml").write_text("id: tt\nwithdrawn: true\n")
+    assert problems(root) == [
+        "editions/e2/tt.yaml:1:5: error: edition 'e2' withdraws term 'tt', which no earlier edition has\n"
+        "  hint: did you mean 't'?"]

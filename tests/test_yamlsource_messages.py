@@ -41,6 +41,8 @@ def refused(raw: bytes) -> list[str]:
     (b"a: 1\n]\tb\n", "f.yaml:2:1: error: invalid YAML: bad indentation: this is not a new key of the mapping "
                        "that starts at line 1, column 1" + INDENT_HINT),
     (b"a: 1\nb: 2\nc: *nope\n", "f.yaml:3:4: error: invalid YAML: found undefined alias"),
+    (b"a: &x 1\nb: &x 2\n", "f.yaml:2:4: error: invalid YAML: second occurrence (found duplicate anchor; "
+                           "first occurrence)"),
     (b"a: @x\n", "f.yaml:1:4: error: invalid YAML: found character that cannot start any token "
                  "(while scanning for the next token)"),
     (b"- a\n- b: c\n  d\n", "f.yaml:4:1: error: invalid YAML: could not find expected ':' "
