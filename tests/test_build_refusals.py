@@ -90,3 +90,37 @@ def test_withdrawing_a_term_no_earlier_edition_has_names_the_nearest(tmp_path, w
     assert problems(root) == [
         "editions/e2/tt.yaml:1:5: error: edition 'e2' withdraws term 'tt', which no earlier edition has\n"
         "  hint: did you mean 't'?"]
+
+
+def test_a_predicate_named_like_a_fact_is_refused_where_it_is_defined(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n"
+        "      - {id: p, text: P., defines: {name: a, as: b}}\n"))
+    assert problems(root) == [
+        "editions/e1/t.yaml:10:36: error: predicate 'a' has the name of a fact\n"
+        "  hint: rename the predicate; facts and predicates share one namespace"]
+
+
+def test_a_decision_declared_by_two_terms_is_refused_at_the_second(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    (root / "editions" / "e1" / "u.yaml").write_text(
+        "id: u\nname: U\ndecisions:\n  - {name: t.q, type: bool, meaning: Q.}\nsections: []\n")
+    assert problems(root) == [
+        "editions/e1/u.yaml:4:5: error: decision 't.q' is declared twice in edition 'e1'\n"
+        "  hint: also declared by term 't'"]
+
+
+def test_a_predicate_chain_over_the_depth_limit_is_reported_where_it_crosses(tmp_path, write_rulebook, monkeypatch):
+    # p0 = not p1, p1 = not p2, ..., p64 = a: p32 is the first that nests past 64 (each 'not' and
+    # each use counts), and only it is reported, with its chain shortened
+    monkeypatch.chdir(tmp_path)
+    clauses = "      - {id: x, text: X., rules: [{decision: t.q, requires: p0}]}\n" + "".join(
+        f"      - {{id: d{i}, text: D., defines: {{name: p{i}, as: {{not: p{i + 1}}}}}}}\n" for i in range(64))
+    root = write_rulebook(tmp_path, clauses + "      - {id: d64, text: D., defines: {name: p64, as: a}}\n")
+    assert problems(root) == [
+        "editions/e1/t.yaml:42:38: error: predicate 'p32' nests 65 deep through the predicates it uses "
+        "(p32 -> p33 -> p34 -> ... -> p64), over the limit of 64\n"
+        "  hint: define it with fewer predicates in a chain; the limit is MAX_PREDICATE_DEPTH = 64 in "
+        "compiler/conditions.py (docs/format.md, Limits)"]
