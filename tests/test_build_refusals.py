@@ -124,3 +124,10 @@ def test_a_predicate_chain_over_the_depth_limit_is_reported_where_it_crosses(tmp
         "(p32 -> p33 -> p34 -> ... -> p64), over the limit of 64\n"
         "  hint: define it with fewer predicates in a chain; the limit is MAX_PREDICATE_DEPTH = 64 in "
         "compiler/conditions.py (docs/format.md, Limits)"]
+
+
+def test_a_term_file_without_a_name_says_which_key_it_lacks(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    (root / "editions" / "e1" / "u.yaml").write_text("id: u\nsections: []\n")
+    assert problems(root) == ["editions/e1/u.yaml:1:1: error: the file lacks required key 'name'"]
