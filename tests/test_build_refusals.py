@@ -131,3 +131,29 @@ def test_a_term_file_without_a_name_says_which_key_it_lacks(tmp_path, write_rule
     root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
     (root / "editions" / "e1" / "u.yaml").write_text("id: u\nsections: []\n")
     assert problems(root) == ["editions/e1/u.yaml:1:1: error: the file lacks required key 'name'"]
+
+
+def _with_term_line(root, old: str, new: str) -> None:
+    term = root / "editions" / "e1" / "t.yaml"
+    term.write_text(term.read_text().replace(old, new))
+
+
+def test_an_enum_decision_with_one_value_is_refused(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: only}]}\n")
+    _with_term_line(root, "type: bool,", "type: enum, values: [only],")
+    assert problems(root) == ["editions/e1/t.yaml:4:5: error: enum decision 't.q' needs at least two 'values'"]
+
+
+def test_an_enum_decision_value_listed_twice_is_refused_at_the_second(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: low}]}\n")
+    _with_term_line(root, "type: bool,", "type: enum, values: [low, high, low],")
+    assert problems(root) == ["editions/e1/t.yaml:4:49: error: value 'low' is listed twice"]
+
+
+def test_a_named_section_needs_a_title(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    _with_term_line(root, "kind: definition", "kind: named")
+    assert problems(root) == ["editions/e1/t.yaml:6:5: error: a section of kind 'named' needs a 'title'"]
