@@ -15,6 +15,17 @@ def problems(root) -> list[str]:
     return [str(d) for d in err.value.diagnostics]
 
 
+def plain(tmp_path, write_rulebook, monkeypatch):
+    """The one-edition rulebook with one rule that answers true, in the working directory."""
+    monkeypatch.chdir(tmp_path)
+    return write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+
+
+def editions(*ids: str) -> str:
+    return "title: T\npublisher: P\neditions:\n" + "".join(
+        f"  - {{id: {i}, title: E{n}, date: null, status: draft}}\n" for n, i in enumerate(ids))
+
+
 def test_a_source_outside_the_rulebook_folder_is_refused_where_it_is_named(tmp_path, write_rulebook, monkeypatch):
     monkeypatch.chdir(tmp_path)
     root = write_rulebook(tmp_path / "book", "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
@@ -56,11 +67,8 @@ def test_an_enum_decision_refuses_a_value_it_does_not_list_and_names_the_nearest
 
 
 def test_an_edition_id_given_twice_names_the_first(tmp_path, write_rulebook, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
-    (root / "rulebook.yaml").write_text(
-        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n"
-        "  - {id: e1, title: F, date: null, status: draft}\n")
+    root = plain(tmp_path, write_rulebook, monkeypatch)
+    (root / "rulebook.yaml").write_text(editions("e1", "e1"))
     assert problems(root) == ["rulebook.yaml:5:10: error: duplicate edition id 'e1'\n  hint: first given as edition 1"]
 
 
@@ -71,8 +79,7 @@ def test_a_rule_keeps_its_notes(tmp_path, write_rulebook):
 
 
 def test_a_patch_of_a_term_no_earlier_edition_has_says_to_write_it_whole(tmp_path, write_rulebook, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    root = plain(tmp_path, write_rulebook, monkeypatch)
     (root / "editions" / "e1" / "zzz.yaml").write_text("id: zzz\npatch:\n  - remove: x\n")
     assert problems(root) == [
         "editions/e1/zzz.yaml:2:1: error: edition 'e1' patches term 'zzz', which no earlier edition has\n"
@@ -80,11 +87,8 @@ def test_a_patch_of_a_term_no_earlier_edition_has_says_to_write_it_whole(tmp_pat
 
 
 def test_withdrawing_a_term_no_earlier_edition_has_names_the_nearest(tmp_path, write_rulebook, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
-    (root / "rulebook.yaml").write_text(
-        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n"
-        "  - {id: e2, title: F, date: null, status: draft}\n")
+    root = plain(tmp_path, write_rulebook, monkeypatch)
+    (root / "rulebook.yaml").write_text(editions("e1", "e2"))
     (root / "editions" / "e2").mkdir()
     (root / "editions" / "e2" / "tt.yaml").write_text("id: tt\nwithdrawn: true\n")
     assert problems(root) == [
@@ -103,8 +107,7 @@ def test_a_predicate_named_like_a_fact_is_refused_where_it_is_defined(tmp_path, 
 
 
 def test_a_decision_declared_by_two_terms_is_refused_at_the_second(tmp_path, write_rulebook, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    root = plain(tmp_path, write_rulebook, monkeypatch)
     (root / "editions" / "e1" / "u.yaml").write_text(
         "id: u\nname: U\ndecisions:\n  - {name: t.q, type: bool, meaning: Q.}\nsections: []\n")
     assert problems(root) == [
@@ -127,8 +130,7 @@ def test_a_predicate_chain_over_the_depth_limit_is_reported_where_it_crosses(tmp
 
 
 def test_a_term_file_without_a_name_says_which_key_it_lacks(tmp_path, write_rulebook, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    root = plain(tmp_path, write_rulebook, monkeypatch)
     (root / "editions" / "e1" / "u.yaml").write_text("id: u\nsections: []\n")
     assert problems(root) == ["editions/e1/u.yaml:1:1: error: the file lacks required key 'name'"]
 
@@ -153,7 +155,6 @@ def test_an_enum_decision_value_listed_twice_is_refused_at_the_second(tmp_path, 
 
 
 def test_a_named_section_needs_a_title(tmp_path, write_rulebook, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    root = plain(tmp_path, write_rulebook, monkeypatch)
     _with_term_line(root, "kind: definition", "kind: named")
     assert problems(root) == ["editions/e1/t.yaml:6:5: error: a section of kind 'named' needs a 'title'"]
