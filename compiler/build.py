@@ -482,7 +482,13 @@ class _Builder:
         added: dict[str, Rule] = {}
         for decision, clauses in tables.groups(c for s in sections for c in s.clauses).items():
             rows = [(c.table, r) for c in clauses for r in c.table.rows]
-            for o in tables.overlaps(rows):
+            found = tables.overlaps(rows)
+            if found is None:
+                self.error(clauses[0].table.loc, f"the rows of term '{tid}' for '{decision}' take more than "
+                           f"{tables.MAX_TABLE_PAIRS:,} pairs to compare for overlaps",
+                           f"key every row of the term's tables for '{decision}' by one fact in common, or split "
+                           f"the decision; the limit is MAX_TABLE_PAIRS in compiler/tables.py (docs/format.md, Limits)")
+            for o in found or ():
                 self._overlap(o, decision)
             holders = [c for c in clauses if c.table.otherwise is not None]
             for extra in holders[1:]:

@@ -23,6 +23,7 @@ changes no digest of content that does not use it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import typing
@@ -55,22 +56,28 @@ _VOCABULARY_KINDS = {"facts": "fact", "constraints": "constraint"}  # entry key 
 
 def canonical(value: Any) -> Any:
     """``value`` (model objects, conditions, tuples, plain values) as plain JSON values, without locations."""
+    if value is None or type(value) in (str, bool, int):
+        return value
     if isinstance(value, _CONDITIONS):
         return condition_json(value)
     if dataclasses.is_dataclass(value):
-        skip = _NOT_CONTENT.get(type(value), frozenset())
         out = {}
-        for f in dataclasses.fields(value):
-            if not f.compare or f.name in skip:
+        for name, default in _content_fields(type(value)):
+            item = getattr(value, name)
+            if default is not dataclasses.MISSING and item == default:
                 continue
-            item = getattr(value, f.name)
-            if f.default is not dataclasses.MISSING and item == f.default:
-                continue
-            out[f.name] = canonical(item)
+            out[name] = canonical(item)
         return out
     if isinstance(value, (tuple, list)):
         return [canonical(v) for v in value]
     return value
+
+
+@functools.cache
+def _content_fields(cls: type) -> tuple[tuple[str, Any], ...]:
+    """The fields of a model class that are content, with their defaults."""
+    skip = _NOT_CONTENT.get(cls, frozenset())
+    return tuple((f.name, f.default) for f in dataclasses.fields(cls) if f.compare and f.name not in skip)
 
 
 def digest(value: Any) -> str:
@@ -85,12 +92,17 @@ def _term_own(term: Term) -> dict:
                          for s in term.sections]}
 
 
-def edition_entry(edition: Edition) -> EditionEntry:
+def edition_entry(edition: Edition, known: dict[int, dict] | None = None) -> EditionEntry:
     """The lock entry of an edition: a digest per term, per clause, per fact and per constraint of
-    its own vocabulary, and one of the whole."""
-    terms = {term.id: {"term": digest(_term_own(term)),
-                       "clauses": {clause.id: digest(clause) for clause in term.clauses}}
-             for term in edition.terms}
+    its own vocabulary, and one of the whole. ``known`` keeps the terms' entries by the identity of
+    the term, for the next edition: editions share the terms they carry over."""
+    known = {} if known is None else known
+    terms = {}
+    for term in edition.terms:
+        if id(term) not in known:
+            known[id(term)] = {"term": digest(_term_own(term)),
+                               "clauses": {clause.id: digest(clause) for clause in term.clauses}}
+        terms[term.id] = known[id(term)]
     vocabulary = {"facts": {f.name: digest(f) for f in edition.vocabulary.facts},
                   "constraints": {c.id: digest(c) for c in edition.vocabulary.constraints}}
     return {"digest": digest({"terms": terms, "vocabulary": vocabulary}), "terms": terms, "vocabulary": vocabulary}
@@ -128,34 +140,67 @@ def lock_text(entries: Mapping[str, EditionEntry]) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Lock:
-    """The lock file as read: its entries, and where each edition's entry is (for errors)."""
+    """The lock file as read: its entries by edition id."""
 
     entries: Mapping[str, EditionEntry]
-    where: Mapping[str, Location]
-    present: bool = True  # False: the rulebook has no lock file yet
+    path: Path | None = None  # None: the rulebook has no lock file yet
+
+    @property
+    def present(self) -> bool:
+        return self.path is not None
+
+    def at(self, edition_id: str) -> Location:
+        """Where the file gives an edition's entry: read again with positions, as only an error needs it."""
+        from .yamlsource import load
+
+        doc, _ = load(self.path, _shown(self.path))
+        if doc is None or not isinstance(doc.data, dict) or not isinstance(doc.data.get("editions"), dict):
+            return Location(_shown(self.path))
+        return doc.key_at(("editions", edition_id))
+
+
+_HINT = f"{LOCK_FILE} is written by 'rulebook publish' and 'rulebook correct'; restore it from version control"
 
 
 def read(root: Path | str) -> tuple[Lock | None, list[Diagnostic]]:
     """The lock of the rulebook in ``root``: an empty one if it has no lock file; None and the
-    problems if the file is not a lock. JSON is read as YAML, with its positions."""
-    from .yamlsource import load
+    problems if the file is not a lock.
 
+    Read as JSON (the C parser: the YAML loader that keeps positions took half of the lock's
+    share of ``check``, bench/bench_lock.py); a file that is not a well-formed lock is read
+    again with positions, for errors that say where.
+    """
     path = Path(root) / LOCK_FILE
     if not path.is_file():
-        return Lock({}, {}, present=False), []
-    shown = _shown(path)
-    doc, problems = load(path, shown)
+        return Lock({}), []
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        data = None
+    if _lock_data(data):
+        return Lock(data["editions"], path), []
+    return _located_problems(path)
+
+
+def _lock_data(data: Any) -> bool:
+    return (isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("editions"), dict)
+            and all(_well_formed(eid, entry) for eid, entry in data["editions"].items()))
+
+
+def _located_problems(path: Path) -> tuple[Lock | None, list[Diagnostic]]:
+    from .yamlsource import load
+
+    doc, problems = load(path, _shown(path))
     if doc is None:
         return None, problems
     data = doc.data
-    hint = f"{LOCK_FILE} is written by 'rulebook publish' and 'rulebook correct'; restore it from version control"
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("editions"), dict):
-        return None, [Diagnostic(doc.at(), f"not a lock file of format '{FORMAT}'", hint)]
-    bad = [Diagnostic(doc.at(("editions", eid)), f"the lock entry of edition '{eid}' is malformed", hint)
+        return None, [Diagnostic(doc.at(), f"not a lock file of format '{FORMAT}'", _HINT)]
+    bad = [Diagnostic(doc.at(("editions", eid)), f"the lock entry of edition '{eid}' is malformed", _HINT)
            for eid, entry in data["editions"].items() if not _well_formed(eid, entry)]
     if bad:
         return None, bad
-    return Lock(data["editions"], {eid: doc.key_at(("editions", eid)) for eid in data["editions"]}), []
+    return Lock(data["editions"], path), []  # YAML that JSON does not read, but a lock all the same
 
 
 def _well_formed(eid: Any, entry: Any) -> bool:
@@ -188,9 +233,10 @@ def problems(book: Rulebook) -> list[Diagnostic]:
     if lock is None or not lock.present:  # no lock file: nothing is locked until the first publish
         return found
     declared = {e.id: e for e in book.editions}
-    for eid, where in sorted(lock.where.items()):
+    known: dict[int, dict] = {}  # the terms' entries, shared by the editions that carry a term over
+    for eid in sorted(lock.entries):
         if eid not in declared:
-            found.append(Diagnostic(where, f"the lock has edition '{eid}', which rulebook.yaml does not declare",
+            found.append(Diagnostic(lock.at(eid), f"the lock has edition '{eid}', which rulebook.yaml does not declare",
                                     "a published edition is never removed; declare it again in rulebook.yaml"))
     for edition in book.editions:
         entry = lock.entries.get(edition.id)
@@ -204,7 +250,7 @@ def problems(book: Rulebook) -> list[Diagnostic]:
             found.append(Diagnostic(edition.loc, f"published edition '{edition.id}' is not in {LOCK_FILE}",
                                     f"lock it with: rulebook publish {edition.id} --reason TEXT"))
             continue
-        now = edition_entry(edition)
+        now = edition_entry(edition, known)
         if now["digest"] != entry["digest"]:
             found.extend(_differences(edition, entry, now))
     return found

@@ -90,7 +90,7 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
             _fail([Diagnostic(edition.loc, f"edition '{edition_id}' is a {edition.status}, not published",
                               "set its 'status: published' in rulebook.yaml, then run this again")])
         if kind == "publish" and old is not None:
-            _fail([Diagnostic(current.where[edition_id], f"edition '{edition_id}' is already published and locked",
+            _fail([Diagnostic(current.at(edition_id), f"edition '{edition_id}' is already published and locked",
                               f"to change it, record a correction: rulebook correct {edition_id} "
                               "--kind transcription|erratum --reason TEXT")])
         if kind != "publish" and old is None:
@@ -98,7 +98,7 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
                               f"lock it first: rulebook publish {edition_id} --reason TEXT")])
         changes = [] if old is None else lock.changed(old, new)
         if kind != "publish" and not changes:
-            _fail([Diagnostic(current.where[edition_id],
+            _fail([Diagnostic(current.at(edition_id),
                               f"edition '{edition_id}' is as {lock.LOCK_FILE} records it: nothing to correct",
                               "edit the edition's files first; a correction records a change")])
         log = root / CORRECTIONS_FILE

@@ -22,9 +22,12 @@ from .diagnostics import Location
 from .model import Answer, Clause, Table, TableRow
 
 # Covering the key space with rows is computed as boxes left over; past this many
-# the otherwise row is not checked for covering nothing (the logic checks still
-# report it as a dead rule).
-MAX_TABLE_PIECES = 65_536
+# boxes visited the otherwise row is not checked for covering nothing (the logic
+# checks still report it as a dead rule).
+MAX_TABLE_PIECES = 1_000_000
+# Pairs of rows compared for overlaps, at most (a located error beyond): rows that
+# share no key fact all meet, and comparing every pair of many is quadratic.
+MAX_TABLE_PAIRS = 1_000_000
 
 
 def cell_condition(fact: str, values: Sequence[Answer], loc: Location | None) -> Condition:
@@ -83,17 +86,50 @@ class Overlap:
     where: tuple[tuple[str, Answer], ...]  # one situation both rows match, over the facts either keys on
 
 
-def overlaps(rows: Sequence[tuple[Table, TableRow]]) -> list[Overlap]:
-    """Every pair of rows that match some situation together, in the order written."""
+def overlaps(rows: Sequence[tuple[Table, TableRow]]) -> list[Overlap] | None:
+    """Every pair of rows that match some situation together, in the order written.
+
+    Only rows that share a value of one fact can overlap, where every row keys
+    on that fact: pairs are drawn from the buckets of the fact whose buckets
+    give the fewest (a one-key table's rows meet in no bucket at all), not
+    from all pairs, which made a 6,000-line table take a minute. None when
+    more than MAX_TABLE_PAIRS pairs would be compared.
+    """
     boxes = [box(t, r) for t, r in rows]
+    candidates = _candidates(boxes)
+    if candidates is None:
+        return None
     found = []
-    for j in range(len(rows)):
-        for i in range(j):
-            a, b = boxes[i], boxes[j]
-            if all(a[f] & b[f] for f in a.keys() & b.keys()):
-                found.append(Overlap(rows[i][1], rows[j][1], rows[i][0] if rows[i][0] is rows[j][0] else None,
-                                     _witness(rows[i], rows[j], a, b)))
+    for i, j in sorted(candidates):
+        a, b = boxes[i], boxes[j]
+        if all(a[f] & b[f] for f in a.keys() & b.keys()):
+            found.append(Overlap(rows[i][1], rows[j][1], rows[i][0] if rows[i][0] is rows[j][0] else None,
+                                 _witness(rows[i], rows[j], a, b)))
     return found
+
+
+def _candidates(boxes: Sequence[Box]) -> set[tuple[int, int]] | None:
+    """Pairs (i, j), i < j, of rows that may overlap (None: more than MAX_TABLE_PAIRS)."""
+    common = set(boxes[0]).intersection(*boxes[1:]) if boxes else set()
+    best: dict[object, list[int]] | None = None
+    for fact in sorted(common):
+        buckets: dict[object, list[int]] = {}
+        for i, b in enumerate(boxes):
+            for value in b[fact]:
+                buckets.setdefault((type(value), value), []).append(i)
+        if best is None or _pairs(buckets) < _pairs(best):
+            best = buckets
+    if best is None:  # no fact that every row keys on: rows of different keys always meet
+        if len(boxes) * (len(boxes) - 1) // 2 > MAX_TABLE_PAIRS:
+            return None
+        return {(i, j) for j in range(len(boxes)) for i in range(j)}
+    if _pairs(best) > MAX_TABLE_PAIRS:
+        return None
+    return {(i, j) for members in best.values() for n, j in enumerate(members) for i in members[:n] if i != j}
+
+
+def _pairs(buckets: Mapping) -> int:
+    return sum(len(m) * (len(m) - 1) // 2 for m in buckets.values())
 
 
 def _witness(first: tuple[Table, TableRow], second: tuple[Table, TableRow], a: Box, b: Box):
@@ -127,10 +163,17 @@ def uncovered(rows: Sequence[tuple[Table, TableRow]], domains: Mapping[str, Sequ
     take each row away; what is left is a list of disjoint boxes.
     """
     facts = list(dict.fromkeys(f for t, _ in rows for f in t.facts))
+    if len(facts) == 1:  # one key (the usual table): covered when the rows name every value
+        named = {v for _, r in rows for v in r.keys}
+        return any(v not in named for v in domains[facts[0]])
     left: list[Box] = [{f: frozenset(domains[f]) for f in facts}]
+    visited = 0
     for table, row in rows:
         cut = box(table, row)
         pieces: list[Box] = []
+        visited += len(left)
+        if visited > MAX_TABLE_PIECES:
+            return None
         for piece in left:
             if not all(piece[f] & cut[f] for f in cut):
                 pieces.append(piece)
@@ -141,8 +184,6 @@ def uncovered(rows: Sequence[tuple[Table, TableRow]], domains: Mapping[str, Sequ
                 if outside:
                     pieces.append({**rest, f: outside})
                 rest[f] = rest[f] & cut[f]
-            if len(pieces) > MAX_TABLE_PIECES:
-                return None
         left = pieces
         if not left:
             return False

@@ -115,3 +115,64 @@ def hostile():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _edition_outputs(book: Path, edition: str, out: Path, pages: dict[str, str]) -> dict[str, bytes]:
+    """An edition's check verdict, export, suite, mutants and site pages, as bytes by name.
+
+    ``pages`` names pages of the built site (paths under it, without index.html); each is
+    compared by its article (``page_article``).
+    """
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    runner = CliRunner(mix_stderr=False) if "mix_stderr" in CliRunner.__init__.__code__.co_varnames \
+        else CliRunner()
+    found: dict[str, bytes] = {}
+    check = runner.invoke(main, ["check", str(book)])
+    assert check.exit_code == 0, check.output + check.stderr
+    found["check stderr"] = check.stderr.encode()
+    export = runner.invoke(main, ["export", "--rulebook", str(book), "--edition", edition])
+    assert export.exit_code == 0, export.output
+    found["export"] = export.stdout.encode()
+    suite = out / "suite"
+    generate = runner.invoke(main, ["conformance", "generate", "--rulebook", str(book), "--edition", edition,
+                                    "--out", str(suite)])
+    assert generate.exit_code == 0, generate.output
+    for name in ("cases.json", "test_conformance.py"):
+        found[name] = (suite / name).read_bytes()
+    mutants = runner.invoke(main, ["conformance", "mutants", "--rulebook", str(book), "--edition", edition,
+                                   "--show-excluded"])
+    assert mutants.exit_code == 0, mutants.output
+    found["mutants"] = mutants.stdout.encode()
+    site = out / "site"
+    build = runner.invoke(main, ["build", "--rulebook", str(book), "--out", str(site)])
+    assert build.exit_code == 0, build.output
+    for name, page in pages.items():
+        found[name] = page_article(site / page / "index.html")
+    return found
+
+
+def page_article(page: Path) -> bytes:
+    """A page's content, without what says where the page sits among the editions.
+
+    A page of the latest edition moves when another edition is added (from
+    /terms/X/ to /editions/ID/terms/X/): its links change and it gains the
+    banner "A newer edition exists". What it says about its edition (its
+    clauses, the changes, the situations in the edition's words) must not.
+    """
+    import re
+
+    text = page.read_bytes()
+    start, end = text.find(b"<article"), text.find(b"</article>")
+    assert 0 <= start < end
+    article = re.sub(rb'<div class="admonition note rb-banner[^"]*"[^>]*>.*?</div>\n', b"", text[start:end],
+                     flags=re.S)
+    return re.sub(rb'href="[^"]*"', b'href=""', article)
+
+
+@pytest.fixture
+def edition_outputs():
+    """``edition_outputs(book, edition, out, pages)``: what an edition produces, to compare as bytes."""
+    return _edition_outputs

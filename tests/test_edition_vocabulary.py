@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 from pathlib import Path
 
@@ -43,56 +42,14 @@ def _place(variant: str, book: Path) -> None:
         main_file.write_text(head, encoding="utf-8")
 
 
-def _outputs_of_a(book: Path, out: Path) -> dict[str, bytes]:
-    """Edition a's check, export, conformance suite and mutants, and site pages, as bytes by name."""
-    runner = _runner()
-    found: dict[str, bytes] = {}
-    check = runner.invoke(main, ["check", str(book)])
-    assert check.exit_code == 0, check.output + check.stderr
-    found["check stderr"] = check.stderr.encode()
-    export = runner.invoke(main, ["export", "--rulebook", str(book), "--edition", "a"])
-    assert export.exit_code == 0, export.output
-    found["export"] = export.stdout.encode()
-    suite = out / "suite"
-    generate = runner.invoke(main, ["conformance", "generate", "--rulebook", str(book), "--edition", "a",
-                                    "--out", str(suite)])
-    assert generate.exit_code == 0, generate.output
-    for name in ("cases.json", "test_conformance.py"):
-        found[name] = (suite / name).read_bytes()
-    mutants = runner.invoke(main, ["conformance", "mutants", "--rulebook", str(book), "--edition", "a",
-                                   "--show-excluded"])
-    assert mutants.exit_code == 0, mutants.output
-    found["mutants"] = mutants.stdout.encode()
-    site = out / "site"
-    build = runner.invoke(main, ["build", "--rulebook", str(book), "--out", str(site)])
-    assert build.exit_code == 0, build.output
+def test_adding_an_edition_changes_nothing_of_the_published_one(tmp_path, edition_outputs):
     # What changed in a (from origin): the situations that tell them apart, in a's words.
-    found["editions/a/changes"] = _article(site / "editions" / "a" / "changes" / "index.html")
-    return found
-
-
-def _article(page: Path) -> bytes:
-    """The page's content, without what says where the page sits among the editions.
-
-    A page of the latest edition moves when another edition is added: its links
-    change and it gains the banner "A newer edition exists". What it says about
-    its edition (the changes, the situations in the edition's words) must not.
-    """
-    text = page.read_bytes()
-    start, end = text.find(b"<article"), text.find(b"</article>")
-    assert 0 <= start < end
-    article = text[start:end]
-    article, banners = re.subn(rb'<div class="admonition note rb-banner[^"]*"[^>]*>.*?</div>\n', b"", article,
-                               flags=re.S)
-    return re.sub(rb'href="[^"]*"', b'href=""', article)
-
-
-def test_adding_an_edition_changes_nothing_of_the_published_one(tmp_path):
+    pages = {"editions/a/changes": "editions/a/changes"}
     book = tmp_path / "book"
     _place("before", book)
-    before = _outputs_of_a(book, tmp_path / "before")
+    before = edition_outputs(book, "a", tmp_path / "before", pages)
     _place("after", book)
-    after = _outputs_of_a(book, tmp_path / "after")
+    after = edition_outputs(book, "a", tmp_path / "after", pages)
     assert sorted(after) == sorted(before)
     for name in before:
         assert after[name] == before[name], name

@@ -141,7 +141,9 @@ def test_a_locked_edition_set_back_to_draft(book):
 def test_a_malformed_lock(book):
     edit(book / "rulebook.lock", '"terms": {', '"terms": [{')
     result = run("check", "frozen")
-    assert result.stderr.startswith("frozen/rulebook.lock:")
+    assert result.stderr == (
+        "frozen/rulebook.lock:21:5: error: invalid YAML: expected ',' or ']' in the list that opens with '[' "
+        "at line 5, column 16\n  hint: close the list with ']', and separate its items with ','\n1 problem found\n")
     (book / "rulebook.lock").write_text('{"format": "rulebook-lock/1", "editions": {"1.0": {"digest": 1}}}\n')
     result = run("check", "frozen")
     assert result.stderr == (
@@ -246,3 +248,12 @@ def test_a_later_draft_adding_to_the_vocabulary_does_not_fail(book):
         "facts:\n  add:\n    - {name: asleep, type: bool, meaning: The character is asleep.}\n", encoding="utf-8")
     result = run("check", "frozen")
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_a_locked_edition_that_rulebook_yaml_no_longer_declares(book):
+    edit(book / "rulebook.lock", '"editions": {\n    "1.0": {', '"editions": {\n    "0.9": {"digest": "x", '
+         '"terms": {}, "vocabulary": {"constraints": {}, "facts": {}}},\n    "1.0": {')
+    result = run("check", "frozen")
+    assert result.stderr == (
+        "frozen/rulebook.lock:3:5: error: the lock has edition '0.9', which rulebook.yaml does not declare\n"
+        "  hint: a published edition is never removed; declare it again in rulebook.yaml\n1 problem found\n")

@@ -199,3 +199,14 @@ def test_a_value_an_edition_adds_to_a_key_falls_to_the_otherwise_row():
     found = {s["card_type"]: (t2.evaluate(s).answer, t2.evaluate(s).clauses)
              for s in t2.states() if s["ability"] == "toss"}
     assert found == {t: ("in_play", ("targeting#all-other",)) for t in ("hero", "evil_character", "lost_soul")}
+
+
+def test_too_many_pairs_of_rows_to_compare_is_a_named_error(problems_in, monkeypatch):
+    from compiler import tables
+
+    monkeypatch.setattr(tables, "MAX_TABLE_PAIRS", 0)  # the two Hold rows share ability=hold: one pair
+    assert problems_in(TABLES, "two-keys") == [
+        "two-keys/editions/t1/targeting.yaml:18:11: error: the rows of term 'targeting' for 'targeting.location' "
+        "take more than 0 pairs to compare for overlaps\n"
+        "  hint: key every row of the term's tables for 'targeting.location' by one fact in common, or split the "
+        "decision; the limit is MAX_TABLE_PAIRS in compiler/tables.py (docs/format.md, Limits)"]
