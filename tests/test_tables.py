@@ -210,3 +210,12 @@ def test_too_many_pairs_of_rows_to_compare_is_a_named_error(problems_in, monkeyp
         "take more than 0 pairs to compare for overlaps\n"
         "  hint: key every row of the term's tables for 'targeting.location' by one fact in common, or split the "
         "decision; the limit is MAX_TABLE_PAIRS in compiler/tables.py (docs/format.md, Limits)"]
+
+
+def test_a_row_added_marks_its_own_clause_changed_not_the_otherwise_clause():
+    from compiler.site.lineage import clause_marks
+
+    book = load_rulebook(TABLES / "a-row-added")  # t2 adds a Hold row; 'All Other Abilities' is as it was
+    marks = clause_marks(book)["t2"]["targeting"]
+    assert {c: m.changed_in for c, m in marks.items()} == {
+        "draw": None, "hold": "t2", "all-other": None, "redirect": None}

@@ -37,6 +37,10 @@ def refused(raw: bytes) -> list[str]:
                            "rulebook file holds one document; remove the '---' line or split the file"),
     (b"a:\n\t- x\n", "f.yaml:2:1: error: invalid YAML: tab character where YAML allows only spaces\n"
                      "  hint: indent with spaces, not tabs"),
+    # a tab after the column of the error is not what is wrong
+    (b"a: 1\n]\tb\n", "f.yaml:2:1: error: invalid YAML: bad indentation: this is not a new key of the mapping "
+                       "that starts at line 1, column 1" + INDENT_HINT),
+    (b"a: 1\nb: 2\nc: *nope\n", "f.yaml:3:4: error: invalid YAML: found undefined alias"),
     (b"a: @x\n", "f.yaml:1:4: error: invalid YAML: found character that cannot start any token "
                  "(while scanning for the next token)"),
     (b"- a\n- b: c\n  d\n", "f.yaml:4:1: error: invalid YAML: could not find expected ':' "

@@ -80,7 +80,7 @@ class DecisionCases:
 class Suite:
     edition: str
     title: str
-    digest: str  # of the edition's export: a case file names the content it came from
+    digest: str  # of the edition's locked content: a case file names the content it came from
     decisions: tuple[DecisionCases, ...]
 
     @property
@@ -106,10 +106,12 @@ def case_name(decision: str, facts: Mapping[str, Answer]) -> str:
     return f"{decision}[{','.join(parts) or '-'}]"
 
 
-def edition_digest(book: Rulebook, edition: Edition) -> str:
-    from ..export import dumps, edition_json
+def edition_digest(edition: Edition) -> str:
+    """The edition's content as rulebook.lock digests it: the rules, their words and the vocabulary,
+    not editors' notes, lineage or lines, so that editing those leaves a vendor's suite as it was."""
+    from ..lock import edition_entry
 
-    return hashlib.sha256(dumps(edition_json(book, edition)).encode()).hexdigest()[:16]
+    return edition_entry(edition)["digest"][:16]
 
 
 def build_suite(book: Rulebook, edition: Edition, max_exhaustive: int = MAX_EXHAUSTIVE) -> Suite:
@@ -120,7 +122,7 @@ def build_suite(book: Rulebook, edition: Edition, max_exhaustive: int = MAX_EXHA
         if name not in edition.decisions:
             decisions.append(steps_cases(edition, steps))
     decisions.sort(key=lambda d: d.decision)
-    return Suite(edition.id, edition.title, edition_digest(book, edition), tuple(decisions))
+    return Suite(edition.id, edition.title, edition_digest(edition), tuple(decisions))
 
 
 def procedures(edition: Edition) -> list[Steps]:

@@ -34,7 +34,10 @@ class Version:
 
 def _meaning(clause: Clause) -> tuple:
     # Conditions and rules compare by value (their locations are excluded from equality).
-    return (clause.text, clause.defines, clause.rules, clause.steps, clause.table)
+    # A table stands for its rules (as in the diff's meaning): a row added elsewhere in the
+    # term changes the rule of its 'otherwise', not the clause that holds it.
+    return (clause.text, clause.defines, tuple(r for r in clause.rules if not r.from_table), clause.steps,
+            clause.table)
 
 
 def clause_marks(book: Rulebook) -> Mapping[str, Mapping[str, Mapping[str, ClauseMark]]]:

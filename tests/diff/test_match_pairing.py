@@ -195,6 +195,7 @@ def test_longest_common_order():
 def test_similarity_is_the_larger_reading_whichever_side_comes_first():
     assert similarity([], []) == 1.0
     assert similarity(["a"], []) == 0.0
+    assert similarity([], ["a"]) == 0.0  # an empty text is like nothing, on either side
     assert similarity(list("xxyx"), list("yzx")) == similarity(list("yzx"), list("xxyx")) == 4 / 7
     assert _containment([], ["a"]) == 0.0
     assert _containment(["a", "a", "b"], ["a", "b"]) == 2 / 3
