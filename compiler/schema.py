@@ -34,26 +34,48 @@ _CONDITION = {
                    "{in: {FACT: [VALUE...]}}, or a comparison on an ordered fact: "
                    "{before|at_most|after|at_least: {FACT: VALUE}} or {...: {FACT: {fact: OTHER}}}.",
     "anyOf": [
-        {"type": "string", "pattern": IDENT},
-        {"type": "boolean"},
-        {"type": "object", "properties": {"not": {"$ref": "#/$defs/condition"}},
+        {"type": "string", "pattern": IDENT,
+         "description": "NAME: the bool fact or the predicate (a clause's 'defines') of that name holds, "
+                        "like poisoned."},
+        {"type": "boolean", "description": "true or false: a constant."},
+        {"type": "object", "description": "{not: C}: C does not hold.",
+         "properties": {"not": {"$ref": "#/$defs/condition", "description": "The condition C that does not hold."}},
          "required": ["not"], "additionalProperties": False},
-        {"type": "object", "properties": {"all": {"type": "array", "items": {"$ref": "#/$defs/condition"}}},
+        {"type": "object", "description": "{all: [C, ...]}: every C holds (all: [] is true).",
+         "properties": {"all": {"type": "array", "items": {"$ref": "#/$defs/condition"},
+                                "description": "The conditions that must all hold, like "
+                                               "[being_discarded, {is: {location: discard_pile}}]."}},
          "required": ["all"], "additionalProperties": False},
-        {"type": "object", "properties": {"any": {"type": "array", "items": {"$ref": "#/$defs/condition"}}},
+        {"type": "object", "description": "{any: [C, ...]}: some C holds (any: [] is false).",
+         "properties": {"any": {"type": "array", "items": {"$ref": "#/$defs/condition"},
+                                "description": "The conditions of which at least one must hold, like "
+                                               "[being_discarded, poisoned]."}},
          "required": ["any"], "additionalProperties": False},
-        {"type": "object", "properties": {"is": {"type": "object", "minProperties": 1, "maxProperties": 1,
-                                                 "additionalProperties": {"type": "string"}}},
+        {"type": "object", "description": "{is: {FACT: VALUE}}: the enum fact has that value.",
+         "properties": {"is": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                               "additionalProperties": {"type": "string"},
+                               "description": "One enum fact and the value it has, like {location: discard_pile}."}},
          "required": ["is"], "additionalProperties": False},
-        {"type": "object", "properties": {"in": {"type": "object", "minProperties": 1, "maxProperties": 1,
-                                                 "additionalProperties": {"type": "array", "items": {"type": "string"}}}},
+        {"type": "object", "description": "{in: {FACT: [VALUE, ...]}}: the enum fact has one of these values.",
+         "properties": {"in": {"type": "object", "minProperties": 1, "maxProperties": 1,
+                               "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                               "description": "One enum fact and the values it may have, like "
+                                              "{discarded_from: [hand, deck]}."}},
          "required": ["in"], "additionalProperties": False},
         *({"type": "object", "description": f"{words} the value (or the other fact's value), "
                                              "in the order of an ordered fact's values.",
            "properties": {op: {"type": "object", "minProperties": 1, "maxProperties": 1,
+                               "description": "One ordered fact and its bound: a value, like "
+                                              "{current_step: verify_blocked}, or another fact, like "
+                                              "{ability_step: {fact: current_step}}.",
                                "additionalProperties": {"anyOf": [
-                                   {"type": "string", "pattern": IDENT},
-                                   {"type": "object", "properties": {"fact": {"type": "string", "pattern": IDENT}},
+                                   {"type": "string", "pattern": IDENT,
+                                    "description": "The bound: a value of the ordered fact."},
+                                   {"type": "object",
+                                    "description": "{fact: OTHER}: the bound is the value of OTHER.",
+                                    "properties": {"fact": {"type": "string", "pattern": IDENT,
+                                                            "description": "OTHER: an ordered fact with the same "
+                                                                           "values in the same order."}},
                                     "required": ["fact"], "additionalProperties": False}]}}},
            "required": [op], "additionalProperties": False}
           for op, words in (("before", "The fact's value comes strictly before"),
@@ -100,14 +122,28 @@ _RULE = {
     "description": "A contribution to a decision: value, requires, forbids or permits, "
                    "scoped by when, optionally an exception to other clauses' rules.",
     "properties": {
-        "decision": {"type": "string", "pattern": DECISION},
-        "id": {"type": "string", "pattern": SLUG},
-        "when": {"$ref": "#/$defs/condition"},
-        "value": {"type": ["boolean", "string"]},
-        "requires": {"$ref": "#/$defs/condition"},
-        "forbids": {"$ref": "#/$defs/condition"},
-        "permits": {"$ref": "#/$defs/condition"},
-        "exception_to": {"type": "array", "items": {"type": "string", "pattern": CLAUSE_REF}},
+        "decision": {"type": "string", "pattern": DECISION,
+                     "description": "The decision the rule contributes to, declared by a term of the edition, "
+                                    "like heal.may_target."},
+        "id": {"type": "string", "pattern": SLUG,
+               "description": "Optional: names the rule when a clause has several, like from-hand-or-deck."},
+        "when": {"$ref": "#/$defs/condition",
+                 "description": "The situations where the rule applies and answers (default: always)."},
+        "value": {"type": ["boolean", "string"],
+                  "description": "The answer wherever 'when' holds: true or false for a bool decision, one of "
+                                 "its values for an enum decision."},
+        "requires": {"$ref": "#/$defs/condition",
+                     "description": "For a bool decision: true where this condition holds, false where it does "
+                                    "not."},
+        "forbids": {"$ref": "#/$defs/condition",
+                    "description": "For a bool decision: false where this condition holds; no answer where it "
+                                   "does not."},
+        "permits": {"$ref": "#/$defs/condition",
+                    "description": "For a bool decision: true where this condition holds; no answer where it "
+                                   "does not."},
+        "exception_to": {"type": "array", "items": {"type": "string", "pattern": CLAUSE_REF},
+                         "description": "The clauses (TERM#CLAUSE, like heal#healable) whose rules this rule "
+                                        "overrides wherever it answers."},
         "notes": {**_NOTES, "description": "The editors' remarks on how this rule models the text; "
                                            "not part of a published edition's locked content."},
     },
@@ -119,33 +155,49 @@ _TERM = {
     "type": "object",
     "description": "One term of one edition: editions/EDITION/TERM.yaml.",
     "properties": {
-        "id": {"type": "string", "pattern": SLUG},
-        "name": _TEXT,
-        "withdrawn": {"type": "boolean"},
-        "aliases": {"type": "array", "items": _TEXT},
+        "id": {"type": "string", "pattern": SLUG,
+               "description": "The term's id, a slug that is also the file's name: heal for "
+                              "editions/EDITION/heal.yaml."},
+        "name": {**_TEXT, "description": "The term's name as printed, like \"Heal\"."},
+        "withdrawn": {"type": "boolean",
+                      "description": "true: this edition removes the term (the file then holds only 'id' and "
+                                     "'withdrawn: true')."},
+        "aliases": {"type": "array", "items": _TEXT,
+                    "description": "Search synonyms that the texts state, like [Restore abilities]."},
         "updated": _dated("Last Updated", "2026-03-13", "11.0.0"),
         "released": _dated("Released", "2015-08-10", "3.0.0"),
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
-        "decisions": {"type": "array", "items": {
+        "decisions": {"type": "array", "description": "The questions that this term's clauses answer.", "items": {
             "type": "object",
             "properties": {
-                "name": {"type": "string", "pattern": DECISION},
-                "type": {"enum": ["bool", "enum"]},
-                "values": {"type": "array", "items": {"type": "string", "pattern": IDENT}, "minItems": 1},
-                "meaning": _TEXT,
-                "given": {"$ref": "#/$defs/condition"},
+                "name": {"type": "string", "pattern": DECISION,
+                         "description": "The decision's name, dotted identifiers like heal.may_target, that "
+                                        "rules give as their 'decision'."},
+                "type": {"enum": ["bool", "enum"],
+                         "description": "bool: the answer is true or false; enum: it is one of 'values'."},
+                "values": {"type": "array", "items": {"type": "string", "pattern": IDENT}, "minItems": 1,
+                           "description": "An enum decision's answers, identifiers like [hand, deck, anywhere]."},
+                "meaning": {**_TEXT, "description": "The question in words, like \"Whether a heal ability may "
+                                                    "target the character.\""},
+                "given": {"$ref": "#/$defs/condition",
+                          "description": "Optional: the situations the question is asked in (default: all)."},
             },
             "required": ["name", "type", "meaning"],
             "additionalProperties": False,
         }},
-        "sections": {"type": "array", "items": {
+        "sections": {"type": "array", "description": "The term's sections, in order.", "items": {
             "type": "object",
             "properties": {
-                "key": {"type": "string", "pattern": SLUG},
-                "kind": {"enum": SECTION_KINDS},
-                "title": {"type": ["string", "null"]},
-                "clauses": {"type": "array", "items": {"$ref": "#/$defs/clause"}},
+                "key": {"type": "string", "pattern": SLUG,
+                        "description": "The section's key, a slug unique in the term, like definition."},
+                "kind": {"enum": SECTION_KINDS,
+                         "description": "What the section is: definition, how-to-play, default-conditions, "
+                                        "special-conditions, clarifications, or named (then 'title' is required)."},
+                "title": {"type": ["string", "null"],
+                          "description": "The printed heading, or null; required when kind is named."},
+                "clauses": {"type": "array", "items": {"$ref": "#/$defs/clause"},
+                            "description": "The section's clauses, in order."},
             },
             "required": ["key", "kind", "clauses"],
             "additionalProperties": False,
@@ -157,31 +209,52 @@ _TERM = {
 
 _CLAUSE = {
     "type": "object",
+    "description": "A clause: a passage of the publisher's text, verbatim, and what it means (a predicate "
+                   "defined, rules, steps or a table); cited as TERM#CLAUSE.",
     "properties": {
-        "id": {"type": "string", "pattern": SLUG},
-        "text": _TEXT,
+        "id": {"type": "string", "pattern": SLUG,
+               "description": "The clause's id, a slug unique in the term and kept across editions while the "
+                              "rule is the same (reworded or not), like removes-effects."},
+        "text": {**_TEXT, "description": "The publisher's wording of the clause, verbatim."},
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
         "links": {"type": "array", "items": {
             "type": "object",
-            "properties": {"phrase": _TEXT, "term": {"type": "string", "pattern": SLUG},
-                           "clause": {"type": "string", "pattern": SLUG}},
+            "properties": {"phrase": {**_TEXT, "description": "The words of the text that mention the term, like "
+                                                             "\"Battle Resolution\"."},
+                           "term": {"type": "string", "pattern": SLUG,
+                                    "description": "The id of the term mentioned, like battle-resolution."},
+                           "clause": {"type": "string", "pattern": SLUG,
+                                      "description": "Optional: the id of the clause of that term mentioned."}},
             "required": ["phrase", "term"],
             "additionalProperties": False,
-        }},
+        }, "description": "Mentions of other terms in the text, which stays verbatim."},
         "defines": {
             "type": "object",
-            "properties": {"name": {"type": "string", "pattern": IDENT}, "meaning": _TEXT,
-                           "as": {"$ref": "#/$defs/condition"}},
+            "description": "A named predicate, which conditions of the edition may use by its name.",
+            "properties": {"name": {"type": "string", "pattern": IDENT,
+                                    "description": "The predicate's name, like healable: an identifier unique "
+                                                   "in the edition, sharing the namespace of facts."},
+                           "meaning": {**_TEXT, "description": "The predicate in words, like \"The character "
+                                                               "can be the target of a heal ability by default.\""},
+                           "as": {"$ref": "#/$defs/condition",
+                                  "description": "The condition the name stands for, like {any: [being_discarded, "
+                                                 "poisoned]}; it may use other predicates, without cycles."}},
             "required": ["name", "as"],
             "additionalProperties": False,
         },
-        "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"}},
+        "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"},
+                  "description": "The clause's contributions to decisions."},
         "steps": {
             "type": "object",
-            "properties": {"procedure": {"type": "string", "pattern": DECISION},
+            "description": "An ordered procedure whose steps are clauses of this term.",
+            "properties": {"procedure": {"type": "string", "pattern": DECISION,
+                                         "description": "The procedure's name, dotted identifiers like "
+                                                        "battle_resolution.order."},
                            "order": {"type": "array", "minItems": 1,
-                                     "items": {"type": "string", "pattern": SLUG}}},
+                                     "items": {"type": "string", "pattern": SLUG},
+                                     "description": "The ids of this term's clauses that are the steps, in "
+                                                    "order, like [step-1, step-2, step-3]."}},
             "required": ["procedure", "order"],
             "additionalProperties": False,
         },
@@ -211,7 +284,8 @@ _CLAUSE = {
                                   "description": "The decision's answer where the row matches."}},
                     "required": ["keys", "value"],
                     "additionalProperties": False,
-                }},
+                }, "description": "The rows: each matches some values of the key facts and gives the decision's "
+                                  "answer there."},
                 "otherwise": {"type": ["string", "boolean"],
                               "description": "The answer wherever no row of the term's tables for this "
                                              "decision matches (\"All other ...\")."},
@@ -318,18 +392,26 @@ _RULEBOOK = {
     "type": "object",
     "description": "rulebook.yaml: the rulebook and its editions, oldest first.",
     "properties": {
-        "title": _TEXT,
-        "publisher": _TEXT,
+        "title": {**_TEXT, "description": "The rulebook's title, like \"Redemption Exegesis Guide\"."},
+        "publisher": {**_TEXT, "description": "Who publishes the rules, like \"Cactus Game Design\"."},
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
-        "editions": {"type": "array", "minItems": 1, "items": {
+        "editions": {"type": "array", "minItems": 1,
+                     "description": "The editions, oldest first; each overlays the one before.", "items": {
             "type": "object",
             "properties": {
-                "id": {"type": "string", "pattern": EDITION_ID},
-                "title": _TEXT,
-                "date": {"type": ["string", "null"], "pattern": DATE},
-                "status": {"enum": ["published", "draft"]},
-                "sources": {"type": "array", "items": _TEXT},
+                "id": {"type": "string", "pattern": EDITION_ID,
+                       "description": "The edition's id, like \"3.0.0\" or \"4.0.0-draft\": its folder is "
+                                      "editions/ID."},
+                "title": {**_TEXT, "description": "The edition's title, like \"REG, Heal entry of 10/10/2012\"."},
+                "date": {"type": ["string", "null"], "pattern": DATE,
+                         "description": "The edition's date, as YYYY-MM-DD, YYYY-MM or YYYY (quoted), or null."},
+                "status": {"enum": ["published", "draft"],
+                           "description": "published: locked in rulebook.lock by rulebook publish, it never "
+                                          "changes silently; draft: not locked, edited freely."},
+                "sources": {"type": "array", "items": _TEXT,
+                            "description": "The source texts the edition cites, relative to the rulebook folder, "
+                                           "like [sources/001_286a30dd4942d17f.txt]."},
                 "notes": _READER_NOTES,
                 "editor_notes": _EDITOR_NOTES,
                 "version": {"type": "string", "pattern": EDITION_ID,
@@ -348,10 +430,16 @@ _FACT = {
     "type": "object",
     "description": "A fact: a yes/no (bool) or one of a list of values (enum) that conditions test.",
     "properties": {
-        "name": {"type": "string", "pattern": IDENT},
-        "type": {"enum": ["bool", "enum"]},
-        "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT}},
-        "meaning": _TEXT,
+        "name": {"type": "string", "pattern": IDENT,
+                 "description": "The fact's name, an identifier like being_discarded, unique among the facts and "
+                                "predicates of the edition."},
+        "type": {"enum": ["bool", "enum"],
+                 "description": "bool: the fact holds or not; enum: it has one of 'values'."},
+        "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT},
+                   "description": "An enum fact's values, identifiers like [draw, upkeep, preparation, battle, "
+                                  "discard] (first to last for an ordered fact)."},
+        "meaning": {**_TEXT, "description": "What the fact says of a situation, like \"The character is "
+                                            "poisoned.\""},
         "ordered": {"type": "boolean",
                     "description": "An enum fact whose values are listed in order (first to last): "
                                    "conditions may compare it with before, at_most, after, at_least."},
@@ -363,8 +451,13 @@ _FACT = {
 _CONSTRAINT = {
     "type": "object",
     "description": "A situation that cannot happen: 'never' is a condition no situation meets.",
-    "properties": {"id": {"type": "string", "pattern": SLUG}, "text": _TEXT,
-                   "never": {"$ref": "#/$defs/condition"}},
+    "properties": {"id": {"type": "string", "pattern": SLUG,
+                          "description": "The constraint's id, a slug like discard-pile-not-being-discarded."},
+                   "text": {**_TEXT, "description": "The constraint in words, like \"A character already in a "
+                                                    "discard pile is not being discarded.\""},
+                   "never": {"$ref": "#/$defs/condition",
+                             "description": "The condition no real game state satisfies, like "
+                                            "{all: [being_discarded, {is: {location: discard_pile}}]}."}},
     "required": ["id", "text", "never"],
     "additionalProperties": False,
 }
@@ -374,8 +467,10 @@ _VOCABULARY = {
     "description": "vocabulary.yaml: the facts conditions may test, and the constraints between them, "
                    "as the first edition has them (a later edition changes them in its _vocabulary.yaml).",
     "properties": {
-        "facts": {"type": "array", "items": _FACT},
-        "constraints": {"type": "array", "items": _CONSTRAINT},
+        "facts": {"type": "array", "items": _FACT, "description": "The facts conditions may test."},
+        "constraints": {"type": "array", "items": _CONSTRAINT,
+                        "description": "States that no real game reaches: conformance cases and diff witnesses "
+                                       "are drawn only from situations where every 'never' is false."},
     },
     "required": ["facts"],
     "additionalProperties": False,
@@ -400,7 +495,8 @@ _VOCABULARY_OVERLAY = {
                                "type": "object",
                                "description": "A fact's new meaning, and enum values added or withdrawn.",
                                "properties": {
-                                   "name": {"type": "string", "pattern": IDENT},
+                                   "name": {"type": "string", "pattern": IDENT,
+                                            "description": "The name of the previous edition's fact to change."},
                                    "meaning": {**_TEXT, "description": "The fact's meaning from this edition on."},
                                    "add_values": {**_NAMES, "description": "Values of an enum fact added, "
                                                                           "after its others."},
@@ -440,7 +536,7 @@ _CORRECTIONS = {
     "description": "corrections.yaml: the log of published editions locked (rulebook publish) and corrected "
                    "(rulebook correct), oldest first. Written by those commands; the site shows it.",
     "properties": {
-        "corrections": {"type": "array", "items": {
+        "corrections": {"type": "array", "description": "The entries, oldest first.", "items": {
             "type": "object",
             "description": "One entry: the edition locked or corrected, when, why, and what changed.",
             "properties": {

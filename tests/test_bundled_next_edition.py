@@ -38,29 +38,44 @@ def _outputs(book: Path, edition: str, out: Path) -> dict[str, bytes]:
     return {"export": export.stdout.encode(), "cases.json": (out / "cases.json").read_bytes()}
 
 
-def _add_next_edition(book: Path) -> None:
-    latest = load_rulebook(book).latest
-    enums = [f for f in latest.vocabulary.facts if f.type == "enum"]
+def _unused(name: str, taken, sep: str = "_") -> str:
+    """``name``, or ``name_2``, ``name_3``... (``sep`` between): the first that ``taken`` does not hold."""
+    n, found = 1, name
+    while found in taken:
+        n += 1
+        found = f"{name}{sep}{n}"
+    return found
+
+
+def _add_next_edition(book: Path) -> str:
+    """Add the edition; its id (new names throughout, whatever the rulebook already holds)."""
+    rulebook = load_rulebook(book)
+    latest = rulebook.latest
+    edition = _unused(NEXT, {e.id for e in rulebook.editions}, "-")
+    fact = _unused("test_new_fact", latest.vocabulary.by_name)
+    enums = [(f, _unused("test_new_value", f.values)) for f in latest.vocabulary.facts if f.type == "enum"]
     with (book / "rulebook.yaml").open("a", encoding="utf-8") as f:
-        f.write(f"  - id: {NEXT}\n    title: A later edition\n    date: null\n    status: draft\n")
-    folder = book / "editions" / NEXT
+        f.write(f"  - id: {edition}\n    title: A later edition\n    date: null\n    status: draft\n")
+    folder = book / "editions" / edition
     folder.mkdir()
-    lines = ["facts:", "  add:", "    - {name: test_new_fact, type: bool, meaning: A fact only the new edition has.}"]
+    lines = ["facts:", "  add:", f"    - {{name: {fact}, type: bool, meaning: A fact only the new edition has.}}"]
+    constraints = {c.id for c in latest.vocabulary.constraints}
     if enums:
         lines.append("  change:")
-        lines += [f"    - {{name: {f.name}, add_values: [test_new_value]}}" for f in enums]
+        lines += [f"    - {{name: {f.name}, add_values: [{value}]}}" for f, value in enums]
         lines += ["constraints:", "  add:"]
-        lines += [f"    - {{id: no-new-{f.name.replace('_', '-')}, text: Not yet., "
-                  f"never: {{is: {{{f.name}: test_new_value}}}}}}" for f in enums]
+        lines += [f"    - {{id: {_unused('no-new-' + f.name.replace('_', '-'), constraints, '-')}, text: Not yet., "
+                  f"never: {{is: {{{f.name}: {value}}}}}}}" for f, value in enums]
     (folder / "_vocabulary.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (folder / "test-new-term.yaml").write_text(
         "id: test-new-term\nname: Test New Term\n"
         "decisions:\n  - {name: test_new_term.answer, type: bool, meaning: What the new fact decides.}\n"
         "sections:\n  - key: definition\n    kind: definition\n    title: null\n    clauses:\n"
         "      - id: only\n        text: It holds when the new fact does.\n        rules:\n"
-        "          - {decision: test_new_term.answer, value: true, when: test_new_fact}\n"
-        "          - {decision: test_new_term.answer, value: false, when: {not: test_new_fact}}\n",
+        f"          - {{decision: test_new_term.answer, value: true, when: {fact}}}\n"
+        f"          - {{decision: test_new_term.answer, value: false, when: {{not: {fact}}}}}\n",
         encoding="utf-8")
+    return edition
 
 
 def _files(book: Path) -> dict[str, bytes]:
@@ -73,7 +88,7 @@ def test_a_new_edition_leaves_every_earlier_edition_as_it_was(tmp_path):
     earlier = [e.id for e in load_rulebook(book).editions]
     before = {e: _outputs(book, e, tmp_path / "before" / e) for e in earlier}
     files = _files(book)
-    _add_next_edition(book)
+    edition = _add_next_edition(book)
     check = _runner().invoke(main, ["check", str(book)])
     assert (check.exit_code, check.stderr) == (0, "")
     for e in earlier:
@@ -83,4 +98,4 @@ def test_a_new_edition_leaves_every_earlier_edition_as_it_was(tmp_path):
     changed = sorted(name for name in files if after[name] != files[name])
     assert changed == ["rulebook.yaml"]
     added = sorted(set(after) - set(files))
-    assert added == [f"editions/{NEXT}/_vocabulary.yaml", f"editions/{NEXT}/test-new-term.yaml"]
+    assert added == [f"editions/{edition}/_vocabulary.yaml", f"editions/{edition}/test-new-term.yaml"]

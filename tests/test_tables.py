@@ -179,7 +179,7 @@ def test_the_json_schema_describes_the_new_table_forms():
     table = published_schema()["$defs"]["clause"]["properties"]["table"]
     assert table["required"] == ["decision", "key"]
     assert {name: "description" in prop for name, prop in table["properties"].items()} == {
-        "decision": True, "key": True, "rows": False, "otherwise": True}
+        "decision": True, "key": True, "rows": True, "otherwise": True}
     assert json.dumps(table["properties"]["key"]["type"]) == '["string", "array"]'
 
 
