@@ -158,3 +158,21 @@ def test_a_named_section_needs_a_title(tmp_path, write_rulebook, monkeypatch):
     root = plain(tmp_path, write_rulebook, monkeypatch)
     _with_term_line(root, "kind: definition", "kind: named")
     assert problems(root) == ["editions/e1/t.yaml:6:5: error: a section of kind 'named' needs a 'title'"]
+
+
+def test_two_rules_of_one_clause_with_one_id_are_refused(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path, "      - {id: x, text: X., rules: [{decision: t.q, id: a, value: true, when: a},"
+                                    " {decision: t.q, id: a, value: false, when: {not: a}}]}\n")
+    assert problems(root) == ["editions/e1/t.yaml:9:101: error: duplicate rule id 'a' in clause 't#x'"]
+
+
+def test_an_edition_keeps_the_sources_it_cites(tmp_path, write_rulebook, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    root = write_rulebook(tmp_path / "book", "      - {id: x, text: X., rules: [{decision: t.q, value: true}]}\n")
+    (root / "sources").mkdir()
+    (root / "sources" / "a.txt").write_text("text\n")
+    (root / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n"
+        "  - {id: e1, title: E, date: null, status: draft, sources: [sources/a.txt]}\n")
+    assert [e.sources for e in load_rulebook(root).editions] == [("sources/a.txt",)]
