@@ -123,3 +123,21 @@ def test_the_override_table_follows_every_path(tmp_path, write_rulebook):
              for i in range(len(model.rules))}
     assert table == {"t#x": [], "t#y": ["t#x"], "t#z": ["t#x"], "t#w": ["t#x", "t#y", "t#z"]}
     assert model._override_bits[clause["t#w"]] == sum(1 << clause[c] for c in ("t#x", "t#y", "t#z"))
+
+
+def test_exception_chain_written_before_its_targets_is_transitive(tmp_path, write_rulebook):
+    # The chain of the test above written the other way round (z, then y, then x): z's
+    # overrides are made before y's, so they must wait for y's (post-order), or z would
+    # override y alone and stand beside x where y does not answer.
+    root = write_rulebook(tmp_path, (
+        "      - {id: z, text: Z., rules: [{decision: t.q, value: true, when: b, exception_to: ['t#y']}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, value: true, when: a, exception_to: ['t#x']}]}\n"
+        "      - {id: x, text: X., rules: [{decision: t.q, value: false}]}\n"))
+    assert messages(root) == []
+    book = load_rulebook(root)
+    model = Evaluator(book, book.latest).model("t.q")
+    table = {model.rules[i].clause: sorted(model.rules[j].clause for j in model._overrides[i])
+             for i in range(len(model.rules))}
+    assert table == {"t#z": ["t#x", "t#y"], "t#y": ["t#x"], "t#x": []}
+    result = model.evaluate({"a": False, "b": True})
+    assert (result.clauses, result.answer) == (("t#z",), True)
