@@ -176,3 +176,25 @@ def page_article(page: Path) -> bytes:
 def edition_outputs():
     """``edition_outputs(book, edition, out, pages)``: what an edition produces, to compare as bytes."""
     return _edition_outputs
+
+
+def _two_editions(root: Path, facts: str, clauses: str, overlay: str) -> Path:
+    """Published e1 with ``facts`` (vocabulary.yaml lines) and term t (decision t.q, these clause
+    lines), and draft e2 that keeps the term and changes the vocabulary by ``overlay``."""
+    for edition in ("e1", "e2"):
+        (root / "editions" / edition).mkdir(parents=True)
+    (root / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E1, date: null, status: published}\n"
+        "  - {id: e2, title: E2, date: null, status: draft}\n")
+    (root / "vocabulary.yaml").write_text("facts:\n" + facts)
+    (root / "editions" / "e1" / "t.yaml").write_text(
+        "id: t\nname: T\ndecisions:\n  - {name: t.q, type: bool, meaning: Q.}\nsections:\n  - key: s\n"
+        "    kind: definition\n    clauses:\n" + clauses)
+    (root / "editions" / "e2" / "_vocabulary.yaml").write_text(overlay)
+    return root
+
+
+@pytest.fixture
+def two_editions():
+    """``two_editions(root, facts, clauses, overlay)``: an edition e2 over e1's term with another vocabulary."""
+    return _two_editions

@@ -11,23 +11,14 @@ import pytest
 
 
 @pytest.mark.parametrize("form", ["{is: {phase: late}}", "{in: {phase: [early, late]}}"])
-def test_an_is_or_in_on_a_withdrawn_fact_names_the_withdrawal(tmp_path: Path, form: str):
+def test_an_is_or_in_on_a_withdrawn_fact_names_the_withdrawal(tmp_path: Path, form: str, two_editions):
     from compiler.build import check
 
-    root = tmp_path / "book"
-    for edition in ("e1", "e2"):
-        (root / "editions" / edition).mkdir(parents=True)
-    (root / "rulebook.yaml").write_text(
-        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E1, date: null, status: published}\n"
-        "  - {id: e2, title: E2, date: null, status: draft}\n")
-    (root / "vocabulary.yaml").write_text(
-        "facts:\n  - {name: a, type: bool, meaning: A.}\n"
-        "  - {name: phase, type: enum, values: [early, late], meaning: P.}\n")
-    (root / "editions" / "e1" / "t.yaml").write_text(
-        "id: t\nname: T\ndecisions:\n  - {name: t.q, type: bool, meaning: Q.}\nsections:\n  - key: s\n"
-        "    kind: definition\n    clauses:\n"
-        f"      - {{id: c, text: C., rules: [{{decision: t.q, requires: {{all: [a, {form}]}}}}]}}\n")
-    (root / "editions" / "e2" / "_vocabulary.yaml").write_text("facts:\n  withdraw: [phase]\n")
+    root = two_editions(
+        tmp_path / "book",
+        "  - {name: a, type: bool, meaning: A.}\n  - {name: phase, type: enum, values: [early, late], meaning: P.}\n",
+        f"      - {{id: c, text: C., rules: [{{decision: t.q, requires: {{all: [a, {form}]}}}}]}}\n",
+        "facts:\n  withdraw: [phase]\n")
     book, problems = check(root)
     shown = os.path.relpath(root)
     assert book is None

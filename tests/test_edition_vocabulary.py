@@ -59,22 +59,15 @@ def test_adding_an_edition_changes_nothing_of_the_published_one(tmp_path, editio
     assert facts == {"paralyzed", "poisoned", "stunned", "phase"}
 
 
-def _ordered_book(root: Path, overlay: str) -> Path:
+def _ordered_book(root: Path, overlay: str, two_editions) -> Path:
     """Edition e1 compares an ordered fact with the value 'late'; e2 keeps the term, with this overlay."""
-    for edition in ("e1", "e2"):
-        (root / "editions" / edition).mkdir(parents=True)
-    (root / "rulebook.yaml").write_text(
-        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E1, date: null, status: published}\n"
-        "  - {id: e2, title: E2, date: null, status: draft}\n")
-    (root / "vocabulary.yaml").write_text(
-        "facts:\n  - {name: step, type: enum, ordered: true, values: [early, middle, late], meaning: S.}\n"
-        "  - {name: other, type: enum, ordered: true, values: [early, middle, late], meaning: O.}\n")
-    (root / "editions" / "e1" / "t.yaml").write_text(
-        "id: t\nname: T\ndecisions:\n  - {name: t.q, type: bool, meaning: Q.}\nsections:\n  - key: s\n"
-        "    kind: definition\n    clauses:\n      - id: c\n        text: Up to late.\n        rules:\n"
-        "          - {decision: t.q, requires: {all: [{at_most: {step: late}}, {before: {step: {fact: other}}}]}}\n")
-    (root / "editions" / "e2" / "_vocabulary.yaml").write_text(overlay)
-    return root
+    return two_editions(
+        root,
+        "  - {name: step, type: enum, ordered: true, values: [early, middle, late], meaning: S.}\n"
+        "  - {name: other, type: enum, ordered: true, values: [early, middle, late], meaning: O.}\n",
+        "      - id: c\n        text: Up to late.\n        rules:\n"
+        "          - {decision: t.q, requires: {all: [{at_most: {step: late}}, {before: {step: {fact: other}}}]}}\n",
+        overlay)
 
 
 @pytest.mark.parametrize("overlay,expected", [
@@ -85,10 +78,10 @@ def _ordered_book(root: Path, overlay: str) -> Path:
      "editions/e1/t.yaml:12:71: error: fact 'other' was withdrawn by edition 'e2' at "
      "{root}/editions/e2/_vocabulary.yaml:2"),
 ])
-def test_a_comparison_with_a_withdrawn_value_or_fact_names_the_withdrawal(tmp_path, overlay, expected):
+def test_a_comparison_with_a_withdrawn_value_or_fact_names_the_withdrawal(tmp_path, overlay, expected, two_editions):
     from compiler.build import check
 
-    root = _ordered_book(tmp_path / "book", overlay)
+    root = _ordered_book(tmp_path / "book", overlay, two_editions)
     book, problems = check(root)
     shown = os.path.relpath(root)
     assert book is None
