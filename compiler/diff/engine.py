@@ -16,13 +16,14 @@ from typing import Any, Iterable
 from ..diagnostics import Location
 from ..model import Edition, Rulebook, Term, Vocabulary
 from . import classify as K
+from . import level as L
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
 from .fingerprint import fingerprint
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
-from .steps import only_number_changed, renumbering, step_numbers
+from .steps import numbered, only_number_changed, renumbering, step_numbers
 from .source import EditionSource, FullSource
 
 
@@ -56,6 +57,8 @@ class Change:
     lineage: dict | None = None
     # A step of a procedure at another place: {"procedure", "old", "new"} (1-based).
     step: dict | None = None
+    # editorial | clarification | rule-change (compiler.diff.level).
+    level: str = L.EDITORIAL
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -90,6 +93,7 @@ class Change:
             "redline_coarse": self.redline.coarse,
             "lineage": self.lineage,
             "step": self.step,
+            "level": self.level,
         }
 
 
@@ -197,6 +201,7 @@ class _Differ:
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._terms = {p.id: p.new or p.old for p in pairs}
+        self._modelled = {p.id for p in pairs if _modelled(p.old) or _modelled(p.new)}
         self._steps = ({r: n for p in pairs for r, n in step_numbers(p.old).items()},
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
@@ -322,7 +327,8 @@ class _Differ:
             elif step is not None and only_number_changed(d["old_text"] or "", d["new_text"] or ""):
                 kind = "renumbered"  # its id may have changed too: the lineage note says so
             elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
-                kind = "renamed"
+                # Same words under another rule number (704.5k -> 704.5j): the numbering moved, not the rule.
+                kind = "renumbered" if text != K.REWORDED and numbered(p.old[0].id, p.new[0].id) else "renamed"
             elif text == K.REWORDED:
                 kind = "reworded"
             elif text == K.EDITORIAL or d["meaning_changed"] or d["header"] or \
@@ -363,7 +369,20 @@ class _Differ:
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
             step=step,
+            level=L.level(self._answers_changed(d, own, changed), text != K.SAME),
         )
+
+    def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
+        """Some situation is answered differently: a compared name changed, a procedure's order did,
+        or a clause brings or takes a name that the other side does not have (added or removed with it)."""
+        if changed or d["steps_changed"]:
+            return True
+        if d["kind"] in ("added", "removed") and not d["header"] and d["term"] not in self._modelled:
+            return True  # prose only: nothing says that the rule it brings or takes answers nothing
+        if not d["meaning_changed"]:
+            return False
+        compared = {(b.kind, b.name) for b in own}
+        return any(n not in compared for n in d["names"])
 
     def _phrases(self) -> K.Phrases:
         if not hasattr(self, "_phrase_cache"):
@@ -427,6 +446,12 @@ class _Clauses:
             if cid in self.terms[tid]:
                 hits.append((tid, *self.terms[tid][cid]))
         return tuple(clause for _, _, clause in sorted(hits, key=lambda h: h[:2]))
+
+
+def _modelled(term: Term | None) -> bool:
+    """Whether a term carries machine-readable meaning (decisions, predicates, rules, steps, tables)."""
+    return term is not None and (bool(term.decisions) or any(
+        c.defines or c.rules or c.steps or c.table for c in term.clauses))
 
 
 def _header_json(term: Term) -> dict:

@@ -28,6 +28,11 @@ OTHER_TERM = 0.75
 SPLIT_MARGIN = 0.1
 #: Share of a part's words that must occur in the whole for a split or merge.
 CONTAINMENT = 0.6
+#: Least word similarity for keeping a clause's id paired with the same id, and what the id adds.
+ID_FLOOR = 0.4
+ID_BONUS = 0.2
+#: Total weight that breaks ties in the assignment: far below any difference of two similarities.
+TIE = 1e-6
 #: Beyond this many leftover pairs, leftovers are compared only within their term.
 GLOBAL_PAIRS = 250_000
 
@@ -86,23 +91,45 @@ def match_clauses(pairs: list[TermPair], declared: tuple[Declared, ...] = ()) ->
     taken_new = {c.ref for d in declared for c in d.new}
     left_old: list[Clause] = []
     left_new: list[Clause] = []
+    kept: list[tuple[Clause, Clause]] = []
     for pair in pairs:
         old = tuple(c for c in pair.old.clauses if c.ref not in taken_old) if pair.old else ()
         new = tuple(c for c in pair.new.clauses if c.ref not in taken_new) if pair.new else ()
         new_by_id = {c.id: c for c in new}
-        old_ids = {c.id for c in old}
-        shared = [c.id for c in old if c.id in new_by_id]
-        in_order = _lcs(shared, [c.id for c in new if c.id in old_ids])
         for clause in old:
             other = new_by_id.get(clause.id)
-            if other is None:
+            # Same id, same words: nothing can fit better, so it needs no search.
+            if other is not None and other.text == clause.text:
+                kept.append((clause, other))
+            else:
                 left_old.append(clause)
-                continue
-            moved = clause.section != other.section or clause.id not in in_order
-            result.append(Pairing((clause,), (other,), "id", 1.0, moved))
-        left_new.extend(c for c in new if c.id not in old_ids)
-    result.extend(_pair_leftovers(left_old, left_new))
+        same = {o.id for o, _ in kept if o.term == pair.id}
+        left_new.extend(c for c in new if c.id not in same)
+    found = _pair_leftovers(left_old, left_new)
+    kept += [(p.old[0], p.new[0]) for p in found if p.matched_by == "id"]
+    where = ({c.ref: i for pair in pairs if pair.old for i, c in enumerate(pair.old.clauses)},
+             {c.ref: i for pair in pairs if pair.new for i, c in enumerate(pair.new.clauses)})
+    moved = _moved_among_shared(kept, where)
+    confidence = {p.old[0].ref: p.confidence for p in found if p.matched_by == "id"}
+    result += [Pairing((o,), (n,), "id", confidence.get(o.ref, 1.0), o.section != n.section or o.ref in moved)
+               for o, n in kept]
+    result += [p for p in found if p.matched_by != "id"]
     return result
+
+
+def _moved_among_shared(kept: list[tuple[Clause, Clause]],
+                        where: tuple[Mapping[str, int], Mapping[str, int]]) -> set[str]:
+    """Refs of the clauses kept under their id that changed place among the clauses each term kept."""
+    by_term: dict[str, list[tuple[Clause, Clause]]] = {}
+    for o, n in kept:
+        by_term.setdefault(o.term, []).append((o, n))
+    moved: set[str] = set()
+    for term, both in by_term.items():
+        old_order = [o.id for o, _ in sorted(both, key=lambda x: where[0][x[0].ref])]
+        new_order = [n.id for _, n in sorted(both, key=lambda x: where[1][x[1].ref])]
+        in_order = _lcs(old_order, new_order)
+        moved |= {f"{term}#{cid}" for cid in old_order if cid not in in_order}
+    return moved
 
 
 def _declared(d: Declared) -> Pairing:
@@ -194,15 +221,29 @@ class _Candidate:
     olds: tuple[int, ...]
     news: tuple[int, ...]
     how: str
+    fit: float | None = None  # the word similarity reported as confidence; the score when not set
+
+    def __post_init__(self):
+        if self.fit is None:
+            object.__setattr__(self, "fit", self.score)
 
 
 def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
+    """One assignment over every candidate pairing: by id, by words, by meaning, split and merged.
+
+    A clause's id is evidence (``ID_BONUS``), not a verdict: an id whose words
+    changed beyond recognition while its old words reappear under another id
+    pairs with that other id (a renumbering or a move), because the total fit
+    of the assignment is larger. Splits and merges that fit clearly better than
+    any single pairing are taken first; the rest is an optimal assignment
+    (scipy's ``linear_sum_assignment``), not first come first served.
+    """
     if not olds or not news:
         return [Pairing((c,), (), None, 0.0) for c in olds] + [Pairing((), (c,), None, 0.0) for c in news]
     okeys = [_key(c) for c in olds]
     nkeys = [_key(c) for c in news]
     global_ok = len(olds) * len(news) <= GLOBAL_PAIRS
-    candidates: list[_Candidate] = []
+    candidates: dict[tuple[int, int], _Candidate] = {}
     best_single_old = [0.0] * len(olds)
     best_single_new = [0.0] * len(news)
     for i, o in enumerate(olds):
@@ -210,34 +251,109 @@ def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
             same = o.term == n.term
             if not same and not global_ok:
                 continue
-            floor = SAME_TERM if same else OTHER_TERM
-            m = difflib.SequenceMatcher(None, okeys[i], nkeys[j], autojunk=False)
-            if m.real_quick_ratio() < floor or m.quick_ratio() < floor:
+            kept_id = o.ref == n.ref
+            found = _single(o, n, okeys[i], nkeys[j], same, kept_id)
+            if found is None:
                 continue
-            score = similarity(okeys[i], nkeys[j])
-            best_single_old[i] = max(best_single_old[i], score)
-            best_single_new[j] = max(best_single_new[j], score)
-            if score >= floor:
-                candidates.append(_Candidate(score, (i,), (j,), "text"))
-    candidates += _groups(olds, news, okeys, nkeys, best_single_old, "split")
-    candidates += _groups(news, olds, nkeys, okeys, best_single_new, "merge")
-    # Best fit first; ties broken by the clauses involved, named the same from either side.
-    candidates.sort(key=lambda c: (-c.score, sorted([olds[i].ref for i in c.olds] + [news[j].ref for j in c.news])))
+            score, how, fit = found
+            best_single_old[i] = max(best_single_old[i], fit)
+            best_single_new[j] = max(best_single_new[j], fit)
+            candidates[(i, j)] = _Candidate(score, (i,), (j,), how, fit)
+    groups = _groups(olds, news, okeys, nkeys, best_single_old, "split") + \
+        _groups(news, olds, nkeys, okeys, best_single_new, "merge")
+    groups.sort(key=lambda c: (-c.score, sorted([olds[i].ref for i in c.olds] + [news[j].ref for j in c.news])))
     used_old: set[int] = set()
     used_new: set[int] = set()
-    out: list[Pairing] = []
-    for cand in candidates:
+    chosen: list[_Candidate] = []
+    for cand in groups:
         if used_old.intersection(cand.olds) or used_new.intersection(cand.news):
             continue
         used_old.update(cand.olds)
         used_new.update(cand.news)
+        chosen.append(cand)
+    singles = [c for k, c in candidates.items() if k[0] not in used_old and k[1] not in used_new]
+    # Ties go to the clauses named first, the same from either side (as diff(B, A) mirrors diff(A, B)).
+    singles.sort(key=lambda c: (-c.score, sorted([olds[c.olds[0]].ref, news[c.news[0]].ref])))
+    chosen += _assign(singles)
+    used_old.update(i for c in chosen for i in c.olds)
+    used_new.update(j for c in chosen for j in c.news)
+    # A clause rewritten under its id, whose words went nowhere else and that nothing else
+    # replaced: a rewording at a low confidence, not a removal plus an addition.
+    new_at = {c.ref: j for j, c in enumerate(news) if j not in used_new}
+    for i, o in enumerate(olds):
+        j = new_at.get(o.ref)
+        if i not in used_old and j is not None:
+            chosen.append(_Candidate(0.0, (i,), (j,), "id", similarity(okeys[i], nkeys[j])))
+            used_old.add(i)
+            used_new.add(j)
+    out: list[Pairing] = []
+    for cand in chosen:
         o = tuple(olds[i] for i in cand.olds)
         n = tuple(news[j] for j in cand.news)
         moved = {c.term for c in o} != {c.term for c in n} or {c.section for c in o} != {c.section for c in n}
-        out.append(Pairing(o, n, cand.how, round(cand.score, 3), moved))
+        out.append(Pairing(o, n, cand.how, round(cand.fit, 3), moved))
     out += [Pairing((c,), (), None, 0.0) for i, c in enumerate(olds) if i not in used_old]
     out += [Pairing((), (c,), None, 0.0) for j, c in enumerate(news) if j not in used_new]
     return out
+
+
+def _single(o: Clause, n: Clause, okey: list[str], nkey: list[str], same_term: bool,
+            kept_id: bool) -> tuple[float, str, float] | None:
+    """(score in the assignment, how, confidence) of pairing two clauses; None when they are no candidate.
+
+    Pairs under one id need their words to agree (``ID_FLOOR``) or their meaning
+    to be the same; others need the similarity floors. Two clauses with the
+    same machine-readable meaning (same rules of the same decision) are a
+    candidate whatever their words.
+    """
+    floor = ID_FLOOR if kept_id else SAME_TERM if same_term else OTHER_TERM
+    same_meaning = same_term and _meaning(o) is not None and _meaning(o) == _meaning(n)
+    if not same_meaning:
+        m = difflib.SequenceMatcher(None, okey, nkey, autojunk=False)
+        if m.real_quick_ratio() < floor or m.quick_ratio() < floor:
+            return None
+    fit = similarity(okey, nkey)
+    if fit < floor and not same_meaning:
+        return None
+    score = max(fit, SAME_TERM) if same_meaning else fit
+    if kept_id:
+        return score + ID_BONUS, "id", fit
+    return score, "text", fit
+
+
+def _meaning(c: Clause):
+    """A clause's rules as comparable values, without ids; None when it has none."""
+    if not c.rules and c.defines is None and c.table is None and c.steps is None:
+        return None
+    from .classify import meaning_json  # classify imports nothing of match: no cycle
+
+    return repr(meaning_json(c))
+
+
+def _assign(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The one-to-one candidates that together fit best (an optimal assignment).
+
+    ``candidates`` come best first; among assignments of equal fit, the one
+    that takes the earlier candidates wins (a weight far below any real
+    difference of similarity is added by rank).
+    """
+    if not candidates:
+        return []
+    from scipy.optimize import linear_sum_assignment  # heavy: only when clauses are left to pair
+
+    rows = sorted({c.olds[0] for c in candidates})
+    cols = sorted({c.news[0] for c in candidates})
+    at_row = {r: k for k, r in enumerate(rows)}
+    at_col = {c: k for k, c in enumerate(cols)}
+    weight = [[0.0] * len(cols) for _ in rows]
+    by_cell = {}
+    tie = TIE / (len(candidates) + 1)
+    for rank, c in enumerate(candidates):  # best first: a tie goes to the earlier one
+        cell = (at_row[c.olds[0]], at_col[c.news[0]])
+        weight[cell[0]][cell[1]] = c.score + tie * (len(candidates) - rank)
+        by_cell[cell] = c
+    picked_rows, picked_cols = linear_sum_assignment(weight, maximize=True)
+    return [by_cell[(r, c)] for r, c in zip(picked_rows.tolist(), picked_cols.tolist()) if (r, c) in by_cell]
 
 
 def _groups(wholes: list[Clause], parts: list[Clause], wkeys: list[list[str]], pkeys: list[list[str]],
@@ -252,7 +368,8 @@ def _groups(wholes: list[Clause], parts: list[Clause], wkeys: list[list[str]], p
         best = None
         for a_pos, a in enumerate(near):
             for b in near[a_pos + 1:]:
-                score = similarity(wkeys[i], pkeys[a] + pkeys[b])
+                # Either order: a split may print its parts the other way round.
+                score = max(similarity(wkeys[i], pkeys[a] + pkeys[b]), similarity(wkeys[i], pkeys[b] + pkeys[a]))
                 if best is None or score > best[0]:
                     best = (score, a, b)
         if best and best[0] >= SAME_TERM and best[0] >= best_single[i] + SPLIT_MARGIN:

@@ -38,3 +38,8 @@ def renumbering(old_numbers: Mapping[str, tuple[str, int]], new_numbers: Mapping
 def only_number_changed(old_text: str, new_text: str) -> bool:
     """The two texts are the same words after their printed step numbers."""
     return _NUMBER.sub("", old_text, count=1) == _NUMBER.sub("", new_text, count=1)
+
+
+def numbered(old_id: str, new_id: str) -> bool:
+    """Both ids are rule numbers (they hold a digit: ``r704-5k``, ``3-2a``): a new id is a new number."""
+    return any(ch.isdigit() for ch in old_id) and any(ch.isdigit() for ch in new_id)

@@ -104,7 +104,7 @@ def test_clauses_kept_by_id_are_moved_only_when_their_section_or_relative_order_
     new = _term("t", {"b": "B.", "a": "A.", "c": "C. new", "d": "D."}, "2", sections={"d": "other"})
     assert _pairings([TermPair("t", old, new)]) == {
         (("t#a",), ("t#a",), "id", 1.0, True), (("t#b",), ("t#b",), "id", 1.0, True),
-        (("t#c",), ("t#c",), "id", 1.0, False), (("t#d",), ("t#d",), "id", 1.0, True)}
+        (("t#c",), ("t#c",), "id", 0.667, False), (("t#d",), ("t#d",), "id", 1.0, True)}
 
 
 def test_added_and_removed_terms_leave_their_clauses_unpaired():
