@@ -148,11 +148,13 @@ def schema() -> None:
 # libraries (mkdocs, jinja2, deepdiff) load inside the command that needs them.
 from .conformance.cli import conformance  # noqa: E402
 from .diff.command import diff_command, history_command  # noqa: E402
+from .diff.command import changelog_command  # noqa: E402
 from .publish import correct, publish  # noqa: E402
 from .site.command import build as site_build, serve as site_serve  # noqa: E402
 
 for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct):
     main.add_command(_command)
+main.add_command(changelog_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

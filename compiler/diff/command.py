@@ -65,7 +65,10 @@ def _fail(message: str, code: int) -> None:
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (like git diff).")
 @click.option("--no-cache", is_flag=True,
               help="Load and check both sides in full; neither read nor fill the cache (also RULEBOOK_NO_CACHE=1).")
-def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: bool, no_cache: bool) -> None:
+@click.option("--fail-on", "fail_on", type=click.Choice(["editorial", "clarification", "rule-change"]), default=None,
+              help="Exit 1 when some change is at this level or above (editorial < clarification < rule-change).")
+def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: bool, no_cache: bool,
+                 fail_on: str | None) -> None:
     """What changed from OLD to NEW: in words, in structure and in behaviour.
 
     OLD and NEW are each an edition id, a rulebook folder, or git:REV (the
@@ -87,6 +90,11 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
             gc.enable()
     if exit_code and not result.empty:
         sys.exit(1)
+    if fail_on is not None:
+        from .level import at_least
+
+        if any(at_least(c.level, fail_on) for c in result.changes):
+            sys.exit(1)
 
 
 def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
@@ -169,3 +177,39 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
         _write(render_history(term, steps), fmt)  # one page, not a page for each step
         return
     _write(("\n" if fmt == "text" else "\n\n").join(render(s, fmt) for s in steps), fmt)
+
+
+@click.command("changelog")
+@click.argument("edition")
+@_root_option
+@click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True,
+              help="markdown (the notice to post), json (its parts).")
+def changelog_command(edition: str, root: Path | None, fmt: str) -> None:
+    """The notice for players that comes with EDITION: what plays differently since the edition before it.
+
+    Per term, the rule changes with the situations that now play differently,
+    then the clarifications; editorial changes are only counted (docs/diff.md).
+    """
+    from ..cli import load_or_exit
+    from ..diagnostics import did_you_mean
+    from .changelog import changelog, render_markdown
+
+    book = load_or_exit(root)
+    known = [e.id for e in book.editions]
+    if edition not in known:
+        hint = did_you_mean(edition, known)
+        _fail(f"unknown edition '{edition}'" + (f" ({hint})" if hint else "") + f"; editions: {', '.join(known)}", 2)
+    log = changelog(book, edition)
+    if fmt == "json":
+        from ..export import dumps
+
+        _write(dumps(_changelog_json(log)), fmt)
+        return
+    _write(render_markdown(log), fmt)
+
+
+def _changelog_json(log) -> dict:
+    from dataclasses import asdict
+
+    return {"edition": log.edition.id, "previous": log.previous.id if log.previous else None,
+            "terms": [asdict(t) for t in log.terms], "editorial": log.editorial}

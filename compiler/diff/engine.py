@@ -306,12 +306,15 @@ class _Differ:
             return {}
         fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary, self.own[0])
         fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary, self.own[1])
+        self._function_sides = (fo, fn)
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
 
     # -- the finished change ------------------------------------------------------------------
 
     def _finish(self, d: dict, behaviours: dict) -> Change | None:
         own = [behaviours[n] for n in d["names"] if n in behaviours] if d["meaning_changed"] else []
+        if not d["header"]:
+            own = [self._clause_behaviour(b, d["olds"], d["news"]) for b in own]
         changed = [b for b in own if b.direction != EQUIVALENT]
         behaviour_changed = bool(changed) or d["steps_changed"]
         text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
@@ -369,8 +372,35 @@ class _Differ:
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
             step=step,
-            level=L.level(self._answers_changed(d, own, changed), text != K.SAME),
+            level=L.level(self._answers_changed(d, own, changed), text == K.REWORDED),
         )
+
+    def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:
+        """A decision's change as far as these clauses decide it.
+
+        The situations compared are those where the clauses' rules decide, on
+        either side: elsewhere the new side is taken to answer as the old one
+        did. A rule that moved here from another clause with the same answers
+        changes nothing here; a decision that changed only where other
+        clauses decide is listed under those, not under every clause that
+        feeds it. A predicate is its clause's own: it is kept whole.
+        """
+        if whole.kind != "decision" or whole.direction == EQUIVALENT or not whole.compared:
+            return whole
+        fo, fn = self._function_sides
+        o, n = fo.function(whole.kind, whole.name), fn.function(whole.kind, whole.name)
+        if o is None or n is None:
+            return whole
+        mine_old, mine_new = {c.ref for c in olds}, {c.ref for c in news}
+        f_old, f_new = o[1], n[1]
+
+        def here(state: dict):
+            a, ca = f_old(state)
+            b, cb = f_new(state)
+            return (b, cb) if mine_old.intersection(ca) or mine_new.intersection(cb) else (a, ca)
+
+        return compare(whole.kind, whole.name, _Given(fo, o), _Given(fn, (o[0] | n[0], here, o[2] + n[2])),
+                       self.vocabulary)
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,
@@ -424,6 +454,17 @@ class _Differ:
             first = (c.new_clause or c.old_clause or "").split("+")[0]
             position = 1 + (ids.index(first) if first in ids else len(ids) + 1)
         return (c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
+
+
+class _Given:
+    """A side whose function for one name is given: what ``compare`` reads of a side."""
+
+    def __init__(self, side: FunctionSide, function: tuple):
+        self.own = side.own
+        self._function = function
+
+    def function(self, kind: str, name: str):
+        return self._function
 
 
 class _Clauses:

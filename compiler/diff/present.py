@@ -117,3 +117,30 @@ def declared_words(change: Change) -> str:
     else:
         how = "renamed from"
     return f"{how} {', '.join(olds)} (declared)"
+
+
+def direction_words(behaviour) -> str:
+    """How a name's answers changed, in one place for every format: "heal.may_target broadened".
+
+    The counts of changed situations per direction belong here when the
+    comparison gives them.
+    """
+    return f"{behaviour.name} {behaviour.direction}"
+
+
+def rule_change_words(change: Change) -> str:
+    """One line on what a rule change does: its changed names, or what it brings or takes."""
+    changed = [direction_words(b) for b in change.behaviours if b.direction != "equivalent"]
+    if changed:
+        return "; ".join(changed)
+    if change.kind == "added":
+        return "a new rule" + _names(change)
+    if change.kind == "removed":
+        return "a rule withdrawn" + _names(change)
+    if change.step or change.structure:
+        return "a procedure's steps changed"
+    return "answers changed"
+
+
+def _names(change: Change) -> str:
+    return ""

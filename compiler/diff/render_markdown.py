@@ -1,4 +1,4 @@
-"""The diff as Markdown for a pull-request comment: a summary table, then each term.
+"""The diff as Markdown for a pull-request comment: the summary first, then each term in ``<details>``.
 
 Every untrusted string (rule text, ids, file names, side names) reaches the
 comment through ``escape`` (prose) or ``code`` (an inline code span), never
@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
-from .present import answer, by_term, clause_name, details, location, side_name, situation, unknown_note
+from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
+from .present import (answer, by_term, clause_name, details, location, rule_change_words, side_name, situation,
+                      unknown_note)
 from .redline import DELETE, INSERT, Redline
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
@@ -74,37 +77,117 @@ def code(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def render(result: DiffResult) -> str:
+#: What a GitHub comment holds is 65,536 characters (UTF-16 code units, as JavaScript counts them);
+#: the budget leaves room for the workflow's marker line and a margin.
+COMMENT_BUDGET = 64_000
+
+#: What is left out, in this order, while the comment is over its budget: editorial redlines
+#: first, the rule changes' summary never.
+SHEDDING = (
+    ("editorial-redlines", "the redlines of editorial changes"),
+    ("clarification-redlines", "the redlines of clarifications"),
+    ("editorial-details", "the details of editorial changes"),
+    ("clarification-details", "the details of clarifications"),
+    ("witnesses", "the situation tables of rule changes"),
+    ("rule-details", "the details of rule changes"),
+)
+
+
+def render(result: DiffResult, budget: int = COMMENT_BUDGET) -> str:
+    """The comment: the summary first, then one collapsible ``<details>`` per term, within ``budget``.
+
+    Past the budget, parts are left out in the order of ``SHEDDING`` until it
+    fits, and the comment says what it left out and where the full report is.
+    The summary and the list of rule changes are always kept.
+    """
+    dropped: list[tuple[str, str]] = []
+    out = _render(result, set())
+    for key, words in SHEDDING:
+        if utf16_length(out) <= budget:
+            break
+        dropped.append((key, words))
+        out = _render(result, {k for k, _ in dropped}, [w for _, w in dropped])
+    return out
+
+
+def utf16_length(text: str) -> int:
+    """Length as GitHub and JavaScript count it (UTF-16 code units)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = ()) -> str:
     old, new = side_name(result.old), side_name(result.new)
     lines = [f"## Rulebook changes: {escape(old)} → {escape(new)}", ""]
     if result.empty:
         lines.append("No changes.")
         return "\n".join(lines) + "\n"
+    levels = Counter(c.level for c in result.changes)
+    lines += [f"**{_count(levels[RULE_CHANGE], 'rule change')}**, {_count(levels[CLARIFICATION], 'clarification')}, "
+              f"{levels[EDITORIAL]} editorial", ""]
     lines += ["| kind | changes |", "| --- | ---: |"]
     lines += [f"| {kind} | {n} |" for kind, n in result.summary.items() if n]
     lines.append(f"| **total** | **{len(result.changes)}** |")
+    rules = [c for c in result.changes if c.level == RULE_CHANGE]
+    if rules:
+        lines += ["", "### Rule changes", ""]
+        lines += [f"- {code(clause_name(c))} ({c.kind}): {escape(rule_change_words(c))}" for c in rules]
+    if dropped_words:
+        lines += ["", f"_Shortened to fit a GitHub comment: left out {escape(', '.join(dropped_words))}. "
+                      f"The full report: `rulebook diff {_arg(result.old)} {_arg(result.new)} --format html` "
+                      "(the example workflow uploads it as the rulebook-diff artifact)._"]
     if not result.vocabulary.empty:
         lines += ["", "### Vocabulary", ""] + [f"- {escape(line)}" for line in result.vocabulary.lines()]
     for term, changes in by_term(result):
-        lines += ["", f"### {code(term)}", ""]
+        shown = [c for c in changes if _detail_key(c) not in drop]
+        levels = Counter(c.level for c in changes)
+        counts = ", ".join(_count(levels[lv], LEVEL_NOUNS[lv]) for lv in (RULE_CHANGE, CLARIFICATION, EDITORIAL)
+                           if levels[lv])
+        lines += ["", f"<details><summary><code>{_html(term)}</code>: {counts}</summary>", ""]
         seen: set[str] = set()  # a decision's witnesses are shown once per term
-        for change in changes:
-            lines.extend(_change(change, old, new, seen))
+        for change in shown:
+            lines.extend(_change(change, old, new, seen, drop))
+        if len(shown) < len(changes):
+            lines += [f"_{len(changes) - len(shown)} more left out (see above)._", ""]
+        lines.append("</details>")
     return "\n".join(lines) + "\n"
 
 
-def _change(change: Change, old: str, new: str, seen: set[str]) -> list[str]:
+LEVEL_NOUNS = {RULE_CHANGE: "rule change", CLARIFICATION: "clarification", EDITORIAL: "editorial change"}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _detail_key(change: Change) -> str:
+    return {EDITORIAL: "editorial-details", CLARIFICATION: "clarification-details"}.get(change.level, "rule-details")
+
+
+def _arg(info: dict) -> str:
+    """A side as the command line names it, inert (it is untrusted: a branch name)."""
+    return printable(info["spec"]).replace("`", "'").replace("@", "@" + WORD_JOINER)
+
+
+def _html(text: str) -> str:
+    return inert(html.escape(printable(text), quote=True))
+
+
+def _change(change: Change, old: str, new: str, seen: set[str], drop: set[str] = frozenset()) -> list[str]:
     out = [f"#### {change.kind}: {code(clause_name(change))}", ""]
     where = [f"{escape(old)}: {code(location(change.old_location))}" if change.old_location else None,
              f"{escape(new)}: {code(location(change.new_location))}" if change.new_location else None]
     out.append(" · ".join(w for w in where if w) + f" · fingerprint {code(change.fingerprint)}")
     out += [f"<br>_{escape(note)}_" for note in details(change)]
-    out += ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
+    redline_key = {EDITORIAL: "editorial-redlines", CLARIFICATION: "clarification-redlines"}.get(change.level)
+    if redline_key not in drop:
+        out += ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
+    else:
+        out += ["", "_Redline left out._", ""]
     for b in change.behaviours:
         out.append(f"**Behaviour** of {code(b.name)}: **{b.direction}**"
                    + ("" if b.exhaustive or not b.compared else f" (checked {b.checked} situations, not all)")
                    + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
-        if b.witnesses and b.name not in seen:
+        if b.witnesses and b.name not in seen and "witnesses" not in drop:
             out += ["", f"| situation | {escape(old)} | {escape(new)} | decided by |", "| --- | --- | --- | --- |"]
             for w in b.witnesses:
                 deciders = f"{', '.join(w.old_clauses) or 'no rule'} → {', '.join(w.new_clauses) or 'no rule'}"

@@ -251,8 +251,14 @@ class Renderer:
             toc.append(TocEntry(2, "vocabulary", "Vocabulary"))
         toc += [TocEntry(2, f"term-{t}", self.term_name(t, edition, previous))
                                                         for t in dict.fromkeys(c.term for c, _, _ in rows)]
+        notice = None
+        if report is not None:
+            from ..diff.changelog import from_diff
+
+            notice = from_diff(report, previous, edition)
+            toc.insert(0, TocEntry(2, "notice", "For players"))
         return "changes.html", {"edition": edition, "previous": previous, "report": report,
-                                "rows": rows, "words": changes_view}, toc
+                                "rows": rows, "words": changes_view, "notice": notice}, toc
 
     def _corrections(self, spec: P.PageSpec, href: Href):
         return "corrections.html", {"entries": list(enumerate(self.book.corrections, 1))}, []

@@ -56,7 +56,8 @@ def test_markdown_starts_with_the_summary_table_and_escapes_rule_text(hostile):
     out = run("diff", "v1", "v2", "--rulebook", str(hostile), "--format", "markdown").output
     lines = out.splitlines()
     assert lines[0].startswith("## Rulebook changes: v1")
-    assert lines[2] == "| kind | changes |"
+    assert lines[2] == "**2 rule changes**, 0 clarifications, 0 editorial"
+    assert lines[4] == "| kind | changes |"
     assert "<script>" not in out and "<img" not in out
     assert "&lt;script&gt;" in out
     # No link can be formed; a word joiner follows the scheme's colon.
