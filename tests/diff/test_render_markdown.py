@@ -126,3 +126,78 @@ def test_a_folder_name_with_a_carriage_return_adds_no_line(book):
     assert (result.exit_code, result.stderr) == (0, "")
     assert "\r" not in result.stdout
     assert result.stdout.splitlines()[0] == "## Rulebook changes: v1 → new\\\\r- \\[x\\] approved \\(v2\\)"
+
+
+# -- the comment's budget ---------------------------------------------------------------------
+
+NUMBERED = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "numbered-rules"
+SHORTENED = ("_Shortened to fit a GitHub comment: left out {}. The full report: "
+             "`rulebook diff cr-2017-04-28 cr-2020-04-17 --format html` "
+             "(the example workflow uploads it as the rulebook-diff artifact)._")
+
+
+@pytest.fixture(scope="module")
+def numbered():
+    from compiler.build import load_rulebook
+    from compiler.diff.engine import diff_editions
+
+    book = load_rulebook(NUMBERED)
+    return diff_editions(book, "cr-2017-04-28", book, "cr-2020-04-17")
+
+
+def test_the_summary_comes_first_then_a_details_block_per_term(numbered):
+    from compiler.diff.render_markdown import render
+
+    out = render(numbered)
+    assert out.splitlines()[2:16] == [
+        "**1 rule change**, 1 clarification, 4 editorial", "",
+        "| kind | changes |", "| --- | ---: |", "| removed | 1 |", "| renumbered | 4 |", "| reworded | 1 |",
+        "| **total** | **6** |", "", "### Rule changes", "", "- `sba#r704-5j` (removed): a rule withdrawn", "",
+        "<details><summary><code>sba</code>: 1 rule change, 1 clarification, 4 editorial changes</summary>"]
+    assert out.endswith("</details>\n") and "Shortened" not in out
+
+
+@pytest.mark.parametrize(("budget", "left_out"), [
+    (3000, "the redlines of editorial changes"),
+    (2000, "the redlines of editorial changes, the redlines of clarifications, the details of editorial changes"),
+    (1000, "the redlines of editorial changes, the redlines of clarifications, the details of editorial changes, "
+           "the details of clarifications, the situation tables of rule changes, the details of rule changes"),
+])
+def test_past_its_budget_the_comment_sheds_editorial_redlines_first_and_says_so(numbered, budget, left_out):
+    from compiler.diff.render_markdown import render, utf16_length
+
+    out = render(numbered, budget)
+    assert SHORTENED.format(left_out) in out.splitlines()
+    assert "- `sba#r704-5j` (removed): a rule withdrawn" in out.splitlines()  # the rule changes stay
+    assert utf16_length(out) <= budget
+    # The rule change's redline goes last of all.
+    assert ("<del>If a player controls two or more planeswalkers" in out) == (budget > 1000)
+
+
+def test_a_diff_of_many_long_changes_fits_a_github_comment_and_keeps_every_rule_change(tmp_path):
+    """300 long clauses reworded or fixed, and 3 rule changes: over 64,000 characters in full."""
+    from compiler.build import load_rulebook
+    from compiler.diff.engine import diff_editions
+    from compiler.diff.render_markdown import COMMENT_BUDGET, render, utf16_length
+
+    root = tmp_path / "book"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "levels", root)
+    long = " ".join(f"word{i}" for i in range(60))
+
+    def term(edition: str, tail: str, rule: str) -> None:
+        clauses = "".join(f"      - id: c{i}\n        text: Clause {i} {long}{tail}\n" for i in range(300))
+        rules = "".join(f"      - id: r{i}\n        text: Rule {i}.\n        rules:\n"
+                        f"          - {{decision: cure.may_target, requires: {rule}}}\n" for i in range(3))
+        (root / "editions" / edition / "cure.yaml").write_text(
+            "id: cure\nname: Cure\ndecisions:\n  - name: cure.may_target\n    type: bool\n"
+            "    meaning: Whether a cure may target the character.\nsections:\n  - key: s\n    kind: definition\n"
+            f"    clauses:\n{clauses}{rules}", encoding="utf-8")
+    term("v1", " once", "poisoned")
+    term("v2", " twice", "paralyzed")
+    book = load_rulebook(root)
+    result = diff_editions(book, "v1", book, "v2")
+    assert utf16_length(render(result, budget=10 ** 9)) > 64_000
+    out = render(result)
+    assert utf16_length(out) <= COMMENT_BUDGET
+    assert [line for line in out.splitlines() if line.startswith("- `cure#r")] == [
+        f"- `cure#r{i}` (semantic): cure.may\\_target changed" for i in range(3)]

@@ -28,6 +28,36 @@ def test_ci_example_posts_the_markdown_diff_of_the_pull_request():
     assert workflow["permissions"]["pull-requests"] == "write"
 
 
+def test_the_marker_survives_the_cut_of_a_comment_longer_than_the_limit():
+    """The script keeps the first N characters of the file; the marker line is the file's first."""
+    import re
+
+    workflow = yaml.safe_load((ROOT / "examples" / "ci" / "rulebook-diff.yml").read_text())
+    steps = workflow["jobs"]["diff"]["steps"]
+    post = next(s for s in steps if s.get("uses", "").startswith("actions/github-script"))
+    script = post["with"]["script"]
+    limit = int(re.search(r"\.slice\(0, (\d+)\)", script).group(1))
+    marker = re.search(r"c\.body\.includes\('([^']+)'\)", script).group(1)
+    assert limit <= 65_536
+    # What the diff step writes: the marker line, then a Markdown body far over the limit.
+    diff_step = next(s for s in steps if "rulebook diff" in s.get("run", ""))
+    first = diff_step["run"].splitlines()[0]
+    assert first == f"echo '{marker}' > rulebook-diff.md"
+    body = (marker + "\n" + "x" * 70_000)[:limit]  # String.prototype.slice
+    assert body.startswith(marker + "\n") and len(body) == limit
+
+
+def test_a_pull_request_from_a_fork_gets_the_diff_in_the_job_summary_and_an_artifact_not_a_failure():
+    workflow = yaml.safe_load((ROOT / "examples" / "ci" / "rulebook-diff.yml").read_text())
+    steps = workflow["jobs"]["diff"]["steps"]
+    post = next(s for s in steps if s.get("uses", "").startswith("actions/github-script"))
+    assert post["if"] == "github.event.pull_request.head.repo.full_name == github.repository"
+    diff_step = next(s for s in steps if "rulebook diff" in s.get("run", ""))
+    assert 'cat rulebook-diff.md >> "$GITHUB_STEP_SUMMARY"' in diff_step["run"].splitlines()
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
+    assert upload["with"] == {"name": "rulebook-diff", "path": "rulebook-diff.html"}
+
+
 def test_pre_commit_hook_runs_rulebook_check():
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     hook = next(h for h in hooks if h["id"] == "rulebook-check")
