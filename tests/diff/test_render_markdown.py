@@ -65,12 +65,14 @@ def test_the_comment_for_a_rule_text_full_of_mentions_and_links(book):
     assert result.stdout == (
         "## Rulebook changes: v1 → v2\n"
         "\n"
+        "**0 rule changes**, 1 clarification, 0 editorial\n"
+        "\n"
         "| kind | changes |\n"
         "| --- | ---: |\n"
         "| reworded | 1 |\n"
         "| **total** | **1** |\n"
         "\n"
-        "### `cure`\n"
+        "<details><summary><code>cure</code>: 1 clarification</summary>\n"
         "\n"
         "#### reworded: `cure#ask`\n"
         "\n"
@@ -80,7 +82,8 @@ def test_the_comment_for_a_rule_text_full_of_mentions_and_links(book):
         f"> Ask <del>the judge.</del><ins>@{WJ}octocat or @{WJ}org/judges \\(see \\#{WJ}12, "
         f"owner/repo\\#{WJ}34, GH-{WJ}56, commit deadbe{WJ}ef1234, https:{WJ}//evil.example/x, "
         f"www{WJ}.evil.example, judge@{WJ}evil.example\\) :{WJ}tada:{WJ}</ins>\n"
-        "\n")
+        "\n"
+        "</details>\n")
 
 
 def test_a_side_named_like_a_mention_is_inert(book):
