@@ -21,7 +21,7 @@ def read_lines(path: Path, shown: str | None = None) -> tuple[list[str] | None, 
         size = os.path.getsize(path)
         if size > MAX_SOURCE_BYTES:
             return None, [Diagnostic(Location(shown, 1, 1),
-                                     f"file is {size:,} bytes, over the limit of {MAX_SOURCE_BYTES:,} (16 MiB)",
+                                     f"file is {size:,} bytes, over the limit of {MAX_SOURCE_BYTES:,}",
                                      "import the document in parts, or raise MAX_SOURCE_BYTES in "
                                      "compiler/importer/source.py")]
         with open(path, "rb") as fh:
