@@ -22,9 +22,7 @@ from ..model import Clause, Correction, Edition, Link, Rulebook, Table, Term
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
-# The default site, carried in the package (so a wheel builds sites too): Jinja2
-# templates, the mkdocs-material overrides and the stylesheet.
-SITE_DIR = Path(__file__).resolve().parent / "theme"
+from .folders import PACKAGE_SITE as SITE_DIR  # the default site, in the package (a project's site/ overrides it)
 TEMPLATES_DIR = SITE_DIR / "templates"
 
 SECTION_TITLES = {
@@ -86,13 +84,14 @@ def letter(name: str) -> str:
 class Renderer:
     """Renders the pages of one rulebook."""
 
-    def __init__(self, book: Rulebook, templates: Path = TEMPLATES_DIR,
+    def __init__(self, book: Rulebook, templates: Path | tuple[Path, ...] = TEMPLATES_DIR,
                  changes: Callable[[Edition, Edition], object] | None = None, show_editor_notes: bool = False):
         self.book = book
         self.show_editor_notes = show_editor_notes
         self.marks = lineage.clause_marks(book)
         self.changes = changes
-        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
+        folders = (templates,) if isinstance(templates, Path) else templates  # searched in order
+        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(t) for t in folders]), autoescape=True,
                                       undefined=jinja2.StrictUndefined, trim_blocks=True,
                                       lstrip_blocks=True, keep_trailing_newline=True)
         from ..diff.redline import DELETE, INSERT
