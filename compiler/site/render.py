@@ -1,4 +1,4 @@
-"""Planned pages to HTML through the Jinja2 templates in ``site/templates``.
+"""Planned pages to HTML through the Jinja2 templates in ``compiler/site/theme/templates``.
 
 Templates autoescape: every value from the rulebook lands escaped, in text and
 in attributes alike (quotes included), and no template marks anything safe
@@ -22,19 +22,9 @@ from ..model import Clause, Correction, Edition, Link, Rulebook, Table, Term
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
-def _site_dir() -> Path:
-    """The repository's site/ folder: templates, theme overrides, stylesheets.
-
-    Beside the package in a clone or an editable install; from a plain
-    ``pip install .`` the package lies elsewhere, so a clone's ./site serves.
-    """
-    for candidate in (Path(__file__).resolve().parents[2] / "site", Path.cwd() / "site"):
-        if (candidate / "templates" / "term.html").is_file():
-            return candidate
-    return Path(__file__).resolve().parents[2] / "site"
-
-
-SITE_DIR = _site_dir()
+# The default site, carried in the package (so a wheel builds sites too): Jinja2
+# templates, the mkdocs-material overrides and the stylesheet.
+SITE_DIR = Path(__file__).resolve().parent / "theme"
 TEMPLATES_DIR = SITE_DIR / "templates"
 
 SECTION_TITLES = {
