@@ -144,8 +144,34 @@ def _dated(printed: str, date: str, version: str) -> dict:
     }
 
 
+# Snippets an editor offers where a new term, clause, rule, table or procedure starts
+# (defaultSnippets of VS Code's and the YAML language server's schemas). ${N:text} is a
+# placeholder with its default text; with the defaults kept, each is valid where it is
+# offered, and the new term checks against a vocabulary with the fact a_fact
+# (tests/test_schema_examples.py).
+_SNIPPETS = {
+    "term": {"label": "New term", "description": "A term file: one decision, one section, one clause with one rule.",
+             "body": {"id": "${1:term-id}", "name": "${2:Term Name}",
+                      "decisions": [{"name": "${3:term_id.may_target}", "type": "bool",
+                                     "meaning": "${4:Whether the ability may target the character.}"}],
+                      "sections": [{"key": "definition", "kind": "definition", "clauses": [
+                          {"id": "${5:clause-id}", "text": "${6:The publisher's wording, verbatim.}",
+                           "rules": [{"decision": "${3:term_id.may_target}", "requires": "${7:a_fact}"}]}]}]}},
+    "clause": {"label": "New clause", "description": "A clause: its id and the publisher's text.",
+               "body": {"id": "${1:clause-id}", "text": "${2:The publisher's wording, verbatim.}"}},
+    "rule": {"label": "New rule", "description": "A rule: the decision it answers, true where a condition holds.",
+             "body": {"decision": "${1:term_id.may_target}", "requires": "${2:a_fact}"}},
+    "table": {"label": "New table", "description": "A table: a decision's answer for values of a key fact.",
+              "body": {"decision": "${1:term_id.location}", "key": "${2:an_enum_fact}",
+                       "rows": [{"keys": ["${3:a_value}"], "value": "${4:an_answer}"}],
+                       "otherwise": "${5:another_answer}"}},
+    "procedure": {"label": "New procedure", "description": "Steps: the ids of this term's clauses, in order.",
+                  "body": {"procedure": "${1:term_id.order}", "order": ["${2:step-1}", "${3:step-2}"]}},
+}
+
 _RULE = {
     "type": "object",
+    "defaultSnippets": [_SNIPPETS["rule"]],
     "description": "A contribution to a decision: value, requires, forbids or permits, "
                    "scoped by when, optionally an exception to other clauses' rules.",
     "properties": {
@@ -189,6 +215,7 @@ _RULE = {
 
 _TERM = {
     "type": "object",
+    "defaultSnippets": [_SNIPPETS["term"]],
     "description": "One term of one edition: editions/EDITION/TERM.yaml.",
     "properties": {
         "id": {"type": "string", "pattern": SLUG,
@@ -261,6 +288,7 @@ _TERM = {
 
 _CLAUSE = {
     "type": "object",
+    "defaultSnippets": [_SNIPPETS["clause"]],
     "description": "A clause: a passage of the publisher's text, verbatim, and what it means (a predicate "
                    "defined, rules, steps or a table); cited as TERM#CLAUSE.",
     "properties": {
@@ -310,6 +338,7 @@ _CLAUSE = {
                   "description": "The clause's contributions to decisions."},
         "steps": {
             "type": "object",
+            "defaultSnippets": [_SNIPPETS["procedure"]],
             "examples": [{"procedure": "battle_resolution.order", "order": ["step-1", "step-2", "step-3"]}],
             "description": "An ordered procedure whose steps are clauses of this term.",
             "properties": {"procedure": {"type": "string", "pattern": DECISION,
@@ -326,6 +355,7 @@ _CLAUSE = {
         },
         "table": {
             "type": "object",
+            "defaultSnippets": [_SNIPPETS["table"]],
             "examples": [{"decision": "targeting.location", "key": "ability", "rows": [{"keys": ["heal", "band"], "value": "hand"}], "otherwise": "anywhere"}],
             "description": "Value rules over key facts, written compactly. A term's tables for one decision "
                            "are one table: rows must not overlap with different values, and one 'otherwise' "

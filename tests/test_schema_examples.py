@@ -3,10 +3,14 @@ and the copy shipped in the package is the one the code publishes."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 import jsonschema
+import yaml
+from click.testing import CliRunner
 
+from compiler.cli import main
 from compiler.schema import published_schema
 
 SCHEMA = published_schema()
@@ -75,3 +79,58 @@ def test_every_enum_lists_its_values_each_with_what_it_means():
     unlisted = [p for p, e in enums.items()
                 if len(e.get("enumDescriptions", [])) != len(e["enum"]) or not all(e["enumDescriptions"])]
     assert unlisted == []
+
+
+def _expanded(body: Any) -> Any:
+    """A snippet's body as inserted with every placeholder's default text kept."""
+    if isinstance(body, str):
+        return re.sub(r"\$\{\d+:([^}]*)\}", r"\1", body)
+    if isinstance(body, list):
+        return [_expanded(v) for v in body]
+    if isinstance(body, dict):
+        return {k: _expanded(v) for k, v in body.items()}
+    return body
+
+
+def _snippets(node: Any, path: str = "") -> Iterator[tuple[str, dict, dict]]:
+    if isinstance(node, dict):
+        for snippet in node.get("defaultSnippets", []):
+            yield path, node, snippet
+        for key, child in node.items():
+            if key != "defaultSnippets":
+                yield from _snippets(child, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, child in enumerate(node):
+            yield from _snippets(child, f"{path}/{i}")
+
+
+def test_snippets_start_a_term_clause_rule_table_and_procedure_each_valid_where_offered():
+    found = list(_snippets({"$defs": SCHEMA["$defs"]}))
+    assert sorted((s["label"], path) for path, _, s in found) == [
+        ("New clause", "/$defs/clause"),
+        ("New procedure", "/$defs/clause/properties/steps"),
+        ("New procedure", "/$defs/patch-operation/properties/set/properties/steps"),
+        ("New rule", "/$defs/rule"),
+        ("New table", "/$defs/clause/properties/table"),
+        ("New table", "/$defs/patch-operation/properties/set/properties/table"),
+        ("New term", "/$defs/term"),
+    ]
+    invalid = [f"{path}: {s['label']}: {m}" for path, node, s in found for m in _errors(_expanded(s["body"]), node)]
+    assert invalid == []
+
+
+def test_the_new_term_snippet_checks(tmp_path):
+    (snippet,) = SCHEMA["$defs"]["term"]["defaultSnippets"]
+    term = _expanded(snippet["body"])
+    (tmp_path / "editions" / "e1").mkdir(parents=True)
+    (tmp_path / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n  - {id: e1, title: E1, date: null, status: draft}\n")
+    (tmp_path / "vocabulary.yaml").write_text("facts:\n  - {name: a_fact, type: bool, meaning: A fact.}\n")
+    (tmp_path / "editions" / "e1" / "term-id.yaml").write_text(yaml.safe_dump(term, sort_keys=False))
+    result = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert (result.exit_code, result.output) == (
+        0, "T: 1 editions (e1), 1 term, latest e1 with 1 term and 1 clause: no problems\n")
+
+
+def test_the_placeholder_expansion_keeps_defaults():
+    assert _expanded({"a": ["${1:x-y}", "${12:The text.} and ${2:b}"]}) == {"a": ["x-y", "The text. and b"]}
