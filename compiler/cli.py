@@ -153,13 +153,14 @@ def export(root: Path | None, edition_id: str | None, fmt: str, base_url: str | 
 
 
 @main.command()
-def schema() -> None:
-    """Print the JSON Schema of rulebook.yaml, vocabulary.yaml and term files."""
-    import json
+@click.option("--kind", type=click.Choice(["rulebook", "vocabulary", "term", "vocabulary-overlay", "term-patch",
+                                           "corrections"]),
+              help="One kind of file (default: every kind, each under $defs).")
+def schema(kind: str | None) -> None:
+    """Print the JSON Schema of rulebook.yaml, vocabulary.yaml and term files (also shipped in compiler/schemas/)."""
+    from .schema import schema_text
 
-    from .schema import published_schema
-
-    click.echo(json.dumps(published_schema(), indent=2))
+    click.echo(schema_text(kind), nl=False)
 
 
 # Subcommands of the back ends: their modules import only click here; each back end's

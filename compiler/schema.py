@@ -8,8 +8,10 @@ Conditions are only sketched in the schema; ``conditions.py`` checks them.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, did_you_mean
@@ -737,20 +739,67 @@ ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM,
          "vocabulary-overlay": _VOCABULARY_OVERLAY, "term-patch": _TERM_PATCH, "corrections": _CORRECTIONS}
 
 
-def published_schema() -> dict:
-    """The JSON Schema document: one schema whose $defs name each file kind.
+# Every $id is this base and the name of the file that ships it in compiler/schemas/, so that
+# relative references resolve alike against the shipped files and the URLs.
+SCHEMA_BASE = "https://rulebook-compiler.invalid/schema/"
+BUNDLE_FILE = "rulebook.json"  # the $id the whole schema has always had
+SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
-    ``$ref: "#/$defs/term"`` etc. select a file kind (``term-patch`` for a term
-    file that patches the previous edition's term); the top level accepts any
-    of them so one URL serves every file in a rulebook.
-    """
+
+def kind_file(kind: str) -> str:
+    return f"{kind}.schema.json"
+
+
+def _refs(node: Any) -> set[str]:
+    """The names of the $defs that ``node`` refers to, directly or through them."""
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref", "")
+            name = ref.rsplit("/", 1)[1] if ref.startswith("#/$defs/") else None
+            if name and name not in found:
+                found.add(name)
+                todo.append(DEFS[name])
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return found
+
+
+def kind_schema(kind: str) -> dict:
+    """One file kind as a schema of its own (a schema resource with a stable $id), holding the
+    definitions it uses: what an editor maps a file to, no JSON pointer needed."""
+    return {"$id": SCHEMA_BASE + kind_file(kind), **ROOTS[kind],
+            "$defs": {name: DEFS[name] for name in DEFS if name in _refs(ROOTS[kind])}}
+
+
+def published_schema(kind: str | None = None) -> dict:
+    """The JSON Schema document of one file kind, or (``kind`` None) of them all: then each kind is
+    a $defs entry (``#/$defs/term``, ``term-patch`` for a term file that patches the previous
+    edition's term, ...) with its own $id, and the top level accepts any of them, so that one
+    file serves every file of a rulebook. ``compiler/schemas/`` ships each as a file."""
+    if kind is not None:
+        return {"$schema": _DRAFT, **kind_schema(kind)}
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://rulebook-compiler.invalid/schema/rulebook.json",
+        "$schema": _DRAFT,
+        "$id": SCHEMA_BASE + BUNDLE_FILE,
         "title": "rulebook-compiler source files",
         "anyOf": [{"$ref": f"#/$defs/{name}"} for name in ROOTS],
-        "$defs": {**ROOTS, **DEFS},
+        "$defs": {**{name: kind_schema(name) for name in ROOTS}, **DEFS},
     }
+
+
+def schema_text(kind: str | None = None) -> str:
+    """The schema as ``rulebook schema`` prints it and compiler/schemas/ ships it."""
+    return json.dumps(published_schema(kind), indent=2) + "\n"
+
+
+def shipped_files() -> dict[str, str]:
+    """Each file of compiler/schemas/ by name, with the text it must hold."""
+    return {BUNDLE_FILE: schema_text(), **{kind_file(kind): schema_text(kind) for kind in ROOTS}}
 
 
 _TYPES = {

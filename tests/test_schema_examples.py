@@ -3,15 +3,19 @@ and the copy shipped in the package is the one the code publishes."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any, Iterator
 
 import jsonschema
 import yaml
 from click.testing import CliRunner
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
 from compiler.cli import main
-from compiler.schema import published_schema
+from compiler.schema import ROOTS, SCHEMA_DIR, published_schema, shipped_files
 
 SCHEMA = published_schema()
 
@@ -105,7 +109,9 @@ def _snippets(node: Any, path: str = "") -> Iterator[tuple[str, dict, dict]]:
 
 
 def test_snippets_start_a_term_clause_rule_table_and_procedure_each_valid_where_offered():
-    found = list(_snippets({"$defs": SCHEMA["$defs"]}))
+    # each definition once: the kinds' own copies of the shared definitions left out
+    found = list(_snippets({"$defs": {name: {k: v for k, v in d.items() if k != "$defs"}
+                                      for name, d in SCHEMA["$defs"].items()}}))
     assert sorted((s["label"], path) for path, _, s in found) == [
         ("New clause", "/$defs/clause"),
         ("New procedure", "/$defs/clause/properties/steps"),
@@ -134,3 +140,63 @@ def test_the_new_term_snippet_checks(tmp_path):
 
 def test_the_placeholder_expansion_keeps_defaults():
     assert _expanded({"a": ["${1:x-y}", "${12:The text.} and ${2:b}"]}) == {"a": ["x-y", "The text. and b"]}
+
+
+KINDS = ["rulebook", "vocabulary", "term", "vocabulary-overlay", "term-patch", "corrections"]
+
+
+def test_one_def_per_file_kind_each_with_a_stable_id():
+    ids = {name: d.get("$id") for name, d in SCHEMA["$defs"].items() if "$id" in d}
+    assert ids == {kind: f"https://rulebook-compiler.invalid/schema/{kind}.schema.json" for kind in KINDS}
+    assert SCHEMA["$id"] == "https://rulebook-compiler.invalid/schema/rulebook.json"
+
+
+def test_the_package_ships_the_schema_the_code_publishes():
+    """Run python3 tools/write_schemas.py after changing compiler/schema.py."""
+    shipped = {p.name: p.read_text(encoding="utf-8") for p in SCHEMA_DIR.glob("*")}
+    assert sorted(shipped) == sorted(shipped_files())
+    stale = [name for name, text in shipped_files().items() if shipped[name] != text]
+    assert stale == []
+    assert json.loads(shipped["rulebook.json"]) == SCHEMA
+
+
+def test_the_command_prints_the_shipped_files():
+    assert CliRunner().invoke(main, ["schema"]).output == (SCHEMA_DIR / "rulebook.json").read_text()
+    result = CliRunner().invoke(main, ["schema", "--kind", "term-patch"])
+    assert result.output == (SCHEMA_DIR / "term-patch.schema.json").read_text(encoding="utf-8")
+    kinds = next(p for p in main.commands["schema"].params if p.name == "kind").type.choices
+    assert list(kinds) == KINDS == list(ROOTS)
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _kind_files(root: Path) -> Iterator[tuple[Path, str]]:
+    yield root / "rulebook.yaml", "rulebook"
+    yield root / "vocabulary.yaml", "vocabulary"
+    for path in sorted((root / "editions").glob("*/*.yaml")):
+        if path.name == "_vocabulary.yaml":
+            yield path, "vocabulary-overlay"
+        else:
+            yield path, "term-patch" if "\npatch:" in path.read_text(encoding="utf-8") else "term"
+
+
+def test_files_of_every_kind_satisfy_their_kind_alone_and_through_its_id_in_the_whole_schema():
+    registry = Registry().with_resource(SCHEMA["$id"], DRAFT202012.create_resource(SCHEMA)).crawl()
+    checked: set[str] = set()
+    for root in (FIXTURES / "overlay" / "every-operation" / "patch", FIXTURES / "ordered", FIXTURES / "edition-grows"):
+        files = list(_kind_files(root)) + [(root / "corrections.yaml", "corrections")] * \
+            (root / "corrections.yaml").is_file()
+        for path, kind in files:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            alone = jsonschema.Draft202012Validator(json.loads((SCHEMA_DIR / f"{kind}.schema.json").read_text()))
+            by_id = jsonschema.Draft202012Validator(
+                {"$ref": f"https://rulebook-compiler.invalid/schema/{kind}.schema.json"}, registry=registry)
+            assert ([e.message for e in alone.iter_errors(data)], [e.message for e in by_id.iter_errors(data)]) == (
+                [], []), path
+            checked.add(kind)
+    assert sorted(checked) == sorted(KINDS)
+    unknown = {"id": "heal", "name": "Heal", "sections": [], "aliasses": ["x"]}
+    alone = jsonschema.Draft202012Validator(json.loads((SCHEMA_DIR / "term.schema.json").read_text()))
+    assert [e.message for e in alone.iter_errors(unknown)] == [
+        "Additional properties are not allowed ('aliasses' was unexpected)"]
