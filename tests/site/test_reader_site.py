@@ -34,11 +34,11 @@ def test_a_published_edition_never_labels_its_clauses_as_proposals(adopted):
     """p3 (published) keeps d2's (draft) wording: it reads as of p3, where it became the rule."""
     page = (adopted / "terms" / "cure" / "index.html").read_text(encoding="utf-8")
     assert _marks(page) == {"kept": "since p1", "reworded": "since p1 · changed in p3 (first proposed in d2)",
-                            "proposed": "since p3 (first proposed in d2)"}
+                            "proposed": "since p3 (first proposed in d2)", "when": "since p3 (first proposed in d2)"}
     assert "(proposal)" not in page
 
 
 def test_the_draft_itself_still_says_proposal(adopted):
     page = (adopted / "editions" / "d2" / "terms" / "cure" / "index.html").read_text(encoding="utf-8")
     assert _marks(page) == {"kept": "since p1", "reworded": "since p1 · changed in d2 (proposal)",
-                            "proposed": "since d2 (proposal)"}
+                            "proposed": "since d2 (proposal)", "when": "since d2 (proposal)"}
