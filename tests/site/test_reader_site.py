@@ -42,3 +42,31 @@ def test_the_draft_itself_still_says_proposal(adopted):
     page = (adopted / "editions" / "d2" / "terms" / "cure" / "index.html").read_text(encoding="utf-8")
     assert _marks(page) == {"kept": "since p1", "reworded": "since p1 · changed in d2 (proposal)",
                             "proposed": "since d2 (proposal)", "when": "since d2 (proposal)"}
+
+
+def _without_comment(template: str) -> str:
+    """A template without its opening comment (Material's says it was generated; ours says why it is ours)."""
+    return re.sub(r"\{#-.*?-#\}\n", "", template, count=1, flags=re.S)
+
+
+def test_the_search_partial_is_materials_with_the_dialog_named():
+    """Our copy of Material's partials/search.html differs only by the dialog's aria-label (axe: aria-dialog-name)."""
+    import material
+
+    theirs = (Path(material.__file__).parent / "templates" / "partials" / "search.html").read_text(encoding="utf-8")
+    ours = (ROOT / "compiler" / "site" / "theme" / "overrides" / "partials" / "search.html").read_text(encoding="utf-8")
+    assert _without_comment(ours) == _without_comment(theirs).replace(
+        'role="dialog">', 'role="dialog" aria-label="{{ lang.t(\'search\') }}">', 1)
+
+
+def test_pages_request_no_web_fonts_unless_the_site_asks(adopted, tmp_path, build):
+    assert "fonts.googleapis.com" not in (adopted / "index.html").read_text(encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    (tmp_path / "docs").mkdir()
+    config.write_text(f"site_name: A\nsite_dir: {tmp_path / 'out'}\ntheme: {{name: material}}\n"
+                      f"plugins:\n  - search\n  - rulebook: {{rulebook: {ADOPTED}, web_fonts: true}}\n")
+    from mkdocs.commands.build import build as mkdocs_build
+    from mkdocs.config import load_config
+
+    mkdocs_build(load_config(config_file=str(config)))
+    assert "fonts.googleapis.com" in (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
