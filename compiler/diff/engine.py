@@ -23,7 +23,7 @@ from .fingerprint import fingerprint
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
-from .steps import numbered, only_number_changed, renumbering, step_numbers
+from .steps import only_number_changed, renumbered, renumbering, step_numbers
 from .source import EditionSource, FullSource
 
 
@@ -59,6 +59,8 @@ class Change:
     step: dict | None = None
     # editorial | clarification | rule-change (compiler.diff.level).
     level: str = L.EDITORIAL
+    # The printed rule numbers when they differ: {"old": "704.5k", "new": "704.5j"}.
+    numbers: dict | None = None
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -94,6 +96,7 @@ class Change:
             "lineage": self.lineage,
             "step": self.step,
             "level": self.level,
+            "numbers": self.numbers,
         }
 
 
@@ -329,9 +332,11 @@ class _Differ:
                 kind = "moved"  # to another term: as such, whatever else changed but behaviour
             elif step is not None and only_number_changed(d["old_text"] or "", d["new_text"] or ""):
                 kind = "renumbered"  # its id may have changed too: the lineage note says so
-            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
+            elif p is not None and text != K.REWORDED and renumbered(p.old[0], p.new[0]):
                 # Same words under another rule number (704.5k -> 704.5j): the numbering moved, not the rule.
-                kind = "renumbered" if text != K.REWORDED and numbered(p.old[0].id, p.new[0].id) else "renamed"
+                kind = "renumbered"
+            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
+                kind = "renamed"
             elif text == K.REWORDED:
                 kind = "reworded"
             elif text == K.EDITORIAL or d["meaning_changed"] or d["header"] or \
@@ -373,6 +378,7 @@ class _Differ:
             if p and p.matched_by == "lineage" else None,
             step=step,
             level=L.level(self._answers_changed(d, own, changed), text == K.REWORDED),
+            numbers=_numbers(p),
         )
 
     def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:
@@ -487,6 +493,13 @@ class _Clauses:
             if cid in self.terms[tid]:
                 hits.append((tid, *self.terms[tid][cid]))
         return tuple(clause for _, _, clause in sorted(hits, key=lambda h: h[:2]))
+
+
+def _numbers(p: Pairing | None) -> dict | None:
+    """The printed rule numbers of a one-to-one pairing, when they differ."""
+    if p is None or len(p.old) != 1 or len(p.new) != 1 or p.old[0].number == p.new[0].number:
+        return None
+    return {"old": p.old[0].number, "new": p.new[0].number}
 
 
 def _modelled(term: Term | None) -> bool:

@@ -71,6 +71,11 @@ def summary_line(result: DiffResult) -> str:
     return ", ".join(counts) if counts else "no changes"
 
 
+def introduced(result: DiffResult) -> str | None:
+    """The edition a history's first step introduces the term in (its old side is no edition), else None."""
+    return side_name(result.new) if result.old["kind"] == "none" else None
+
+
 def side_name(info: dict) -> str:
     spec, edition = info["spec"], info["edition"]
     return spec if spec == edition or spec.endswith(":" + edition) else f"{spec} ({edition})"
@@ -90,6 +95,8 @@ def details(change: Change) -> list[str]:
         out.append(declared_words(change))
     if change.step:
         out.append(f"step {change.step['old']} -> {change.step['new']} of {change.step['procedure']}")
+    if change.numbers:
+        out.append(f"rule {change.numbers['old']} -> {change.numbers['new']}")
     if change.matched_by in ("text", "split", "merge"):
         out.append(f"matched by {change.matched_by} similarity ({change.confidence:.0%})"
                    if change.matched_by == "text" else f"{change.matched_by} found by text similarity "

@@ -20,8 +20,8 @@ from collections import Counter
 from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
-from .present import (answer, by_term, clause_name, details, location, rule_change_words, side_name, situation,
-                      unknown_note)
+from .present import (answer, by_term, clause_name, details, introduced, location, rule_change_words, side_name,
+                      situation, unknown_note)
 from .redline import DELETE, INSERT, Redline
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
@@ -117,7 +117,8 @@ def utf16_length(text: str) -> int:
 
 def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = ()) -> str:
     old, new = side_name(result.old), side_name(result.new)
-    lines = [f"## Rulebook changes: {escape(old)} → {escape(new)}", ""]
+    first = introduced(result)
+    lines = [f"## Introduced in {escape(first)}" if first else f"## Rulebook changes: {escape(old)} → {escape(new)}", ""]
     if result.empty:
         lines.append("No changes.")
         return "\n".join(lines) + "\n"

@@ -40,6 +40,9 @@ def only_number_changed(old_text: str, new_text: str) -> bool:
     return _NUMBER.sub("", old_text, count=1) == _NUMBER.sub("", new_text, count=1)
 
 
-def numbered(old_id: str, new_id: str) -> bool:
-    """Both ids are rule numbers (they hold a digit: ``r704-5k``, ``3-2a``): a new id is a new number."""
-    return any(ch.isdigit() for ch in old_id) and any(ch.isdigit() for ch in new_id)
+def renumbered(old: Clause, new: Clause) -> bool:
+    """The clause's rule number changed: its printed ``number`` ("704.5k" -> "704.5j"), or, where none is
+    given, its id when both ids are rule numbers (they hold a digit: ``r704-5k``, ``3-2a``)."""
+    if old.number is not None or new.number is not None:
+        return old.number != new.number
+    return old.id != new.id and any(ch.isdigit() for ch in old.id) and any(ch.isdigit() for ch in new.id)
