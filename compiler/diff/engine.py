@@ -319,7 +319,10 @@ class _Differ:
         if not d["header"]:
             own = [self._clause_behaviour(b, d["olds"], d["news"]) for b in own]
         changed = [b for b in own if b.direction != EQUIVALENT]
-        behaviour_changed = bool(changed) or d["steps_changed"]
+        # Rules that move to or from a decision (or predicate) that one side does not have answer
+        # differently there, though nothing is compared: the clause's rules changed what they answer.
+        one_sided = d["meaning_changed"] and any(n not in behaviours for n in d["names"])
+        behaviour_changed = bool(changed) or d["steps_changed"] or one_sided
         text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
         kind = d["kind"]
         p: Pairing | None = d["pairing"]
