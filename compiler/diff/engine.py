@@ -433,7 +433,8 @@ class _Differ:
         """Clauses elsewhere that use what this change touched, transitively, in the new edition first."""
         own = {c.ref for c in d["olds"] + d["news"]}
         out: dict[tuple, dict] = {}
-        for uses in (self.uses_new, self.uses_old):
+        sides: dict[tuple, set[str]] = {}
+        for side, uses in (("new", self.uses_new), ("old", self.uses_old)):
             seen: set[str] = set()
             stack = [n for k, n in d["names"] if k == "predicate"] + [c.ref for c in d["olds"] + d["news"]]
             while stack:
@@ -446,6 +447,7 @@ class _Differ:
                     if ref in own:
                         continue
                     key = (use.name, ref, use.via)
+                    sides.setdefault(key, set()).add(side)
                     if key not in out:
                         entry = use.as_json()
                         b = behaviours.get(use.user)
@@ -453,7 +455,8 @@ class _Differ:
                         out[key] = entry
                     if use.user[0] == "predicate":
                         stack.append(use.user[1])
-        return [out[k] for k in sorted(out)]
+        # A use that one edition only has (a clause withdrawn, or new) says so.
+        return [out[k] | {"side": "both" if len(sides[k]) == 2 else next(iter(sides[k]))} for k in sorted(out)]
 
     def _order(self, c: Change) -> tuple:
         term = self._terms.get(c.term)

@@ -151,3 +151,9 @@ def rule_change_words(change: Change) -> str:
 
 def _names(change: Change) -> str:
     return ""
+
+
+def use_words(use: dict) -> str:
+    """How a use reads after its clause: "(rule of heal#targets, old edition only)" -> the part in brackets."""
+    only = {"old": ", old edition only", "new": ", new edition only"}.get(use.get("side", "both"), "")
+    return use["via"] + (f", {use['direction']}" if use.get("direction") else "") + only

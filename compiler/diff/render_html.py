@@ -15,7 +15,8 @@ from markupsafe import Markup
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
-from .present import answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note
+from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note,
+                      use_words)
 from .redline import DELETE, INSERT, Redline
 
 STYLE = Markup("""
@@ -101,7 +102,7 @@ _CHANGE = """\
 {% endif %}
 {% endfor %}
 {% if c.impact %}
-<p>Used by: {% for u in c.impact %}<code>{{ u.ref }}</code> ({{ u.via }}){% if not loop.last %}, {% endif %}{% endfor %}</p>
+<p>Used by: {% for u in c.impact %}<code>{{ u.ref }}</code> ({{ use_words(u) }}){% if not loop.last %}, {% endif %}{% endfor %}</p>
 {% endif %}
 {% for flag in c.drift %}
 <p class="drift">Drift: {{ flag }}</p>
@@ -153,7 +154,7 @@ def change_html(change: Change, old: str, new: str) -> Markup:
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
         redline=redline_markup(change.redline), old=old, new=new,
-        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer))
+        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer, use_words=use_words))
 
 
 def redline_markup(line: Redline) -> Markup:

@@ -21,7 +21,7 @@ from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 from .present import (answer, by_term, clause_name, details, introduced, location, rule_change_words, side_name,
-                      situation, unknown_note)
+                      situation, unknown_note, use_words)
 from .redline import DELETE, INSERT, Redline
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
@@ -199,7 +199,7 @@ def _change(change: Change, old: str, new: str, seen: set[str], drop: set[str] =
         seen.add(b.name)
         out.append("")
     if change.impact:
-        uses = ", ".join(f"{code(u['ref'])} ({escape(u['via'])})" for u in change.impact)
+        uses = ", ".join(f"{code(u['ref'])} ({escape(use_words(u))})" for u in change.impact)
         out += [f"Used by: {uses}", ""]
     for flag in change.drift:
         out += [f"⚠️ Drift: {escape(flag)}", ""]

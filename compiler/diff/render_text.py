@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation,
-                      summary_line, unknown_note)
+                      summary_line, unknown_note, use_words)
 from .redline import DELETE, INSERT, Redline
 
 RED, GREEN, BOLD, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -63,9 +63,7 @@ def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
                          f" ({', '.join(w.new_clauses) or 'no rule'})"
                          + (f" [{unknown_note(w)}]" if unknown_note(w) else ""))
     if change.impact:
-        plain.append("    used by: " + "; ".join(
-            f"{u['ref']} ({u['via']}" + (f", {u['direction']}" if u.get("direction") else "") + ")"
-            for u in change.impact))
+        plain.append("    used by: " + "; ".join(f"{u['ref']} ({use_words(u)})" for u in change.impact))
     out.extend(map(printable, plain))
     for flag in change.drift:
         out.append("    " + paint(BOLD, "drift: ") + printable(flag))

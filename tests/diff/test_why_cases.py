@@ -45,3 +45,20 @@ def test_a_decision_that_changed_elsewhere_is_not_charged_to_a_clause_whose_answ
 def test_two_clauses_joined_without_declared_lineage_are_a_merge_not_a_removal():
     assert [(c.old_clause, c.new_clause, c.kind, c.matched_by) for c in _changes("undeclared-merge")] == [
         ("not-from-discard-pile+while-being-discarded", "heal-while-being-discarded", "merged", "merge")]
+
+
+def test_used_by_says_which_uses_one_edition_only_has():
+    changes = {c.clause: c for c in _changes("used-by-withdrawn")}
+    assert [(u["ref"], u["direction"], u["side"]) for u in changes["curable"].impact] == [
+        ("cure#in-battle", None, "old"), ("cure#targets", "broadened", "both")]
+
+
+def test_the_text_format_words_a_use_of_the_old_edition_only(monkeypatch):
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = CliRunner().invoke(main, ["diff", "v1", "v2", "--rulebook", str(DIFF / "used-by-withdrawn")]).stdout
+    assert ("    used by: cure#in-battle (rule for cure.in_battle, old edition only); "
+            "cure#targets (rule for cure.may_target, broadened)") in out.splitlines()
