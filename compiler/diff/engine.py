@@ -23,7 +23,7 @@ from .fingerprint import fingerprint
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
-from .steps import only_number_changed, renumbered, renumbering, step_numbers
+from .steps import only_number_changed, procedure_changes, renumbered, renumbering, step_numbers
 from .source import EditionSource, FullSource
 
 
@@ -61,6 +61,8 @@ class Change:
     level: str = L.EDITORIAL
     # The printed rule numbers when they differ: {"old": "704.5k", "new": "704.5j"}.
     numbers: dict | None = None
+    # A procedure whose steps changed (compiler.diff.steps.procedure_changes).
+    procedure: dict | None = None
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -97,6 +99,7 @@ class Change:
             "step": self.step,
             "level": self.level,
             "numbers": self.numbers,
+            "procedure": self.procedure,
         }
 
 
@@ -382,6 +385,7 @@ class _Differ:
             step=step,
             level=L.level(self._answers_changed(d, own, changed), text == K.REWORDED),
             numbers=_numbers(p),
+            procedure=procedure_changes(p.old[0], p.new[0]) if p and len(p.old) == 1 and len(p.new) == 1 else None,
         )
 
     def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:

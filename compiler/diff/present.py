@@ -95,6 +95,10 @@ def details(change: Change) -> list[str]:
         out.append(declared_words(change))
     if change.step:
         out.append(f"step {change.step['old']} -> {change.step['new']} of {change.step['procedure']}")
+    if change.procedure:
+        from .steps import procedure_words
+
+        out.append("steps of " + procedure_words(change.procedure))
     if change.numbers:
         out.append(f"rule {change.numbers['old']} -> {change.numbers['new']}")
     if change.matched_by in ("text", "split", "merge"):

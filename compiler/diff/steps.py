@@ -46,3 +46,47 @@ def renumbered(old: Clause, new: Clause) -> bool:
     if old.number is not None or new.number is not None:
         return old.number != new.number
     return old.id != new.id and any(ch.isdigit() for ch in old.id) and any(ch.isdigit() for ch in new.id)
+
+
+def procedure_changes(old: Clause, new: Clause) -> dict | None:
+    """How a procedure's steps changed, by step id: inserted, removed, moved among the others, renumbered.
+
+    ``{"procedure", "old_count", "new_count", "inserted": [[id, n]], "removed": [[id, n]],
+    "moved": [[id, old n, new n]], "renumbered": [[id, old n, new n]]}`` (1-based places); None when
+    either clause has no steps, the procedure is another one, or the order is the same.
+    """
+    if old.steps is None or new.steps is None or old.steps.procedure != new.steps.procedure:
+        return None
+    was = [ref.split("#", 1)[1] for ref in old.steps.order]
+    now = [ref.split("#", 1)[1] for ref in new.steps.order]
+    if was == now:
+        return None
+    from .match import _lcs  # the same reading of a reordering as the clauses' own
+
+    common = [s for s in was if s in now]
+    kept = _lcs(common, [s for s in now if s in was])
+    at_old = {s: i for i, s in enumerate(was, 1)}
+    at_new = {s: i for i, s in enumerate(now, 1)}
+    return {
+        "procedure": new.steps.procedure, "old_count": len(was), "new_count": len(now),
+        "inserted": [[s, at_new[s]] for s in now if s not in at_old],
+        "removed": [[s, at_old[s]] for s in was if s not in at_new],
+        "moved": [[s, at_old[s], at_new[s]] for s in now if s in at_old and s not in kept],
+        "renumbered": [[s, at_old[s], at_new[s]] for s in now
+                       if s in kept and at_old[s] != at_new[s]],
+    }
+
+
+def procedure_words(changes: dict) -> str:
+    """"turn.order: 4 steps -> 7; inserted x (step 2), y (step 5); moved c (step 3 -> 2); renumbered d (4 -> 6)"."""
+    parts = [f"{changes['procedure']}: {changes['old_count']} steps -> {changes['new_count']}"]
+    if changes["inserted"]:
+        parts.append("inserted " + ", ".join(f"{s} (step {n})" for s, n in changes["inserted"]))
+    if changes["removed"]:
+        parts.append("removed " + ", ".join(f"{s} (was step {n})" for s, n in changes["removed"]))
+    if changes["moved"]:
+        parts.append("reordered " + ", ".join(f"{s} (step {a} -> {b})" if a != b else f"{s} (step {a})"
+                                              for s, a, b in changes["moved"]))
+    if changes["renumbered"]:
+        parts.append("renumbered " + ", ".join(f"{s} ({a} -> {b})" for s, a, b in changes["renumbered"]))
+    return "; ".join(parts)

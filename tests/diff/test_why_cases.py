@@ -62,3 +62,24 @@ def test_the_text_format_words_a_use_of_the_old_edition_only(monkeypatch):
     out = CliRunner().invoke(main, ["diff", "v1", "v2", "--rulebook", str(DIFF / "used-by-withdrawn")]).stdout
     assert ("    used by: cure#in-battle (rule for cure.in_battle, old edition only); "
             "cure#targets (rule for cure.may_target, broadened)") in out.splitlines()
+
+
+def test_a_procedure_says_in_words_which_steps_were_inserted_reordered_and_renumbered():
+    changes = {c.clause: c for c in _changes("steps-in-words")}
+    assert changes["order"].procedure == {
+        "procedure": "turn.order", "old_count": 4, "new_count": 7,
+        "inserted": [["x", 2], ["y", 5], ["z", 7]], "removed": [],
+        "moved": [["c", 3, 3], ["b", 2, 4]], "renumbered": [["d", 4, 6]]}
+    from compiler.diff.present import details
+
+    assert details(changes["order"]) == [
+        "steps of turn.order: 4 steps -> 7; inserted x (step 2), y (step 5), z (step 7); "
+        "reordered c (step 3), b (step 2 -> 4); renumbered d (4 -> 6)"]
+
+
+def test_a_removed_step_is_named_with_its_old_place():
+    from compiler.diff.steps import procedure_words
+
+    assert procedure_words({"procedure": "p", "old_count": 3, "new_count": 2, "inserted": [],
+                            "removed": [["b", 2]], "moved": [], "renumbered": [["c", 3, 2]]}) == \
+        "p: 3 steps -> 2; removed b (was step 2); renumbered c (3 -> 2)"
