@@ -72,12 +72,18 @@ def test_a_steps_block_added_as_a_pull_request_comment(book):
     assert result.stdout == (
         "## Rulebook changes: v1 → v2\n"
         "\n"
+        "**1 rule change**, 0 clarifications, 0 editorial\n"
+        "\n"
         "| kind | changes |\n"
         "| --- | ---: |\n"
         "| semantic | 1 |\n"
         "| **total** | **1** |\n"
         "\n"
-        "### `turn`\n"
+        "### Rule changes\n"
+        "\n"
+        "- `turn#order` (semantic): a procedure's steps changed\n"
+        "\n"
+        "<details><summary><code>turn</code>: 1 rule change</summary>\n"
         "\n"
         "#### semantic: `turn#order`\n"
         "\n"
@@ -85,4 +91,5 @@ def test_a_steps_block_added_as_a_pull_request_comment(book):
         "fingerprint `24d8dafd46dbea8f`\n"
         "\n"
         "> At the start of a turn:\u2060\n"
-        "\n")
+        "\n"
+        "</details>\n")
