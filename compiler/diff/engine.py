@@ -212,6 +212,8 @@ class _Differ:
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
         pairings = match_clauses(pairs, declared)
+        # Each old clause's counterpart, so that a procedure reads a renamed step as the same step.
+        self._counterpart = {p.old[0].ref: p.new[0].ref for p in pairings if len(p.old) == 1 and len(p.new) == 1}
         drafts = [self._header(p) for p in pairs] + [self._clause_draft(p) for p in pairings]
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
@@ -385,7 +387,8 @@ class _Differ:
             step=step,
             level=L.level(self._answers_changed(d, own, changed), text == K.REWORDED),
             numbers=_numbers(p),
-            procedure=procedure_changes(p.old[0], p.new[0]) if p and len(p.old) == 1 and len(p.new) == 1 else None,
+            procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
+            if p and len(p.old) == 1 and len(p.new) == 1 else None,
         )
 
     def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:

@@ -48,16 +48,18 @@ def renumbered(old: Clause, new: Clause) -> bool:
     return old.id != new.id and any(ch.isdigit() for ch in old.id) and any(ch.isdigit() for ch in new.id)
 
 
-def procedure_changes(old: Clause, new: Clause) -> dict | None:
+def procedure_changes(old: Clause, new: Clause, counterpart: Mapping[str, str] = {}) -> dict | None:
     """How a procedure's steps changed, by step id: inserted, removed, moved among the others, renumbered.
 
     ``{"procedure", "old_count", "new_count", "inserted": [[id, n]], "removed": [[id, n]],
-    "moved": [[id, old n, new n]], "renumbered": [[id, old n, new n]]}`` (1-based places); None when
-    either clause has no steps, the procedure is another one, or the order is the same.
+    "moved": [[id, old n, new n]], "renumbered": [[id, old n, new n]]}`` (1-based places, new ids for
+    the steps both have: ``counterpart`` maps an old step's ref to its new one, a renamed step is the
+    same step); None when either clause has no steps, the procedure is another one, or the order is
+    the same.
     """
     if old.steps is None or new.steps is None or old.steps.procedure != new.steps.procedure:
         return None
-    was = [ref.split("#", 1)[1] for ref in old.steps.order]
+    was = [counterpart.get(ref, ref).split("#", 1)[1] for ref in old.steps.order]
     now = [ref.split("#", 1)[1] for ref in new.steps.order]
     if was == now:
         return None
@@ -70,7 +72,7 @@ def procedure_changes(old: Clause, new: Clause) -> dict | None:
     return {
         "procedure": new.steps.procedure, "old_count": len(was), "new_count": len(now),
         "inserted": [[s, at_new[s]] for s in now if s not in at_old],
-        "removed": [[s, at_old[s]] for s in was if s not in at_new],
+        "removed": [[_old_id(old, i), at_old[s]] for i, s in enumerate(was) if s not in at_new],
         "moved": [[s, at_old[s], at_new[s]] for s in now if s in at_old and s not in kept],
         "renumbered": [[s, at_old[s], at_new[s]] for s in now
                        if s in kept and at_old[s] != at_new[s]],
@@ -90,3 +92,8 @@ def procedure_words(changes: dict) -> str:
     if changes["renumbered"]:
         parts.append("renumbered " + ", ".join(f"{s} ({a} -> {b})" for s, a, b in changes["renumbered"]))
     return "; ".join(parts)
+
+
+def _old_id(old: Clause, i: int) -> str:
+    """The id a removed step had in the old procedure (the i-th, 0-based)."""
+    return old.steps.order[i].split("#", 1)[1]

@@ -44,6 +44,7 @@ rulebook diff v1 -> v2: 1 added, 1 renamed, 1 renumbered, 1 semantic
 
 cure
   semantic  cure#order  rename/editions/v2/cure.yaml:8:9
+    (steps of cure.order: 2 steps -> 3; inserted reveal-the-cure (step 1); renumbered choose-a-character (1 -> 2), remove-the-poison (2 -> 3))
     To cure, follow these steps:
   added  cure#reveal-the-cure  rename/editions/v2/cure.yaml:11:9
     {+1. Reveal the cure to your opponent.+}
@@ -109,12 +110,14 @@ def test_a_clause_moved_to_another_term_names_both_terms(here):
     assert _run("diff", "v1", "v2", "--rulebook", "move", "--format", "markdown") == """\
 ## Rulebook changes: v1 → v2
 
+**0 rule changes**, 1 clarification, 0 editorial
+
 | kind | changes |
 | --- | ---: |
 | moved | 1 |
 | **total** | **1** |
 
-### `heal`
+<details><summary><code>heal</code>: 1 clarification</summary>
 
 #### moved: `cure#lost-souls -> heal#no-lost-souls`
 
@@ -123,6 +126,7 @@ v1: `move/editions/v1/cure.yaml:10:9` · v2: `move/editions/v2/heal.yaml:10:9` �
 
 > <del>A</del><ins>Neither a heal nor a</ins> cure can<del> never</del> target a Lost Soul.
 
+</details>
 """
 
 

@@ -31,13 +31,15 @@ def test_the_json_names_what_each_edition_does_not_know():
     assert witnesses(data, "cure.timing") == [
         {"facts": {"phase": "end"}, "old": None, "new": "later", "old_clauses": [], "new_clauses": ["cure#timing"],
          "old_unknown": ["phase=end"], "new_unknown": []}]
+    # Under the withdrawn cure#not-stunned, the situations it decided (issue 11: per clause; the
+    # diseased character that cure#curable's change admits is shown under cure#curable).
     assert witnesses(data, "cure.may_target") == [
-        {"facts": {"diseased": True, "paralyzed": False, "poisoned": False, "stunned": False},
-         "old": False, "new": True, "old_clauses": ["cure#targets"], "new_clauses": ["cure#targets"],
-         "old_unknown": ["diseased"], "new_unknown": []},
         {"facts": {"diseased": True, "paralyzed": False, "poisoned": False, "stunned": True},
          "old": False, "new": True, "old_clauses": ["cure#not-stunned"], "new_clauses": ["cure#targets"],
-         "old_unknown": ["diseased"], "new_unknown": ["stunned"]}]
+         "old_unknown": ["diseased"], "new_unknown": ["stunned"]},
+        {"facts": {"diseased": False, "paralyzed": True, "poisoned": False, "stunned": True},
+         "old": False, "new": True, "old_clauses": ["cure#not-stunned"], "new_clauses": ["cure#targets"],
+         "old_unknown": [], "new_unknown": ["stunned"]}]
 
 
 def test_the_text_says_a_situation_the_old_edition_could_not_describe():
