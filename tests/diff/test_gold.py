@@ -55,8 +55,11 @@ def _refset(text: str | None) -> set[str]:
 
 def _matches(path: Path) -> list[tuple[dict, Change | None]]:
     """Each label with the change over exactly its clauses (None when the diff pairs them otherwise)."""
-    by_refs = {_refs(c): c for c in _diff(path)}
-    return [(label, by_refs.get((label["old"], label["new"]))) for label in _load(path)["changes"]]
+    # The parts of a split or merge in any order: "heal#a+heal#b" is "heal#b+heal#a".
+    def key(old: str | None, new: str | None) -> tuple[frozenset, frozenset]:
+        return frozenset(_refset(old)), frozenset(_refset(new))
+    by_refs = {key(*_refs(c)): c for c in _diff(path)}
+    return [(label, by_refs.get(key(label["old"], label["new"]))) for label in _load(path)["changes"]]
 
 
 def test_the_unseen_rule_changes_are_still_unseen():
@@ -136,8 +139,19 @@ def test_the_numbered_rules_document_agrees_with_every_label():
     assert len(_diff(path)) == 6
 
 
+MINE = [GOLD / n for n in ("numbered-rules-cr-2017-2020.yaml", "reg-2012-3.0.0.yaml", "reg-3.0.0-4.0.0-draft.yaml")]
+
+
 def test_agreement_per_kind(capsys):
-    figures = agreement()
+    """The figures of the files this test was written with (files added later are printed, not pinned).
+
+    Disagreements: REG 2012 -> 3.0.0's heal#healing-results (split into two paragraphs, read as
+    a removal and two additions: too few of its words live on in each part) and heal#removes-effects
+    (UNSEEN above).
+    """
     with capsys.disabled():
-        print("\ngold agreement: " + ", ".join(f"{k} {r}/{t}" for k, (r, t) in figures.items()))
-    assert all(t > 0 for _, t in figures.values())
+        print("\ngold agreement: " + ", ".join(f"{k} {r}/{t}" for k, (r, t) in agreement().items()))
+    assert agreement(MINE) == {
+        "added": (17, 17), "removed": (6, 6), "renumbered": (4, 4), "reworded": (1, 1), "semantic": (6, 7),
+        "split": (3, 4), "level clarification": (13, 13), "level editorial": (4, 4),
+        "level rule-change": (20, 22)}
