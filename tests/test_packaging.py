@@ -91,3 +91,13 @@ def test_the_installed_command_serves_a_site_outside_the_clone(installed, projec
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_package_requires_only_what_check_needs_and_the_site_is_an_extra(installed):
+    # pre-commit installs the package with its own dependencies: check's, not mkdocs-material's stack.
+    bin_, env = installed
+    requires = run(bin_ / "python", "-c", "import importlib.metadata as m; "
+                   "print('\\n'.join(m.requires('rulebook-compiler')))", cwd=bin_, env=env).stdout.splitlines()
+    plain = sorted(r.split(">")[0] for r in requires if ";" not in r)
+    assert plain == ["click", "deepdiff", "jinja2", "pyyaml"]
+    assert sorted(r.split(">")[0] for r in requires if r.endswith('extra == "site"')) == ["mkdocs", "mkdocs-material"]
