@@ -147,8 +147,9 @@ from .conformance.cli import conformance  # noqa: E402
 from .diff.command import diff_command, history_command  # noqa: E402
 from .publish import correct, publish  # noqa: E402
 from .site.command import build as site_build, serve as site_serve  # noqa: E402
+from .starter import init  # noqa: E402
 
-for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct):
+for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct, init):
     main.add_command(_command)
 
 if __name__ == "__main__":  # pragma: no cover
