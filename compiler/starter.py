@@ -2,9 +2,9 @@
 
 It writes a rulebook (rulebook.yaml, vocabulary.yaml, one edition with one
 term that has one rule), the mkdocs.yml that builds its site, a pre-commit
-configuration, a CI workflow and the editor's schema mapping (.vscode: one
-schema file per kind of file, matched by glob, so no file needs a schema
-comment line). Right after it, ``check``, ``build``, ``diff`` and
+configuration, a CI workflow and the editor's schema mapping
+(.vscode/settings.json maps files by glob to the package's schema files,
+copied into .schemas/, so no file needs a schema comment line). Right after it, ``check``, ``build``, ``diff`` and
 ``conformance generate`` work.
 
 Every file is new: when any of them exists, nothing is written (usage error,
@@ -28,7 +28,6 @@ from .fileio import OutputError
 
 EDITION = "1.0"
 TERM = "draw"
-SCHEMAS = ".vscode/rulebook-schemas"
 
 RULEBOOK_YAML = """\
 # The rulebook: its editions, oldest first (docs/format.md in rulebook-compiler).
@@ -158,13 +157,15 @@ repos:
         pass_filenames: false
 """
 
-# Which schema checks which file: (kind, globs relative to the project).
+SCHEMAS = ".schemas"
+# Which shipped schema (compiler/schemas/) checks which files. A term file may be a term or a
+# patch of one: rulebook.json accepts either.
 SCHEMA_GLOBS = (
-    ("rulebook", ("rulebook/rulebook.yaml",)),
-    ("vocabulary", ("rulebook/vocabulary.yaml",)),
-    ("vocabulary-overlay", ("rulebook/editions/*/_vocabulary.yaml",)),
-    ("term", ("rulebook/editions/*/[!_]*.yaml",)),
-    ("corrections", ("rulebook/corrections.yaml",)),
+    ("rulebook.schema.json", ("rulebook/rulebook.yaml",)),
+    ("vocabulary.schema.json", ("rulebook/vocabulary.yaml",)),
+    ("vocabulary-overlay.schema.json", ("rulebook/editions/*/_vocabulary.yaml",)),
+    ("rulebook.json", ("rulebook/editions/*/[!_]*.yaml",)),
+    ("corrections.schema.json", ("rulebook/corrections.yaml",)),
 )
 
 
@@ -196,18 +197,11 @@ def compiler_source() -> tuple[str, str] | None:
 
 
 def schema_files() -> dict[str, str]:
-    """One self-contained schema per kind of file, for editors that cannot follow a #fragment in a setting."""
-    from .schema import published_schema
+    """The package's schema files that the editor's mapping names, copied into the project."""
+    from .schema import shipped_files
 
-    full = published_schema()
-    files = {}
-    for kind, _ in SCHEMA_GLOBS:
-        refs = [{"$ref": "#/$defs/term"}, {"$ref": "#/$defs/term-patch"}] if kind == "term" \
-            else [{"$ref": f"#/$defs/{kind}"}]
-        schema = {"$schema": full["$schema"], "title": f"rulebook-compiler: {kind}", "anyOf": refs,
-                  "$defs": full["$defs"]}
-        files[f"{SCHEMAS}/{kind}.json"] = json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
-    return files
+    shipped = shipped_files()
+    return {f"{SCHEMAS}/{name}": shipped[name] for name, _ in SCHEMA_GLOBS}
 
 
 def project_files(title: str, source: tuple[str, str] | None) -> dict[str, str]:
@@ -215,7 +209,7 @@ def project_files(title: str, source: tuple[str, str] | None) -> dict[str, str]:
     quoted = json.dumps(title, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
     requirement = (json.dumps(f"rulebook-compiler[site] @ git+{source[0]}@{source[1]}") if source
                    else "${{ vars.RULEBOOK_COMPILER }}")
-    settings = {"yaml.schemas": {f"./{SCHEMAS}/{kind}.json": list(globs) for kind, globs in SCHEMA_GLOBS}}
+    settings = {"yaml.schemas": {f"./{SCHEMAS}/{name}": list(globs) for name, globs in SCHEMA_GLOBS}}
     return {
         "rulebook/rulebook.yaml": RULEBOOK_YAML.format(title=quoted, edition=EDITION),
         "rulebook/vocabulary.yaml": VOCABULARY_YAML,
@@ -272,5 +266,5 @@ def init(folder: Path, title: str | None) -> None:
         raise SystemExit(1) from None
     here = "" if folder == Path(".") else f"cd {printable(str(folder))} && "
     click.echo(f"Started a rulebook in {printable(str(folder))}/: rulebook/ (edition {EDITION}, term '{TERM}'), "
-               "mkdocs.yml, .pre-commit-config.yaml, .github/workflows/rulebook.yml, .vscode/.\n"
+               "mkdocs.yml, .pre-commit-config.yaml, .github/workflows/rulebook.yml, .vscode/, .schemas/.\n"
                f"Next: {here}rulebook check && rulebook build")

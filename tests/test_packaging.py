@@ -99,5 +99,16 @@ def test_the_package_requires_only_what_check_needs_and_the_site_is_an_extra(ins
     requires = run(bin_ / "python", "-c", "import importlib.metadata as m; "
                    "print('\\n'.join(m.requires('rulebook-compiler')))", cwd=bin_, env=env).stdout.splitlines()
     plain = sorted(r.split(">")[0] for r in requires if ";" not in r)
-    assert plain == ["click", "deepdiff", "jinja2", "pyyaml"]
+    assert plain == ["click", "dd", "deepdiff", "jinja2", "pyyaml"]
     assert sorted(r.split(">")[0] for r in requires if r.endswith('extra == "site"')) == ["mkdocs", "mkdocs-material"]
+
+
+def test_the_wheel_ships_the_schema_files(installed):
+    """compiler/schemas/ (issue 13 point 5): what an editor maps files to, in the installed package."""
+    bin_, env = installed
+    code = ("import compiler.schema as s; print(sorted(p.name for p in s.SCHEMA_DIR.glob('*.json'))); "
+            "print(all((s.SCHEMA_DIR / n).read_text() == t for n, t in s.shipped_files().items()))")
+    shown = run(bin_ / "python", "-c", code, cwd=bin_, env=env)
+    assert shown.stdout == (
+        "['corrections.schema.json', 'rulebook.json', 'rulebook.schema.json', 'term-patch.schema.json', "
+        "'term.schema.json', 'vocabulary-overlay.schema.json', 'vocabulary.schema.json']\nTrue\n")
