@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import site
 import socket
 import subprocess
 import sys
@@ -42,8 +43,12 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", base / "dist", src,
         cwd=base, env=env)
     (wheel,) = (base / "dist").glob("rulebook_compiler-*.whl")
-    venv.create(base / "venv", system_site_packages=True, with_pip=False)
+    venv.create(base / "venv", with_pip=False)
     python = base / "venv" / "bin" / "python"
+    # The dependencies from this environment's site-packages (after the venv's own, so the wheel's
+    # compiler comes first; its .pth files, an editable install's among them, are not run).
+    purelib = run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))", cwd=base, env=env)
+    Path(purelib.stdout.strip(), "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index", wheel,
         cwd=base, env=env)
     return base / "venv" / "bin", env
