@@ -2,7 +2,8 @@
 # The one test command. On a fresh Debian machine it installs what the tests need,
 # then runs the whole suite; arguments go to pytest (tools/test.sh -m "not browser").
 #   Debian packages: chromium (the browser tests drive it through Playwright, never a
-#   downloaded browser), nodejs (the example engine in JavaScript), git (the diff tests),
+#   downloaded browser), nodejs (the example engine in JavaScript), npm (axe-core for the
+#   browser tests' accessibility check, pinned in tests/site/package-lock.json), git (the diff tests),
 #   python3-venv where the system Python is externally managed (PEP 668: then the
 #   package goes into ./.venv);
 #   the package itself with its test extras (pip install -e '.[test]').
@@ -14,6 +15,7 @@ python="${PYTHON:-python3}"
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 command -v git >/dev/null 2>&1 || need+=(git)
 venv=""
 if [ -z "${PYTHON:-}" ] && [ -z "${VIRTUAL_ENV:-}" ] && python3 -c 'import os, sys, sysconfig
@@ -31,5 +33,6 @@ if [ -n "$venv" ]; then
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     python="$venv/bin/python"
 fi
+npm ci --prefix tests/site --no-audit --no-fund --silent
 "$python" -m pip install -q -e '.[test]'
 exec "$python" -m pytest -q -p no:cacheprovider "$@"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..diagnostics import printable
 from .layouts import LAYOUTS
 
 COMMAND = "rulebook import"
@@ -21,20 +22,38 @@ COMMAND = "rulebook import"
               help="Folder to write the term files into (replaced whole, atomically; never an input).")
 @click.option("--only", "only", multiple=True, metavar="NAME",
               help="Import only the entry with this printed name (repeatable).")
-def import_command(source: Path, layout_name: str, out: Path, only: tuple[str, ...]) -> None:
+@click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
+              help="Import on top of this rulebook: keep its clause ids, propose lineage, list decisions.")
+@click.option("--base", "base", metavar="EDITION", default=None,
+              help="With --rulebook: the edition the import follows (default: the latest).")
+def import_command(source: Path, layout_name: str, out: Path, only: tuple[str, ...], root: Path | None,
+                   base: str | None) -> None:
     """Import term files from SOURCE, a document's plain text in a publisher's layout.
 
     Prints every line it could not place as path:line:col: warning, and exits 1
     if SOURCE cannot be read."""
     from ..cli import report
-    from ..outputs import Input, staged_folder
+    from ..outputs import Input, rulebook_input, staged_folder
     from .run import run_import
 
-    result = run_import(source, LAYOUTS[layout_name], only)
+    inputs = [Input("the source", source)] + ([rulebook_input(root)] if root is not None else [])
+    previous = None
+    if root is not None:
+        from ..cli import load_or_exit
+
+        book = load_or_exit(root)
+        if base is not None and base not in book.edition_by_id:
+            raise click.BadParameter(printable(f"unknown edition '{base}'; editions: "
+                                               f"{', '.join(e.id for e in book.editions)}"), param_hint="'--base'")
+        previous = book.edition(base)
+    elif base is not None:
+        raise click.BadParameter("--base needs --rulebook", param_hint="'--base'")
+    result = run_import(source, LAYOUTS[layout_name], only, previous)
     if result.fatal:
         report(result.problems)
         sys.exit(1)
-    with staged_folder(out, COMMAND, [Input("the source", source)]) as staging:
+    with staged_folder(out, COMMAND, inputs) as staging:
         result.write(staging)
     report(result.problems)
-    click.echo(result.summary(out))
+    for line in result.summary(out):
+        click.echo(printable(line))

@@ -14,8 +14,10 @@ def convert(doc: Document, layout: Layout, source_name: str, shown: str) -> tupl
     problems: list[Diagnostic] = []
     taken: set[str] = set()
     terms = []
-    for entry in doc.entries:
-        wanted = slug(entry.name) or "term"
+    titles = [slug(layout.title(e.name)) for e in doc.entries]
+    for entry, title in zip(doc.entries, titles):
+        # a title that several entries print ("100. General", "200. General") takes the entry's name whole
+        wanted = (title if titles.count(title) == 1 else slug(entry.name)) or "term"
         term_id = unique(wanted, taken)
         if term_id != wanted:
             problems.append(Diagnostic(Location(shown, entry.line, entry.col),
@@ -39,10 +41,12 @@ def term(entry: Entry, term_id: str, layout: Layout, source_name: str, shown: st
         key = unique("definition" if part.title is None else (slug(part.title) or "section"), keys)
         ids: set[str] = set()
         clauses = tuple(Clause(unique(clause_slug(b.text, b.kind, b.number, layout.number_in_text), ids),
-                               b.text, None if layout.number_in_text else b.number)
+                               b.text, None if layout.number_in_text else b.number,
+                               printed=b.number, line=b.line, kind=b.kind)
                         for b in part.blocks)
         sections.append(Section(key, part.kind, part.title, clauses))
-    return Term(term_id, entry.name, dated["updated"], dated["released"], " ".join(notes), tuple(sections))
+    return Term(term_id, entry.name, dated["updated"], dated["released"], " ".join(notes), tuple(sections),
+                entry.line)
 
 
 def _dated(printed: Printed | None, shown: str, notes: list[str], problems: list[Diagnostic]) -> dict | None:

@@ -18,6 +18,9 @@ class Clause:
     number: str | None = None
     lineage: tuple[str, Any] | None = None  # ('formerly', 'step-2') ... proposed, for an editor to confirm
     editor_notes: str | None = None
+    printed: str | None = None  # the number printed (in the text or not), for matching; not written
+    line: int = 0  # where the clause starts in the source, for messages; not written
+    kind: str = "paragraph"  # the block it comes from: paragraph, bullet, step, rule
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,12 @@ class Term:
     released: dict | None
     editor_notes: str | None
     sections: tuple[Section, ...]
+    line: int = 0  # the entry's heading in the source
+    withdrawn: bool = False  # a withdrawal: only id and editor_notes are written
+
+    @property
+    def clauses(self) -> tuple[Clause, ...]:
+        return tuple(c for s in self.sections for c in s.clauses)
 
 
 class _Dumper(yaml.SafeDumper):
@@ -51,6 +60,8 @@ _Dumper.add_representer(str, _str)
 
 
 def term_data(term: Term) -> dict:
+    if term.withdrawn:
+        return {"id": term.id, "withdrawn": True, "editor_notes": term.editor_notes}
     data: dict[str, Any] = {"id": term.id, "name": term.name}
     if term.updated:
         data["updated"] = term.updated

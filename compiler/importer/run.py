@@ -8,10 +8,12 @@ from typing import Sequence
 
 from ..diagnostics import Diagnostic, Location, did_you_mean
 from ..fileio import write_text
+from ..model import Edition
 from .assemble import Document, assemble
 from .convert import convert
 from .emit import Term, term_yaml
 from .layouts import Layout
+from .match import Decision, on_top
 from .source import read_lines
 
 
@@ -20,6 +22,8 @@ class ImportResult:
     terms: tuple[Term, ...]
     document: Document | None
     problems: tuple[Diagnostic, ...]
+    decisions: tuple[Decision, ...] = ()
+    shown: str = ""
 
     @property
     def fatal(self) -> bool:
@@ -36,17 +40,24 @@ class ImportResult:
         for name, text in self.files().items():
             write_text(folder / name, text)
 
-    def summary(self, out: Path) -> str:
+    def summary(self, out: Path) -> list[str]:
+        """What was imported, then one line per decision for an editor (untrusted text: print with printable)."""
         clauses = sum(len(s.clauses) for t in self.terms for s in t.sections)
-        return (f"imported {_count(len(self.terms), 'term')} and {_count(clauses, 'clause')} into {out}; "
-                f"{_count(len(self.unplaced), 'line')} not placed")
+        withdrawn = sum(t.withdrawn for t in self.terms)
+        head = (f"imported {_count(len(self.terms) - withdrawn, 'term')} and {_count(clauses, 'clause')} into {out}"
+                + (f" (and {_count(withdrawn, 'withdrawal')} proposed)" if withdrawn else "")
+                + f"; {_count(len(self.unplaced), 'line')} not placed")
+        if self.decisions:
+            head += f"; {_count(len(self.decisions), 'decision')} for an editor:"
+        return [head] + [f"{self.shown}:{d.line}:1: {d.ref}: {d.text}" for d in self.decisions]
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def run_import(source: Path, layout: Layout, only: Sequence[str] = ()) -> ImportResult:
+def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous: Edition | None = None) -> ImportResult:
+    """Import ``source``; on top of ``previous`` (an edition of a rulebook), with its ids and lineage."""
     shown = str(source)
     lines, problems = read_lines(source, shown)
     if lines is None:
@@ -57,7 +68,11 @@ def run_import(source: Path, layout: Layout, only: Sequence[str] = ()) -> Import
     if only:
         terms, missing = _only(terms, only, shown)
         problems += missing
-    return ImportResult(tuple(terms), doc, tuple(sorted(problems, key=lambda p: (p.location.line, p.location.col))))
+    decisions: list[Decision] = []
+    if previous is not None:
+        terms, decisions = on_top(terms, previous)
+    return ImportResult(tuple(terms), doc, tuple(sorted(problems, key=lambda p: (p.location.line, p.location.col))),
+                        tuple(sorted(decisions, key=lambda d: d.line)), shown)
 
 
 def _only(terms: list[Term], names: Sequence[str], shown: str) -> tuple[list[Term], list[Diagnostic]]:
