@@ -387,7 +387,7 @@ class _Builder:
             self.declared.setdefault(doc.path, []).append(declared)
         return Clause(raw["id"], tid, section, text, raw.get("notes"), tuple(links), defines, tuple(rules),
                       steps, table, doc.at(path), declared.lineage if declared else None,
-                      editor_notes=raw.get("editor_notes"))
+                      editor_notes=raw.get("editor_notes"), number=raw.get("number"))
 
     def _rule(self, doc: Document, path: tuple, raw: dict, ref: str) -> Rule | None:
         kinds = [k for k in ("value", "requires", "forbids", "permits") if k in raw]

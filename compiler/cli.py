@@ -172,6 +172,7 @@ from .site.command import build as site_build, serve as site_serve  # noqa: E402
 
 for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct):
     main.add_command(_command)
+from .importer.command import import_command; main.add_command(import_command)  # noqa: E402,E702
 
 if __name__ == "__main__":  # pragma: no cover
     main()

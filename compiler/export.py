@@ -117,6 +117,8 @@ def clause_json(c: Clause) -> dict[str, Any]:
         out["steps"] = {"procedure": c.steps.procedure, "order": list(c.steps.order)}
     if c.table:
         out["table"] = table_json(c.table)
+    if c.number is not None:  # only where printed: exports of unnumbered clauses keep their bytes
+        out["number"] = c.number
     return out
 
 

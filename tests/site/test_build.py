@@ -33,10 +33,11 @@ def test_term_page_has_clause_anchors_aliases_marks_and_links(sites):
     assert '<span class="rb-alias">Restore abilities</span>' in html
     # The mention of Battle Resolution (links in the YAML) leads to its page.
     assert re.search(r'<a class="rb-mention" href="\.\./battle-resolution/[^"]*">Battle Resolution</a>', html)
-    # "healable" came in 2012 and was last changed by the 4.0.0 proposal.
+    # "healable" came in 2012 and was last changed by the 4.0.0 proposal, which published 5.0.0 adopted:
+    # a published edition never labels its clauses as proposals (issue 13 point 7).
     block = html[html.index('id="healable"'):]
     block = block[:block.index('class="rb-clause"')]
-    assert "since 2012" in block and "changed in 4.0.0-draft (proposal)" in block
+    assert "since 2012" in block and "changed in 5.0.0 (first proposed in 4.0.0-draft)" in block
 
 
 def test_minimal_term_marks_and_draft_banner(sites):
