@@ -62,9 +62,9 @@ from .vocabulary import OVERLAY_FILE
 #: hold comparisons; 6: tables with several keys and otherwise; 7: each edition holds its
 #: vocabulary; 8: a term's files are a list, a patched term naming the files it keeps values from;
 #: 9: editor notes and the corrections log; 10: terms' updated/released, editions' version labels;
-#: 11: clauses' printed numbers; 12: what check proved, per decision and per rulebook: the ``proofs``
-#: table, compiler/proofs.py).
-SCHEMA = 12
+#: 11: clauses' printed numbers; 12: editions' not_held_before; 13: what check proved, per decision
+#: and per rulebook: the ``proofs`` table, compiler/proofs.py).
+SCHEMA = 13
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
