@@ -207,7 +207,6 @@ class _Differ:
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._terms = {p.id: p.new or p.old for p in pairs}
-        self._modelled = {p.id for p in pairs if _modelled(p.old) or _modelled(p.new)}
         self._steps = ({r: n for p in pairs for r, n in step_numbers(p.old).items()},
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
@@ -385,7 +384,9 @@ class _Differ:
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
             step=step,
-            level=L.level(self._answers_changed(d, own, changed), text == K.REWORDED),
+            level=L.level(self._answers_changed(d, own, changed)
+                          or (not d["header"] and text == K.REWORDED and L.prose_rule_change(kind, line)),
+                          text == K.REWORDED),
             numbers=_numbers(p),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
@@ -423,8 +424,6 @@ class _Differ:
         or a clause brings or takes a name that the other side does not have (added or removed with it)."""
         if changed or d["steps_changed"]:
             return True
-        if d["kind"] in ("added", "removed") and not d["header"] and d["term"] not in self._modelled:
-            return True  # prose only: nothing says that the rule it brings or takes answers nothing
         if not d["meaning_changed"]:
             return False
         compared = {(b.kind, b.name) for b in own}
@@ -513,12 +512,6 @@ def _numbers(p: Pairing | None) -> dict | None:
     if p is None or len(p.old) != 1 or len(p.new) != 1 or p.old[0].number == p.new[0].number:
         return None
     return {"old": p.old[0].number, "new": p.new[0].number}
-
-
-def _modelled(term: Term | None) -> bool:
-    """Whether a term carries machine-readable meaning (decisions, predicates, rules, steps, tables)."""
-    return term is not None and (bool(term.decisions) or any(
-        c.defines or c.rules or c.steps or c.table for c in term.clauses))
 
 
 def _header_json(term: Term) -> dict:

@@ -335,25 +335,89 @@ def _assign(candidates: list[_Candidate]) -> list[_Candidate]:
 
     ``candidates`` come best first; among assignments of equal fit, the one
     that takes the earlier candidates wins (a weight far below any real
-    difference of similarity is added by rank).
+    difference of similarity is added by rank). The candidates fall apart
+    into groups that share no clause (most are one pair); each group is solved
+    on its own by the Hungarian method (``max_weight_assignment``).
     """
-    if not candidates:
-        return []
-    from scipy.optimize import linear_sum_assignment  # heavy: only when clauses are left to pair
-
-    rows = sorted({c.olds[0] for c in candidates})
-    cols = sorted({c.news[0] for c in candidates})
-    at_row = {r: k for k, r in enumerate(rows)}
-    at_col = {c: k for k, c in enumerate(cols)}
-    weight = [[0.0] * len(cols) for _ in rows]
-    by_cell = {}
     tie = TIE / (len(candidates) + 1)
-    for rank, c in enumerate(candidates):  # best first: a tie goes to the earlier one
-        cell = (at_row[c.olds[0]], at_col[c.news[0]])
-        weight[cell[0]][cell[1]] = c.score + tie * (len(candidates) - rank)
-        by_cell[cell] = c
-    picked_rows, picked_cols = linear_sum_assignment(weight, maximize=True)
-    return [by_cell[(r, c)] for r, c in zip(picked_rows.tolist(), picked_cols.tolist()) if (r, c) in by_cell]
+    weight = {(c.olds[0], c.news[0]): c.score + tie * (len(candidates) - rank) for rank, c in enumerate(candidates)}
+    by_cell = {(c.olds[0], c.news[0]): c for c in candidates}
+    chosen = []
+    for rows, cols in _components(list(weight)):
+        if len(rows) == 1 and len(cols) == 1:
+            chosen.append(by_cell[(rows[0], cols[0])])
+            continue
+        matrix = [[weight.get((r, c), 0.0) for c in cols] for r in rows]
+        chosen += [by_cell[(rows[i], cols[j])] for i, j in max_weight_assignment(matrix)
+                   if (rows[i], cols[j]) in by_cell]
+    return sorted(chosen, key=lambda c: (c.olds, c.news))
+
+
+def _components(cells: list[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
+    """The candidate pairs grouped so that no clause is in two groups: (old rows, new columns) each."""
+    parent: dict[tuple[str, int], tuple[str, int]] = {}
+
+    def find(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for r, c in cells:
+        parent[find(("o", r))] = find(("n", c))
+    groups: dict[tuple[str, int], tuple[set[int], set[int]]] = {}
+    for r, c in cells:
+        rows, cols = groups.setdefault(find(("o", r)), (set(), set()))
+        rows.add(r)
+        cols.add(c)
+    return [(sorted(rows), sorted(cols)) for rows, cols in sorted(groups.values(), key=lambda g: min(g[0]))]
+
+
+def max_weight_assignment(weight: list[list[float]]) -> list[tuple[int, int]]:
+    """Rows paired with columns, each at most once, for the largest total weight (weights >= 0).
+
+    The Hungarian method with potentials (Kuhn-Munkres, O(n^2 m)), on costs
+    ``-weight``; every row of the shorter side is paired.
+    """
+    if not weight or not weight[0]:
+        return []
+    if len(weight) > len(weight[0]):
+        flipped = max_weight_assignment([list(col) for col in zip(*weight)])
+        return sorted((i, j) for j, i in flipped)
+    n, m = len(weight), len(weight[0])
+    inf = float("inf")
+    u, v = [0.0] * (n + 1), [0.0] * (m + 1)
+    row_of = [0] * (m + 1)  # row_of[j]: the 1-based row paired with column j, 0 for none
+    way = [0] * (m + 1)
+    for i in range(1, n + 1):
+        row_of[0] = i
+        j0 = 0
+        least = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0, delta, j1 = row_of[j0], inf, 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = -weight[i0 - 1][j - 1] - u[i0] - v[j]
+                    if cur < least[j]:
+                        least[j], way[j] = cur, j0
+                    if least[j] < delta:
+                        delta, j1 = least[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[row_of[j]] += delta
+                    v[j] -= delta
+                else:
+                    least[j] -= delta
+            j0 = j1
+            if row_of[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            row_of[j0] = row_of[j1]
+            j0 = j1
+    return sorted((row_of[j] - 1, j - 1) for j in range(1, m + 1) if row_of[j])
 
 
 def _groups(wholes: list[Clause], parts: list[Clause], wkeys: list[list[str]], pkeys: list[list[str]],

@@ -199,3 +199,37 @@ def test_similarity_is_the_larger_reading_whichever_side_comes_first():
     assert similarity(list("xxyx"), list("yzx")) == similarity(list("yzx"), list("xxyx")) == 4 / 7
     assert _containment([], ["a"]) == 0.0
     assert _containment(["a", "a", "b"], ["a", "b"]) == 2 / 3
+
+
+# -- the assignment -----------------------------------------------------------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@given(st.integers(1, 5).flatmap(lambda n: st.integers(1, 5).flatmap(lambda m: st.lists(
+    st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.6, 0.75, 1.0]), min_size=m, max_size=m),
+    min_size=n, max_size=n))))
+def test_the_assignment_is_optimal_as_trying_every_pairing_says(weight):
+    import itertools
+
+    from compiler.diff.match import max_weight_assignment
+
+    n, m = len(weight), len(weight[0])
+    got = max_weight_assignment(weight)
+    assert len(got) == min(n, m) == len({i for i, _ in got}) == len({j for _, j in got})
+    if n <= m:
+        best = max(sum(weight[i][p[i]] for i in range(n)) for p in itertools.permutations(range(m), n))
+    else:
+        best = max(sum(weight[p[j]][j] for j in range(m)) for p in itertools.permutations(range(n), m))
+    assert sum(weight[i][j] for i, j in got) == pytest.approx(best)
+
+
+def test_an_insertion_shifts_numbers_rather_than_rewording_every_later_rule():
+    """Greedy id-first pairing pairs each id with whatever now holds it; the assignment follows the words."""
+    old = _term("t", {"r1": "alpha beta gamma delta", "r2": "epsilon zeta eta theta", "r3": "iota kappa lambda mu"},
+                "1")
+    new = _term("t", {"r1": "new words here now", "r2": "alpha beta gamma delta", "r3": "epsilon zeta eta theta",
+                      "r4": "iota kappa lambda mu"}, "2")
+    assert _pairings([TermPair("t", old, new)]) == {
+        (("t#r1",), ("t#r2",), "text", 1.0, False), (("t#r2",), ("t#r3",), "text", 1.0, False),
+        (("t#r3",), ("t#r4",), "text", 1.0, False), ((), ("t#r1",), None, 0.0, False)}
