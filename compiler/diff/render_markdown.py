@@ -89,7 +89,7 @@ SHEDDING = (
     ("editorial-details", "the details of editorial changes"),
     ("clarification-details", "the details of clarifications"),
     ("witnesses", "the situation tables of rule changes"),
-    ("rule-details", "the details of rule changes"),
+    ("rule-details", "the details of rule changes"),  # as many as it takes, the first ones kept
 )
 
 
@@ -102,12 +102,31 @@ def render(result: DiffResult, budget: int = COMMENT_BUDGET) -> str:
     """
     dropped: list[tuple[str, str]] = []
     out = _render(result, set())
-    for key, words in SHEDDING:
+    for key, words in SHEDDING[:-1]:
         if utf16_length(out) <= budget:
-            break
+            return out
         dropped.append((key, words))
         out = _render(result, {k for k, _ in dropped}, [w for _, w in dropped])
-    return out
+    if utf16_length(out) <= budget:
+        return out
+    # The rule changes' details last, and only as many as do not fit: the most that fit are kept,
+    # in the order of the report (found by bisection; the length grows with the number kept).
+    rules = sum(c.level == RULE_CHANGE for c in result.changes)
+    drop = {k for k, _ in SHEDDING}
+    words = [w for _, w in dropped]
+
+    def with_kept(kept: int) -> str:
+        return _render(result, drop, words + [f"the details of {rules - kept} of {_count(rules, 'rule change')}"],
+                       kept)
+
+    low, high = 0, rules - 1  # ``low`` always fits, unless even none does
+    while low < high:
+        mid = (low + high + 1) // 2
+        if utf16_length(with_kept(mid)) <= budget:
+            low = mid
+        else:
+            high = mid - 1
+    return with_kept(low)
 
 
 def utf16_length(text: str) -> int:
@@ -115,7 +134,9 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = ()) -> str:
+def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), kept_rules: int = 0) -> str:
+    """The comment without the parts in ``drop``; with "rule-details" dropped, the details of the first
+    ``kept_rules`` rule changes are still shown."""
     old, new = side_name(result.old), side_name(result.new)
     first = introduced(result)
     lines = [f"## Introduced in {escape(first)}" if first else f"## Rulebook changes: {escape(old)} → {escape(new)}", ""]
@@ -138,8 +159,9 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = ()) -
                       "(the example workflow uploads it as the rulebook-diff artifact)._"]
     if not result.vocabulary.empty:
         lines += ["", "### Vocabulary", ""] + [f"- {escape(line)}" for line in result.vocabulary.lines()]
+    kept = {id(c) for c in rules[:kept_rules]}
     for term, changes in by_term(result):
-        shown = [c for c in changes if _detail_key(c) not in drop]
+        shown = [c for c in changes if _detail_key(c) not in drop or id(c) in kept]
         levels = Counter(c.level for c in changes)
         counts = ", ".join(_count(levels[lv], LEVEL_NOUNS[lv]) for lv in (RULE_CHANGE, CLARIFICATION, EDITORIAL)
                            if levels[lv])

@@ -164,7 +164,7 @@ def test_the_summary_comes_first_then_a_details_block_per_term(numbered):
     (3000, "the redlines of editorial changes"),
     (2000, "the redlines of editorial changes, the redlines of clarifications, the details of editorial changes"),
     (1000, "the redlines of editorial changes, the redlines of clarifications, the details of editorial changes, "
-           "the details of clarifications, the situation tables of rule changes, the details of rule changes"),
+           "the details of clarifications, the situation tables of rule changes, the details of 1 of 1 rule change"),
 ])
 def test_past_its_budget_the_comment_sheds_editorial_redlines_first_and_says_so(numbered, budget, left_out):
     from compiler.diff.render_markdown import render, utf16_length
@@ -178,7 +178,7 @@ def test_past_its_budget_the_comment_sheds_editorial_redlines_first_and_says_so(
 
 
 def test_a_diff_of_many_long_changes_fits_a_github_comment_and_keeps_every_rule_change(tmp_path):
-    """300 long clauses reworded or fixed, and 3 rule changes: over 64,000 characters in full."""
+    """300 long clauses reworded, and 3 rule changes: over 64,000 characters in full."""
     from compiler.build import load_rulebook
     from compiler.diff.engine import diff_editions
     from compiler.diff.render_markdown import COMMENT_BUDGET, render, utf16_length
@@ -204,3 +204,27 @@ def test_a_diff_of_many_long_changes_fits_a_github_comment_and_keeps_every_rule_
     assert utf16_length(out) <= COMMENT_BUDGET
     assert [line for line in out.splitlines() if line.startswith("- `cure#r")] == [
         f"- `cure#r{i}` (semantic): cure.may\\_target changed" for i in range(3)]
+
+
+def test_past_every_other_part_the_most_rule_change_details_that_fit_are_kept(tmp_path):
+    """Three rule changes with long texts: a budget with room for the details of one keeps one."""
+    from compiler.build import load_rulebook
+    from compiler.diff.engine import diff_editions
+    from compiler.diff.render_markdown import SHEDDING, _render, render, utf16_length
+
+    root = tmp_path / "book"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "levels", root)
+    for edition, rule in (("v1", "poisoned"), ("v2", "paralyzed")):
+        rules = "".join(f"      - id: r{i}\n        text: Rule {i} {' '.join(['word'] * 200)} {edition}.\n"
+                        f"        rules:\n          - {{decision: cure.may_target, requires: {rule}}}\n"
+                        for i in range(3))
+        (root / "editions" / edition / "cure.yaml").write_text(
+            "id: cure\nname: Cure\ndecisions:\n  - name: cure.may_target\n    type: bool\n"
+            "    meaning: Whether a cure may target the character.\nsections:\n  - key: s\n    kind: definition\n"
+            f"    clauses:\n{rules}", encoding="utf-8")
+    book = load_rulebook(root)
+    result = diff_editions(book, "v1", book, "v2")
+    words = [w for _, w in SHEDDING[:-1]] + ["the details of 2 of 3 rule changes"]
+    one = _render(result, {k for k, _ in SHEDDING}, words, 1)
+    assert render(result, utf16_length(one)) == one
+    assert [line for line in one.splitlines() if line.startswith("#### ")] == ["#### semantic: `cure#r0`"]
