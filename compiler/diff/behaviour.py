@@ -361,10 +361,8 @@ def describe(values: dict[str, tuple[Answer, ...]], domains: dict[str, tuple[Ans
             parts.append(f"{fact} is {vs[0]}")
         elif len(others) == 1:
             parts.append(f"{fact} is not {others[0]}")
-        elif len(vs) <= len(others):
-            parts.append(f"{fact} is one of {', '.join(map(str, vs))}")
         else:
-            parts.append(f"{fact} is none of {', '.join(map(str, others))}")
+            parts.append(f"{fact} is one of {', '.join(map(str, vs))}")
     return "whenever " + " and ".join(parts) if parts else "in every situation"
 
 
