@@ -24,6 +24,7 @@ from ..diagnostics import printable  # paths may come from a repository's mkdocs
 
 DEFAULT_OUT = Path("public")
 MKDOCS_YML = Path("mkdocs.yml")
+PROJECT_SITE = Path("site")  # without a mkdocs.yml, ./site overrides the package's site files
 
 _ROOT = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
                      help="Rulebook folder; without it ./mkdocs.yml decides (else ./rulebook).")
@@ -45,9 +46,9 @@ def default_config(root: Path, title: str) -> str:
         "site_name": title,
         "docs_dir": str((SITE_DIR / "docs").resolve()),
         "strict": True,
-        "theme": {"name": "material", "custom_dir": str((SITE_DIR / "overrides").resolve()),
-                  "features": ["navigation.sections", "search.highlight"]},
-        "plugins": ["search", {"rulebook": {"rulebook": str(root.resolve())}}],
+        "theme": {"name": "material", "features": ["navigation.sections", "search.highlight"]},
+        # The theme overrides and templates come from the plugin: the package's, and ./site's over them.
+        "plugins": ["search", {"rulebook": {"rulebook": str(root.resolve()), "site": str(PROJECT_SITE.resolve())}}],
         "extra_css": ["assets/stylesheets/rulebook.css"],
     }
     return yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=float("inf"))
@@ -132,7 +133,12 @@ def _inputs(config, path: Path, rulebook: Path) -> list:
     from ..outputs import Input, rulebook_input
     from .render import SITE_DIR
 
+    from .plugin import project_site_folders
+
+    plugin = config.plugins.get("rulebook")
+    site = plugin.config.site if plugin is not None else "site"
     inputs = [rulebook_input(rulebook), Input("the site templates", SITE_DIR),
+              *(Input(what, where) for what, where in project_site_folders(config, site).own),
               Input("the docs folder (docs_dir)", Path(config.docs_dir)),
               *(Input("the theme", Path(d)) for d in config.theme.dirs)]
     if path == MKDOCS_YML:

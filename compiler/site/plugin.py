@@ -35,12 +35,11 @@ from markupsafe import Markup, escape
 
 from . import pages as P
 from .changes import provider as changes_provider
-from .render import SITE_DIR, Renderer
+from .folders import PACKAGE_SITE, STYLESHEET, site_folders
+from .render import Renderer
 
 log = logging.getLogger("mkdocs.plugins.rulebook")
 
-STYLESHEET = "assets/stylesheets/rulebook.css"
-STYLESHEET_SOURCE = SITE_DIR / "docs" / STYLESHEET
 
 
 # Rulebooks a caller has just checked (``rulebook build``/``serve``), by resolved folder:
@@ -68,6 +67,8 @@ class RulebookConfig(Config):
     index_editions = opt.Type(bool, default=False)
     # The editors' modelling and transcription notes (editor_notes) are for editors: shown only when asked.
     show_editor_notes = opt.Type(bool, default=False)
+    # The project's own site folder, relative to mkdocs.yml: its files override the package's (compiler.site.folders).
+    site = opt.Type(str, default="site")
 
 
 class RulebookPlugin(BasePlugin[RulebookConfig]):
@@ -94,7 +95,9 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             # Material prints the site name as HTML (raw in text and in aria-label); it is plain text.
             config.site_name = escape(config.site_name)
         self.specs = {s.src_uri: s for s in P.plan(book, self.config.index_editions)}
-        self.renderer = Renderer(book, changes=changes_provider(book),
+        self.folders = project_site_folders(config, self.config.site)
+        config.theme.dirs = theme_dirs(config.theme.dirs, config.theme.custom_dir, self.folders.overrides)
+        self.renderer = Renderer(book, templates=self.folders.templates, changes=changes_provider(book),
                                  show_editor_notes=self.config.show_editor_notes)
         self.date = build_date(book)
         if STYLESHEET not in config.extra_css:
@@ -145,8 +148,12 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
                 raise PluginError(f"{spec.src_uri} in docs_dir clashes with a page the rulebook plugin generates")
             files.append(File.generated(config, spec.src_uri, content="",
                                         inclusion=InclusionLevel.NOT_IN_NAV))
-        if files.get_file_from_path(STYLESHEET) is None:
-            files.append(File.generated(config, STYLESHEET, abs_src_path=str(STYLESHEET_SOURCE)))
+        present = files.get_file_from_path(STYLESHEET)
+        if present is not None and Path(present.abs_src_path) == PACKAGE_SITE / "docs" / STYLESHEET:
+            files.remove(present)  # the package's docs_dir (rulebook build's default): the project's may override it
+            present = None
+        if present is None:
+            files.append(File.generated(config, STYLESHEET, abs_src_path=str(self.folders.stylesheet)))
         self.files = files
         return files
 
@@ -213,6 +220,22 @@ def navigation(book) -> list:
             {"Terms A–Z": P.az_uri()},
             {"Editions": [{"All editions": P.editions_uri()}] + editions + corrections},
             {"Printable glossary": P.print_uri()}]
+
+
+def project_site_folders(config, site: str):
+    """The site folders of the project whose mkdocs.yml this is (``site`` relative to it)."""
+    folder = Path(site)
+    if not folder.is_absolute():
+        folder = Path(config.config_file_path or ".").parent / folder
+    return site_folders(folder)
+
+
+def theme_dirs(dirs: list[str], custom_dir: str | None, overrides: tuple[Path, ...]) -> list[str]:
+    """The theme's template folders with the project's overrides first and the package's after custom_dir."""
+    *own, package = (str(d) for d in overrides)
+    rest = [d for d in dirs if d not in own and d != package]
+    custom = 1 if custom_dir and rest[:1] == [custom_dir] else 0
+    return [*own, *rest[:custom], package, *rest[custom:]]
 
 
 def build_date(book) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from compiler.build import load_rulebook
+from compiler.site.render import SITE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -159,7 +160,7 @@ def test_plain_mkdocs_build_uses_the_plugin(tmp_path):
 def test_mkdocs_build_with_bad_rulebook_prints_the_errors(tmp_path):
     config = tmp_path / "mkdocs.yml"
     config.write_text(json.dumps({
-        "site_name": "x", "docs_dir": str(ROOT / "site" / "docs"), "theme": {"name": "material"},
+        "site_name": "x", "docs_dir": str(SITE_DIR / "docs"), "theme": {"name": "material"},
         "plugins": [{"rulebook": {"rulebook": str(FIXTURES / "broken" / "many-problems-in-many-files")}}]}))
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config),
                           "-d", str(tmp_path / "out")], capture_output=True, text=True)
@@ -177,7 +178,7 @@ def test_plain_mkdocs_build_refuses_a_site_dir_over_the_rulebook(tmp_path, site_
     shutil.copytree(FIXTURES / "minimal", tmp_path / "book")
     before = sorted(p.relative_to(tmp_path) for p in (tmp_path / "book").rglob("*"))
     (tmp_path / "mkdocs.yml").write_text(json.dumps({
-        "site_name": "x", "docs_dir": str(ROOT / "site" / "docs"), "site_dir": site_dir,
+        "site_name": "x", "docs_dir": str(SITE_DIR / "docs"), "site_dir": site_dir,
         "theme": {"name": "material"}, "plugins": [{"rulebook": {"rulebook": "book"}}]}))
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=tmp_path, capture_output=True,
                          text=True, env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin",
