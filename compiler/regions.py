@@ -17,7 +17,6 @@ Two readings serve the diff's behaviour comparison:
 
 from __future__ import annotations
 
-import sys
 from typing import Mapping, Sequence
 
 from .model import Answer
@@ -25,77 +24,60 @@ from .symbolic import Core, Node
 
 #: A product of value sets: fact -> the values it may take (a fact not named takes any value).
 Cube = dict[str, tuple[Answer, ...]]
-_FAR = 1 << 30  # no situation
 
 
-class _Weights:
-    """The least number of facts away from their resting value in a set's situations, by a walk of its nodes.
+class _Counters:
+    """The situations by how many facts are away from their resting value: ``exactly(k)``.
 
-    A fact's variables are contiguous in the core's order (declared together,
-    never reordered) and its resting value is the all-zero code, so a situation
-    moves a fact when any of its variables is 1; a variable the diagram skips
-    is free and is left at 0.
+    A counter over the facts (each step adds one fact), built up to twice the
+    weight last asked for: a symmetric function, small in any variable order,
+    so the core may reorder its variables freely.
     """
 
-    def __init__(self, core: Core, facts: Sequence[str]):
-        self.core = core
-        level = core.bdd.level_of_var
-        self.fact_at = {level(b): f for f in facts for b in core.bits(f)}
-        needed = 2 * len(self.fact_at) + 50  # one frame per level, one more per complemented edge
-        if needed > sys.getrecursionlimit():
-            sys.setrecursionlimit(needed)
+    def __init__(self, core: Core, facts: list[str]):
+        self.core, self.facts = core, facts
+        self.levels: list[Node] = []
 
-    def least(self, u: Node) -> int:
-        memo: dict[tuple[int, bool], int] = {}
-        true, false = self.core.true, self.core.false
+    def _build(self, upto: int) -> None:
+        core = self.core
+        counts = [core.true] + [core.false] * upto  # counts[k]: exactly k of the facts so far moved
+        for f in self.facts:
+            rest = core.eq(f, core.domains[f][0])
+            counts = [(counts[k] & rest) | (counts[k - 1] & ~rest if k else core.false) for k in range(upto + 1)]
+        self.levels = counts
 
-        def walk(node: Node, charged: str | None) -> int:
-            if node == true:
-                return 0
-            if node == false:
-                return _FAR
-            fact = self.fact_at[node.level]
-            paid = charged == fact
-            key = (int(node), paid)
-            if key not in memo:
-                lo, hi = node.low, node.high
-                if node.negated:  # the children are the regular node's
-                    lo, hi = ~lo, ~hi
-                memo[key] = min(walk(lo, fact if paid else None), (0 if paid else 1) + walk(hi, fact))
-            return memo[key]
-
-        try:
-            return walk(u, None)
-        finally:
-            # walk refers to itself through its closure: a cycle holding diagrams, which a later
-            # collection could free after their manager (CUDD then reports nodes still referenced)
-            walk = None  # noqa: F841
+    def least(self, u: Node) -> tuple[int, Node]:
+        """The fewest facts moved in a situation of ``u`` (not empty), and the situations that move that many."""
+        k = 0
+        while True:
+            if k >= len(self.levels):
+                self._build(min(max(2 * len(self.levels), 2), len(self.facts)))
+            if (u & self.levels[k]) != self.core.false:
+                return k, self.levels[k]
+            k += 1
 
 
 def smallest(core: Core, u: Node, facts: Sequence[str], limit: int) -> list[dict[str, Answer]]:
     """Up to ``limit`` situations of ``u`` over ``facts``, fewest facts moved first (see the module docstring)."""
     facts = sorted(facts)
-    weights = _Weights(core, facts)
+    counters = _Counters(core, facts)
     found = []
-    while len(found) < limit:
-        state = _first_smallest(core, weights, u, facts)
-        if state is None:
-            break
+    while len(found) < limit and u != core.false:
+        least, exactly = counters.least(u)
+        state = _first(core, u & exactly, facts, least)
         found.append(state)
         u &= ~core.situation(state)
     return found
 
 
-def _first_smallest(core: Core, weights: _Weights, u: Node, facts: list[str]) -> dict[str, Answer] | None:
-    least = weights.least(u)
-    if least >= _FAR:
-        return None
+def _first(core: Core, u: Node, facts: list[str], weight: int) -> dict[str, Answer]:
+    """The first situation of ``u``, all of whose situations move ``weight`` facts, in the former order."""
     moved = []
-    for f in facts:  # the first combination of moved facts: move each fact as early as the weight allows
+    for f in facts:  # the first combination of moved facts: move each fact as early as the rest allows
         rest = core.eq(f, core.domains[f][0])
-        if len(moved) < least:
+        if len(moved) < weight:
             trial = u & ~rest
-            if trial != core.false and weights.least(trial) == least:
+            if trial != core.false:
                 u = trial
                 moved.append(f)
                 continue
@@ -139,12 +121,9 @@ def cover(core: Core, region: Node, allowed: Node, facts: Sequence[str],
     found: list[Cube] = []
     while todo != core.false and len(found) < limit:
         seed = core.first(todo, facts)
-        grown: Cube = {f: (seed[f],) for f in facts}
-        for f in facts:
-            trial = {g: v for g, v in grown.items() if g != f}
-            if (cube(core, trial) & outside) == core.false:
-                grown = trial
-        for f in [f for f in facts if f in grown]:
+        grown = _drop_facts(core, outside, seed, facts)
+        for f in [f for f in facts if f in grown and not core.domains[f] == (False, True)]:
+            # (a bool fact with both values is the fact dropped, which was refused)
             for value in core.domains[f]:
                 if value in grown[f]:
                     continue
@@ -158,6 +137,38 @@ def cover(core: Core, region: Node, allowed: Node, facts: Sequence[str],
     for c in kept:
         covered |= cube(core, c)
     return kept, region & ~covered
+
+
+def _drop_facts(core: Core, outside: Node, seed: dict[str, Answer], facts: list[str]) -> Cube:
+    """The seed situation without each fact, in turn, that it can do without and still miss ``outside``.
+
+    Kept as one running set rather than a product rebuilt per trial: ``rest`` is
+    ``outside`` given the facts kept so far (a cofactor), with the facts dropped
+    quantified away; dropping the next fact is safe when, with it quantified too,
+    nothing of ``rest`` is left at the seed's values of the facts still to come.
+    """
+    point = _assignment(core, seed)
+    rest = outside
+    kept: Cube = {}
+    for f in facts:
+        without = core.exists([f], rest)
+        if core.bdd.let(point, without) == core.false:
+            rest = without
+        else:
+            kept[f] = (seed[f],)
+            rest = core.bdd.let({b: point[b] for b in core.bits(f)}, rest)
+    return kept
+
+
+def _assignment(core: Core, state: Mapping[str, Answer]) -> dict[str, bool]:
+    """The variables' values that encode a situation."""
+    out: dict[str, bool] = {}
+    for f, value in state.items():
+        bits = core.bits(f)
+        index = core.domains[f].index(value)  # False before True: a bool fact's variable holds it
+        for b, name in enumerate(bits):  # most significant bit first, as the core encodes
+            out[name] = bool(index >> (len(bits) - 1 - b) & 1)
+    return out
 
 
 def _irredundant(core: Core, cubes: list[Cube], allowed: Node) -> list[Cube]:

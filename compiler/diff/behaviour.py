@@ -221,6 +221,7 @@ class Side:
         self.orders = (own or vocabulary).orders
         self._core: tuple[object, Vocabulary, Core] | None = None  # shared with the other side, see _shared_core
         self._memo: tuple[Core, dict[str, Node]] | None = None  # predicates' sets, per core
+        self._unconstrained = Vocabulary(vocabulary.facts, ())
 
     def meaning(self, kind: str, name: str, core: Core) -> _Meaning:
         """The name's outcomes as sets over ``core``; one outcome, NOT_DEFINED, when this side lacks it."""
@@ -242,7 +243,9 @@ class Side:
         model = self._models.get(name)
         if model is None:
             # The predicates once per side, not copied out of the edition for every model.
-            model = self._models[name] = DecisionModel(self.vocabulary, self.edition, name,
+            # Without the constraints: they bound the situations compared (``allowed_space`` over
+            # both sides' facts, once), not what a side answers in one.
+            model = self._models[name] = DecisionModel(self._unconstrained, self.edition, name,
                                                        predicates=self._preds, orders=self.orders)
         return _Meaning(set(model.facts), _decision_outcomes(DecisionSets(model, view)), _decide(model))
 
@@ -285,7 +288,12 @@ def _shared_core(old: Side, new: Side, vocabulary: Vocabulary) -> Core:
     A manager costs about 8 ms to make: one per compared name would cost more than the comparisons.
     """
     if old._core is None or old._core[0] is not new or old._core[1] is not vocabulary:
-        old._core = (new, vocabulary, vocabulary_core(vocabulary))
+        core = vocabulary_core(vocabulary)
+        # Sifting on: in the order facts are first met, two editions' decisions of 80 facts
+        # took millions of nodes and minutes (bench/diff_counts.py); sifted, a few hundred and
+        # under a second. What is read back (counts, witnesses, descriptions) never depends on the order.
+        core.bdd.configure(reordering=True)
+        old._core = (new, vocabulary, core)
     return old._core[2]
 
 
