@@ -288,12 +288,9 @@ def _shared_core(old: Side, new: Side, vocabulary: Vocabulary) -> Core:
     A manager costs about 8 ms to make: one per compared name would cost more than the comparisons.
     """
     if old._core is None or old._core[0] is not new or old._core[1] is not vocabulary:
-        core = vocabulary_core(vocabulary)
-        # Sifting on: in the order facts are first met, two editions' decisions of 80 facts
-        # took millions of nodes and minutes (bench/diff_counts.py); sifted, a few hundred and
-        # under a second. What is read back (counts, witnesses, descriptions) never depends on the order.
-        core.bdd.configure(reordering=True)
-        old._core = (new, vocabulary, core)
+        # (the core sifts its variables: unsifted, two editions' decisions of 80 facts took
+        # millions of nodes and minutes here; what is read back never depends on the order)
+        old._core = (new, vocabulary, vocabulary_core(vocabulary))
     return old._core[2]
 
 
