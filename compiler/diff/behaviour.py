@@ -14,8 +14,9 @@ Each way the answer changed (old yes, new no; old hand, new deck; old yes,
 new not asked ...) is a ``Transition``: how many allowed situations, and a
 few descriptions that cover them ("whenever ability is one of interrupt,
 negate and target_location is hand", ``compiler.regions.cover``). Nothing is
-listed one situation at a time, so there is no budget: 80 facts tied to 30
-others are compared in well under a second (bench/diff_counts.py).
+listed one situation at a time, so there is no budget: two editions of a
+decision of 80 facts tied to 30 others compare in about 3 s on the busy
+2-core bench machine (bench/diff_counts.py, figures in bench/README.md).
 
 Editions with different vocabularies are compared over both (facts of both,
 enum values joined, the constraints of both): a witness then says which of
