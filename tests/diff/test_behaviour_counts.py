@@ -177,3 +177,15 @@ def test_counts_are_exact_past_the_precision_of_a_float():
     # old says yes wherever some fact holds, new only where f00 and f01 do; both have no rule elsewhere
     assert (t.old, t.new_reason, t.situations) == (True, "no rule", 2 ** 60 - 1 - 2 ** 58)
     assert b.extent() == f"narrowed in {2 ** 60 - 1 - 2 ** 58:,} of {2 ** 60:,} situations; broadened in none"
+
+
+def test_the_sites_what_changed_gives_the_count(tied):
+    from compiler.build import load_rulebook
+    from compiler.diff.engine import diff_editions
+    from compiler.site.changes import effects
+
+    book = load_rulebook(tied)
+    old, new = book.edition("v1"), book.edition("v2")
+    (change,) = diff_editions(book, old, book, new).changes
+    assert [(e.name, e.direction, e.size) for e in effects(book, old, new, change)] == [
+        ("t.q", "now says yes in more situations", "changed in 1 of 2 situations")]
