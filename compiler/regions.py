@@ -27,7 +27,7 @@ Cube = dict[str, tuple[Answer, ...]]
 
 
 class _Counters:
-    """The situations by how many facts are away from their resting value: ``exactly(k)``.
+    """The situations by how many facts are away from their resting value: ``levels[k]`` moves k.
 
     A counter over the facts (each step adds one fact), built up to twice the
     weight last asked for: a symmetric function, small in any variable order,
@@ -119,24 +119,34 @@ def cover(core: Core, region: Node, allowed: Node, facts: Sequence[str],
     outside = allowed & ~region  # where no description may reach
     todo = region
     found: list[Cube] = []
-    while todo != core.false and len(found) < limit:
-        seed = core.first(todo, facts)
-        grown = _drop_facts(core, outside, seed, facts)
-        for f in [f for f in facts if f in grown and not core.domains[f] == (False, True)]:
-            # (a bool fact with both values is the fact dropped, which was refused)
-            for value in core.domains[f]:
-                if value in grown[f]:
-                    continue
-                trial = {**grown, f: tuple(v for v in core.domains[f] if v in grown[f] or v == value)}
-                if (cube(core, trial) & outside) == core.false:
-                    grown = trial
-        found.append(grown)
-        todo &= ~cube(core, grown)
-    kept = _irredundant(core, found, allowed)
+    while True:
+        while todo != core.false and len(found) < limit:
+            grown = _grow(core, outside, core.first(todo, facts), facts)
+            found.append(grown)
+            todo &= ~cube(core, grown)
+        kept = _irredundant(core, found, allowed)
+        done = len(kept) == len(found) or todo == core.false
+        found = kept
+        if done:  # so fewer than ``limit`` only when they cover the set
+            break
     covered = core.false
-    for c in kept:
+    for c in found:
         covered |= cube(core, c)
-    return kept, region & ~covered
+    return found, region & ~covered
+
+
+def _grow(core: Core, outside: Node, seed: dict[str, Answer], facts: list[str]) -> Cube:
+    """A prime description around the seed: the facts it can do without dropped, then values added."""
+    grown = _drop_facts(core, outside, seed, facts)
+    for f in [f for f in facts if f in grown and core.domains[f] != (False, True)]:
+        # (a bool fact with both values is the fact dropped, which was refused)
+        for value in core.domains[f]:
+            if value in grown[f]:
+                continue
+            trial = {**grown, f: tuple(v for v in core.domains[f] if v in grown[f] or v == value)}
+            if (cube(core, trial) & outside) == core.false:
+                grown = trial
+    return grown
 
 
 def _drop_facts(core: Core, outside: Node, seed: dict[str, Answer], facts: list[str]) -> Cube:
