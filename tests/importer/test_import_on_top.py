@@ -136,3 +136,13 @@ def test_over_the_cross_term_limit_merges_and_moves_are_looked_for_within_terms_
     assert "moved_from" not in _clauses(out / "poison-and-disease.yaml")["a-poison-effect-discards-a"]
     assert _clauses(out / "battle.yaml")["the-alignments-of-the-sides"]["merged_from"] == ["first-half",
                                                                                           "second-half"]
+
+
+def test_metadata_naming_an_edition_without_the_term_is_a_decision(tmp_path, import_cli):
+    source = tmp_path / "source.txt"
+    text = SOURCE.read_text(encoding="utf-8")
+    source.write_text(text.replace("Released: 3/13/2026 (v2.0.0)", "Released: 1/1/2020 (v1.0.0)"), encoding="utf-8")
+    result = import_cli(source, "--layout", "reg", "--out", tmp_path / "out", "--rulebook", ON_TOP / "rulebook")
+    assert [line for line in result.stdout.splitlines() if "check refuses" in line] == [
+        f"{source}:25:1: poison-and-disease: 'released' names version 1.0.0, whose edition 'a' in the rulebook does "
+        "not have this term: check refuses it; correct it or leave it out"]
