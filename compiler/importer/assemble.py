@@ -3,7 +3,8 @@
 The same for every layout. A block (paragraph, bullet, step or rule) runs on
 over its wrapped lines: the next line continues it unless a blank line comes
 between, or it is a bullet's or step's line that could not have been wrapped
-(the line before it had room for its first word: see :func:`_wrapped`). Over
+(the line before it had room for its first word: see :func:`_wrapped`) and
+does not start in lower case. Over
 a page break (page furniture between blank lines) a block runs on when its
 text does not yet end a sentence, or the next line starts in lower case.
 Lines are joined with one space; a line ending in a hyphen that joins two
@@ -218,7 +219,7 @@ def _continues(block: _Open, mark: Mark, gap_blank: bool, gap_page: bool, widest
         return mark.text[:1].islower() or not block.texts[-1].endswith(_ENDS_SENTENCE)
     if gap_blank:
         return False
-    if block.kind not in layout.measured:
+    if block.kind not in layout.measured or mark.text[:1].islower():  # no item starts in lower case
         return True
     return _wrapped(block.widths[-1], mark.text, widest)
 

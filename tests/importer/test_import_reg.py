@@ -135,3 +135,25 @@ def test_only_an_entry_the_source_does_not_have_is_an_error_with_a_hint(tmp_path
                              "editor notes\n  hint: add the version label by hand if the editors know it\n"
                              "1 problem found\n")
     assert not (tmp_path / "out").exists()
+
+
+SUB_ITEMS = EXCERPT.parent / "sub-items.txt"
+
+
+def test_lettered_and_numbered_sub_items_are_steps_and_a_line_in_lower_case_runs_on(tmp_path, import_cli):
+    """Lines of REG 11.0.0's Immune and Protect and Interrupt: "a     Mutual ..." is an item, not text; "have a
+    character ..." ends item 3, though the line before it looks short next to the entry's widest."""
+    import_cli(SUB_ITEMS, "--layout", "reg", "--out", tmp_path)
+    assert [t for _, t in _clauses(tmp_path / "immune-and-protect.yaml")] == [
+        "3 After determining (1) or (2) for each character in battle, the state of the battle is:",
+        "a Mutual destruction if all Heroes in battle and all Evil Characters in battle are being defeated.",
+        "b Evil Characters winning if all Heroes but not all Evil Characters in battle are being defeated.",
+        "c Heroes winning if all Evil Characters but not all Heroes in battle are being defeated.",
+        "d Stalemate if not all Heroes in battle and not all Evil Characters in battle are being defeated."]
+    assert [t for _, t in _clauses(tmp_path / "interrupt.yaml")][-1] == (
+        "3 The ability is on an Enhancement that was in battle while the ability was interrupted, but does not "
+        "have a character in battle that can use it.")
+
+
+def test_the_clauses_tile_the_sub_items(untiled):
+    assert untiled(run_import(SUB_ITEMS, LAYOUTS["reg"]), SUB_ITEMS) == []
