@@ -127,6 +127,7 @@ def _wrapped(previous_width: int, next_text: str, widest: int) -> bool:
 
 
 def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown: str) -> Document:
+    marks = list(marks)  # a heading found to be text is marked again (see _heading_as_text)
     problems: list[Diagnostic] = []
     entries: list[Entry] = []
     chapters: list[str] = []
@@ -149,7 +150,10 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
         close_block()
         if entry is not None and entry.part is not None:
             kind, title, line = entry.part
-            entry.parts.append(Part(kind, title, line, tuple(entry.blocks)))
+            if title is not None and not entry.blocks:
+                _heading_as_text(entry, title, line, marks)
+            else:
+                entry.parts.append(Part(kind, title, line, tuple(entry.blocks)))
         if entry is not None:
             entry.part, entry.blocks = None, []
 
@@ -212,6 +216,19 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
         gap_blank = gap_page = False
     close_entry()
     return Document(tuple(entries), tuple(chapters), tuple(problems), tuple(marks))
+
+
+def _heading_as_text(entry: _Entry, title: str, line: int, marks: list[Mark]) -> None:
+    """A sub-heading with nothing under it is a line of text ("See Poison and Disease" alone in its entry): a
+    paragraph of the section before it (or of the entry's definition)."""
+    col = marks[line - 1].col
+    marks[line - 1] = Mark("text", title, col)
+    block = Block("paragraph", title, None, line, col, (line,))
+    if entry.parts:
+        last = entry.parts[-1]
+        entry.parts[-1] = Part(last.kind, last.title, last.line, last.blocks + (block,))
+    else:
+        entry.parts.append(Part("definition", None, line, (block,)))
 
 
 def _continues(block: _Open, mark: Mark, gap_blank: bool, gap_page: bool, widest: int, layout: Layout) -> bool:

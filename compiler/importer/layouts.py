@@ -127,7 +127,7 @@ class RegLayout(Layout):
         marks = [self._line(lines, i, names) for i in range(len(lines))]
         glossary = False
         for i, m in enumerate(marks):
-            if m.kind == "chapter" and m.text == self._GLOSSARY:
+            if m.kind == "chapter" and m.text == self._GLOSSARY and i >= toc_end:  # not the contents' own line
                 glossary = True
             elif glossary and m.kind == "section":
                 marks[i] = Mark("entry", m.text, m.col)

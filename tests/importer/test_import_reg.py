@@ -144,6 +144,9 @@ def test_lettered_and_numbered_sub_items_are_steps_and_a_line_in_lower_case_runs
     """Lines of REG 11.0.0's Immune and Protect and Interrupt: "a     Mutual ..." is an item, not text; "have a
     character ..." ends item 3, though the line before it looks short next to the entry's widest."""
     import_cli(SUB_ITEMS, "--layout", "reg", "--out", tmp_path)
+    assert [i for i, _ in _clauses(tmp_path / "immune-and-protect.yaml")] == [
+        "step-3", "a-mutual-destruction-if-all", "b-evil-characters-winning-if", "c-heroes-winning-if-all",
+        "d-stalemate-if-not-all"]  # a step's id names its number (as earlier editions' do), an item's its words
     assert [t for _, t in _clauses(tmp_path / "immune-and-protect.yaml")] == [
         "3 After determining (1) or (2) for each character in battle, the state of the battle is:",
         "a Mutual destruction if all Heroes in battle and all Evil Characters in battle are being defeated.",
@@ -157,3 +160,24 @@ def test_lettered_and_numbered_sub_items_are_steps_and_a_line_in_lower_case_runs
 
 def test_the_clauses_tile_the_sub_items(untiled):
     assert untiled(run_import(SUB_ITEMS, LAYOUTS["reg"]), SUB_ITEMS) == []
+
+
+def test_clause_ids_are_unique_in_the_term_across_its_sections(tmp_path, import_cli):
+    source = tmp_path / "guide.txt"
+    source.write_text("Table of Contents \nHeal \nGlossary of Terms \n \nHeal \n \n1. Draw a card. \n \n"
+                      "How to Play \n \n1. Draw a card. \n2. Discard a card. \n", encoding="utf-8")
+    import_cli(source, "--layout", "reg", "--out", tmp_path / "out")
+    assert [i for i, _ in _clauses(tmp_path / "out" / "heal.yaml")] == ["step-1", "step-1-2", "step-2"]
+
+
+def test_a_heading_with_nothing_under_it_is_a_line_of_text(tmp_path, import_cli):
+    """REG 11.0.0's Disease entry: "See Poison and Disease" stands alone, like a sub-heading, and is its text."""
+    source = tmp_path / "guide.txt"
+    source.write_text("Table of Contents \nDisease \nHeal \nGlossary of Terms Jump to letter \n \n41 \n \nDisease \n"
+                      " \n \nSee Poison and Disease \n \n                          \n49 \n \nHeal \n \nA heal "
+                      "effect removes poison. \n", encoding="utf-8")
+    result = import_cli(source, "--layout", "reg", "--out", tmp_path / "out")
+    assert result.stderr == ""
+    data = yaml.safe_load((tmp_path / "out" / "disease.yaml").read_text(encoding="utf-8"))
+    assert data["sections"] == [{"key": "definition", "kind": "definition", "title": None, "clauses": [
+        {"id": "see-poison-and-disease", "text": "See Poison and Disease"}]}]
