@@ -181,3 +181,10 @@ def test_a_heading_with_nothing_under_it_is_a_line_of_text(tmp_path, import_cli)
     data = yaml.safe_load((tmp_path / "out" / "disease.yaml").read_text(encoding="utf-8"))
     assert data["sections"] == [{"key": "definition", "kind": "definition", "title": None, "clauses": [
         {"id": "see-poison-and-disease", "text": "See Poison and Disease"}]}]
+
+
+def test_a_second_import_into_the_same_folder_replaces_it_whole(tmp_path, import_cli):
+    import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out")
+    result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out", "--only", "Abilities")
+    assert result.exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".rulebook-output", "abilities.yaml"]
