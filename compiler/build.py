@@ -569,7 +569,7 @@ class _Builder:
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
                               tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
                               vocabulary=vocabulary.vocabulary, editor_notes=meta.get("editor_notes"),
-                              version=meta.get("version"))
+                              version=meta.get("version"), not_held_before=meta.get("not_held_before"))
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
                             lambda ref: ref in edition.clause_by_ref,
                             self.error)

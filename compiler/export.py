@@ -49,6 +49,8 @@ def edition_meta_json(edition: Edition) -> dict[str, Any]:
         out["version"] = edition.version
     out |= {"sources": list(edition.sources), "notes": edition.notes, "editor_notes": edition.editor_notes,
             "changed": list(edition.changed), "withdrawn": list(edition.withdrawn)}
+    if edition.not_held_before is not None:  # only where declared, as 'version'
+        out["not_held_before"] = edition.not_held_before
     return out
 
 

@@ -273,6 +273,7 @@ class Edition:
     vocabulary: Vocabulary = field(default=Vocabulary((), ()))
     editor_notes: str | None = None
     version: str | None = None  # the publisher's version label, when it is not the id
+    not_held_before: str | None = None  # for readers: the versions between the previous edition and this one not held
 
     @property
     def label(self) -> str:

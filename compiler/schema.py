@@ -560,6 +560,10 @@ _RULEBOOK = {
                             "examples": ["11.0.0"],
                             "description": "The publisher's version label of this edition, where it is not "
                                            "the id: what a term's 'updated' and 'released' name."},
+                "not_held_before": {**_TEXT, "examples": ["Versions 6 to 10 (2019 to 2025) are not held."],
+                                    "description": "For readers: the versions the publisher issued between the "
+                                                   "edition before this one and this one that the rulebook does "
+                                                   "not hold; a term's history says so between the two."},
             },
             "required": ["id", "title", "date", "status"],
             "additionalProperties": False,
