@@ -282,11 +282,13 @@ def _claim(new: _New, old: _Old, how: str, score: float) -> None:
 
 
 def _merges(loose: list[_New], olds: list[_Old], previous: str) -> None:
-    """An imported clause that holds the words of two or more old clauses, whole, merges them."""
+    """An imported clause that holds the words of two or more old clauses, whole, and is made of them (their
+    words together are most of its own: a reworded clause much like its neighbours holds theirs too) merges
+    them."""
     for new in loose:
         whole = [o for o in olds if not o.claimed and may_be_part(o.words, new.words)
                  and part_of(o.words, new.words) >= PART]
-        if len(whole) >= 2:
+        if len(whole) >= 2 and part_of(tuple(w for o in whole for w in o.words), new.words) >= PART:
             for o in whole:
                 o.claimed = True
             new.lineage = ("merged_from", [_ref(o, new.term) for o in whole])
