@@ -274,8 +274,8 @@ def _key(state: Mapping[str, Answer]) -> tuple:
 
 
 def mcdc_states(edition: Edition, space: DecisionSpace) -> tuple[list[dict[str, Answer]], tuple[str, ...]]:
-    """Answered situations that show each atom deciding, each exception on and off, each named enum value
-    and each ordered boundary, each rule standing, and that kill every mutant that can be killed.
+    """Answered situations that show each atom deciding, each exception on and off, each ordered
+    boundary, each rule standing and each answer given, and that kill every mutant that can be killed.
 
     Each requirement is a set of situations (a BDD); one already chosen is
     reused, otherwise its first situation in enumeration order is added, so the
@@ -292,10 +292,55 @@ def mcdc_states(edition: Edition, space: DecisionSpace) -> tuple[list[dict[str, 
             uncovered.append(f"{rule.ref}: exception to {', '.join(rule.exception_to)}")
     for i in range(len(model.rules)):
         chosen.need(sets.standing[i] & space.answered)
+    for key, region in space.outcomes.regions.items():  # each answer given (an enum answer's every value)
+        if key not in (CONFLICT_KEY, EMPTY_KEY):
+            chosen.need(region)
+    _kill_mutants(edition, space, chosen)
+    return list(chosen.states.values()), tuple(uncovered)
+
+
+SMALL_REGION = 64  # a mutant told apart in at most this many situations offers them all to the greedy cover
+
+
+def _kill_mutants(edition: Edition, space: DecisionSpace, chosen: _Chosen) -> None:
+    """For the mutants no chosen case kills, a few situations that kill them all (greedy set cover).
+
+    Each mutant is killed in the situations where it answers otherwise (a
+    region). The candidates are every situation of the small regions and the
+    first of each large one; the one that kills the most mutants left is taken
+    (the first in enumeration order on a tie), until none is left.
+    """
+    from .mutants import decision_mutants
+
+    core, model = space.core, space.model
+    pending: list[Node] = []
     for mutant in decision_mutants(edition, model.decision.name):
         variant = space.variant(mutant.rules.get(model.decision.name), _predicates(model, mutant.predicates))
-        chosen.need(space.outcomes.difference(variant, space.allowed) & space.answered)
-    return list(chosen.states.values()), tuple(uncovered)
+        region = space.outcomes.difference(variant, space.allowed) & space.answered
+        if region != core.false and chosen.find(region) is None:
+            pending.append(region)
+    if not pending:
+        return
+    candidates: dict[tuple, dict[str, Answer]] = {}
+    small: list[set[tuple] | None] = []
+    for region in pending:
+        if space.count(region) <= SMALL_REGION:
+            states = core.situations(region, space.facts, SMALL_REGION)
+            small.append({_key(s) for s in states})
+        else:
+            states = [core.first(region, space.facts)]
+            small.append(None)
+        for state in states:
+            candidates.setdefault(_key(state), state)
+    kills = {key: {i for i, region in enumerate(pending)
+                   if (key in small[i] if small[i] is not None else space.contains(region, state))}
+             for key, state in candidates.items()}
+    order = sorted(candidates, key=lambda k: core.rank(candidates[k]))
+    left = set(range(len(pending)))
+    while left:
+        best = max(order, key=lambda k: len(kills[k] & left))  # max keeps the first of equals
+        chosen.add(candidates[best])
+        left -= kills[best]
 
 
 def _predicates(model: DecisionModel, changed: Mapping[str, Condition]) -> Mapping[str, Condition] | None:
@@ -396,10 +441,13 @@ def _best_in(chosen: _Chosen, region: Node, fact: str, value: Answer, space: Dec
 
 
 def _values_and_boundaries(space: DecisionSpace, node: Condition) -> list[Node]:
-    """Each value an ``is``/``in`` names; for a comparison, its bound and the values either side of it."""
+    """For a comparison, its bound and the values either side of it.
+
+    Not each value an ``is``/``in`` names: an enum of 52 values, one row per
+    few values, would need all 52 (the bound is 3 x (atoms + 1)); the values
+    the mutants need are added by ``_kill_mutants``, about half of them there.
+    """
     core = space.core
-    if isinstance(node, In) and node.fact in space.facts:
-        return [core.eq(node.fact, v) for v in node.values]
     if not isinstance(node, Cmp) or node.fact not in space.facts:
         return []
     order = core.orders.get(node.fact, ())

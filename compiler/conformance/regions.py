@@ -88,17 +88,49 @@ class DecisionSpace:
     def variant(self, rules: Sequence[Rule] | None = None,
                 predicates: Mapping[str, Condition] | None = None) -> Outcomes:
         """The outcomes of the decision with these rules and predicates instead (a mutant)."""
-        model = self.model
-        variant = DecisionModel(model.vocabulary, _One(model), model.decision.name,
-                                rules=tuple(model.rules if rules is None else rules),
-                                predicates=model.predicates if predicates is None else predicates)
-        return outcomes(DecisionSets(variant, self.core), self.allowed)
+        return outcomes(_VariantSets(self.sets, tuple(self.model.rules if rules is None else rules),
+                                     predicates), self.allowed)
 
     def contains(self, region: Node, state: Mapping[str, Answer]) -> bool:
         return (region & self.core.situation(state)) != self.core.false
 
     def count(self, region: Node) -> int:
         return self.core.count(region, self.facts)
+
+
+class _VariantSets(DecisionSets):
+    """A variant's sets, sharing the base decision's: a mutant changes one rule (or one predicate), and
+    the rules it keeps keep their diagrams; the allowed space is the base's (so is not made again)."""
+
+    def __init__(self, base: DecisionSets, rules: tuple[Rule, ...], predicates: Mapping[str, Condition] | None):
+        model = base.model
+        same = [i < len(model.rules) and rule is model.rules[i] for i, rule in enumerate(rules)]
+        if all(s or (r.clause, r.exception_to) == (model.rules[i].clause, model.rules[i].exception_to)
+               for i, (s, r) in enumerate(zip(same, rules))) and len(rules) == len(model.rules):
+            overrides = model._override_bits
+        else:  # an exception removed: the override table is the variant's own
+            overrides = DecisionModel(model.vocabulary, _One(model), model.decision.name, rules=rules,
+                                      predicates=model.predicates)._override_bits
+        self.model = _Rules(rules, model.predicates if predicates is None else predicates, overrides)
+        self.core = base.core
+        memo: dict[str, Node] = {}
+        self.answers = [base.answers[i] if same[i] and predicates is None else self._rule_answers(i, memo)
+                        for i in range(len(rules))]
+        self.applies = []
+        for answers in self.answers:
+            out = self.core.false
+            for region in answers.values():
+                out |= region
+            self.applies.append(out)
+
+
+@dataclass(frozen=True)
+class _Rules:
+    """What DecisionSets reads of a model to make a variant's sets."""
+
+    rules: tuple[Rule, ...]
+    predicates: Mapping[str, Condition]
+    _override_bits: list[int]
 
 
 class _One:
