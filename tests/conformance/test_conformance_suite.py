@@ -53,7 +53,8 @@ def test_generate_is_deterministic(cli, tmp_path):
 
 
 def test_case_file_format(cli, tmp_path):
-    cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v2", "--out", tmp_path)
+    cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v2", "--max-exhaustive", "4096",
+        "--out", tmp_path)
     data = json.loads((tmp_path / "cases.json").read_text())
     assert data["format"] == "rulebook-conformance/1" and data["edition"] == "v2"
     case = next(c for c in data["cases"] if c["name"] == "cure.may_target[phase=battle,poisoned]")
@@ -129,8 +130,8 @@ def test_plugin_collects_an_edition(tmp_path):
     result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v2", "--rulebook-engine-cmd",
                      f"{sys.executable} {ENGINES / 'good.py'}", "-v", cwd=tmp_path)
     # good.py answers "poisoned", which v2 gets wrong for paralysis and for the battle phase
-    assert "rulebook[v2]::cure.may_target[paralyzed,phase=discard]" in result.stdout
-    assert "4 failed, 8 passed" in result.stdout
+    assert "FAILED rulebook[v2]::cure.may_target[paralyzed,phase=preparation]" in result.stdout
+    assert "2 failed, 2 passed" in result.stdout
     assert 'cure#not-in-battle: "Cure cannot be used in battle."' in result.stdout
     assert result.returncode == 1
 
