@@ -28,7 +28,7 @@ from typing import Iterable, Mapping
 from ..conditions import Cmp, Condition, In, Not, Ref, describe
 from ..evaluate import DecisionModel
 from ..model import Answer, Edition, Rule, Rulebook, Steps
-from ..symbolic import Node
+from ..symbolic import Node, vocabulary_core
 from . import condpaths
 from .regions import CONFLICT_KEY, EMPTY_KEY, DecisionSpace
 
@@ -156,10 +156,8 @@ def decision_cases(book: Rulebook, edition: Edition, name: str,
                    max_exhaustive: int = MAX_EXHAUSTIVE) -> DecisionCases:
     """The decision's cases: every answered situation when it has at most ``max_exhaustive`` allowed
     ones, otherwise the MC/DC-sized set of ``mcdc_states``."""
-    model = DecisionModel(edition.vocabulary, edition, name)
-    # The facts of this edition and of those before it: an engine written for an earlier
-    # edition gets every fact it asks for, and a situation has one id in all these suites.
-    space = DecisionSpace(model, case_facts(book, edition, name))
+    space = decision_space(book, edition, name)
+    model = space.model
     allowed = space.count(space.allowed)
     unanswered = allowed - space.count(space.answered)
     uncovered: tuple[str, ...] = ()
@@ -175,6 +173,26 @@ def decision_cases(book: Rulebook, edition: Edition, name: str,
                           result.answer, _quotes(edition, result.clauses)))
     d = model.decision
     return DecisionCases(name, d.type, d.values, space.facts, strategy, allowed, tuple(cases), unanswered, uncovered)
+
+
+_HELD: list = []  # [(edition, core, {decision: DecisionSpace})]: the last edition's, while it is asked about
+
+
+def decision_space(book: Rulebook, edition: Edition, name: str) -> DecisionSpace:
+    """The decision over the facts of its cases, on one core per edition.
+
+    Held for the last edition asked about: ``conformance mutants`` generates
+    the suite and then scores the same mutants, whose outcomes the space keeps.
+    """
+    if not _HELD or _HELD[0][0] is not edition:
+        _HELD[:] = [(edition, vocabulary_core(edition.vocabulary), {})]
+    _, core, spaces = _HELD[0]
+    if name not in spaces:
+        # The facts of this edition and of those before it: an engine written for an earlier
+        # edition gets every fact it asks for, and a situation has one id in all these suites.
+        spaces[name] = DecisionSpace(DecisionModel(edition.vocabulary, edition, name),
+                                     case_facts(book, edition, name), core)
+    return spaces[name]
 
 
 def case_facts(book: Rulebook, edition: Edition, name: str) -> tuple[str, ...]:

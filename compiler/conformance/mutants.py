@@ -23,13 +23,10 @@ from functools import partial
 from typing import AbstractSet, Callable, Iterator, Mapping
 
 from ..conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref, describe, walk
-from ..evaluate import DecisionModel
 from ..model import Edition, Rule, Rulebook
-from ..symbolic import vocabulary_core
 from . import condpaths
-from .cases import STEP_SUFFIX, Suite, case_facts, procedures
+from .cases import STEP_SUFFIX, Suite, decision_space, procedures
 from .reference import next_step
-from .regions import DecisionSpace
 
 
 @dataclass(frozen=True)
@@ -221,8 +218,6 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
     """Classify every mutant: killed (a case's situation lies where it answers otherwise), survived,
     equivalent (the same outcome in every allowed situation) or unused; decided on BDDs, exactly."""
     by_decision = {d.decision: d for d in suite.decisions}
-    spaces: dict[str, DecisionSpace] = {}
-    core = vocabulary_core(edition.vocabulary)
     steps = {s.procedure + STEP_SUFFIX: s.order for s in procedures(edition)}
     results = []
     for mutant in mutants(book, edition):
@@ -238,15 +233,11 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
                 killer = next((c.name for c in cases if next_step(mutant.steps[decision], c.facts_dict) != c.expected),
                               None)
             else:
-                if decision not in spaces:
-                    model = DecisionModel(edition.vocabulary, edition, decision)
-                    spaces[decision] = DecisionSpace(model, d.facts if d else case_facts(book, edition, decision),
-                                                     core)
-                space = spaces[decision]
+                space = decision_space(book, edition, decision)
                 preds = {**space.model.predicates, **mutant.predicates} if mutant.predicates else None
                 difference = space.outcomes.difference(space.variant(mutant.rules.get(decision), preds),
                                                        space.allowed)
-                if difference == core.false:
+                if difference == space.core.false:
                     continue
                 differs = True
                 killer = next((c.name for c in cases if space.contains(difference, c.facts_dict)), None)

@@ -84,12 +84,16 @@ class DecisionSpace:
         self.allowed = allowed_space(self.core, model.vocabulary, set(self.facts), self.sets.given)
         self.outcomes = outcomes(self.sets, self.allowed)
         self.answered = self.outcomes.answered(self.core)
+        self._variants: dict[tuple, Outcomes] = {}
 
     def variant(self, rules: Sequence[Rule] | None = None,
                 predicates: Mapping[str, Condition] | None = None) -> Outcomes:
         """The outcomes of the decision with these rules and predicates instead (a mutant)."""
-        return outcomes(_VariantSets(self.sets, tuple(self.model.rules if rules is None else rules),
-                                     predicates), self.allowed)
+        key = (tuple(self.model.rules if rules is None else rules),
+               None if predicates is None else tuple(sorted(predicates.items())))
+        if key not in self._variants:  # the same mutant is asked for by generate and by the score
+            self._variants[key] = outcomes(_VariantSets(self.sets, key[0], predicates), self.allowed)
+        return self._variants[key]
 
     def contains(self, region: Node, state: Mapping[str, Answer]) -> bool:
         return (region & self.core.situation(state)) != self.core.false
