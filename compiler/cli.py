@@ -9,16 +9,11 @@ from pathlib import Path
 import click
 
 from .diagnostics import Diagnostic, printable
+from .where import default_root, missing_default_rulebook  # noqa: F401 (default_root: imported from here by the back ends)
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def default_root() -> Path:
-    """``./rulebook`` when it holds a rulebook, else the current folder."""
-    here = Path("rulebook")
-    return here if (here / "rulebook.yaml").is_file() else Path(".")
 
 
 def report(problems: list[Diagnostic]) -> None:
@@ -38,7 +33,8 @@ def load_or_exit(root: Path | None):
     """The checked rulebook, or exit 1 after printing its problems."""
     from .build import check
 
-    book, problems = check(root or default_root())
+    missing = missing_default_rulebook() if root is None else None
+    book, problems = (None, [missing]) if missing else check(root or default_root())
     if book is None:
         report(problems)
         sys.exit(1)
@@ -89,43 +85,59 @@ def main() -> None:
 
 @main.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path))
-def check(path: Path | None) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Neither read nor fill the cache (what earlier checks proved; also set by RULEBOOK_NO_CACHE=1).")
+def check(path: Path | None, no_cache: bool) -> None:
     """Check the rulebook at PATH: schema, names, overlays, rule logic."""
-    from .build import check as run_check
-    from .lock import problems as lock_problems
-    from .logic import logic_problems
+    from .checking import check_rulebook
 
-    book, problems = run_check(path or default_root())
-    if book is not None:
-        problems = logic_problems(book) + lock_problems(book)
-    errors = [p for p in problems if p.severity == "error"]
+    missing = missing_default_rulebook() if path is None else None
+    if missing:
+        report([missing])
+        sys.exit(1)
+    result = check_rulebook(path or default_root(), use_cache=not no_cache)
+    problems = result.problems
     if problems:
         report(problems)
-    if errors:
+    if result.summary is None or any(p.severity == "error" for p in problems):
         sys.exit(1)
-    terms = {t.id for e in book.editions for t in e.terms}
-    clauses = sum(len(t.clauses) for t in book.latest.terms)
-    click.echo(f"{printable(book.title)}: {len(book.editions)} editions ({', '.join(e.id for e in book.editions)}), "
-               f"{_count(len(terms), 'term')}, latest {book.latest.id} with {_count(len(book.latest.terms), 'term')} "
-               f"and {_count(clauses, 'clause')}: no problems")
+    click.echo(result.summary)
+
+
+def _base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An http(s) URL of the site's root, ending in "/" (so that the same site gives the same bytes)."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise click.BadParameter(printable(f"'{value}' is not an http(s) URL (such as https://rules.example.org/)"))
+    return value.rstrip("/") + "/"
 
 
 @main.command()
 @ROOT_OPTION
 @click.option("--edition", "edition_id", help="Edition id (default: the latest).")
-@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
+              help="json: the whole edition; jsonl: one record per clause, for search indexes.")
+@click.option("--base-url", callback=_base_url,
+              help="The site's URL, for each clause's permalink (jsonl; default: links relative to the site).")
 @click.option("--out", type=click.Path(path_type=Path), help="Write here (atomically) instead of stdout.")
-def export(root: Path | None, edition_id: str | None, fmt: str, out: Path | None) -> None:
+def export(root: Path | None, edition_id: str | None, fmt: str, base_url: str | None, out: Path | None) -> None:
     """Export the resolved edition (overlays applied)."""
-    from .export import dumps, edition_json
+    from .export import dumps, edition_json, jsonl
     from .fileio import write_text
 
+    if base_url is not None and fmt != "jsonl":
+        raise click.UsageError("--base-url applies to --format jsonl only")
     if out:
         from .outputs import output_file, rulebook_input
 
         output_file(out, [rulebook_input(root or default_root())])
     book = load_or_exit(root)
-    text = dumps(edition_json(book, edition_or_exit(book, edition_id)))
+    edition = edition_or_exit(book, edition_id)
+    text = jsonl(edition, base_url or "") if fmt == "jsonl" else dumps(edition_json(book, edition))
     if out:
         write_text(out, text)
     else:
@@ -135,13 +147,14 @@ def export(root: Path | None, edition_id: str | None, fmt: str, out: Path | None
 
 
 @main.command()
-def schema() -> None:
-    """Print the JSON Schema of rulebook.yaml, vocabulary.yaml and term files."""
-    import json
+@click.option("--kind", type=click.Choice(["rulebook", "vocabulary", "term", "vocabulary-overlay", "term-patch",
+                                           "corrections"]),
+              help="One kind of file (default: every kind, each under $defs).")
+def schema(kind: str | None) -> None:
+    """Print the JSON Schema of rulebook.yaml, vocabulary.yaml and term files (also shipped in compiler/schemas/)."""
+    from .schema import schema_text
 
-    from .schema import published_schema
-
-    click.echo(json.dumps(published_schema(), indent=2))
+    click.echo(schema_text(kind), nl=False)
 
 
 # Subcommands of the back ends: their modules import only click here; each back end's
@@ -150,9 +163,11 @@ from .conformance.cli import conformance  # noqa: E402
 from .diff.command import diff_command, history_command  # noqa: E402
 from .publish import correct, publish  # noqa: E402
 from .site.command import build as site_build, serve as site_serve  # noqa: E402
+from .starter import init  # noqa: E402
 
-for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct):
+for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct, init):
     main.add_command(_command)
+from .importer.command import import_command; main.add_command(import_command)  # noqa: E402,E702
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -5,7 +5,10 @@ from __future__ import annotations
 import dataclasses
 
 from ..model import Edition, Rulebook
-from .engine import DiffResult, diff_editions
+from .engine import DiffResult, diff_editions, side_json
+
+# The kind of side the first step of a history starts from: no edition at all.
+NOTHING = "none"
 
 
 def term_history(book: Rulebook, term: str) -> list[DiffResult]:
@@ -15,12 +18,16 @@ def term_history(book: Rulebook, term: str) -> list[DiffResult]:
     for edition in book.editions:
         before, now = previous.term_by_id.get(term), edition.term_by_id.get(term)
         if (before is None) != (now is None) or (before and now and before.digest != now.digest):
-            steps.append(diff_editions(book, previous, book, edition, terms=[term]))
+            old_info = side_json(previous, kind=NOTHING) if previous.id == _NOTHING_ID else None
+            steps.append(diff_editions(book, previous, book, edition, terms=[term], old_info=old_info))
         previous = edition
     return steps
 
 
+_NOTHING_ID = "(none)"  # no edition id can be this (schema.EDITION_ID)
+
+
 def _nothing(first: Edition) -> Edition:
     """An empty edition before the first, so that the first appearance reads as added."""
-    return dataclasses.replace(first, id="(none)", title="before the first edition", date=None,
+    return dataclasses.replace(first, id=_NOTHING_ID, title="before the first edition", date=None,
                                terms=(), changed=(), withdrawn=())

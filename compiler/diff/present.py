@@ -71,6 +71,11 @@ def summary_line(result: DiffResult) -> str:
     return ", ".join(counts) if counts else "no changes"
 
 
+def introduced(result: DiffResult) -> str | None:
+    """The edition a history's first step introduces the term in (its old side is no edition), else None."""
+    return side_name(result.new) if result.old["kind"] == "none" else None
+
+
 def side_name(info: dict) -> str:
     spec, edition = info["spec"], info["edition"]
     return spec if spec == edition or spec.endswith(":" + edition) else f"{spec} ({edition})"

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
-from .present import answer, by_term, clause_name, details, location, side_name, situation, unknown_note
+from .present import answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note
 from .redline import DELETE, INSERT, Redline
 
 STYLE = Markup("""
@@ -140,7 +140,9 @@ def render_history(term: str, steps: list[DiffResult]) -> str:
     sections = []
     for step in steps:
         old, new = side_name(step.old), side_name(step.new)
-        sections.append((f"{old} → {new}", [change_html(c, old, new) for c in step.changes]))
+        first = introduced(step)
+        sections.append((f"Introduced in {first}" if first else f"{old} → {new}",
+                         [change_html(c, old, new) for c in step.changes]))
     return _ENV.get_template("history").render(title=f"History of {term}", style=STYLE, steps=sections)
 
 

@@ -18,7 +18,7 @@ import re
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
-from .present import answer, by_term, clause_name, details, location, side_name, situation, unknown_note
+from .present import answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note
 from .redline import DELETE, INSERT, Redline
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
@@ -76,7 +76,8 @@ def code(text: str) -> str:
 
 def render(result: DiffResult) -> str:
     old, new = side_name(result.old), side_name(result.new)
-    lines = [f"## Rulebook changes: {escape(old)} → {escape(new)}", ""]
+    first = introduced(result)
+    lines = [f"## Introduced in {escape(first)}" if first else f"## Rulebook changes: {escape(old)} → {escape(new)}", ""]
     if result.empty:
         lines.append("No changes.")
         return "\n".join(lines) + "\n"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
-from .present import (answer, by_term, clause_name, details, location, side_name, situation, summary_line,
-                      unknown_note)
+from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation,
+                      summary_line, unknown_note)
 from .redline import DELETE, INSERT, Redline
 
 RED, GREEN, BOLD, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -19,12 +19,13 @@ TEXT_KEEPS = "\n\t"
 
 
 def render(result: DiffResult, colour: bool = False) -> str:
-    """The whole diff as text; empty when there is no change (like ``git diff``)."""
-    if result.empty:
-        return ""
+    """The whole diff as text; "No changes." when there is none (``--exit-code`` tells it like ``git diff``)."""
     paint = _painter(colour)
-    lines = [paint(BOLD, printable(f"rulebook diff {side_name(result.old)} -> {side_name(result.new)}: "
-                                   f"{summary_line(result)}"))]
+    first = introduced(result)
+    header = f"introduced in {first}" if first else f"rulebook diff {side_name(result.old)} -> {side_name(result.new)}"
+    if result.empty:
+        return paint(BOLD, printable(f"{header}: No changes.")) + "\n"
+    lines = [paint(BOLD, printable(f"{header}: {summary_line(result)}"))]
     if not result.vocabulary.empty:
         lines += ["", paint(BOLD, "vocabulary:")] + ["  " + printable(line) for line in result.vocabulary.lines()]
     for term, changes in by_term(result):

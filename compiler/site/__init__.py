@@ -2,7 +2,7 @@
 
 ``plugin`` is the mkdocs plugin (entry point ``rulebook``); ``pages`` plans the
 pages; ``render`` turns a planned page into escaped HTML with the Jinja2
-templates in the repository's ``site/templates``; ``lineage`` knows since when
+templates in ``theme/templates`` (the package's default site); ``lineage`` knows since when
 each clause reads as it does; ``markup`` escapes rule text and links mentions;
 ``command`` holds ``rulebook build`` and ``rulebook serve``.
 

@@ -24,9 +24,24 @@ from ..diagnostics import printable  # paths may come from a repository's mkdocs
 
 DEFAULT_OUT = Path("public")
 MKDOCS_YML = Path("mkdocs.yml")
+PROJECT_SITE = Path("site")  # without a mkdocs.yml, ./site overrides the package's site files
 
 _ROOT = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
                      help="Rulebook folder; without it ./mkdocs.yml decides (else ./rulebook).")
+
+
+def require_site_extra(command: str) -> None:
+    """Exit 1, saying what to install, where mkdocs-material is not (the package's 'site' extra)."""
+    import importlib.util
+
+    try:
+        missing = importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None
+    except (ImportError, ValueError):  # a module set to None in sys.modules
+        missing = True
+    if missing:
+        click.echo(f"rulebook: error: 'rulebook {command}' needs mkdocs-material, which is not installed\n"
+                   "  hint: pip install 'rulebook-compiler[site]' (from a clone: pip install '.[site]')", err=True)
+        sys.exit(1)
 
 
 def default_config(root: Path, title: str) -> str:
@@ -45,9 +60,9 @@ def default_config(root: Path, title: str) -> str:
         "site_name": title,
         "docs_dir": str((SITE_DIR / "docs").resolve()),
         "strict": True,
-        "theme": {"name": "material", "custom_dir": str((SITE_DIR / "overrides").resolve()),
-                  "features": ["navigation.sections", "search.highlight"]},
-        "plugins": ["search", {"rulebook": {"rulebook": str(root.resolve())}}],
+        "theme": {"name": "material", "features": ["navigation.sections", "search.highlight"]},
+        # The theme overrides and templates come from the plugin: the package's, and ./site's over them.
+        "plugins": ["search", {"rulebook": {"rulebook": str(root.resolve()), "site": str(PROJECT_SITE.resolve())}}],
         "extra_css": ["assets/stylesheets/rulebook.css"],
     }
     return yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=float("inf"))
@@ -100,6 +115,7 @@ _IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
               help="Folder to write the site to (default: site_dir of mkdocs.yml, else ./public).")
 def build(root: Path | None, out: Path | None) -> None:
     """Build the published glossary (mkdocs-material) into OUT, atomically."""
+    require_site_extra("build")
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -132,7 +148,12 @@ def _inputs(config, path: Path, rulebook: Path) -> list:
     from ..outputs import Input, rulebook_input
     from .render import SITE_DIR
 
+    from .plugin import project_site_folders
+
+    plugin = config.plugins.get("rulebook")
+    site = plugin.config.site if plugin is not None else "site"
     inputs = [rulebook_input(rulebook), Input("the site templates", SITE_DIR),
+              *(Input(what, where) for what, where in project_site_folders(config, site).own),
               Input("the docs folder (docs_dir)", Path(config.docs_dir)),
               *(Input("the theme", Path(d)) for d in config.theme.dirs)]
     if path == MKDOCS_YML:
@@ -145,6 +166,7 @@ def _inputs(config, path: Path, rulebook: Path) -> list:
 @click.option("--dev-addr", default="127.0.0.1:8000", show_default=True, help="Address to serve on.")
 def serve(root: Path | None, dev_addr: str) -> None:
     """Serve the glossary locally; edits to the rulebook rebuild it."""
+    require_site_extra("serve")
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.serve import serve as mkdocs_serve
 

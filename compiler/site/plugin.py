@@ -7,6 +7,7 @@ Configuration (mkdocs.yml)::
       - rulebook:
           rulebook: rulebook        # the rulebook folder, relative to mkdocs.yml
           index_editions: false     # also put older editions' term pages in the search index
+          web_fonts: false          # true: let the theme load its fonts from Google Fonts
 
 The plugin checks the rulebook when the configuration is loaded, so a rulebook
 with errors stops the build before anything is written (``rulebook build`` and
@@ -35,12 +36,11 @@ from markupsafe import Markup, escape
 
 from . import pages as P
 from .changes import provider as changes_provider
-from .render import SITE_DIR, Renderer
+from .folders import PACKAGE_SITE, STYLESHEET, site_folders
+from .render import Renderer
 
 log = logging.getLogger("mkdocs.plugins.rulebook")
 
-STYLESHEET = "assets/stylesheets/rulebook.css"
-STYLESHEET_SOURCE = SITE_DIR / "docs" / STYLESHEET
 
 
 # Rulebooks a caller has just checked (``rulebook build``/``serve``), by resolved folder:
@@ -68,6 +68,11 @@ class RulebookConfig(Config):
     index_editions = opt.Type(bool, default=False)
     # The editors' modelling and transcription notes (editor_notes) are for editors: shown only when asked.
     show_editor_notes = opt.Type(bool, default=False)
+    # The project's own site folder, relative to mkdocs.yml: its files override the package's (compiler.site.folders).
+    site = opt.Type(str, default="site")
+    # No request leaves the site (readers' visits are theirs; it reads offline): the theme's web
+    # fonts are off unless asked for, and the pages use the system's fonts.
+    web_fonts = opt.Type(bool, default=False)
 
 
 class RulebookPlugin(BasePlugin[RulebookConfig]):
@@ -94,9 +99,13 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             # Material prints the site name as HTML (raw in text and in aria-label); it is plain text.
             config.site_name = escape(config.site_name)
         self.specs = {s.src_uri: s for s in P.plan(book, self.config.index_editions)}
-        self.renderer = Renderer(book, changes=changes_provider(book),
+        self.folders = project_site_folders(config, self.config.site)
+        config.theme.dirs = theme_dirs(config.theme.dirs, config.theme.custom_dir, self.folders.overrides)
+        self.renderer = Renderer(book, templates=self.folders.templates, changes=changes_provider(book),
                                  show_editor_notes=self.config.show_editor_notes)
         self.date = build_date(book)
+        if not self.config.web_fonts:
+            config.theme["font"] = False
         if STYLESHEET not in config.extra_css:
             config.extra_css.append(STYLESHEET)
         if config.nav is None:
@@ -145,8 +154,12 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
                 raise PluginError(f"{spec.src_uri} in docs_dir clashes with a page the rulebook plugin generates")
             files.append(File.generated(config, spec.src_uri, content="",
                                         inclusion=InclusionLevel.NOT_IN_NAV))
-        if files.get_file_from_path(STYLESHEET) is None:
-            files.append(File.generated(config, STYLESHEET, abs_src_path=str(STYLESHEET_SOURCE)))
+        present = files.get_file_from_path(STYLESHEET)
+        if present is not None and Path(present.abs_src_path) == PACKAGE_SITE / "docs" / STYLESHEET:
+            files.remove(present)  # the package's docs_dir (rulebook build's default): the project's may override it
+            present = None
+        if present is None:
+            files.append(File.generated(config, STYLESHEET, abs_src_path=str(self.folders.stylesheet)))
         self.files = files
         return files
 
@@ -194,6 +207,9 @@ def _refuse_site_dir_over(site_dir: Path, root: Path) -> None:
                           "mkdocs empties site_dir before it builds: choose another site_dir")
 
 
+HOME_SEARCH_BOOST = 0.1
+
+
 def page_meta(spec: P.PageSpec) -> dict:
     """The page's metadata, given through the plugin API rather than front matter.
 
@@ -202,6 +218,10 @@ def page_meta(spec: P.PageSpec) -> dict:
     meta = {"title": escape(spec.title)}
     if not spec.searchable:
         meta["search"] = {"exclude": True}
+    elif spec.kind == P.HOME:
+        # Readers search for rules: the home page's words about the rulebook rank below every
+        # term page and clause that matches (Material's search multiplies its scores by this).
+        meta["search"] = {"boost": HOME_SEARCH_BOOST}
     return meta
 
 
@@ -213,6 +233,22 @@ def navigation(book) -> list:
             {"Terms A–Z": P.az_uri()},
             {"Editions": [{"All editions": P.editions_uri()}] + editions + corrections},
             {"Printable glossary": P.print_uri()}]
+
+
+def project_site_folders(config, site: str):
+    """The site folders of the project whose mkdocs.yml this is (``site`` relative to it)."""
+    folder = Path(site)
+    if not folder.is_absolute():
+        folder = Path(config.config_file_path or ".").parent / folder
+    return site_folders(folder)
+
+
+def theme_dirs(dirs: list[str], custom_dir: str | None, overrides: tuple[Path, ...]) -> list[str]:
+    """The theme's template folders with the project's overrides first and the package's after custom_dir."""
+    *own, package = (str(d) for d in overrides)
+    rest = [d for d in dirs if d not in own and d != package]
+    custom = 1 if custom_dir and rest[:1] == [custom_dir] else 0
+    return [*own, *rest[:custom], package, *rest[custom:]]
 
 
 def build_date(book) -> str:

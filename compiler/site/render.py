@@ -1,4 +1,4 @@
-"""Planned pages to HTML through the Jinja2 templates in ``site/templates``.
+"""Planned pages to HTML through the Jinja2 templates in ``compiler/site/theme/templates``.
 
 Templates autoescape: every value from the rulebook lands escaped, in text and
 in attributes alike (quotes included), and no template marks anything safe
@@ -19,31 +19,12 @@ import jinja2
 from markupsafe import Markup
 
 from ..model import Clause, Correction, Edition, Link, Rulebook, Table, Term
+from ..sections import section_title
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
-def _site_dir() -> Path:
-    """The repository's site/ folder: templates, theme overrides, stylesheets.
-
-    Beside the package in a clone or an editable install; from a plain
-    ``pip install .`` the package lies elsewhere, so a clone's ./site serves.
-    """
-    for candidate in (Path(__file__).resolve().parents[2] / "site", Path.cwd() / "site"):
-        if (candidate / "templates" / "term.html").is_file():
-            return candidate
-    return Path(__file__).resolve().parents[2] / "site"
-
-
-SITE_DIR = _site_dir()
+from .folders import PACKAGE_SITE as SITE_DIR  # the default site, in the package (a project's site/ overrides it)
 TEMPLATES_DIR = SITE_DIR / "templates"
-
-SECTION_TITLES = {
-    "definition": "Definition",
-    "how-to-play": "How to play",
-    "default-conditions": "Default conditions",
-    "special-conditions": "Special conditions",
-    "clarifications": "Clarifications",
-}
 
 Href = Callable[[str], str]  # target src_uri (+ optional #anchor) -> URL relative to the page
 
@@ -84,10 +65,6 @@ def edition_anchor(edition_id: str) -> str:
     return f"edition_{edition_id}"
 
 
-def section_title(section) -> str:
-    return section.title or SECTION_TITLES.get(section.kind, section.key.replace("-", " ").capitalize())
-
-
 def letter(name: str) -> str:
     first = name[:1].upper()
     return first if first in string.ascii_uppercase else "#"
@@ -96,13 +73,14 @@ def letter(name: str) -> str:
 class Renderer:
     """Renders the pages of one rulebook."""
 
-    def __init__(self, book: Rulebook, templates: Path = TEMPLATES_DIR,
+    def __init__(self, book: Rulebook, templates: Path | tuple[Path, ...] = TEMPLATES_DIR,
                  changes: Callable[[Edition, Edition], object] | None = None, show_editor_notes: bool = False):
         self.book = book
         self.show_editor_notes = show_editor_notes
         self.marks = lineage.clause_marks(book)
         self.changes = changes
-        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
+        folders = (templates,) if isinstance(templates, Path) else templates  # searched in order
+        self.env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(t) for t in folders]), autoescape=True,
                                       undefined=jinja2.StrictUndefined, trim_blocks=True,
                                       lstrip_blocks=True, keep_trailing_newline=True)
         from ..diff.redline import DELETE, INSERT
@@ -149,6 +127,16 @@ class Renderer:
 
     def mark(self, edition: Edition, term: Term, clause: Clause) -> lineage.ClauseMark | None:
         return self.marks[edition.id].get(term.id, {}).get(clause.id)
+
+    def in_force(self, edition: Edition, since: str) -> str:
+        """The edition from which wording that came in with ``since`` is the rule, as ``edition`` is
+        read: on a published edition, wording first posted in a draft is the rule from the first
+        published edition that has it (never labelled a proposal); a draft reads as it is."""
+        if edition.status != "published" or self.edition(since).status == "published":
+            return since
+        editions = self.book.editions
+        start, end = editions.index(self.edition(since)), editions.index(edition)
+        return next(e.id for e in editions[start:end + 1] if e.status == "published")
 
     def pairs(self, version: lineage.Version) -> list[tuple[Clause, str | None, str | None]]:
         """Each clause of a version, the text it is redlined against (None if new) and how its

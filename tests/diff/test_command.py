@@ -106,7 +106,7 @@ def test_text_colour_on_a_terminal(hostile, monkeypatch):
 def test_exit_code_like_git_diff(hostile):
     assert run("diff", "v1", "v2", "--rulebook", str(hostile), "--exit-code").exit_code == 1
     same = run("diff", "v1", "v1", "--rulebook", str(hostile), "--exit-code")
-    assert same.exit_code == 0 and same.output == ""
+    assert (same.exit_code, same.stdout, same.stderr) == (0, "rulebook diff v1 -> v1: No changes.\n", "")
     assert run("diff", "v1", "v2", "--rulebook", str(hostile)).exit_code == 0
 
 
@@ -114,9 +114,32 @@ def test_history_of_a_term_through_the_bundled_editions():
     out = json.loads(run("history", "heal", "--rulebook", str(BUNDLED), "--format", "json").output)
     steps = [(s["old"]["edition"], s["new"]["edition"]) for s in out["steps"]]
     # Heal first appears in 2012 and changes in 3.0.0 and the draft; 5.0.0 carries it over unchanged.
-    assert steps == [("(none)", "2012"), ("2012", "3.0.0"), ("3.0.0", "4.0.0-draft")]
+    # (Only the editions up to 5.0.0, which are locked: a later edition may change Heal again.)
+    assert [s for s in steps if s[1] in ("2012", "3.0.0", "4.0.0-draft", "5.0.0")] == [
+        ("(none)", "2012"), ("2012", "3.0.0"), ("3.0.0", "4.0.0-draft")]
     assert all(c["term"] == "heal" for s in out["steps"] for c in s["changes"])
     assert {c["kind"] for c in out["steps"][0]["changes"]} == {"added"}
+
+
+def test_identical_sides_say_no_changes_in_every_readable_format(hostile):
+    # Text used to print nothing at all, while Markdown said "No changes.".
+    text = run("diff", "v1", "v1", "--rulebook", str(hostile))
+    assert (text.exit_code, text.stdout) == (0, "rulebook diff v1 -> v1: No changes.\n")
+    markdown = run("diff", "v1", "v1", "--rulebook", str(hostile), "--format", "markdown")
+    assert markdown.stdout == "## Rulebook changes: v1 → v1\n\nNo changes.\n"
+
+
+def test_a_history_opens_with_the_edition_that_introduced_the_term(hostile):
+    # Each step's header; the first used to read "rulebook diff (none) -> v1".
+    text = run("history", "cure", "--rulebook", str(hostile)).stdout
+    assert [line for line in text.splitlines() if line.startswith(("introduced", "rulebook diff"))] == [
+        "introduced in v1: 3 added", "rulebook diff v1 -> v2: 1 added, 1 semantic"]
+    markdown = run("history", "cure", "--rulebook", str(hostile), "--format", "markdown").stdout
+    assert [line for line in markdown.splitlines() if line.startswith("## ")] == [
+        "## Introduced in v1", "## Rulebook changes: v1 → v2"]
+    steps = json.loads(run("history", "cure", "--rulebook", str(hostile), "--format", "json").stdout)["steps"]
+    assert [(s["old"]["kind"], s["old"]["edition"], s["new"]["edition"]) for s in steps] == [
+        ("none", "(none)", "v1"), ("edition", "v1", "v2")]
 
 
 def test_history_of_an_unknown_term_names_the_terms():

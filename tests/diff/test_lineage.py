@@ -148,9 +148,9 @@ def test_declarations_compose_across_editions_and_read_back_the_other_way():
 
 def test_history_follows_the_declarations_edition_by_edition(here):
     out = _run("history", "cure", "--rulebook", "chain")
-    steps = ["rulebook diff " + s for s in out.removeprefix("rulebook diff ").split("\n\nrulebook diff ")]
+    steps = [out.split("\n\nrulebook diff ")[0]] + ["rulebook diff " + s for s in out.split("\n\nrulebook diff ")[1:]]
     assert [s.splitlines()[0] for s in steps] == [
-        "rulebook diff (none) -> v1: 4 added",
+        "introduced in v1: 4 added",
         "rulebook diff v1 -> v2: 1 renamed",
         "rulebook diff v2 -> v3: 1 merged, 1 reworded",
     ]

@@ -93,7 +93,7 @@ def test_a_history_is_one_page_with_a_section_for_each_edition_that_changed_the_
     assert page.count("<!DOCTYPE html>") == 1 and page.endswith("</body>\n</html>\n")
     assert [line for line in page.splitlines() if line.startswith(("<h1>", "<section>", "<h3>"))] == [
         "<h1>History of turn</h1>",
-        "<section><h2>(none) → v1</h2>",
+        "<section><h2>Introduced in v1</h2>",
         '<h3><span class="kind">added</span> <code>turn (heading)</code></h3>',
         '<h3><span class="kind">added</span> <code>turn#order</code></h3>',
         '<h3><span class="kind">added</span> <code>turn#draw</code></h3>',

@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import main
+from compiler.site.render import SITE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 MINIMAL = ROOT / "tests" / "fixtures" / "minimal"
@@ -105,13 +106,13 @@ def test_refuses_the_current_folder_even_when_empty(tmp_path, monkeypatch):
 
 
 def test_refuses_the_site_templates(monkeypatch, snapshot):
-    # From a clone, ./site holds the templates that every build reads.
+    # In a clone, compiler/site/theme holds the templates that every build reads.
     monkeypatch.chdir(ROOT)
-    before = snapshot(ROOT / "site")
-    result = build("--rulebook", str(MINIMAL), "--out", "site")
+    before = snapshot(SITE_DIR)
+    result = build("--rulebook", str(MINIMAL), "--out", "compiler/site/theme")
     assert result.exit_code == 2
-    assert result.stderr == usage(f"'site' is the site templates '{ROOT / 'site'}'; {OVERLAP}")
-    assert snapshot(ROOT / "site") == before
+    assert result.stderr == usage(f"'compiler/site/theme' is the site templates '{SITE_DIR}'; {OVERLAP}")
+    assert snapshot(SITE_DIR) == before
 
 
 # -- a build that succeeds --------------------------------------------------------------
@@ -235,7 +236,7 @@ def test_a_failed_swap_is_one_line_and_keeps_the_previous_site(proj, tmp_path, p
 def test_a_site_that_plain_mkdocs_built_may_be_rebuilt(proj, tmp_path):
     """`mkdocs build` with the plugin marks its site_dir as `rulebook build` does: the two take turns."""
     config = tmp_path / "mkdocs.yml"
-    config.write_text(json.dumps({"site_name": "x", "docs_dir": str(ROOT / "site" / "docs"),
+    config.write_text(json.dumps({"site_name": "x", "docs_dir": str(SITE_DIR / "docs"),
                                   "theme": {"name": "material"},
                                   "plugins": [{"rulebook": {"rulebook": str(proj / "rulebook")}}]}))
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(tmp_path / "site")],
