@@ -18,6 +18,7 @@ from ..model import Edition, Rulebook, Term, Vocabulary
 from . import classify as K
 from . import level as L
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
+from .clause_behaviour import clause_compare
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
 from .fingerprint import fingerprint
 from .lineage import Group, declared_groups
@@ -395,31 +396,19 @@ class _Differ:
     def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:
         """A decision's change as far as these clauses decide it.
 
-        The situations compared are those where the clauses' rules decide, on
-        either side: elsewhere the new side is taken to answer as the old one
-        did. A rule that moved here from another clause with the same answers
-        changes nothing here; a decision that changed only where other
-        clauses decide is listed under those, not under every clause that
-        feeds it. A predicate is its clause's own: it is kept whole.
+        The situations compared are those where the clauses' rules decide
+        (stand), on either side: elsewhere the new side is taken to answer as
+        the old one did. A rule that moved here from another clause with the
+        same answers changes nothing here; a decision that changed only where
+        other clauses decide is listed under those, not under every clause
+        that feeds it. A predicate is its clause's own: it is kept whole.
         """
         if whole.kind != "decision" or whole.direction == EQUIVALENT or not whole.compared:
             return whole
-        fo, fn = self._function_sides
-        o, n = fo.function(whole.kind, whole.name), fn.function(whole.kind, whole.name)
-        if o is None or n is None:
-            return whole
-        mine_old, mine_new = {c.ref for c in olds}, {c.ref for c in news}
-        f_old, f_new = o[1], n[1]
+        return clause_compare(whole.name, self._function_sides, self.vocabulary,
+                              {c.ref for c in olds}, {c.ref for c in news})
 
-        def here(state: dict):
-            a, ca = f_old(state)
-            b, cb = f_new(state)
-            return (b, cb) if mine_old.intersection(ca) or mine_new.intersection(cb) else (a, ca)
-
-        return compare(whole.kind, whole.name, _Given(fo, o), _Given(fn, (o[0] | n[0], here, o[2] + n[2])),
-                       self.vocabulary)
-
-    def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
+    def _answers_changed(self, d: dict, own: list, changed: list) -> bool:    def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,
         or a clause brings or takes a name that the other side does not have (added or removed with it)."""
         if changed or d["steps_changed"]:
@@ -472,17 +461,6 @@ class _Differ:
             first = (c.new_clause or c.old_clause or "").split("+")[0]
             position = 1 + (ids.index(first) if first in ids else len(ids) + 1)
         return (c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
-
-
-class _Given:
-    """A side whose function for one name is given: what ``compare`` reads of a side."""
-
-    def __init__(self, side: FunctionSide, function: tuple):
-        self.own = side.own
-        self._function = function
-
-    def function(self, kind: str, name: str):
-        return self._function
 
 
 class _Clauses:

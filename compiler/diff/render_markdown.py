@@ -18,6 +18,7 @@ import re
 from collections import Counter
 
 from ..diagnostics import printable
+from .behaviour import transition_words
 from .engine import Change, DiffResult
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 from .present import (answer, by_term, clause_name, details, introduced, location, rule_change_words, side_name,
@@ -207,10 +208,15 @@ def _change(change: Change, old: str, new: str, seen: set[str], drop: set[str] =
     else:
         out += ["", "_Redline left out._", ""]
     for b in change.behaviours:
-        out.append(f"**Behaviour** of {code(b.name)}: **{b.direction}**"
-                   + ("" if b.exhaustive or not b.compared else f" (checked {b.checked} situations, not all)")
+        out.append(f"**Behaviour** of {code(b.name)}: **{escape(b.extent())}**"
                    + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
+<<<<<<< HEAD
         if b.witnesses and b.name not in seen and "witnesses" not in drop:
+=======
+        if b.name not in seen:
+            out += _transitions(b)
+        if b.witnesses and b.name not in seen:
+>>>>>>> main
             out += ["", f"| situation | {escape(old)} | {escape(new)} | decided by |", "| --- | --- | --- | --- |"]
             for w in b.witnesses:
                 deciders = f"{', '.join(w.old_clauses) or 'no rule'} → {', '.join(w.new_clauses) or 'no rule'}"
@@ -226,6 +232,16 @@ def _change(change: Change, old: str, new: str, seen: set[str], drop: set[str] =
     for flag in change.drift:
         out += [f"⚠️ Drift: {escape(flag)}", ""]
     return out
+
+
+def _transitions(b) -> list[str]:
+    """Each way the answer changed, as a list: its size, then its descriptions nested under it."""
+    lines = []
+    for t in b.transitions:
+        head, parts = transition_words(t, "→")
+        lines.append(f"- {escape(head)}:" + (f" {escape(parts[0])}" if len(parts) == 1 else ""))
+        lines += [f"  - {escape(part)}" for part in parts] if len(parts) > 1 else []
+    return [""] + lines if lines else []
 
 
 def redline_markdown(line: Redline) -> str:
