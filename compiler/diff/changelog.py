@@ -86,7 +86,7 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
         what = WHAT.get(change.kind, "Rule changed" if change.level == RULE_CHANGE else "Clarified")
         if change.clause is None:
             what = "Entry heading changed" if change.level == RULE_CHANGE else "Entry heading clarified"
-        changed = [b for b in change.behaviours if b.direction != "equivalent" and b.compared]
+        changed = [b for b in change.behaviours if b.direction != "equivalent"]
         questions = tuple(f"{question(previous, edition, b).rstrip('.')}: "
                           f"{DIRECTION_WORDS.get(b.direction, b.direction)}" for b in changed)
         # A predicate and the decision it feeds often share a witness: each situation once.

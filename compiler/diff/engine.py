@@ -403,12 +403,12 @@ class _Differ:
         other clauses decide is listed under those, not under every clause
         that feeds it. A predicate is its clause's own: it is kept whole.
         """
-        if whole.kind != "decision" or whole.direction == EQUIVALENT or not whole.compared:
+        if whole.kind != "decision" or whole.direction == EQUIVALENT:
             return whole
         return clause_compare(whole.name, self._function_sides, self.vocabulary,
                               {c.ref for c in olds}, {c.ref for c in news})
 
-    def _answers_changed(self, d: dict, own: list, changed: list) -> bool:    def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
+    def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,
         or a clause brings or takes a name that the other side does not have (added or removed with it)."""
         if changed or d["steps_changed"]:

@@ -131,12 +131,11 @@ def declared_words(change: Change) -> str:
 
 
 def direction_words(behaviour) -> str:
-    """How a name's answers changed, in one place for every format: "heal.may_target broadened".
+    """How a name's answers changed, in one place for every format.
 
-    The counts of changed situations per direction belong here when the
-    comparison gives them.
+    With the comparison's counts: "heal.may_target broadened in 16 of 1,024 situations".
     """
-    return f"{behaviour.name} {behaviour.direction}"
+    return f"{behaviour.name} {behaviour.extent()}"
 
 
 def rule_change_words(change: Change) -> str:

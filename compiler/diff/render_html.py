@@ -161,12 +161,8 @@ def change_html(change: Change, old: str, new: str) -> Markup:
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
         redline=redline_markup(change.redline), old=old, new=new,
-<<<<<<< HEAD
-        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer, use_words=use_words))
-=======
-        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer,
+        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer, use_words=use_words,
         transitions=lambda b: [transition_words(t, "→") for t in b.transitions]))
->>>>>>> main
 
 
 def redline_markup(line: Redline) -> Markup:

@@ -210,13 +210,9 @@ def _change(change: Change, old: str, new: str, seen: set[str], drop: set[str] =
     for b in change.behaviours:
         out.append(f"**Behaviour** of {code(b.name)}: **{escape(b.extent())}**"
                    + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
-<<<<<<< HEAD
-        if b.witnesses and b.name not in seen and "witnesses" not in drop:
-=======
-        if b.name not in seen:
+        if b.name not in seen and "witnesses" not in drop:
             out += _transitions(b)
-        if b.witnesses and b.name not in seen:
->>>>>>> main
+        if b.witnesses and b.name not in seen and "witnesses" not in drop:
             out += ["", f"| situation | {escape(old)} | {escape(new)} | decided by |", "| --- | --- | --- | --- |"]
             for w in b.witnesses:
                 deciders = f"{', '.join(w.old_clauses) or 'no rule'} → {', '.join(w.new_clauses) or 'no rule'}"
