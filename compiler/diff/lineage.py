@@ -16,7 +16,7 @@ exists on its side is for the caller to find out, from the terms it reads.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Hashable, Iterable, Sequence
 
 from ..model import Edition, Lineage, Rulebook
 
@@ -100,9 +100,10 @@ def _forward(step: _Step, ref: str, kinds: frozenset) -> list[tuple[str, frozens
     return out
 
 
-def _components(links: list[tuple[str, str, frozenset]]) -> tuple[Group, ...]:
-    """Links joined into groups where they share a clause; only groups with a declared link."""
-    parent: dict[tuple[str, str], tuple[str, str]] = {}
+def joined(links: Iterable[tuple[Hashable, Hashable]]) -> Callable[[tuple[str, Hashable]], tuple[str, Hashable]]:
+    """Old-to-new links joined where they share a node (union-find): ``root(("old", x))`` and
+    ``root(("new", y))`` are equal when x and y are linked, directly or through others."""
+    parent: dict[tuple[str, Hashable], tuple[str, Hashable]] = {}
 
     def root(node):
         while parent.setdefault(node, node) != node:
@@ -110,8 +111,14 @@ def _components(links: list[tuple[str, str, frozenset]]) -> tuple[Group, ...]:
             node = parent[node]
         return node
 
-    for old, new, _ in links:
+    for old, new in links:
         parent[root(("old", old))] = root(("new", new))
+    return root
+
+
+def _components(links: list[tuple[str, str, frozenset]]) -> tuple[Group, ...]:
+    """Links joined into groups where they share a clause; only groups with a declared link."""
+    root = joined((old, new) for old, new, _ in links)
     groups: dict[tuple[str, str], tuple[dict, dict, set]] = {}
     for old, new, kinds in links:
         olds, news, found = groups.setdefault(root(("old", old)), ({}, {}, set()))

@@ -355,19 +355,12 @@ def _assign(candidates: list[_Candidate]) -> list[_Candidate]:
 
 def _components(cells: list[tuple[int, int]]) -> list[tuple[list[int], list[int]]]:
     """The candidate pairs grouped so that no clause is in two groups: (old rows, new columns) each."""
-    parent: dict[tuple[str, int], tuple[str, int]] = {}
+    from .lineage import joined
 
-    def find(x):
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for r, c in cells:
-        parent[find(("o", r))] = find(("n", c))
+    root = joined(cells)
     groups: dict[tuple[str, int], tuple[set[int], set[int]]] = {}
     for r, c in cells:
-        rows, cols = groups.setdefault(find(("o", r)), (set(), set()))
+        rows, cols = groups.setdefault(root(("old", r)), (set(), set()))
         rows.add(r)
         cols.add(c)
     return [(sorted(rows), sorted(cols)) for rows, cols in sorted(groups.values(), key=lambda g: min(g[0]))]
