@@ -27,7 +27,8 @@ class _Restricted:
 
 
 def _decides(side: B.Side, name: str, core, refs: set[str]):
-    """Where the rules of these clauses stand in the side's decision (no rule there: nowhere)."""
+    """Where the rules of these clauses stand in the side's decision, where it is asked (nowhere when
+    the side has no such decision)."""
     if name not in side.edition.decisions:
         return core.false
     side.meaning("decision", name, core)  # builds the side's model of the decision
@@ -37,7 +38,8 @@ def _decides(side: B.Side, name: str, core, refs: set[str]):
     for rule, standing in zip(model.rules, sets.standing):
         if rule.clause in refs:
             region |= standing
-    return region
+    # Only where the decision is asked: elsewhere no rule decides, whatever it would say.
+    return region & sets.given if sets.given is not None else region
 
 
 def clause_compare(name: str, sides: tuple[B.Side, B.Side], vocabulary: Vocabulary,

@@ -83,3 +83,13 @@ def test_a_removed_step_is_named_with_its_old_place():
     assert procedure_words({"procedure": "p", "old_count": 3, "new_count": 2, "inserted": [],
                             "removed": [["b", 2]], "moved": [], "renumbered": [["c", 3, 2]]}) == \
         "p: 3 steps -> 2; removed b (was step 2); renumbered c (3 -> 2)"
+
+
+def test_an_added_clause_whose_own_answers_are_the_same_has_no_changed_behaviour():
+    """The decision changed (paralyzed characters no longer asked), but only where the withdrawn
+    clause decided: the added one gives the same answer wherever it decides (where it is asked)."""
+    changes = {c.old_clause or c.new_clause: c for c in _changes("added-same-answers")}
+    assert [(b.name, b.direction) for b in changes["new-rule"].behaviours] == [("cure.placed_in", "equivalent")]
+    assert [(b.name, b.direction, [(dict(w.facts), w.old, w.new) for w in b.witnesses])
+            for b in changes["old-rule"].behaviours] == [
+        ("cure.placed_in", "changed", [({"paralyzed": True, "poisoned": False}, "home", None)])]
