@@ -332,9 +332,12 @@ def _kill_mutants(edition: Edition, space: DecisionSpace, chosen: _Chosen) -> No
 
     core, model = space.core, space.model
     pending: list[Node] = []
+    states = list(chosen.states.values())
     for mutant in decision_mutants(edition, model.decision.name):
-        variant = space.variant(mutant.rules.get(model.decision.name), _predicates(model, mutant.predicates))
-        region = space.outcomes.difference(variant, space.allowed) & space.answered
+        rules, predicates = mutant.rules.get(model.decision.name), _predicates(model, mutant.predicates)
+        if space.first_telling(states, rules, predicates) is not None:
+            continue  # killed already
+        region = space.outcomes.difference(space.variant(rules, predicates), space.allowed) & space.answered
         if region != core.false and chosen.find(region) is None:
             pending.append(region)
     if not pending:
