@@ -148,11 +148,12 @@ def _inputs(config, path: Path, rulebook: Path) -> list:
 
 @click.command("serve")
 @_ROOT
-@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True, help="Address to serve on.")
+@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True,
+              help="Address to serve on (port 0: any free port).")
 def serve(root: Path | None, dev_addr: str) -> None:
-    """Serve the glossary locally; edits to the rulebook rebuild it."""
+    """Serve the glossary locally; edits to the rulebook rebuild it (errors shown, the last good site kept)."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    from mkdocs.commands.serve import serve as mkdocs_serve
+    from .serve import serve as serve_site
 
-    with config_file(root) as (path, _):
-        mkdocs_serve(config_file=str(path), dev_addr=dev_addr)
+    with config_file(root) as (path, rulebook):
+        serve_site(path, rulebook, dev_addr)
