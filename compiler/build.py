@@ -18,6 +18,7 @@ from typing import Iterable
 from . import conditions as C
 from . import lineage as L
 from . import metadata, overlay, schema, tables
+from . import progress
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
 from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
                     Steps, Table, TableRow, Term, Vocabulary, clause_ref)
@@ -237,7 +238,7 @@ class _Builder:
                            or f"add '{folder.name}' to the editions in rulebook.yaml, or rename the folder")
                 continue
             first_file: dict[str, str] = {}  # term id -> the file that gave it first
-            for path in sorted(folder.iterdir()):
+            for path in progress.track(sorted(folder.iterdir()), "term files"):
                 if path.name == OVERLAY_FILE and path.is_file():
                     overlay = self.load(path, "vocabulary-overlay")
                     if overlay is not None:

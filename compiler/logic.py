@@ -14,6 +14,7 @@ from .diagnostics import Diagnostic, Location
 from .budget import DEFAULT_MAX_STEPS, STEPS_VARIABLE, Budget, LimitError, OverBudget, max_steps
 from .evaluate import DecisionModel, show_state
 from .model import Edition, Rulebook
+from . import progress
 
 MAX_STATES = 1 << 16  # beyond this a decision is left unchecked, and said so
 
@@ -33,7 +34,7 @@ def logic_problems(book: Rulebook) -> list[Diagnostic]:
         token = tokens.setdefault(_predicates_key(edition), len(tokens))
         vocabulary = vocabularies.setdefault(edition.vocabulary, len(vocabularies))
         conditions = {n: p.condition for n, p in edition.predicates.items()}
-        for name in sorted(edition.decisions):
+        for name in progress.track(sorted(edition.decisions), "decisions"):
             key = (edition.decisions[name], edition.rules.get(name, ()), token)
             first = first_had.setdefault(key, edition)
             # The same rules over the same predicates and vocabulary: already checked. Over another

@@ -23,6 +23,7 @@ from functools import partial
 from typing import AbstractSet, Callable, Iterator, Mapping
 
 from ..conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref, describe, walk
+from .. import progress
 from ..budget import Budget, OverBudget, decision_budget, max_steps
 from ..evaluate import DecisionModel
 from ..model import Edition, Rule, Rulebook
@@ -222,7 +223,7 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
     limit = max_steps()
     original = ReferenceEngine(book, edition)
     results = []
-    for mutant in mutants(book, edition, unscored):
+    for mutant in progress.track(mutants(book, edition, unscored), "mutants"):
         if not mutant.decisions:  # a predicate that no decision uses: nothing can observe it
             results.append(MutantResult(mutant, "unused"))
             continue

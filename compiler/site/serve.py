@@ -141,6 +141,9 @@ def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
 
     from mkdocs.exceptions import MkDocsException
 
+    from .. import progress
+
+    progress.stop()  # it runs until ^C, printing its own lines: no bars to keep on screen
     site = Site(config_file, rulebook, dev_addr)
     first = tempfile.mkdtemp(prefix="rulebook-serve-")
     config = None
