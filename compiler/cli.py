@@ -112,22 +112,40 @@ def check(path: Path | None) -> None:
                f"and {_count(clauses, 'clause')}: no problems")
 
 
+def _base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An http(s) URL of the site's root, ending in "/" (so that the same site gives the same bytes)."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise click.BadParameter(printable(f"'{value}' is not an http(s) URL (such as https://rules.example.org/)"))
+    return value.rstrip("/") + "/"
+
+
 @main.command()
 @ROOT_OPTION
 @click.option("--edition", "edition_id", help="Edition id (default: the latest).")
-@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
+              help="json: the whole edition; jsonl: one record per clause, for search indexes.")
+@click.option("--base-url", callback=_base_url,
+              help="The site's URL, for each clause's permalink (jsonl; default: links relative to the site).")
 @click.option("--out", type=click.Path(path_type=Path), help="Write here (atomically) instead of stdout.")
-def export(root: Path | None, edition_id: str | None, fmt: str, out: Path | None) -> None:
+def export(root: Path | None, edition_id: str | None, fmt: str, base_url: str | None, out: Path | None) -> None:
     """Export the resolved edition (overlays applied)."""
-    from .export import dumps, edition_json
+    from .export import dumps, edition_json, jsonl
     from .fileio import write_text
 
+    if base_url is not None and fmt != "jsonl":
+        raise click.UsageError("--base-url applies to --format jsonl only")
     if out:
         from .outputs import output_file, rulebook_input
 
         output_file(out, [rulebook_input(root or default_root())])
     book = load_or_exit(root)
-    text = dumps(edition_json(book, edition_or_exit(book, edition_id)))
+    edition = edition_or_exit(book, edition_id)
+    text = jsonl(edition, base_url or "") if fmt == "jsonl" else dumps(edition_json(book, edition))
     if out:
         write_text(out, text)
     else:
@@ -137,13 +155,14 @@ def export(root: Path | None, edition_id: str | None, fmt: str, out: Path | None
 
 
 @main.command()
-def schema() -> None:
-    """Print the JSON Schema of rulebook.yaml, vocabulary.yaml and term files."""
-    import json
+@click.option("--kind", type=click.Choice(["rulebook", "vocabulary", "term", "vocabulary-overlay", "term-patch",
+                                           "corrections"]),
+              help="One kind of file (default: every kind, each under $defs).")
+def schema(kind: str | None) -> None:
+    """Print the JSON Schema of rulebook.yaml, vocabulary.yaml and term files (also shipped in compiler/schemas/)."""
+    from .schema import schema_text
 
-    from .schema import published_schema
-
-    click.echo(json.dumps(published_schema(), indent=2))
+    click.echo(schema_text(kind), nl=False)
 
 
 # Subcommands of the back ends: their modules import only click here; each back end's

@@ -5,15 +5,20 @@ Top level: ``format``, ``rulebook``, ``edition``, ``terms``, ``facts``,
 edition). ``notes`` are for readers, ``editor_notes`` are the editors'
 modelling and transcription remarks. Keys and order are stable; the same model
 gives the same bytes.
+
+``clause_records`` is the JSON-lines form (``--format jsonl``): one
+self-contained record per clause, the unit that search indexes and rules bots
+retrieve and cite (docs/format.md, "Export for retrieval").
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterator
 
 from .conditions import to_json as cond_json
-from .model import Clause, Decision, Edition, Fact, Rule, Rulebook, Table, Term
+from .model import Clause, Dated, Decision, Edition, Fact, Link, Rule, Rulebook, Table, Term
+from .sections import section_title
 
 FORMAT = "rulebook-export/1"
 
@@ -143,3 +148,53 @@ def rule_json(r: Rule) -> dict[str, Any]:
 def dumps(data: Any) -> str:
     """Deterministic JSON text, ending in a newline."""
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def permalink(base_url: str, term_id: str, clause_id: str | None = None) -> str:
+    """A clause's permanent link on the site: its term's page, anchored at the clause id, which is
+    the same in every edition (``compiler.site.pages.term_uri`` with mkdocs' directory URLs).
+    ``base_url`` is "" (links relative to the site root) or ends in "/"."""
+    return f"{base_url}terms/{term_id}/" + (f"#{clause_id}" if clause_id else "")
+
+
+def _dated(d: Dated | None) -> dict[str, Any] | None:
+    return None if d is None else {"date": d.date, "version": d.version}
+
+
+def _link(base_url: str, link: Link) -> dict[str, Any]:
+    return {"phrase": link.phrase, "term": link.term, "clause": link.clause,
+            "url": permalink(base_url, link.term, link.clause)}
+
+
+def clause_records(edition: Edition, base_url: str = "") -> Iterator[dict[str, Any]]:
+    """One record per clause of the edition, in the order of its terms and their sections.
+
+    The permalink does not depend on the edition, so adding an edition leaves the records of the
+    ones before it byte-identical; it opens the clause as the site's latest edition has it, and
+    the record's ``text`` is this edition's. Reader notes only: editor notes stay with editors.
+    """
+    meta = {"id": edition.id, "version": edition.version, "date": edition.date, "status": edition.status}
+    for term in edition.terms:
+        for section in term.sections:
+            for c in section.clauses:
+                yield {
+                    "ref": c.ref, "term": term.id, "term_name": term.name, "aliases": list(term.aliases),
+                    "clause": c.id, "section": section.key, "section_title": section_title(section),
+                    "text": c.text, "notes": c.notes, "url": permalink(base_url, term.id, c.id),
+                    "edition": meta, "updated": _dated(term.updated), "released": _dated(term.released),
+                    "links": [_link(base_url, l) for l in c.links],
+                }
+
+
+# Line terminators that JSON leaves unescaped in strings but str.splitlines() and some
+# JSON-lines readers split on: escaped, so that one record is one line for every reader.
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+
+def jsonl_line(record: dict[str, Any]) -> str:
+    """One record as one line of JSON, ending in a newline."""
+    return json.dumps(record, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
+
+
+def jsonl(edition: Edition, base_url: str = "") -> str:
+    return "".join(jsonl_line(r) for r in clause_records(edition, base_url))

@@ -8,8 +8,10 @@ Conditions are only sketched in the schema; ``conditions.py`` checks them.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from .diagnostics import Diagnostic, did_you_mean
@@ -25,8 +27,23 @@ SAME_TERM_ID = r"^(?:[a-z0-9]+(-[a-z0-9]+)*)$"
 # A clause of the same term by its id, or of another term as TERM#CLAUSE.
 LINEAGE_REF = r"^([a-z0-9]+(-[a-z0-9]+)*#)?[a-z0-9]+(-[a-z0-9]+)*$"
 DATE = r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2})?)?$"
-SECTION_KINDS = ["definition", "how-to-play", "default-conditions",
-                 "special-conditions", "clarifications", "named"]
+# Each closed set of values with what each value means: editors list them as completions,
+# with these descriptions (the enumDescriptions of VS Code's and the YAML language server's schemas).
+_SECTION_KINDS = {
+    "definition": "What the term is.",
+    "how-to-play": "How a card or ability with the term is played.",
+    "default-conditions": "What holds unless a card or rule says otherwise.",
+    "special-conditions": "Exceptions and special cases.",
+    "clarifications": "Rulings that settle questions the text raised.",
+    "named": "A section under a heading of its own: give it a 'title'.",
+}
+SECTION_KINDS = list(_SECTION_KINDS)
+
+
+def _enum(meanings: dict[str, str]) -> dict:
+    """An enum whose values are listed with their meanings."""
+    return {"enum": list(meanings), "enumDescriptions": list(meanings.values())}
+
 
 _CONDITION = {
     "description": "A condition: a fact or predicate name, true/false, or one of "
@@ -39,32 +56,38 @@ _CONDITION = {
                         "like poisoned."},
         {"type": "boolean", "description": "true or false: a constant."},
         {"type": "object", "description": "{not: C}: C does not hold.",
-         "properties": {"not": {"$ref": "#/$defs/condition", "description": "The condition C that does not hold."}},
+         "properties": {"not": {"$ref": "#/$defs/condition", "examples": ["poisoned"],
+                                                             "description": "The condition C that does not hold."}},
          "required": ["not"], "additionalProperties": False},
         {"type": "object", "description": "{all: [C, ...]}: every C holds (all: [] is true).",
          "properties": {"all": {"type": "array", "items": {"$ref": "#/$defs/condition"},
+                                "examples": [["being_discarded", {"is": {"location": "discard_pile"}}]],
                                 "description": "The conditions that must all hold, like "
                                                "[being_discarded, {is: {location: discard_pile}}]."}},
          "required": ["all"], "additionalProperties": False},
         {"type": "object", "description": "{any: [C, ...]}: some C holds (any: [] is false).",
          "properties": {"any": {"type": "array", "items": {"$ref": "#/$defs/condition"},
+                                "examples": [["being_discarded", "poisoned"]],
                                 "description": "The conditions of which at least one must hold, like "
                                                "[being_discarded, poisoned]."}},
          "required": ["any"], "additionalProperties": False},
         {"type": "object", "description": "{is: {FACT: VALUE}}: the enum fact has that value.",
          "properties": {"is": {"type": "object", "minProperties": 1, "maxProperties": 1,
                                "additionalProperties": {"type": "string"},
+                               "examples": [{"location": "discard_pile"}],
                                "description": "One enum fact and the value it has, like {location: discard_pile}."}},
          "required": ["is"], "additionalProperties": False},
         {"type": "object", "description": "{in: {FACT: [VALUE, ...]}}: the enum fact has one of these values.",
          "properties": {"in": {"type": "object", "minProperties": 1, "maxProperties": 1,
                                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                               "examples": [{"discarded_from": ["hand", "deck"]}],
                                "description": "One enum fact and the values it may have, like "
                                               "{discarded_from: [hand, deck]}."}},
          "required": ["in"], "additionalProperties": False},
         *({"type": "object", "description": f"{words} the value (or the other fact's value), "
                                              "in the order of an ordered fact's values.",
            "properties": {op: {"type": "object", "minProperties": 1, "maxProperties": 1,
+                               "examples": [{"current_step": "verify_blocked"}, {"ability_step": {"fact": "current_step"}}],
                                "description": "One ordered fact and its bound: a value, like "
                                               "{current_step: verify_blocked}, or another fact, like "
                                               "{ability_step: {fact: current_step}}.",
@@ -74,6 +97,7 @@ _CONDITION = {
                                    {"type": "object",
                                     "description": "{fact: OTHER}: the bound is the value of OTHER.",
                                     "properties": {"fact": {"type": "string", "pattern": IDENT,
+                                                            "examples": ["current_step"],
                                                             "description": "OTHER: an ordered fact with the same "
                                                                            "values in the same order."}},
                                     "required": ["fact"], "additionalProperties": False}]}}},
@@ -92,9 +116,11 @@ _KEY_VALUE = {"type": ["string", "boolean"], "pattern": IDENT,
               "description": "A value of a key fact: an enum value, or true/false for a bool fact."}
 _NOTES = {"type": ["string", "null"]}
 _READER_NOTES = {"type": ["string", "null"],
+                 "examples": ["Heal was called Restore in the first printing.", None],
                  "description": "Notes for readers: the publisher's or the editors' remarks that the site shows "
                                 "with the text. Part of a published edition's locked content."}
 _EDITOR_NOTES = {"type": ["string", "null"],
+                 "examples": ["Transcribed from page 12 of the 2012 booklet; 'it' read as the target.", None],
                  "description": "Notes for editors: modelling and transcription remarks (source files, readings, "
                                 "repairs, reconstruction marks). Shown on the site only with the plugin option "
                                 "show_editor_notes; not part of a published edition's locked content."}
@@ -102,13 +128,16 @@ _EDITOR_NOTES = {"type": ["string", "null"],
 def _dated(printed: str, date: str, version: str) -> dict:
     return {
         "type": "object",
+        "examples": [{"date": date, "version": version}],
         "description": f"The entry's \"{printed}\" as the publisher prints it, a date and a version label, "
                        f"like {{date: {date}, version: {version}}}; check verifies it against the editions "
                        "that carry that label.",
         "properties": {
             "date": {"type": ["string", "null"], "pattern": DATE,
+                     "examples": ["2026-03-13", "2015-08"],
                      "description": "The date printed, as YYYY-MM-DD (or YYYY-MM, YYYY)."},
             "version": {"type": "string", "pattern": EDITION_ID,
+                        "examples": ["11.0.0"],
                         "description": "The publisher's version label printed (11.0.0 for \"v11.0.0\"): an "
                                        "edition's 'version', else its id."},
         },
@@ -117,34 +146,69 @@ def _dated(printed: str, date: str, version: str) -> dict:
     }
 
 
+# Snippets an editor offers where a new term, clause, rule, table or procedure starts
+# (defaultSnippets of VS Code's and the YAML language server's schemas). ${N:text} is a
+# placeholder with its default text; with the defaults kept, each is valid where it is
+# offered, and the new term checks against a vocabulary with the fact a_fact
+# (tests/test_schema_examples.py).
+_SNIPPETS = {
+    "term": {"label": "New term", "description": "A term file: one decision, one section, one clause with one rule.",
+             "body": {"id": "${1:term-id}", "name": "${2:Term Name}",
+                      "decisions": [{"name": "${3:term_id.may_target}", "type": "bool",
+                                     "meaning": "${4:Whether the ability may target the character.}"}],
+                      "sections": [{"key": "definition", "kind": "definition", "clauses": [
+                          {"id": "${5:clause-id}", "text": "${6:The publisher's wording, verbatim.}",
+                           "rules": [{"decision": "${3:term_id.may_target}", "requires": "${7:a_fact}"}]}]}]}},
+    "clause": {"label": "New clause", "description": "A clause: its id and the publisher's text.",
+               "body": {"id": "${1:clause-id}", "text": "${2:The publisher's wording, verbatim.}"}},
+    "rule": {"label": "New rule", "description": "A rule: the decision it answers, true where a condition holds.",
+             "body": {"decision": "${1:term_id.may_target}", "requires": "${2:a_fact}"}},
+    "table": {"label": "New table", "description": "A table: a decision's answer for values of a key fact.",
+              "body": {"decision": "${1:term_id.location}", "key": "${2:an_enum_fact}",
+                       "rows": [{"keys": ["${3:a_value}"], "value": "${4:an_answer}"}],
+                       "otherwise": "${5:another_answer}"}},
+    "procedure": {"label": "New procedure", "description": "Steps: the ids of this term's clauses, in order.",
+                  "body": {"procedure": "${1:term_id.order}", "order": ["${2:step-1}", "${3:step-2}"]}},
+}
+
 _RULE = {
     "type": "object",
+    "defaultSnippets": [_SNIPPETS["rule"]],
     "description": "A contribution to a decision: value, requires, forbids or permits, "
                    "scoped by when, optionally an exception to other clauses' rules.",
     "properties": {
         "decision": {"type": "string", "pattern": DECISION,
+                     "examples": ["heal.may_target"],
                      "description": "The decision the rule contributes to, declared by a term of the edition, "
                                     "like heal.may_target."},
         "id": {"type": "string", "pattern": SLUG,
+               "examples": ["from-hand-or-deck"],
                "description": "Optional: names the rule when a clause has several, like from-hand-or-deck."},
         "when": {"$ref": "#/$defs/condition",
+                 "examples": [{"is": {"phase": "battle"}}, "poisoned"],
                  "description": "The situations where the rule applies and answers (default: always)."},
         "value": {"type": ["boolean", "string"],
+                  "examples": [True, "hand"],
                   "description": "The answer wherever 'when' holds: true or false for a bool decision, one of "
                                  "its values for an enum decision."},
         "requires": {"$ref": "#/$defs/condition",
+                     "examples": ["healable"],
                      "description": "For a bool decision: true where this condition holds, false where it does "
                                     "not."},
         "forbids": {"$ref": "#/$defs/condition",
+                    "examples": [{"is": {"phase": "battle"}}],
                     "description": "For a bool decision: false where this condition holds; no answer where it "
                                    "does not."},
         "permits": {"$ref": "#/$defs/condition",
+                    "examples": [{"all": ["poisoned", {"is": {"phase": "battle"}}]}],
                     "description": "For a bool decision: true where this condition holds; no answer where it "
                                    "does not."},
         "exception_to": {"type": "array", "items": {"type": "string", "pattern": CLAUSE_REF},
+                         "examples": [["heal#healable"]],
                          "description": "The clauses (TERM#CLAUSE, like heal#healable) whose rules this rule "
                                         "overrides wherever it answers."},
-        "notes": {**_NOTES, "description": "The editors' remarks on how this rule models the text; "
+        "notes": {**_NOTES, "examples": ["'Cannot' is read as forbidding, not as requiring the opposite.", None],
+                            "description": "The editors' remarks on how this rule models the text; "
                                            "not part of a published edition's locked content."},
     },
     "required": ["decision"],
@@ -153,50 +217,67 @@ _RULE = {
 
 _TERM = {
     "type": "object",
+    "defaultSnippets": [_SNIPPETS["term"]],
     "description": "One term of one edition: editions/EDITION/TERM.yaml.",
     "properties": {
         "id": {"type": "string", "pattern": SLUG,
+               "examples": ["heal", "battle-resolution"],
                "description": "The term's id, a slug that is also the file's name: heal for "
                               "editions/EDITION/heal.yaml."},
-        "name": {**_TEXT, "description": "The term's name as printed, like \"Heal\"."},
+        "name": {**_TEXT, "examples": ["Heal", "Battle Resolution"],
+                          "description": "The term's name as printed, like \"Heal\"."},
         "withdrawn": {"type": "boolean",
+                      "examples": [True],
                       "description": "true: this edition removes the term (the file then holds only 'id' and "
                                      "'withdrawn: true')."},
         "aliases": {"type": "array", "items": _TEXT,
+                    "examples": [["Restore abilities"]],
                     "description": "Search synonyms that the texts state, like [Restore abilities]."},
         "updated": _dated("Last Updated", "2026-03-13", "11.0.0"),
         "released": _dated("Released", "2015-08-10", "3.0.0"),
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
-        "decisions": {"type": "array", "description": "The questions that this term's clauses answer.", "items": {
+        "decisions": {"type": "array", "examples": [[{"name": "heal.may_target", "type": "bool", "meaning": "Whether a heal ability may target the character."}]],
+                                       "description": "The questions that this term's clauses answer.", "items": {
             "type": "object",
             "properties": {
                 "name": {"type": "string", "pattern": DECISION,
+                         "examples": ["heal.may_target", "targeting.location"],
                          "description": "The decision's name, dotted identifiers like heal.may_target, that "
                                         "rules give as their 'decision'."},
-                "type": {"enum": ["bool", "enum"],
+                "type": {**_enum({"bool": "The answer is true or false.",
+                                  "enum": "The answer is one of the decision's 'values'."}),
+                         "examples": ["bool", "enum"],
                          "description": "bool: the answer is true or false; enum: it is one of 'values'."},
                 "values": {"type": "array", "items": {"type": "string", "pattern": IDENT}, "minItems": 1,
+                           "examples": [["hand", "deck", "anywhere"]],
                            "description": "An enum decision's answers, identifiers like [hand, deck, anywhere]."},
-                "meaning": {**_TEXT, "description": "The question in words, like \"Whether a heal ability may "
+                "meaning": {**_TEXT, "examples": ["Whether a heal ability may target the character."],
+                                     "description": "The question in words, like \"Whether a heal ability may "
                                                     "target the character.\""},
                 "given": {"$ref": "#/$defs/condition",
+                          "examples": [{"is": {"phase": "battle"}}],
                           "description": "Optional: the situations the question is asked in (default: all)."},
             },
             "required": ["name", "type", "meaning"],
             "additionalProperties": False,
         }},
-        "sections": {"type": "array", "description": "The term's sections, in order.", "items": {
+        "sections": {"type": "array", "examples": [[{"key": "definition", "kind": "definition", "clauses": [{"id": "removes-effects", "text": "A heal ability removes the effects of poison."}]}]],
+                                      "description": "The term's sections, in order.", "items": {
             "type": "object",
             "properties": {
                 "key": {"type": "string", "pattern": SLUG,
+                        "examples": ["definition", "special-conditions"],
                         "description": "The section's key, a slug unique in the term, like definition."},
-                "kind": {"enum": SECTION_KINDS,
+                "kind": {**_enum(_SECTION_KINDS),
+                         "examples": ["definition", "named"],
                          "description": "What the section is: definition, how-to-play, default-conditions, "
                                         "special-conditions, clarifications, or named (then 'title' is required)."},
                 "title": {"type": ["string", "null"],
+                          "examples": ["In a Battle", None],
                           "description": "The printed heading, or null; required when kind is named."},
                 "clauses": {"type": "array", "items": {"$ref": "#/$defs/clause"},
+                            "examples": [[{"id": "removes-effects", "text": "A heal ability removes the effects of poison."}]],
                             "description": "The section's clauses, in order."},
             },
             "required": ["key", "kind", "clauses"],
@@ -209,50 +290,66 @@ _TERM = {
 
 _CLAUSE = {
     "type": "object",
+    "defaultSnippets": [_SNIPPETS["clause"]],
     "description": "A clause: a passage of the publisher's text, verbatim, and what it means (a predicate "
                    "defined, rules, steps or a table); cited as TERM#CLAUSE.",
     "properties": {
         "id": {"type": "string", "pattern": SLUG,
+               "examples": ["removes-effects", "step-1"],
                "description": "The clause's id, a slug unique in the term and kept across editions while the "
                               "rule is the same (reworded or not), like removes-effects."},
-        "text": {**_TEXT, "description": "The publisher's wording of the clause, verbatim."},
+        "text": {**_TEXT, "examples": ["A heal ability can be used to remove the effects of poison."],
+                          "description": "The publisher's wording of the clause, verbatim."},
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
         "links": {"type": "array", "items": {
             "type": "object",
-            "properties": {"phrase": {**_TEXT, "description": "The words of the text that mention the term, like "
+            "properties": {"phrase": {**_TEXT, "examples": ["Battle Resolution"],
+                                               "description": "The words of the text that mention the term, like "
                                                              "\"Battle Resolution\"."},
                            "term": {"type": "string", "pattern": SLUG,
+                                    "examples": ["battle-resolution"],
                                     "description": "The id of the term mentioned, like battle-resolution."},
                            "clause": {"type": "string", "pattern": SLUG,
+                                      "examples": ["step-1"],
                                       "description": "Optional: the id of the clause of that term mentioned."}},
             "required": ["phrase", "term"],
             "additionalProperties": False,
-        }, "description": "Mentions of other terms in the text, which stays verbatim."},
+        }, "examples": [[{"phrase": "Battle Resolution", "term": "battle-resolution"}]],
+           "description": "Mentions of other terms in the text, which stays verbatim."},
         "defines": {
             "type": "object",
+            "examples": [{"name": "healable", "meaning": "The character can be the target of a heal ability by default.", "as": {"any": ["being_discarded", "poisoned"]}}],
             "description": "A named predicate, which conditions of the edition may use by its name.",
             "properties": {"name": {"type": "string", "pattern": IDENT,
+                                    "examples": ["healable"],
                                     "description": "The predicate's name, like healable: an identifier unique "
                                                    "in the edition, sharing the namespace of facts."},
-                           "meaning": {**_TEXT, "description": "The predicate in words, like \"The character "
+                           "meaning": {**_TEXT, "examples": ["The character can be the target of a heal ability by default."],
+                                                "description": "The predicate in words, like \"The character "
                                                                "can be the target of a heal ability by default.\""},
                            "as": {"$ref": "#/$defs/condition",
+                                  "examples": [{"any": ["being_discarded", "poisoned"]}],
                                   "description": "The condition the name stands for, like {any: [being_discarded, "
                                                  "poisoned]}; it may use other predicates, without cycles."}},
             "required": ["name", "as"],
             "additionalProperties": False,
         },
         "rules": {"type": "array", "items": {"$ref": "#/$defs/rule"},
+                  "examples": [[{"decision": "heal.may_target", "requires": "healable"}]],
                   "description": "The clause's contributions to decisions."},
         "steps": {
             "type": "object",
+            "defaultSnippets": [_SNIPPETS["procedure"]],
+            "examples": [{"procedure": "battle_resolution.order", "order": ["step-1", "step-2", "step-3"]}],
             "description": "An ordered procedure whose steps are clauses of this term.",
             "properties": {"procedure": {"type": "string", "pattern": DECISION,
+                                         "examples": ["battle_resolution.order"],
                                          "description": "The procedure's name, dotted identifiers like "
                                                         "battle_resolution.order."},
                            "order": {"type": "array", "minItems": 1,
                                      "items": {"type": "string", "pattern": SLUG},
+                                     "examples": [["step-1", "step-2", "step-3"]],
                                      "description": "The ids of this term's clauses that are the steps, in "
                                                     "order, like [step-1, step-2, step-3]."}},
             "required": ["procedure", "order"],
@@ -260,14 +357,18 @@ _CLAUSE = {
         },
         "table": {
             "type": "object",
+            "defaultSnippets": [_SNIPPETS["table"]],
+            "examples": [{"decision": "targeting.location", "key": "ability", "rows": [{"keys": ["heal", "band"], "value": "hand"}], "otherwise": "anywhere"}],
             "description": "Value rules over key facts, written compactly. A term's tables for one decision "
                            "are one table: rows must not overlap with different values, and one 'otherwise' "
                            "answers wherever no row matches.",
             "properties": {
                 "decision": {"type": "string", "pattern": DECISION,
+                             "examples": ["targeting.location"],
                              "description": "The decision the rows answer."},
                 "key": {"type": ["string", "array"], "pattern": IDENT, "minItems": 1,
                         "items": {"type": "string", "pattern": IDENT},
+                        "examples": ["ability", ["ability", "poisoned"]],
                         "description": "The enum or bool fact the rows are keyed by, or a list of them "
                                        "(then each row maps every key fact to its value or values)."},
                 "rows": {"type": "array", "minItems": 1, "items": {
@@ -277,16 +378,20 @@ _CLAUSE = {
                                  "items": _KEY_VALUE,
                                  "additionalProperties": {"type": ["string", "boolean", "array"], "pattern": IDENT,
                                                           "minItems": 1, "items": _KEY_VALUE},
+                                 "examples": [["heal", "band"], {"ability": ["draw", "discard"], "poisoned": True}],
                                  "description": "With one key: the list of its values that the row matches. "
                                                 "With a list of keys: each key fact mapped to a value or a "
                                                 "list of values."},
                         "value": {"type": ["string", "boolean"],
+                                  "examples": ["hand", True],
                                   "description": "The decision's answer where the row matches."}},
                     "required": ["keys", "value"],
                     "additionalProperties": False,
-                }, "description": "The rows: each matches some values of the key facts and gives the decision's "
+                }, "examples": [[{"keys": ["heal", "band"], "value": "hand"}, {"keys": {"ability": "draw", "poisoned": True}, "value": "deck"}]],
+                   "description": "The rows: each matches some values of the key facts and gives the decision's "
                                   "answer there."},
                 "otherwise": {"type": ["string", "boolean"],
+                              "examples": ["anywhere", False],
                               "description": "The answer wherever no row of the term's tables for this "
                                              "decision matches (\"All other ...\")."},
             },
@@ -296,17 +401,21 @@ _CLAUSE = {
         # Declared lineage: what the clause was in the edition before the one whose
         # file gives it (docs/format.md, Lineage). At most one of the four.
         "formerly": {"type": "string", "pattern": SAME_TERM_ID,
+                     "examples": ["step-1"],
                      "description": "Renamed: the id this clause had in the same term in the edition "
                                     "before."},
         "split_from": {"type": "string", "pattern": LINEAGE_REF,
+                       "examples": ["targets", "heal#targets"],
                        "description": "Split: the clause of the edition before that this clause is a part "
                                       "of (its id in the same term, or TERM#CLAUSE); several clauses may "
                                       "name the same one."},
         "merged_from": {"type": "array", "minItems": 2,
                         "items": {"type": "string", "pattern": LINEAGE_REF},
+                        "examples": [["removes-poison", "removes-paralysis"]],
                         "description": "Merged: the clauses of the edition before that this clause "
                                        "joins (ids in the same term, or TERM#CLAUSE)."},
         "moved_from": {"type": "string", "pattern": CLAUSE_REF,
+                       "examples": ["heal#in-battle"],
                        "description": "Moved: the clause of another term in the edition before that this "
                                       "clause is (TERM#CLAUSE; its id may differ)."},
     },
@@ -321,7 +430,8 @@ def _nullable(prop: dict) -> dict:
         types = [prop["type"]] if isinstance(prop["type"], str) else list(prop["type"])
         return {**prop, "type": types + ["null"] * ("null" not in types)}
     if "enum" in prop:
-        return {**prop, "enum": prop["enum"] + [None] * (None not in prop["enum"])}
+        return {**prop, "enum": prop["enum"] + [None], "enumDescriptions": prop["enumDescriptions"] + [
+            "null: remove the key."]} if None not in prop["enum"] else prop
     return prop  # a condition: null is checked where conditions are parsed
 
 
@@ -336,39 +446,55 @@ _PATCH_OPERATION = {
                    "by its key), with the keys that go with it.",
     "properties": {
         "change": {"type": "string", "pattern": SLUG,
+                   "examples": ["removes-effects"],
                    "description": "Change the clause with this id: the keys under 'set' replace its own."},
         "set": {"type": "object",
+                "examples": [{"text": "A heal ability removes the effects of poison and paralysis.", "notes": None}],
                 "description": "The keys of the clause to change, as a clause gives them; the keys not "
                                "given are kept, and null removes one (not 'id' or 'text').",
                 "properties": {k: (v if k in _KEEP else _nullable(v)) for k, v in _CLAUSE["properties"].items()},
                 "additionalProperties": False},
         "replace": {"type": "string", "pattern": SLUG,
+                    "examples": ["removes-effects"],
                     "description": "Replace the clause with this id by the clause under 'with'."},
-        "with": {"$ref": "#/$defs/clause", "description": "The clause that 'replace' puts in, written whole."},
+        "with": {"$ref": "#/$defs/clause", "examples": [{"id": "removes-effects", "text": "A heal ability removes every effect."}],
+                                           "description": "The clause that 'replace' puts in, written whole."},
         "add": {"$ref": "#/$defs/clause",
+                "examples": [{"id": "in-battle", "text": "A heal ability can be used in battle."}],
                 "description": "A new clause, written whole, put at 'before', 'after' or 'section'."},
-        "remove": {"type": "string", "pattern": SLUG, "description": "Remove the clause with this id."},
+        "remove": {"type": "string", "pattern": SLUG, "examples": ["old-note"],
+                                                      "description": "Remove the clause with this id."},
         "move": {"type": "string", "pattern": SLUG,
+                 "examples": ["in-battle"],
                  "description": "Move the clause with this id to 'before', 'after' or 'section'."},
         "before": {"type": "string", "pattern": SLUG,
+                   "examples": ["removes-effects"],
                    "description": "Put the clause (or section) just before the clause (or section) with this id "
                                   "(key)."},
         "after": {"type": "string", "pattern": SLUG,
+                  "examples": ["removes-effects"],
                   "description": "Put the clause (or section) just after the clause (or section) with this id "
                                  "(key)."},
         "section": {"type": "string", "pattern": SLUG,
+                    "examples": ["clarifications"],
                     "description": "Put the clause at the end of the section with this key."},
-        "add_section": {**_SECTION, "description": "A new section, written whole, put at 'before' or 'after' "
+        "add_section": {**_SECTION, "examples": [{"key": "clarifications", "kind": "clarifications", "clauses": [{"id": "in-battle", "text": "A heal ability can be used in battle."}]}],
+                                    "description": "A new section, written whole, put at 'before' or 'after' "
                                                    "(a section key), else at the end."},
         "remove_section": {"type": "string", "pattern": SLUG,
+                           "examples": ["clarifications"],
                            "description": "Remove the section with this key, with its clauses."},
         "change_section": {"type": "string", "pattern": SLUG,
+                           "examples": ["special-conditions"],
                            "description": "Change the 'title' or 'kind' of the section with this key."},
         "move_section": {"type": "string", "pattern": SLUG,
+                         "examples": ["clarifications"],
                          "description": "Move the section with this key to 'before' or 'after' another."},
         "title": {"type": ["string", "null"],
+                  "examples": ["In a Battle", None],
                   "description": "The section's new title (change_section); null removes it."},
-        "kind": {"enum": SECTION_KINDS, "description": "The section's new kind (change_section)."},
+        "kind": {**_enum(_SECTION_KINDS), "examples": ["named"],
+                                        "description": "The section's new kind (change_section)."},
     },
     "additionalProperties": False,
 }
@@ -382,6 +508,7 @@ _TERM_PATCH = {
         **{k: (v if k in ("id", "name") else _nullable(v))
            for k, v in _TERM["properties"].items() if k not in ("sections", "withdrawn")},
         "patch": {"type": "array", "items": {"$ref": "#/$defs/patch-operation"},
+                  "examples": [[{"change": "removes-effects", "set": {"text": "A heal ability removes the effects of poison and paralysis."}}, {"remove": "old-note"}]],
                   "description": "The operations, applied in order."},
     },
     "required": ["id", "patch"],
@@ -392,29 +519,40 @@ _RULEBOOK = {
     "type": "object",
     "description": "rulebook.yaml: the rulebook and its editions, oldest first.",
     "properties": {
-        "title": {**_TEXT, "description": "The rulebook's title, like \"Redemption Exegesis Guide\"."},
-        "publisher": {**_TEXT, "description": "Who publishes the rules, like \"Cactus Game Design\"."},
+        "title": {**_TEXT, "examples": ["Redemption Exegesis Guide"],
+                           "description": "The rulebook's title, like \"Redemption Exegesis Guide\"."},
+        "publisher": {**_TEXT, "examples": ["Cactus Game Design"],
+                               "description": "Who publishes the rules, like \"Cactus Game Design\"."},
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
         "editions": {"type": "array", "minItems": 1,
+                     "examples": [[{"id": "1.0.0", "title": "First printing", "date": "2015-08-10", "status": "published"}, {"id": "2.0.0", "title": "Second printing", "date": None, "status": "draft"}]],
                      "description": "The editions, oldest first; each overlays the one before.", "items": {
             "type": "object",
             "properties": {
                 "id": {"type": "string", "pattern": EDITION_ID,
+                       "examples": ["3.0.0", "4.0.0-draft"],
                        "description": "The edition's id, like \"3.0.0\" or \"4.0.0-draft\": its folder is "
                                       "editions/ID."},
-                "title": {**_TEXT, "description": "The edition's title, like \"REG, Heal entry of 10/10/2012\"."},
+                "title": {**_TEXT, "examples": ["REG, Heal entry of 10/10/2012", "First printing"],
+                                   "description": "The edition's title, like \"REG, Heal entry of 10/10/2012\"."},
                 "date": {"type": ["string", "null"], "pattern": DATE,
+                         "examples": ["2015-08-10", "2018-01", None],
                          "description": "The edition's date, as YYYY-MM-DD, YYYY-MM or YYYY (quoted), or null."},
-                "status": {"enum": ["published", "draft"],
+                "status": {**_enum({"published": "Locked in rulebook.lock by rulebook publish; changed only by a "
+                                                 "recorded correction.",
+                                    "draft": "Not locked: edited freely."}),
+                           "examples": ["published", "draft"],
                            "description": "published: locked in rulebook.lock by rulebook publish, it never "
                                           "changes silently; draft: not locked, edited freely."},
                 "sources": {"type": "array", "items": _TEXT,
+                            "examples": [["sources/001_286a30dd4942d17f.txt"]],
                             "description": "The source texts the edition cites, relative to the rulebook folder, "
                                            "like [sources/001_286a30dd4942d17f.txt]."},
                 "notes": _READER_NOTES,
                 "editor_notes": _EDITOR_NOTES,
                 "version": {"type": "string", "pattern": EDITION_ID,
+                            "examples": ["11.0.0"],
                             "description": "The publisher's version label of this edition, where it is not "
                                            "the id: what a term's 'updated' and 'released' name."},
             },
@@ -431,16 +569,21 @@ _FACT = {
     "description": "A fact: a yes/no (bool) or one of a list of values (enum) that conditions test.",
     "properties": {
         "name": {"type": "string", "pattern": IDENT,
+                 "examples": ["being_discarded", "location"],
                  "description": "The fact's name, an identifier like being_discarded, unique among the facts and "
                                 "predicates of the edition."},
-        "type": {"enum": ["bool", "enum"],
+        "type": {**_enum({"bool": "The fact holds or not.", "enum": "The fact has one of its 'values'."}),
+                 "examples": ["bool", "enum"],
                  "description": "bool: the fact holds or not; enum: it has one of 'values'."},
         "values": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": IDENT},
+                   "examples": [["draw", "upkeep", "preparation", "battle", "discard"]],
                    "description": "An enum fact's values, identifiers like [draw, upkeep, preparation, battle, "
                                   "discard] (first to last for an ordered fact)."},
-        "meaning": {**_TEXT, "description": "What the fact says of a situation, like \"The character is "
+        "meaning": {**_TEXT, "examples": ["The character is poisoned."],
+                             "description": "What the fact says of a situation, like \"The character is "
                                             "poisoned.\""},
         "ordered": {"type": "boolean",
+                    "examples": [True],
                     "description": "An enum fact whose values are listed in order (first to last): "
                                    "conditions may compare it with before, at_most, after, at_least."},
     },
@@ -452,10 +595,13 @@ _CONSTRAINT = {
     "type": "object",
     "description": "A situation that cannot happen: 'never' is a condition no situation meets.",
     "properties": {"id": {"type": "string", "pattern": SLUG,
+                          "examples": ["discard-pile-not-being-discarded"],
                           "description": "The constraint's id, a slug like discard-pile-not-being-discarded."},
-                   "text": {**_TEXT, "description": "The constraint in words, like \"A character already in a "
+                   "text": {**_TEXT, "examples": ["A character already in a discard pile is not being discarded."],
+                                     "description": "The constraint in words, like \"A character already in a "
                                                     "discard pile is not being discarded.\""},
                    "never": {"$ref": "#/$defs/condition",
+                             "examples": [{"all": ["being_discarded", {"is": {"location": "discard_pile"}}]}],
                              "description": "The condition no real game state satisfies, like "
                                             "{all: [being_discarded, {is: {location: discard_pile}}]}."}},
     "required": ["id", "text", "never"],
@@ -467,8 +613,10 @@ _VOCABULARY = {
     "description": "vocabulary.yaml: the facts conditions may test, and the constraints between them, "
                    "as the first edition has them (a later edition changes them in its _vocabulary.yaml).",
     "properties": {
-        "facts": {"type": "array", "items": _FACT, "description": "The facts conditions may test."},
+        "facts": {"type": "array", "items": _FACT, "examples": [[{"name": "poisoned", "type": "bool", "meaning": "The character is poisoned."}, {"name": "location", "type": "enum", "values": ["hand", "deck", "discard_pile"], "meaning": "Where the card is."}]],
+                                                   "description": "The facts conditions may test."},
         "constraints": {"type": "array", "items": _CONSTRAINT,
+                        "examples": [[{"id": "discard-pile-not-being-discarded", "text": "A character already in a discard pile is not being discarded.", "never": {"all": ["being_discarded", {"is": {"location": "discard_pile"}}]}}]],
                         "description": "States that no real game reaches: conformance cases and diff witnesses "
                                        "are drawn only from situations where every 'never' is false."},
     },
@@ -486,43 +634,57 @@ _VOCABULARY_OVERLAY = {
     "properties": {
         "facts": {
             "type": "object",
+            "examples": [{"add": [{"name": "stunned", "type": "bool", "meaning": "The character is stunned."}], "withdraw": ["paralyzed"]}],
             "description": "Facts this edition adds, changes or withdraws.",
             "properties": {
-                "add": {"type": "array", "description": "Facts the previous edition does not have.",
+                "add": {"type": "array", "examples": [[{"name": "stunned", "type": "bool", "meaning": "The character is stunned."}]],
+                                         "description": "Facts the previous edition does not have.",
                         "items": _FACT},
-                "change": {"type": "array", "description": "Facts of the previous edition, changed.",
+                "change": {"type": "array", "examples": [[{"name": "ability", "add_values": ["band"]}]],
+                                            "description": "Facts of the previous edition, changed.",
                            "items": {
                                "type": "object",
+                               "examples": [{"name": "ability", "add_values": ["band"], "withdraw_values": ["negate"]}],
                                "description": "A fact's new meaning, and enum values added or withdrawn.",
                                "properties": {
                                    "name": {"type": "string", "pattern": IDENT,
+                                            "examples": ["ability"],
                                             "description": "The name of the previous edition's fact to change."},
-                                   "meaning": {**_TEXT, "description": "The fact's meaning from this edition on."},
-                                   "add_values": {**_NAMES, "description": "Values of an enum fact added, "
+                                   "meaning": {**_TEXT, "examples": ["The ability the card uses."],
+                                                        "description": "The fact's meaning from this edition on."},
+                                   "add_values": {**_NAMES, "examples": [["band"]],
+                                                            "description": "Values of an enum fact added, "
                                                                           "after its others."},
-                                   "withdraw_values": {**_NAMES, "description": "Values of an enum fact "
+                                   "withdraw_values": {**_NAMES, "examples": [["negate"]],
+                                   "description": "Values of an enum fact "
                                                                                "withdrawn."},
-                                   "order": {**_NAMES, "description": "An ordered fact's values in their "
+                                   "order": {**_NAMES, "examples": [["draw", "upkeep", "battle", "discard"]],
+                                                       "description": "An ordered fact's values in their "
                                                                      "order from this edition on (after values "
                                                                      "added and withdrawn): each value once."},
                                },
                                "required": ["name"],
                                "additionalProperties": False,
                            }},
-                "withdraw": {**_NAMES, "description": "Facts of the previous edition that this edition drops."},
+                "withdraw": {**_NAMES, "examples": [["paralyzed"]],
+                                       "description": "Facts of the previous edition that this edition drops."},
             },
             "additionalProperties": False,
         },
         "constraints": {
             "type": "object",
+            "examples": [{"withdraw": ["discard-pile-not-being-discarded"]}],
             "description": "Constraints this edition adds, replaces or withdraws.",
             "properties": {
-                "add": {"type": "array", "description": "Constraints the previous edition does not have.",
+                "add": {"type": "array", "examples": [[{"id": "hand-not-in-battle", "text": "A card in a hand is not in a battle.", "never": {"all": ["in_battle", {"is": {"location": "hand"}}]}}]],
+                                         "description": "Constraints the previous edition does not have.",
                         "items": _CONSTRAINT},
-                "change": {"type": "array", "description": "Constraints of the previous edition, "
+                "change": {"type": "array", "examples": [[{"id": "discard-pile-not-being-discarded", "text": "A card in a discard pile is not being discarded.", "never": {"all": ["being_discarded", {"is": {"location": "discard_pile"}}]}}]],
+                                            "description": "Constraints of the previous edition, "
                                                            "replaced whole (same id).",
                            "items": _CONSTRAINT},
-                "withdraw": {"type": "array", "description": "Ids of constraints this edition drops.",
+                "withdraw": {"type": "array", "examples": [["discard-pile-not-being-discarded"]],
+                                              "description": "Ids of constraints this edition drops.",
                              "items": {"type": "string", "pattern": SLUG}},
             },
             "additionalProperties": False,
@@ -536,20 +698,29 @@ _CORRECTIONS = {
     "description": "corrections.yaml: the log of published editions locked (rulebook publish) and corrected "
                    "(rulebook correct), oldest first. Written by those commands; the site shows it.",
     "properties": {
-        "corrections": {"type": "array", "description": "The entries, oldest first.", "items": {
+        "corrections": {"type": "array", "examples": [[{"date": "2026-01-05", "edition": "5.0.0", "kind": "publish", "reason": "First published edition."}]],
+                                         "description": "The entries, oldest first.", "items": {
             "type": "object",
             "description": "One entry: the edition locked or corrected, when, why, and what changed.",
             "properties": {
                 "date": {"type": "string", "pattern": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                         "examples": ["2026-01-05"],
                          "description": "The day of the entry, YYYY-MM-DD."},
                 "edition": {"type": "string", "pattern": EDITION_ID,
+                            "examples": ["5.0.0"],
                             "description": "The published edition locked or corrected."},
-                "kind": {"enum": ["publish", "transcription", "erratum"],
+                "kind": {**_enum({"publish": "The edition's first lock.",
+                                  "transcription": "The editors corrected their transcription or its meaning; "
+                                                   "the rule is as published.",
+                                  "erratum": "The publisher changed a rule of the edition."}),
+                         "examples": ["publish", "transcription", "erratum"],
                          "description": "publish: the edition's first lock; transcription: the editors "
                                         "corrected their transcription of the text or its meaning (the rule is "
                                         "as published); erratum: the publisher changed a rule of the edition."},
-                "reason": {**_TEXT, "description": "Why, in a sentence or two; the site shows it."},
+                "reason": {**_TEXT, "examples": ["The booklet's page 12 was transcribed without its last sentence."],
+                                    "description": "Why, in a sentence or two; the site shows it."},
                 "changed": {"type": "array", "items": {"type": "string", "pattern": CHANGED_REF},
+                            "examples": [["heal#removes-effects", "fact:poisoned"]],
                             "description": "What the entry changed, by locked digest: clauses (TERM#CLAUSE), "
                                            "terms (TERM: its name, aliases, notes, decisions or sections), "
                                            "facts (fact:NAME) and constraints (constraint:ID) of the "
@@ -568,20 +739,67 @@ ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM,
          "vocabulary-overlay": _VOCABULARY_OVERLAY, "term-patch": _TERM_PATCH, "corrections": _CORRECTIONS}
 
 
-def published_schema() -> dict:
-    """The JSON Schema document: one schema whose $defs name each file kind.
+# Every $id is this base and the name of the file that ships it in compiler/schemas/, so that
+# relative references resolve alike against the shipped files and the URLs.
+SCHEMA_BASE = "https://rulebook-compiler.invalid/schema/"
+BUNDLE_FILE = "rulebook.json"  # the $id the whole schema has always had
+SCHEMA_DIR = Path(__file__).resolve().parent / "schemas"
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
-    ``$ref: "#/$defs/term"`` etc. select a file kind (``term-patch`` for a term
-    file that patches the previous edition's term); the top level accepts any
-    of them so one URL serves every file in a rulebook.
-    """
+
+def kind_file(kind: str) -> str:
+    return f"{kind}.schema.json"
+
+
+def _refs(node: Any) -> set[str]:
+    """The names of the $defs that ``node`` refers to, directly or through them."""
+    found: set[str] = set()
+    todo = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref", "")
+            name = ref.rsplit("/", 1)[1] if ref.startswith("#/$defs/") else None
+            if name and name not in found:
+                found.add(name)
+                todo.append(DEFS[name])
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return found
+
+
+def kind_schema(kind: str) -> dict:
+    """One file kind as a schema of its own (a schema resource with a stable $id), holding the
+    definitions it uses: what an editor maps a file to, no JSON pointer needed."""
+    return {"$id": SCHEMA_BASE + kind_file(kind), **ROOTS[kind],
+            "$defs": {name: DEFS[name] for name in DEFS if name in _refs(ROOTS[kind])}}
+
+
+def published_schema(kind: str | None = None) -> dict:
+    """The JSON Schema document of one file kind, or (``kind`` None) of them all: then each kind is
+    a $defs entry (``#/$defs/term``, ``term-patch`` for a term file that patches the previous
+    edition's term, ...) with its own $id, and the top level accepts any of them, so that one
+    file serves every file of a rulebook. ``compiler/schemas/`` ships each as a file."""
+    if kind is not None:
+        return {"$schema": _DRAFT, **kind_schema(kind)}
     return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://rulebook-compiler.invalid/schema/rulebook.json",
+        "$schema": _DRAFT,
+        "$id": SCHEMA_BASE + BUNDLE_FILE,
         "title": "rulebook-compiler source files",
         "anyOf": [{"$ref": f"#/$defs/{name}"} for name in ROOTS],
-        "$defs": {**ROOTS, **DEFS},
+        "$defs": {**{name: kind_schema(name) for name in ROOTS}, **DEFS},
     }
+
+
+def schema_text(kind: str | None = None) -> str:
+    """The schema as ``rulebook schema`` prints it and compiler/schemas/ ships it."""
+    return json.dumps(published_schema(kind), indent=2) + "\n"
+
+
+def shipped_files() -> dict[str, str]:
+    """Each file of compiler/schemas/ by name, with the text it must hold."""
+    return {BUNDLE_FILE: schema_text(), **{kind_file(kind): schema_text(kind) for kind in ROOTS}}
 
 
 _TYPES = {

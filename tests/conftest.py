@@ -118,7 +118,7 @@ def hostile():
 
 
 def _edition_outputs(book: Path, edition: str, out: Path, pages: dict[str, str]) -> dict[str, bytes]:
-    """An edition's check verdict, export, suite, mutants and site pages, as bytes by name.
+    """An edition's check verdict, exports (json and jsonl), suite, mutants and site pages, as bytes by name.
 
     ``pages`` names pages of the built site (paths under it, without index.html); each is
     compared by its article (``page_article``).
@@ -136,6 +136,10 @@ def _edition_outputs(book: Path, edition: str, out: Path, pages: dict[str, str])
     export = runner.invoke(main, ["export", "--rulebook", str(book), "--edition", edition])
     assert export.exit_code == 0, export.output
     found["export"] = export.stdout.encode()
+    records = runner.invoke(main, ["export", "--rulebook", str(book), "--edition", edition, "--format", "jsonl",
+                                   "--base-url", "https://rules.example.org/"])
+    assert records.exit_code == 0, records.output
+    found["export jsonl"] = records.stdout.encode()
     suite = out / "suite"
     generate = runner.invoke(main, ["conformance", "generate", "--rulebook", str(book), "--edition", edition,
                                     "--out", str(suite)])

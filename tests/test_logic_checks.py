@@ -1,4 +1,4 @@
-"""The logic checks' messages, their once-only reporting, and the bound on situations searched."""
+"""The logic checks' messages, their once-only reporting, and decisions of any size."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from compiler.build import load_rulebook
-from compiler.logic import MAX_STATES, logic_problems
+from compiler.logic import logic_problems
 
 
 @pytest.fixture(autouse=True)
@@ -38,14 +38,15 @@ def all_of(n: int) -> str:
     return "{all: [" + ", ".join(f"f{i:02d}" for i in range(n)) + "]}"
 
 
-def test_a_decision_over_more_situations_than_the_bound_is_left_unchecked_and_said_so(tmp_path):
-    assert MAX_STATES == 65536
-    book = rulebook(tmp_path, f"      - {{id: x, text: X., rules: [{{decision: t.q, permits: {all_of(17)}}}]}}\n",
-                    facts=17)
-    problems = logic_problems(book)
-    assert [(d.severity, d.location.line, d.message) for d in problems] == [
-        ("warning", 4, "decision 't.q' depends on 17 facts (131,072 situations, over the limit of 65,536); "
-                    "not checked for conflicts, empty situations or dead rules")]
+def test_a_decision_over_more_situations_than_enumeration_could_list_is_checked(tmp_path):
+    # 17 facts once went unchecked (over 65,536 situations); 80 facts are 2**80 situations
+    book = rulebook(tmp_path, f"      - {{id: x, text: X., rules: [{{decision: t.q, permits: {all_of(80)}}}]}}\n",
+                    facts=80)
+    assert shown(book) == [
+        "editions/e1/t.yaml:4:5: error: decision 't.q' has no answer when "
+        + ", ".join(f"f{i:02d}=false" for i in range(80))
+        + "\n  hint: add a rule for this situation, a constraint that rules it out, "
+          "or a 'given' that puts it out of the question's scope"]
 
 
 def test_a_decision_with_exactly_the_bound_of_situations_is_checked(tmp_path):
@@ -115,11 +116,3 @@ def test_a_given_through_a_predicate_scopes_the_check(tmp_path):
         "      - {id: x, text: X., rules: [{decision: t.q, permits: f00}]}\n"),
         decision="{name: t.q, type: bool, meaning: Q., given: pp}")
     assert shown(book) == []
-
-
-def test_the_unchecked_decision_warning_names_its_code_and_how_to_change_the_limit(tmp_path):
-    book = rulebook(tmp_path, f"      - {{id: x, text: X., rules: [{{decision: t.q, permits: {all_of(17)}}}]}}\n",
-                    facts=17)
-    assert [(d.code, d.hint) for d in logic_problems(book)] == [
-        ("logic-not-checked", "make it depend on fewer facts (split the decision, or narrow it with 'given'); "
-                              "the limit is MAX_STATES in compiler/logic.py (docs/format.md, Limits)")]

@@ -91,3 +91,14 @@ def test_the_installed_command_serves_a_site_outside_the_clone(installed, projec
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_wheel_ships_the_schema_files(installed):
+    """compiler/schemas/ (issue 13 point 5): what an editor maps files to, in the installed package."""
+    bin_, env = installed
+    code = ("import compiler.schema as s; print(sorted(p.name for p in s.SCHEMA_DIR.glob('*.json'))); "
+            "print(all((s.SCHEMA_DIR / n).read_text() == t for n, t in s.shipped_files().items()))")
+    shown = run(bin_ / "python", "-c", code, cwd=bin_, env=env)
+    assert shown.stdout == (
+        "['corrections.schema.json', 'rulebook.json', 'rulebook.schema.json', 'term-patch.schema.json', "
+        "'term.schema.json', 'vocabulary-overlay.schema.json', 'vocabulary.schema.json']\nTrue\n")

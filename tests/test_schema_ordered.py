@@ -16,7 +16,7 @@ def _valid(kind: str, data) -> bool:
 
 def test_ordered_is_a_described_boolean_property_of_a_fact():
     fact = SCHEMA["$defs"]["vocabulary"]["properties"]["facts"]["items"]["properties"]["ordered"]
-    assert fact == {"type": "boolean",
+    assert fact == {"type": "boolean", "examples": [True],
                     "description": "An enum fact whose values are listed in order (first to last): "
                                    "conditions may compare it with before, at_most, after, at_least."}
 

@@ -19,19 +19,12 @@ import jinja2
 from markupsafe import Markup
 
 from ..model import Clause, Correction, Edition, Link, Rulebook, Table, Term
+from ..sections import section_title
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
 from .folders import PACKAGE_SITE as SITE_DIR  # the default site, in the package (a project's site/ overrides it)
 TEMPLATES_DIR = SITE_DIR / "templates"
-
-SECTION_TITLES = {
-    "definition": "Definition",
-    "how-to-play": "How to play",
-    "default-conditions": "Default conditions",
-    "special-conditions": "Special conditions",
-    "clarifications": "Clarifications",
-}
 
 Href = Callable[[str], str]  # target src_uri (+ optional #anchor) -> URL relative to the page
 
@@ -70,10 +63,6 @@ def section_id(key: str) -> str:
 
 def edition_anchor(edition_id: str) -> str:
     return f"edition_{edition_id}"
-
-
-def section_title(section) -> str:
-    return section.title or SECTION_TITLES.get(section.kind, section.key.replace("-", " ").capitalize())
 
 
 def letter(name: str) -> str:
