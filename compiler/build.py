@@ -13,7 +13,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, replace as dc_replace
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from . import conditions as C
 from . import lineage as L
@@ -44,6 +44,36 @@ def load_rulebook(root: Path | str) -> Rulebook:
     """Load and check the rulebook in ``root``; raise RulebookError with every problem."""
     with _cyclic_gc_paused(), suggestion_budget():
         return _Builder(Path(root)).build()
+
+
+# Files read and validated by earlier loads in this process, while ``remembering`` lasts:
+# (path, kind) -> ((size, mtime), document, its problems). Documents are only read after loading.
+_REMEMBERED: dict[tuple[Path, str], tuple[tuple[int, int], Document | None, list[Diagnostic]]] = {}
+_remembering = False
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """Loads in this block read and validate again only the files changed since (``rulebook serve``).
+
+    A file is taken as unchanged while its size and modification time (in
+    nanoseconds) are; what the files held is dropped when the block ends.
+    """
+    global _remembering
+    _remembering = True
+    try:
+        yield
+    finally:
+        _remembering = False
+        _REMEMBERED.clear()
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_size, stat.st_mtime_ns)
 
 
 @contextmanager
@@ -97,6 +127,18 @@ class _Builder:
     def load(self, path: Path, kind: str) -> Document | None:
         if self.outside(path):
             return None
+        stamp = _stamp(path) if _remembering else None
+        if stamp is not None and _REMEMBERED.get((path, kind), (None,))[0] == stamp:
+            _, doc, problems = _REMEMBERED[(path, kind)]
+            self.problems.extend(problems)
+            return doc
+        before = len(self.problems)
+        doc = self._load(path, kind)
+        if stamp is not None:
+            _REMEMBERED[(path, kind)] = (stamp, doc, self.problems[before:])
+        return doc
+
+    def _load(self, path: Path, kind: str) -> Document | None:
         doc, problems = load(path, self.shown(path))
         self.problems.extend(problems)
         if doc is None:

@@ -153,7 +153,8 @@ def _inputs(config, path: Path, rulebook: Path) -> list:
 def serve(root: Path | None, dev_addr: str) -> None:
     """Serve the glossary locally; edits to the rulebook rebuild it (errors shown, the last good site kept)."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    from ..build import remembering
     from .serve import serve as serve_site
 
-    with config_file(root) as (path, rulebook):
+    with remembering(), config_file(root) as (path, rulebook):  # rebuilds read again only the files changed
         serve_site(path, rulebook, dev_addr)

@@ -11,7 +11,14 @@ and after a failed rebuild it answered no request until the next good build
 - each build goes into a fresh folder, switched in only once complete, so a
   build that fails half-way leaves the last good site whole;
 - "Serving on URL" is printed once the first build is served (the port is the
-  one bound, so ``--dev-addr 127.0.0.1:0`` picks a free one).
+  one bound, so ``--dev-addr 127.0.0.1:0`` picks a free one);
+- a rebuild reads again only the files changed since (``build.remembering``)
+  and, when the edit changed terms but not the site's frame (editions, term
+  names, the set of pages), writes only the pages those terms show on (their
+  pages in every edition, their histories, the "What changed" pages around the
+  edition, the printable glossary), in place, as mkdocs' ``--dirty`` build
+  does, and merges their search entries into the index
+  (``affected``). Anything else rebuilds the whole site.
 
 It drives mkdocs' ``LiveReloadServer`` (file watching, live reload, request
 handling) with its own builder, in place of ``mkdocs.commands.serve``.
@@ -24,11 +31,17 @@ import shutil
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 from urllib.parse import urlsplit
+
+import dataclasses
+import logging
 
 import click
 from mkdocs.livereload import LiveReloadServer, _serve_url
+from mkdocs.plugins import BasePlugin, event_priority
 
 from ..diagnostics import printable
 
@@ -68,35 +81,40 @@ class Server(LiveReloadServer):
 
 
 class Site:
-    """Builds the site into a fresh folder each time; the server serves the last complete one."""
+    """Builds the site after each edit: the pages the edit changed in place, or all into a fresh folder."""
 
     def __init__(self, config_file: Path, rulebook: Path, dev_addr: str):
         self.config_file, self.rulebook, self.dev_addr = config_file, rulebook, dev_addr
         self.url = ""  # set once the server is bound
         self.server: Server | None = None
+        self.book = None  # the rulebook the site served now was built from
+        self.search: list[dict] = []  # that site's search entries (Material's search plugin)
+        self.damaged = False  # a build in place failed half-way: the next one builds everything
 
-    def load_config(self, site_dir: str):
+    def load_config(self, site_dir: str, only: frozenset[str] | None = None):
         from mkdocs.config import load_config
 
         config = load_config(config_file=str(self.config_file), site_dir=site_dir, dev_addr=self.dev_addr)
         if self.url:
             config.site_url = self.url
+        config.plugins["rulebook-serve"] = Incremental(only, self.search)
         return config
 
-    def build(self, config) -> None:
+    def build(self, config, dirty: bool = False) -> None:
         """One mkdocs build of ``config`` (into its site_dir); the plugin thawed whatever ends it."""
         from mkdocs.commands.build import build
 
         try:
-            build(config, serve_url=self.url or None)
+            build(config, serve_url=self.url or None, dirty=dirty)
         except BaseException as exc:
             if not isinstance(exc, Exception):
                 # mkdocs tells plugins of an Exception only; after ^C too the rulebook plugin must thaw the GC.
                 config.plugins.on_build_error(error=exc)
             raise
+        self.search = config.plugins["rulebook-serve"].entries
 
     def rebuild(self) -> None:
-        """After an edit: check, then build into a new folder and switch to it; on errors keep the old one."""
+        """After an edit: check; build what changed (or everything, elsewhere); on errors keep the last site."""
         from mkdocs.exceptions import MkDocsException
 
         from ..build import check
@@ -111,28 +129,129 @@ class Site:
             count = sum(p.severity == "error" for p in problems)
             self.fail("\n".join(str(p) for p in problems) + f"\n{count} problem{'s' if count != 1 else ''} found")
             return
-        out = tempfile.mkdtemp(prefix="rulebook-serve-")
+        only = None if self.damaged else affected(self.book, book)
+        out = self.server.root if only is not None else tempfile.mkdtemp(prefix="rulebook-serve-")
         try:
-            with checked(self.rulebook, book):
-                self.build(self.load_config(out))
+            with checked(self.rulebook, book), _dirty_build_quiet():
+                self.build(self.load_config(out, only), dirty=only is not None)
         except (MkDocsException, SystemExit) as exc:
-            shutil.rmtree(out, ignore_errors=True)
+            if only is None:
+                shutil.rmtree(out, ignore_errors=True)
+            self.damaged = only is not None
             message = printable(str(exc), "\n")
             click.echo(f"error: the site was not rebuilt\n{message}", err=True)
             self.fail(f"the site was not rebuilt\n{message}")
             return
         except BaseException:
-            shutil.rmtree(out, ignore_errors=True)
+            if only is None:
+                shutil.rmtree(out, ignore_errors=True)
             raise
-        old, self.server.root = self.server.root, out
+        self.book, self.damaged = book, False
+        if only is None:
+            old, self.server.root = self.server.root, out
+            shutil.rmtree(old, ignore_errors=True)
         self.server.errors = None
-        shutil.rmtree(old, ignore_errors=True)
-        click.echo(f"Rebuilt the site in {time.monotonic() - start:.1f} s")
+        what = "the site" if only is None else f"{len(only)} page{'s' if len(only) != 1 else ''}"
+        click.echo(f"Rebuilt {what} in {time.monotonic() - start:.1f} s")
 
     def fail(self, errors: str) -> None:
         assert self.server is not None
         self.server.errors = errors
         click.echo("The last good site is still served; fix the errors and save to rebuild.", err=True)
+
+
+class Incremental(BasePlugin):
+    """Added to each serve build: marks the pages not to write again, and keeps the search entries.
+
+    ``only``: the docs files (``src_uri``) to write; None for a whole build.
+    """
+
+    def __init__(self, only: frozenset[str] | None, entries: list[dict]):
+        super().__init__()
+        self.only, self.entries = only, entries
+
+    @event_priority(-100)  # after the rulebook plugin has added its pages
+    def on_files(self, files, config):
+        if self.only is not None:
+            for file in files.documentation_pages():
+                if file.src_uri not in self.only:
+                    file.is_modified = _unmodified  # mkdocs' dirty build reads and writes only modified pages
+            self.urls = {file.url for file in files.documentation_pages() if file.src_uri in self.only}
+        return files
+
+    @event_priority(-100)  # after the search plugin has written its index
+    def on_post_build(self, config) -> None:
+        search = next((p for p in config.plugins.values() if hasattr(p, "search_index")), None)
+        if search is None:
+            return
+        entries = search.search_index.entries  # the pages written in this build
+        if self.only is not None:
+            kept = [e for e in self.entries if e["location"].partition("#")[0] not in self.urls]
+            entries = search.search_index.entries = kept + entries
+            from mkdocs.utils import write_file
+
+            index = search.search_index.generate_search_index(None)
+            write_file(index.encode(), str(Path(config.site_dir) / "search" / "search_index.json"))
+        self.entries = list(entries)
+
+
+def _unmodified() -> bool:
+    return False
+
+
+class _NoDirtyWarning(logging.Filter):
+    """mkdocs warns of every dirty build; in strict mode a warning fails the build."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("A 'dirty' build is being performed")
+
+
+@contextmanager
+def _dirty_build_quiet() -> Iterator[None]:
+    logger, quiet = logging.getLogger("mkdocs.commands.build"), _NoDirtyWarning()
+    logger.addFilter(quiet)
+    try:
+        yield
+    finally:
+        logger.removeFilter(quiet)
+
+
+def affected(old, new) -> frozenset[str] | None:
+    """The pages (docs ``src_uri``) an edit from ``old`` to ``new`` changes; None: build the whole site.
+
+    Only terms changed: the pages that show those terms. The frame of the site
+    changed (the rulebook's or an edition's fields, a term added, withdrawn or
+    renamed, an alias, the vocabulary, the corrections log, the set of pages),
+    or no earlier site: None.
+    """
+    from . import pages as P
+
+    if old is None or _frame(old) != _frame(new):
+        return None
+    plan = P.plan(new)
+    if [(s.src_uri, s.title) for s in P.plan(old)] != [(s.src_uri, s.title) for s in plan]:
+        return None
+    changed, in_editions = set(), set()
+    for i, (before, after) in enumerate(zip(old.editions, new.editions)):
+        for term in after.terms:
+            if _content(before.term_by_id[term.id]) != _content(term):
+                changed.add(term.id)
+                in_editions.update({after.id} | ({new.editions[i + 1].id} if i + 1 < len(new.editions) else set()))
+    if not changed:
+        return frozenset()
+    return frozenset(s.src_uri for s in plan
+                     if s.term in changed or s.kind == P.PRINT or (s.kind == P.CHANGES and s.edition in in_editions))
+
+
+def _frame(book) -> tuple:
+    """What a rulebook's pages show besides the terms' own content."""
+    return (dataclasses.replace(book, editions=()),
+            tuple((dataclasses.replace(e, terms=()), tuple((t.id, t.name, t.aliases) for t in e.terms))
+                  for e in book.editions))
+
+
+def _content(term) -> tuple:
+    return (term.digest, term.notes, term.editor_notes, term.updated, term.released, term.edition)
 
 
 def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
@@ -165,6 +284,7 @@ def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
         except (MkDocsException, SystemExit) as exc:
             click.echo(printable(f"error: the site was not built\n{exc}", "\n"), err=True)
             sys.exit(1)
+        site.book = config.plugins["rulebook"].book
         server.error_handler = lambda code: _error_page(server.root, code)
         server.watch(config.docs_dir)
         if config.config_file_path:

@@ -6,8 +6,10 @@ timeout, and the server is terminated (then killed) at the end.
 
 from __future__ import annotations
 
+import json
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -97,10 +99,60 @@ def test_a_broken_edit_prints_its_errors_and_the_last_good_site_stays_served(ser
 
     fixed = cure.read_text().replace("    bogus: 1\n", "").replace("Targets must be curable.", "Targets must be curable, always.")
     edit(cure, cure.read_text(), fixed)
-    deadline = time.monotonic() + WAIT
-    while "Targets must be curable, always." not in page and time.monotonic() < deadline:
-        [line] = server.next_lines("stdout", 1)
-        assert line.startswith("Rebuilt the site in ")
-        status, page = fetch(url)
+    [line] = server.next_lines("stdout", 1)
+    # Only cure's text changed: its page, its v1 page and history, v2's "What changed", the printout.
+    assert re.fullmatch(r"Rebuilt 5 pages in \d+\.\d s", line), line
+    status, page = fetch(url)
     assert (status, "Targets must be curable, always." in page, "rulebook-error-overlay" in page) == (200, True, False)
     assert server.process.poll() is None
+
+
+def test_an_edit_to_a_clause_rewrites_its_pages_and_their_search_entries_only(served):
+    server, cure = served
+    [line] = server.next_lines("stdout", 1)
+    base = line.removeprefix("Serving on ")
+    before = json.loads(fetch(base + "search/search_index.json")[1])["docs"]
+    edit(cure, "Targets must be curable.", "Targets must be curable by a cure.")
+    [line] = server.next_lines("stdout", 1)
+    assert re.fullmatch(r"Rebuilt 5 pages in \d+\.\d s", line), line
+    after = json.loads(fetch(base + "search/search_index.json")[1])["docs"]
+    # The same entries, each once (the page's own written again at the end), only the clause's text new.
+    assert sorted(e["location"] for e in after) == sorted(e["location"] for e in before)
+    changed = [e["location"] for e in after if "curable by a cure" in e["text"]]
+    assert changed == ["terms/cure/#targets"]
+    assert ({e["location"]: e for e in after if e["location"] not in changed}
+            == {e["location"]: e for e in before if e["location"] not in changed})
+
+
+# -- which pages an edit rewrites (compiler.site.serve.affected), without a server ----------------
+
+def _affected_by(tmp_path, path: str, old: str, new: str):
+    from compiler.build import load_rulebook
+    from compiler.site.serve import affected
+
+    book = tmp_path / "book"
+    shutil.copytree(MINIMAL, book, dirs_exist_ok=True)
+    before = load_rulebook(book)
+    target = book / path
+    assert old in target.read_text()
+    target.write_text(target.read_text().replace(old, new, 1))
+    return affected(before, load_rulebook(book))
+
+
+def test_a_clause_edit_rewrites_the_pages_that_show_the_term(tmp_path):
+    assert _affected_by(tmp_path, "editions/v2/cure.yaml", "Targets must be curable.", "Targets must be cured.") == {
+        "terms/cure/index.md", "terms/cure/history/index.md", "editions/v1/terms/cure/index.md",
+        "editions/v2/changes/index.md", "print/index.md"}
+
+
+def test_an_edit_that_changes_nothing_shown_rewrites_no_page(tmp_path):
+    assert _affected_by(tmp_path, "editions/v2/cure.yaml", "id: cure\n", "# a comment\nid: cure\n") == frozenset()
+
+
+@pytest.mark.parametrize("path, old, new", [
+    ("editions/v2/cure.yaml", "name: Cure", "name: Cure all"),  # a name: every page that links the term
+    ("editions/v2/cure.yaml", "aliases: [Mend]", "aliases: [Mend, Fix]"),  # the A-Z page
+    ("rulebook.yaml", "title: Minimal", "title: Minimal rules"),  # every page's header
+], ids=["term name", "alias", "rulebook title"])
+def test_an_edit_to_the_frame_of_the_site_rebuilds_all_of_it(tmp_path, path, old, new):
+    assert _affected_by(tmp_path, path, old, new) is None
