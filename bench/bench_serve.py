@@ -84,9 +84,9 @@ def fetch(url: str) -> str:
 
 
 def edit_one_clause(path: Path, word: str) -> None:
-    """Put ``word`` at the start of the file's first clause text (a plain YAML scalar in gen.py's files)."""
+    """Put ``word`` at the start of the file's first clause text written as a block-style plain scalar."""
     text = path.read_text()
-    found = re.search(r"\btext: ", text)
+    found = re.search(r"^ +(?:- )?text: (?=[A-Z])", text, re.MULTILINE)
     assert found, path
     path.write_text(text[:found.end()] + word + " " + text[found.end():])
 
@@ -95,7 +95,8 @@ def measure(n: int, edits: int, work: Path) -> dict:
     book = work / f"book-{n}"
     generate(n, book, editions=2, changed=0.05, seed=0)
     latest = sorted((book / "editions").iterdir())[-1]
-    files = sorted(latest.glob("*.yaml"))[:edits]
+    files = [f for f in sorted(latest.glob("*.yaml"))
+             if re.search(r"^ +(?:- )?text: (?=[A-Z])", f.read_text(), re.MULTILINE)][:edits]
     start = time.perf_counter()
     server = Server(book)
     try:
@@ -108,7 +109,7 @@ def measure(n: int, edits: int, work: Path) -> dict:
             edit_one_clause(path, word)
             saved = time.perf_counter()
             page, deadline = "", saved + TIMEOUT
-            while word not in page and time.perf_counter() < deadline:
+            while word not in page and time.perf_counter() < deadline and not server.errors:
                 page = fetch(f"{base}terms/{path.stem}/")
                 if word not in page:
                     time.sleep(0.05)

@@ -40,6 +40,7 @@ import dataclasses
 import logging
 
 import click
+from jinja2 import BytecodeCache
 from mkdocs.livereload import LiveReloadServer, _serve_url
 from mkdocs.plugins import BasePlugin, event_priority
 
@@ -90,14 +91,34 @@ class Site:
         self.book = None  # the rulebook the site served now was built from
         self.search: list[dict] = []  # that site's search entries (Material's search plugin)
         self.damaged = False  # a build in place failed half-way: the next one builds everything
+        self.templates: dict[str, bytes] = {}  # compiled templates, kept from build to build
+        self.theme_files: list[str] | None = None  # the theme's files, listed at the last whole build
 
-    def load_config(self, site_dir: str, only: frozenset[str] | None = None):
+    def load_config(self, site_dir: str, only: frozenset[str] | None = None, later: bool = False):
         from mkdocs.config import load_config
 
         config = load_config(config_file=str(self.config_file), site_dir=site_dir, dev_addr=self.dev_addr)
         if self.url:
             config.site_url = self.url
-        config.plugins["rulebook-serve"] = Incremental(only, self.search)
+        config.plugins["rulebook-serve"] = Incremental(only, self.search, self.templates, later)
+        theme_env = config.theme.get_env
+
+        def get_env():
+            env = theme_env()
+            env.bytecode_cache = _Compiled(self.templates)
+            # mkdocs walks the theme's tens of thousands of files (icons) at every build, for its few
+            # static files (0.5 s); a build of some pages takes the list of the last whole build.
+            listed = env.list_templates
+
+            def list_templates(*args, **kwargs) -> list[str]:
+                if self.theme_files is None or only is None:
+                    self.theme_files = listed(*args, **kwargs)
+                return list(self.theme_files)
+
+            env.list_templates = list_templates
+            return env
+
+        config.theme.get_env = get_env
         return config
 
     def build(self, config, dirty: bool = False) -> None:
@@ -105,7 +126,8 @@ class Site:
         from mkdocs.commands.build import build
 
         try:
-            build(config, serve_url=self.url or None, dirty=dirty)
+            with _dirty_build_quiet():
+                build(config, serve_url=self.url or None, dirty=dirty)
         except BaseException as exc:
             if not isinstance(exc, Exception):
                 # mkdocs tells plugins of an Exception only; after ^C too the rulebook plugin must thaw the GC.
@@ -119,7 +141,6 @@ class Site:
 
         from ..build import check
         from ..cli import report
-        from .plugin import checked
 
         assert self.server is not None
         start = time.monotonic()
@@ -130,29 +151,64 @@ class Site:
             self.fail("\n".join(str(p) for p in problems) + f"\n{count} problem{'s' if count != 1 else ''} found")
             return
         only = None if self.damaged else affected(self.book, book)
-        out = self.server.root if only is not None else tempfile.mkdtemp(prefix="rulebook-serve-")
         try:
-            with checked(self.rulebook, book), _dirty_build_quiet():
-                self.build(self.load_config(out, only), dirty=only is not None)
-        except (MkDocsException, SystemExit) as exc:
             if only is None:
-                shutil.rmtree(out, ignore_errors=True)
-            self.damaged = only is not None
+                self._whole(book)
+                click.echo(f"Rebuilt the site in {time.monotonic() - start:.1f} s")
+            else:
+                now, later = _split(book, only)
+                self._pages(book, now)
+                self.book, self.server.errors = book, None
+                click.echo(f"Rebuilt {_pages(now)} in {time.monotonic() - start:.1f} s")
+                if later:
+                    self._release()
+                    start = time.monotonic()
+                    self._pages(book, later, later=True)
+                    click.echo(f"Rebuilt {_pages(later)} more (the printable glossary, \"What changed\") "
+                               f"in {time.monotonic() - start:.1f} s")
+        except (MkDocsException, SystemExit) as exc:
             message = printable(str(exc), "\n")
             click.echo(f"error: the site was not rebuilt\n{message}", err=True)
             self.fail(f"the site was not rebuilt\n{message}")
             return
+        self.book, self.server.errors = book, None
+
+    def _whole(self, book) -> None:
+        """Every page, into a fresh folder switched in once complete."""
+        from .plugin import checked
+
+        assert self.server is not None
+        out = tempfile.mkdtemp(prefix="rulebook-serve-")
+        try:
+            with checked(self.rulebook, book):
+                self.build(self.load_config(out))
         except BaseException:
-            if only is None:
-                shutil.rmtree(out, ignore_errors=True)
+            shutil.rmtree(out, ignore_errors=True)
             raise
-        self.book, self.damaged = book, False
-        if only is None:
-            old, self.server.root = self.server.root, out
-            shutil.rmtree(old, ignore_errors=True)
-        self.server.errors = None
-        what = "the site" if only is None else f"{len(only)} page{'s' if len(only) != 1 else ''}"
-        click.echo(f"Rebuilt {what} in {time.monotonic() - start:.1f} s")
+        old, self.server.root = self.server.root, out
+        shutil.rmtree(old, ignore_errors=True)
+        self.damaged = False
+
+    def _pages(self, book, only: frozenset[str], later: bool = False) -> None:
+        """Only these pages, in the folder served (a dirty mkdocs build); a failure half-way: all next time."""
+        from .plugin import checked
+
+        assert self.server is not None
+        self.damaged = True
+        with checked(self.rulebook, book):
+            self.build(self.load_config(self.server.root, only, later), dirty=True)
+        self.damaged = False
+
+    def _release(self) -> None:
+        """Answer requests from now on (mkdocs holds them while a rebuild runs): the changed pages are written.
+
+        The pages built next are written whole (``Incremental``), so a request never reads one half-written.
+        """
+        server = self.server
+        assert server is not None
+        with server._epoch_cond:
+            server._visible_epoch = server._wanted_epoch
+            server._epoch_cond.notify_all()
 
     def fail(self, errors: str) -> None:
         assert self.server is not None
@@ -164,11 +220,29 @@ class Incremental(BasePlugin):
     """Added to each serve build: marks the pages not to write again, and keeps the search entries.
 
     ``only``: the docs files (``src_uri``) to write; None for a whole build.
+    ``later``: pages written while requests are answered: each written whole
+    (a temporary file renamed over the old), the search index left as it is.
     """
 
-    def __init__(self, only: frozenset[str] | None, entries: list[dict]):
+    def __init__(self, only: frozenset[str] | None, entries: list[dict], templates: dict[str, bytes],
+                 later: bool = False):
         super().__init__()
-        self.only, self.entries = only, entries
+        self.only, self.entries, self.templates, self.later = only, entries, templates, later
+        self.urls: set[str] = set()
+
+    @event_priority(-100)  # after the rulebook plugin has made its renderer
+    def on_config(self, config):
+        # The templates compiled once for the whole session, not again at every rebuild: the
+        # theme's (mkdocs makes a new environment for each build) and the rulebook plugin's.
+        renderer = getattr(config.plugins.get("rulebook"), "renderer", None)
+        if renderer is not None:
+            renderer.env.bytecode_cache = _Compiled(self.templates)
+        if self.later:
+            for plugin in config.plugins.values():
+                if hasattr(plugin, "search_index"):  # Material's search: no index to write, none to serve half-done
+                    plugin.config.enabled = False
+        return config
+
 
     @event_priority(-100)  # after the rulebook plugin has added its pages
     def on_files(self, files, config):
@@ -179,10 +253,19 @@ class Incremental(BasePlugin):
             self.urls = {file.url for file in files.documentation_pages() if file.src_uri in self.only}
         return files
 
+    @event_priority(-100)  # last: what it returns is what mkdocs writes
+    def on_post_page(self, output: str, page, config) -> str:
+        if not self.later:
+            return output
+        from ..fileio import write_text
+
+        write_text(Path(page.file.abs_dest_path), output)  # whole: a temporary file renamed over the old
+        return ""  # written: mkdocs writes no empty page
+
     @event_priority(-100)  # after the search plugin has written its index
     def on_post_build(self, config) -> None:
         search = next((p for p in config.plugins.values() if hasattr(p, "search_index")), None)
-        if search is None:
+        if search is None or self.later:
             return
         entries = search.search_index.entries  # the pages written in this build
         if self.only is not None:
@@ -193,6 +276,20 @@ class Incremental(BasePlugin):
             index = search.search_index.generate_search_index(None)
             write_file(index.encode(), str(Path(config.site_dir) / "search" / "search_index.json"))
         self.entries = list(entries)
+
+
+class _Compiled(BytecodeCache):
+    """A jinja2 bytecode cache in memory (jinja2 ships only file and memcached ones)."""
+
+    def __init__(self, store: dict[str, bytes]):
+        self.store = store
+
+    def load_bytecode(self, bucket) -> None:
+        if bucket.key in self.store:
+            bucket.bytecode_from_string(self.store[bucket.key])
+
+    def dump_bytecode(self, bucket) -> None:
+        self.store[bucket.key] = bucket.bytecode_to_string()
 
 
 def _unmodified() -> bool:
@@ -241,6 +338,18 @@ def affected(old, new) -> frozenset[str] | None:
         return frozenset()
     return frozenset(s.src_uri for s in plan
                      if s.term in changed or s.kind == P.PRINT or (s.kind == P.CHANGES and s.edition in in_editions))
+
+
+def _split(book, only: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(the pages of the changed terms, the pages over many terms: the printout, "What changed")."""
+    from . import pages as P
+
+    later = only & ({P.print_uri()} | {P.changes_uri(e.id) for e in book.editions})
+    return only - later, later
+
+
+def _pages(uris: frozenset[str]) -> str:
+    return f"{len(uris)} page{'s' if len(uris) != 1 else ''}"
 
 
 def _frame(book) -> tuple:

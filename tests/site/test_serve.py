@@ -101,7 +101,9 @@ def test_a_broken_edit_prints_its_errors_and_the_last_good_site_stays_served(ser
     edit(cure, cure.read_text(), fixed)
     [line] = server.next_lines("stdout", 1)
     # Only cure's text changed: its page, its v1 page and history, v2's "What changed", the printout.
-    assert re.fullmatch(r"Rebuilt 5 pages in \d+\.\d s", line), line
+    assert re.fullmatch(r"Rebuilt 3 pages in \d+\.\d s", line), line
+    [line] = server.next_lines("stdout", 1)
+    assert re.fullmatch(r"Rebuilt 2 pages more \(the printable glossary, \"What changed\"\) in \d+\.\d s", line), line
     status, page = fetch(url)
     assert (status, "Targets must be curable, always." in page, "rulebook-error-overlay" in page) == (200, True, False)
     assert server.process.poll() is None
@@ -114,7 +116,9 @@ def test_an_edit_to_a_clause_rewrites_its_pages_and_their_search_entries_only(se
     before = json.loads(fetch(base + "search/search_index.json")[1])["docs"]
     edit(cure, "Targets must be curable.", "Targets must be curable by a cure.")
     [line] = server.next_lines("stdout", 1)
-    assert re.fullmatch(r"Rebuilt 5 pages in \d+\.\d s", line), line
+    assert re.fullmatch(r"Rebuilt 3 pages in \d+\.\d s", line), line
+    [line] = server.next_lines("stdout", 1)
+    assert re.fullmatch(r"Rebuilt 2 pages more \(the printable glossary, \"What changed\"\) in \d+\.\d s", line), line
     after = json.loads(fetch(base + "search/search_index.json")[1])["docs"]
     # The same entries, each once (the page's own written again at the end), only the clause's text new.
     assert sorted(e["location"] for e in after) == sorted(e["location"] for e in before)
