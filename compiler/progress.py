@@ -109,7 +109,8 @@ def display() -> Iterator[None]:
         yield
     finally:
         session, _session = _session, None
-        session.close()
+        if session is not None:  # None: stopped by the command (stop)
+            session.close()
 
 
 def stop() -> None:

@@ -31,6 +31,7 @@ import gc
 import html
 import logging
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -394,6 +395,7 @@ def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
     from .. import progress
 
     progress.stop()  # it runs until ^C, printing its own lines: no bars to keep on screen
+    signal.signal(signal.SIGTERM, _interrupt)  # terminated as by ^C: the built folders are removed
     site = Site(config_file, rulebook, dev_addr)
     first = tempfile.mkdtemp(prefix="rulebook-serve-")
     config = None
@@ -439,6 +441,10 @@ def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
         if site.server is not None and os.path.isdir(site.server.root):
             shutil.rmtree(site.server.root, ignore_errors=True)
         shutil.rmtree(first, ignore_errors=True)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _error_page(root: str, code: int) -> bytes | None:

@@ -160,3 +160,19 @@ def test_an_edit_that_changes_nothing_shown_rewrites_no_page(tmp_path):
 ], ids=["term name", "alias", "rulebook title"])
 def test_an_edit_to_the_frame_of_the_site_rebuilds_all_of_it(tmp_path, path, old, new):
     assert _affected_by(tmp_path, path, old, new) is None
+
+
+def test_an_address_in_use_is_one_error_with_a_hint(tmp_path):
+    import socket
+
+    shutil.copytree(MINIMAL, tmp_path / "book")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run([sys.executable, "-m", "compiler", "serve", "--rulebook", "book",
+                              "--dev-addr", f"127.0.0.1:{port}"], cwd=tmp_path, capture_output=True, text=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=WAIT)
+    assert (run.returncode, run.stdout, run.stderr) == (1, "", (
+        f"rulebook: error: cannot serve on 127.0.0.1:{port}: Address already in use\n"
+        "  hint: choose another address with --dev-addr HOST:PORT (port 0: any free port)\n"))
