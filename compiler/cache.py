@@ -61,11 +61,15 @@ from .vocabulary import OVERLAY_FILE
 #: 4: clauses and editions carry declared lineage; 5: facts may be ordered, conditions may
 #: hold comparisons; 6: tables with several keys and otherwise; 7: each edition holds its
 #: vocabulary; 8: a term's files are a list, a patched term naming the files it keeps values from;
-#: 9: editor notes and the corrections log; 10: terms' updated/released, editions' version labels).
-SCHEMA = 10
+#: 9: editor notes and the corrections log; 10: terms' updated/released, editions' version labels;
+#: 11: clauses' printed numbers; 12: editions' not_held_before; 13: what check proved, per decision
+#: and per rulebook: the ``proofs`` table, compiler/proofs.py).
+SCHEMA = 13
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
+#: Proofs kept (one per decision checked and one per rulebook); the oldest beyond this are dropped.
+MAX_PROOFS = 200_000
 #: The largest entry stored or read, uncompressed: a forged entry cannot make a run use more
 #: memory than this to reject it. (A term 50 times the largest of the bundled rulebook's is 2 MB.)
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
@@ -234,6 +238,7 @@ CREATE TABLE IF NOT EXISTS uses(blob TEXT NOT NULL, pos INTEGER NOT NULL, name T
     via TEXT NOT NULL, ukind TEXT NOT NULL, uname TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS uses_name ON uses(name);
 CREATE INDEX IF NOT EXISTS uses_user ON uses(uname, ukind);
+CREATE TABLE IF NOT EXISTS proofs(key TEXT PRIMARY KEY, data TEXT NOT NULL, used REAL NOT NULL) WITHOUT ROWID;
 """
 
 
@@ -419,6 +424,31 @@ class Cache:
         except (sqlite3.Error, OSError) as exc:
             self.fail(exc)
             return False
+
+    # -- what check proved (compiler/proofs.py) --------------------------------------------------
+
+    def proofs(self, keys: list[str]) -> dict[str, str]:
+        """The stored proofs among ``keys`` (JSON text, validated by the reader)."""
+        if not self.usable or not keys:
+            return {}
+        try:
+            return {k: d for k, d in self.db.execute(
+                "SELECT key, data FROM proofs WHERE key IN (SELECT value FROM json_each(?))", (json.dumps(keys),))
+                if type(k) is str and type(d) is str}
+        except (sqlite3.Error, OSError) as exc:
+            self.fail(exc)
+            return {}
+
+    def store_proofs(self, items: dict[str, str]) -> bool:
+        """Record proofs (key -> JSON text); the least recently stored beyond MAX_PROOFS are dropped."""
+        now = time.time()
+
+        def change() -> None:
+            self.db.executemany("INSERT OR REPLACE INTO proofs VALUES(?, ?, ?)",
+                                [(k, v, now) for k, v in sorted(items.items())])
+            self.db.execute("DELETE FROM proofs WHERE key NOT IN "
+                            "(SELECT key FROM proofs ORDER BY used DESC LIMIT ?)", (MAX_PROOFS,))
+        return bool(items) and self._write(change)
 
     # -- writing -------------------------------------------------------------------------------
 

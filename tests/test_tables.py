@@ -98,22 +98,22 @@ def test_a_multi_key_table_is_a_real_table_on_its_term_page(book):
 
     spec = next(s for s in P.plan(book) if s.kind == P.TERM and s.term == "targeting")
     html = Renderer(book).render(spec, lambda uri: uri).html
-    assert ('<table class="rb-table" data-search-exclude>\n'
+    assert ('<div class="rb-table" data-search-exclude><table>\n'
             "<thead><tr><th>ability</th><th>card type</th><th>targeting.location</th></tr></thead>\n"
             "<tbody>\n"
             "<tr><td>hold</td><td>hero</td><td>territory</td></tr>\n"
             "<tr><td>hold</td><td>evil character</td><td>battle</td></tr>\n"
             "</tbody>\n"
-            "</table>\n") in html
-    assert ('<table class="rb-table" data-search-exclude>\n'
+            "</table></div>\n") in html
+    assert ('<div class="rb-table" data-search-exclude><table>\n'
             "<thead><tr><th>ability</th><th>targeting.location</th></tr></thead>\n"
             "<tbody>\n"
             '<tr class="rb-table__otherwise"><td colspan="1">all other</td><td>in play</td></tr>\n'
             "</tbody>\n"
-            "</table>\n") in html
+            "</table></div>\n") in html
     assert ("<tr><td>heal, band</td><td>no</td><td>yes</td></tr>\n"
             '<tr class="rb-table__otherwise"><td colspan="2">all other</td><td>no</td></tr>\n') in html
-    assert html.count('<table class="rb-table"') == 3  # 'Draw: Top of Deck' reads as its own text
+    assert html.count('<div class="rb-table" data-search-exclude><table>') == 3  # 'Draw: Top of Deck' reads as its own text
 
 
 def test_overlapping_rows_that_disagree(problems_in):

@@ -7,6 +7,7 @@ Configuration (mkdocs.yml)::
       - rulebook:
           rulebook: rulebook        # the rulebook folder, relative to mkdocs.yml
           index_editions: false     # also put older editions' term pages in the search index
+          web_fonts: false          # true: let the theme load its fonts from Google Fonts
 
 The plugin checks the rulebook when the configuration is loaded, so a rulebook
 with errors stops the build before anything is written (``rulebook build`` and
@@ -70,6 +71,9 @@ class RulebookConfig(Config):
     show_editor_notes = opt.Type(bool, default=False)
     # The project's own site folder, relative to mkdocs.yml: its files override the package's (compiler.site.folders).
     site = opt.Type(str, default="site")
+    # No request leaves the site (readers' visits are theirs; it reads offline): the theme's web
+    # fonts are off unless asked for, and the pages use the system's fonts.
+    web_fonts = opt.Type(bool, default=False)
 
 
 class RulebookPlugin(BasePlugin[RulebookConfig]):
@@ -102,6 +106,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.renderer = Renderer(book, templates=self.folders.templates, changes=changes_provider(book),
                                  show_editor_notes=self.config.show_editor_notes)
         self.date = build_date(book)
+        if not self.config.web_fonts:
+            config.theme["font"] = False
         if STYLESHEET not in config.extra_css:
             config.extra_css.append(STYLESHEET)
         if config.nav is None:
@@ -209,6 +215,9 @@ def _refuse_site_dir_over(site_dir: Path, root: Path) -> None:
                           "mkdocs empties site_dir before it builds: choose another site_dir")
 
 
+HOME_SEARCH_BOOST = 0.1
+
+
 def page_meta(spec: P.PageSpec) -> dict:
     """The page's metadata, given through the plugin API rather than front matter.
 
@@ -217,6 +226,10 @@ def page_meta(spec: P.PageSpec) -> dict:
     meta = {"title": escape(spec.title)}
     if not spec.searchable:
         meta["search"] = {"exclude": True}
+    elif spec.kind == P.HOME:
+        # Readers search for rules: the home page's words about the rulebook rank below every
+        # term page and clause that matches (Material's search multiplies its scores by this).
+        meta["search"] = {"boost": HOME_SEARCH_BOOST}
     return meta
 
 

@@ -128,6 +128,16 @@ class Renderer:
     def mark(self, edition: Edition, term: Term, clause: Clause) -> lineage.ClauseMark | None:
         return self.marks[edition.id].get(term.id, {}).get(clause.id)
 
+    def in_force(self, edition: Edition, since: str) -> str:
+        """The edition from which wording that came in with ``since`` is the rule, as ``edition`` is
+        read: on a published edition, wording first posted in a draft is the rule from the first
+        published edition that has it (never labelled a proposal); a draft reads as it is."""
+        if edition.status != "published" or self.edition(since).status == "published":
+            return since
+        editions = self.book.editions
+        start, end = editions.index(self.edition(since)), editions.index(edition)
+        return next(e.id for e in editions[start:end + 1] if e.status == "published")
+
     def pairs(self, version: lineage.Version) -> list[tuple[Clause, str | None, str | None]]:
         """Each clause of a version, the text it is redlined against (None if new) and how its
         lineage reads when it declares one: the clause it was, or the clause of the same id."""

@@ -1,0 +1,68 @@
+"""Assembled entries as terms with fresh ids (before any matching against an earlier edition)."""
+
+from __future__ import annotations
+
+from ..diagnostics import Diagnostic, Location
+from .assemble import Document, Entry, Printed
+from .emit import Clause, Section, Term
+from .ids import clause_slug, slug, unique
+from .layouts import Layout
+
+
+def convert(doc: Document, layout: Layout, source_name: str, shown: str) -> tuple[list[Term], list[Diagnostic]]:
+    """One term per entry, in the document's order; ids unique in the import."""
+    problems: list[Diagnostic] = []
+    taken: set[str] = set()
+    terms = []
+    titles = [slug(layout.title(e.name)) for e in doc.entries]
+    for entry, title in zip(doc.entries, titles):
+        # a title that several entries print ("100. General", "200. General") takes the entry's name whole
+        wanted = (title if titles.count(title) == 1 else slug(entry.name)) or "term"
+        term_id = unique(wanted, taken)
+        if term_id != wanted:
+            problems.append(Diagnostic(Location(shown, entry.line, entry.col),
+                                       f"entry '{entry.name}' has the id '{wanted}' of an earlier entry: "
+                                       f"imported as '{term_id}'", "rename one of the term files by hand",
+                                       severity="warning", code="duplicate-entry"))
+        terms.append(term(entry, term_id, layout, source_name, shown, problems))
+    return terms, problems
+
+
+def term(entry: Entry, term_id: str, layout: Layout, source_name: str, shown: str,
+         problems: list[Diagnostic]) -> Term:
+    notes = [f"Imported by rulebook import (layout {layout.name}) from {source_name}, "
+             f"lines {entry.lines[0]}-{entry.lines[1]}."]
+    dated = {}
+    for key, printed in (("updated", entry.updated), ("released", entry.released)):
+        dated[key] = _dated(printed, shown, notes, problems)
+    keys: set[str] = set()
+    sections = []
+    for part in entry.parts:
+        key = unique("definition" if part.title is None else (slug(part.title) or "section"), keys)
+        ids: set[str] = set()
+        clauses = tuple(Clause(unique(clause_slug(b.text, b.kind, b.number, layout.number_in_text), ids),
+                               b.text, None if layout.number_in_text else b.number,
+                               printed=b.number, line=b.line, kind=b.kind)
+                        for b in part.blocks)
+        sections.append(Section(key, part.kind, part.title, clauses))
+    return Term(term_id, entry.name, dated["updated"], dated["released"], " ".join(notes), tuple(sections),
+                entry.line)
+
+
+def _dated(printed: Printed | None, shown: str, notes: list[str], problems: list[Diagnostic]) -> dict | None:
+    """Entry metadata as the format holds it; a line without a version label goes to the editor notes."""
+    if printed is None:
+        return None
+    if printed.version is None:
+        notes.append(f"The entry prints \"{printed.text}\" without a version label.")
+        problems.append(Diagnostic(Location(shown, printed.line, 1),
+                                   f"'{printed.text}' names no version: kept in the term's editor notes",
+                                   "add the version label by hand if the editors know it",
+                                   severity="warning", code="no-version"))
+        return None
+    if printed.date is None:
+        problems.append(Diagnostic(Location(shown, printed.line, 1),
+                                   f"'{printed.text}' has no date M/D/YYYY: only its version is kept",
+                                   severity="warning", code="no-date"))
+        return {"version": printed.version}
+    return {"date": printed.date, "version": printed.version}

@@ -1,0 +1,376 @@
+"""Import on top of an existing rulebook: keep the previous edition's ids, propose lineage, list decisions.
+
+Each imported clause is matched with a clause of the previous edition, in
+passes, each over what the passes before left: (1) the same words (a step's
+or rule's printed number aside, so a renumbered one matches); (2) words
+similar enough to be the same rule reworded (or the same short label, as
+"Draw:" in a table written as lines); (3) the same printed number, with
+words alike at least NUMBER_FLOOR (a rule reworded much keeps its number). Text always comes before
+numbers, so a renumbered rule keeps its identity. A matched clause keeps its
+id; a numbered step whose number changed takes an id of its words and
+proposes ``formerly: step-N`` (a step id names a place, which it left).
+What is left is looked for in parts: an imported clause made of several old
+ones proposes ``merged_from``, one that is a part of an old one
+``split_from``, one found whole in another term ``moved_from``. Every
+proposal, reworded match and clause removed is a :class:`Decision` for an
+editor; a proposal is written into the term file (with an editor note), so
+that ``rulebook check`` verifies it at once.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
+
+from ..model import Clause as OldClause, Edition, Term as OldTerm
+from .emit import Clause, Section, Term
+from .ids import slug, unique
+
+#: Word similarity (difflib's ratio) from which two clauses are one rule reworded.
+SIMILAR = 0.75
+#: Share of a clause's words found, in order, in another clause, from which it is a part of that clause.
+PART = 0.8
+#: Word similarity under which the same printed number does not make two clauses one rule.
+NUMBER_FLOOR = 0.4
+#: Pairs of clauses (left by the passes within terms, times the base edition's clauses) compared to find
+#: merges, moves and splits across terms; beyond, those are looked for within each term only. About
+#: 20 seconds of comparisons at worst; raise it here for a larger import.
+MAX_CROSS_PAIRS = 1_000_000
+#: A label ("Draw: Top of deck") has at most this many words; two clauses with one label are one line of a table.
+_LABEL_WORDS = 6
+_NUMBER = re.compile(r"^\s*\d{1,3}[.)]?\s+")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Something an editor must decide, at the imported clause (or term) it concerns."""
+
+    line: int
+    ref: str
+    text: str
+
+
+def words(text: str) -> tuple[str, ...]:
+    """A clause's words for matching: a printed step number at its start left out."""
+    return tuple(_NUMBER.sub("", text, count=1).split())
+
+
+def similarity(a: Sequence[str], b: Sequence[str]) -> float:
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def _shared(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many words two clauses share, counted with repeats: a bound on any matching of their sequences.
+
+    Cheap next to difflib's matching, which is quadratic in the words: the cross-term passes compare
+    every clause left with every old clause, and test this bound first."""
+    one, other = _bag(tuple(a)), _bag(tuple(b))
+    return sum(min(one[word], other[word]) for word in one.keys() & other.keys())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _bag(words: tuple[str, ...]) -> Counter:
+    return Counter(words)
+
+
+def may_be_alike(a: Sequence[str], b: Sequence[str], at_least: float) -> bool:
+    """Whether ``similarity(a, b)`` can reach ``at_least`` (difflib's ratio is at most 2 * shared / total)."""
+    total = len(a) + len(b)
+    return total > 0 and 2 * _shared(a, b) >= at_least * total
+
+
+def may_be_part(inner: Sequence[str], outer: Sequence[str]) -> bool:
+    """Whether ``part_of(inner, outer)`` can reach PART."""
+    return bool(inner) and _shared(inner, outer) >= PART * len(inner)
+
+
+def label(text_words: Sequence[str]) -> tuple[str, ...] | None:
+    """The words up to a colon that ends a short label ("Activate an Artifact:"), or None."""
+    for i, word in enumerate(text_words[:_LABEL_WORDS]):
+        if word.endswith(":"):
+            return tuple(text_words[:i + 1])
+    return None
+
+
+def alike(a: Sequence[str], b: Sequence[str]) -> float:
+    """How alike two clauses are: their word similarity, and at least SIMILAR when they share a label;
+    0 for two that cannot reach SIMILAR (not compared word by word)."""
+    own = label(a)
+    if own is not None and own == label(b):
+        return max(similarity(a, b), SIMILAR)
+    return similarity(a, b) if may_be_alike(a, b, SIMILAR) else 0.0
+
+
+def part_of(inner: Sequence[str], outer: Sequence[str]) -> float:
+    """The share of ``inner``'s words found in ``outer``, in order."""
+    if not inner:
+        return 0.0
+    found = difflib.SequenceMatcher(None, inner, outer, autojunk=False).get_matching_blocks()
+    return sum(block.size for block in found) / len(inner)
+
+
+@dataclass
+class _Old:
+    term: str
+    clause: OldClause
+    words: tuple[str, ...]
+    number: str | None  # printed: the clause's number, or a step's number at the start of its text
+    claimed: bool = False
+
+    @property
+    def ref(self) -> str:
+        return self.clause.ref
+
+
+@dataclass
+class _New:
+    term: str
+    clause: Clause
+    words: tuple[str, ...]
+    old: _Old | None = None
+    how: str = ""  # exact | similar | number
+    score: float = 1.0
+    lineage: tuple[str, object] | None = None
+    why: str = ""
+
+
+def _printed(clause: OldClause) -> str | None:
+    number = getattr(clause, "number", None)
+    if number is not None:
+        return number
+    match = re.match(r"\s*(\d{1,3})[.)]?\s", clause.text)
+    return match[1] if match else None
+
+
+def on_top(terms: Sequence[Term], previous: Edition) -> tuple[list[Term], list[Decision]]:
+    """The imported terms with the ids, lineage and notes the previous edition gives them, and the decisions."""
+    decisions: list[Decision] = []
+    by_id = previous.term_by_id
+    by_name = {t.name.casefold(): t for t in previous.terms}
+    olds = {t.id: [_Old(t.id, c, words(c.text), _printed(c)) for c in t.clauses] for t in previous.terms}
+    matched_terms: dict[str, OldTerm | None] = {}
+    renamed = []
+    for term in terms:
+        old = by_id.get(term.id) or by_name.get(term.name.casefold())
+        if old is not None and old.id != term.id:
+            decisions.append(Decision(term.line, term.id, f"entry '{term.name}' is term '{old.id}' of edition "
+                                                          f"'{previous.id}' by its name: imported as '{old.id}'"))
+            term = replace(term, id=old.id)
+        if old is None:
+            decisions.append(Decision(term.line, term.id, f"new term: edition '{previous.id}' has no term "
+                                                          f"'{term.id}' nor one named '{term.name}'"))
+        matched_terms[term.id] = old
+        renamed.append(term)
+    news = {t.id: [_New(t.id, c, words(c.text)) for c in t.clauses] for t in renamed}
+    pool = [o for os in olds.values() for o in os]
+    pairs = [(news[t], olds[old.id]) for t, old in matched_terms.items() if old is not None]
+    # each pass over every term before the next, so that no term's weaker pass takes what another's
+    # stronger one would have matched
+    for new_clauses, old_clauses in pairs:
+        _same_words(new_clauses, old_clauses)
+    loose = [n for ns in news.values() for n in ns if n.old is None]
+    if len(loose) * len(pool) > MAX_CROSS_PAIRS:
+        decisions.append(Decision(loose[0].clause.line, loose[0].term,
+                                  f"{len(loose):,} clauses left unmatched times {len(pool):,} clauses of edition "
+                                  f"'{previous.id}' is over MAX_CROSS_PAIRS ({MAX_CROSS_PAIRS:,}, in "
+                                  "compiler/importer/match.py): merges, moves and splits were looked for within "
+                                  "each term only"))
+        for term_id, old in matched_terms.items():
+            own = olds[old.id] if old is not None else []
+            _merges([n for n in news[term_id] if n.old is None], own, previous.id)
+    else:
+        _merges(loose, pool, previous.id)
+    for new_clauses, old_clauses in pairs:
+        _similar(new_clauses, old_clauses)
+    for new_clauses, old_clauses in pairs:
+        _same_number(new_clauses, old_clauses)
+    left = [n for ns in news.values() for n in ns if n.old is None and n.lineage is None]
+    if len(left) * len(pool) > MAX_CROSS_PAIRS:
+        for term_id, old in matched_terms.items():
+            own = olds[old.id] if old is not None else []
+            _parts([n for n in left if n.term == term_id], own, previous.id)
+    else:
+        _parts(left, pool, previous.id)
+    out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
+    out += _emptied(renamed, news, olds, previous, decisions)
+    return out, decisions
+
+
+def _emptied(terms: Sequence[Term], news: dict[str, list[_New]], olds: dict[str, list[_Old]], previous: Edition,
+             decisions: list[Decision]) -> list[Term]:
+    """Old terms not imported whose clauses the import moved or merged elsewhere: a withdrawal each is
+    proposed when all of them went, a decision when some did (the term carries over with the rest)."""
+    imported = {t.id for t in terms}
+    went: dict[str, list[tuple[str, int]]] = {}
+    for new_clauses in news.values():
+        for new in new_clauses:
+            if new.lineage and new.lineage[0] in ("moved_from", "merged_from"):
+                refs = new.lineage[1] if isinstance(new.lineage[1], list) else [new.lineage[1]]
+                for ref in refs:
+                    if "#" in ref:
+                        went.setdefault(ref.split("#", 1)[0], []).append((ref, new.clause.line))
+    out = []
+    for term_id in sorted(set(went) - imported):
+        refs = sorted({ref for ref, _ in went[term_id]})
+        line = min(line for _, line in went[term_id])
+        if len(refs) == len(olds[term_id]):
+            note = (f"rulebook import proposes to withdraw term '{term_id}': every clause it had in edition "
+                    f"'{previous.id}' is now in another term; confirm, or keep it with a text of its own")
+            decisions.append(Decision(line, term_id, note))
+            out.append(Term(term_id, previous.term_by_id[term_id].name, None, None, note, (), line, withdrawn=True))
+        else:
+            decisions.append(Decision(line, term_id, f"term '{term_id}' of edition '{previous.id}' carries over, "
+                                                     f"but {', '.join(refs)} went to other terms: withdraw it or "
+                                                     "change it by hand"))
+    return out
+
+
+def _same_words(news: list[_New], olds: list[_Old]) -> None:
+    for new in news:
+        same = next((o for o in olds if not o.claimed and o.words == new.words), None)
+        if same is not None:
+            _claim(new, same, "exact", 1.0)
+
+
+def _similar(news: list[_New], olds: list[_Old]) -> None:
+    pairs = sorted(((alike(n.words, o.words), i, j) for i, n in enumerate(news) if n.old is None and not n.lineage
+                    for j, o in enumerate(olds) if not o.claimed), key=lambda p: (-p[0], p[1], p[2]))
+    for score, i, j in pairs:
+        if score < SIMILAR:
+            break
+        if news[i].old is None and not olds[j].claimed:
+            _claim(news[i], olds[j], "similar", score)
+
+
+def _same_number(news: list[_New], olds: list[_Old]) -> None:
+    for new in news:
+        number = new.clause.printed
+        if new.old is None and not new.lineage and number is not None:
+            same = next((o for o in olds if not o.claimed and o.number == number
+                         and similarity(new.words, o.words) >= NUMBER_FLOOR), None)
+            if same is not None:
+                _claim(new, same, "number", similarity(new.words, same.words))
+
+
+def _claim(new: _New, old: _Old, how: str, score: float) -> None:
+    new.old, new.how, new.score = old, how, score
+    old.claimed = True
+
+
+def _merges(loose: list[_New], olds: list[_Old], previous: str) -> None:
+    """An imported clause that holds the words of two or more old clauses, whole, merges them."""
+    for new in loose:
+        whole = [o for o in olds if not o.claimed and may_be_part(o.words, new.words)
+                 and part_of(o.words, new.words) >= PART]
+        if len(whole) >= 2:
+            for o in whole:
+                o.claimed = True
+            new.lineage = ("merged_from", [_ref(o, new.term) for o in whole])
+            new.why = f"its words hold those of {', '.join(o.ref for o in whole)} of edition '{previous}'"
+
+
+def _parts(loose: list[_New], olds: list[_Old], previous: str) -> None:
+    """Moves and splits among the clauses the passes left."""
+    for new in loose:
+        same = next((o for o in olds if not o.claimed and o.term != new.term
+                     and may_be_alike(o.words, new.words, SIMILAR) and similarity(o.words, new.words) >= SIMILAR),
+                    None)
+        if same is not None:
+            same.claimed = True
+            new.lineage = ("moved_from", same.ref)
+            new.why = f"{same.ref} of edition '{previous}' has {_alike(similarity(same.words, new.words))}"
+            continue
+        candidates = [o for o in olds if may_be_part(new.words, o.words)]
+        outer = max(candidates, key=lambda o: (part_of(new.words, o.words), o.term == new.term), default=None)
+        if outer is not None and part_of(new.words, outer.words) >= PART:
+            new.lineage = ("split_from", _ref(outer, new.term))
+            new.why = f"its words are part of {outer.ref} of edition '{previous}'"
+
+
+def _alike(score: float) -> str:
+    return "the same words" if score == 1.0 else f"words {score:.0%} alike"
+
+
+def _ref(old: _Old, term: str) -> str:
+    return old.clause.id if old.term == term else old.ref
+
+
+def _term(term: Term, news: list[_New], old: OldTerm | None, olds: dict[str, list[_Old]], previous: Edition,
+          decisions: list[Decision]) -> Term:
+    reserved = {o.clause.id for o in olds.get(old.id, [])} if old is not None else set()
+    kept = {n.old.clause.id for n in news if n.old is not None and not _leaves_step_id(n)}
+    taken = set(kept)
+    by_clause = {id(n.clause): n for n in news}
+    sections = []
+    for section in term.sections:
+        clauses = []
+        for clause in section.clauses:
+            new = by_clause[id(clause)]
+            clauses.append(_clause(new, term, reserved, taken, previous.id, decisions))
+        sections.append(replace(section, clauses=tuple(clauses)))
+    if old is not None:
+        claimed = {n.old.ref for n in news if n.old is not None}
+        split = {(_qualified(n.lineage[1], term.id)) for n in news if n.lineage and n.lineage[0] == "split_from"}
+        for o in olds[old.id]:
+            if o.ref not in claimed and not o.claimed and o.ref not in split:
+                decisions.append(Decision(term.line, o.ref, f"clause '{o.clause.id}' of edition '{previous.id}' is "
+                                                            "not in the import: removed? (a term file replaces the "
+                                                            "whole term; a patch could keep it)"))
+        if old.decisions:
+            names = ", ".join(d.name for d in old.decisions)
+            decisions.append(Decision(term.line, term.id, f"edition '{previous.id}' declares decisions of this "
+                                                          f"term ({names}): carry over those that still hold"))
+    return replace(term, sections=tuple(sections))
+
+
+def _qualified(ref: str, term: str) -> str:
+    return ref if "#" in ref else f"{term}#{ref}"
+
+
+def _leaves_step_id(new: _New) -> bool:
+    """A numbered step matched to ``step-N`` whose printed number is no longer N."""
+    old_id = new.old.clause.id
+    return (re.fullmatch(r"step-\d+", old_id) is not None and new.clause.printed is not None
+            and old_id != f"step-{new.clause.printed}")
+
+
+def _clause(new: _New, term: Term, reserved: set[str], taken: set[str], previous: str,
+            decisions: list[Decision]) -> Clause:
+    clause, ref = new.clause, f"{term.id}#{new.clause.id}"
+    note = None
+    if new.old is not None and not _leaves_step_id(new):
+        clause = replace(clause, id=new.old.clause.id)
+        ref = new.old.ref
+        if new.how == "similar":
+            note = (f"reworded since edition '{previous}' ({_alike(new.score)}): it keeps the id of "
+                    f"{new.old.ref}; same rule?")
+        elif new.how == "number":
+            note = (f"matched to {new.old.ref} of edition '{previous}' by its number {clause.printed} alone "
+                    f"({_alike(new.score)}): same rule?")
+        if new.old.clause.rules or new.old.clause.defines or new.old.clause.steps or new.old.clause.table:
+            decisions.append(Decision(clause.line, ref, f"{new.old.ref} has meaning in edition '{previous}' "
+                                                        "(rules, defines, steps or table): carry over what still "
+                                                        "holds"))
+    else:
+        fresh = clause.id
+        if new.old is not None:  # a step renumbered: an id of its words, and where it was
+            fresh = slug(" ".join(new.words), 5) or fresh
+            new.lineage = ("formerly", new.old.clause.id)
+            new.why = f"it was step {new.old.number} of edition '{previous}' ({_alike(new.score)})"
+        wanted = fresh if fresh not in reserved else slug(" ".join(new.words), 5) or fresh
+        clause = replace(clause, id=unique(wanted, taken | reserved) if wanted in taken | reserved else wanted)
+        taken.add(clause.id)
+        ref = f"{term.id}#{clause.id}"
+        if new.lineage is not None:
+            kind, value = new.lineage
+            shown = ", ".join(value) if isinstance(value, list) else value
+            note = f"rulebook import proposes {kind}: {shown}, as {new.why}; confirm or remove it"
+            clause = replace(clause, lineage=(kind, value))
+    if note is not None:
+        clause = replace(clause, editor_notes=note)
+        decisions.append(Decision(clause.line, ref, note))
+    return clause

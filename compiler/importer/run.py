@@ -1,0 +1,86 @@
+"""One import: read, mark, assemble, convert; what it found and how to write it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ..diagnostics import Diagnostic, Location, did_you_mean
+from ..fileio import write_text
+from ..model import Edition
+from .assemble import Document, assemble
+from .convert import convert
+from .emit import Term, term_yaml
+from .layouts import Layout
+from .match import Decision, on_top
+from .source import read_lines
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    terms: tuple[Term, ...]
+    document: Document | None
+    problems: tuple[Diagnostic, ...]
+    decisions: tuple[Decision, ...] = ()
+    shown: str = ""
+
+    @property
+    def fatal(self) -> bool:
+        return any(p.severity == "error" for p in self.problems)
+
+    @property
+    def unplaced(self) -> tuple[Diagnostic, ...]:
+        return tuple(p for p in self.problems if p.code == "unplaced")
+
+    def files(self) -> dict[str, str]:
+        return {f"{t.id}.yaml": term_yaml(t) for t in self.terms}
+
+    def write(self, folder: Path) -> None:
+        for name, text in self.files().items():
+            write_text(folder / name, text)
+
+    def summary(self, out: Path) -> list[str]:
+        """What was imported, then one line per decision for an editor (untrusted text: print with printable)."""
+        clauses = sum(len(s.clauses) for t in self.terms for s in t.sections)
+        withdrawn = sum(t.withdrawn for t in self.terms)
+        head = (f"imported {_count(len(self.terms) - withdrawn, 'term')} and {_count(clauses, 'clause')} into {out}"
+                + (f" (and {_count(withdrawn, 'withdrawal')} proposed)" if withdrawn else "")
+                + f"; {_count(len(self.unplaced), 'line')} not placed")
+        if self.decisions:
+            head += f"; {_count(len(self.decisions), 'decision')} for an editor:"
+        return [head] + [f"{self.shown}:{d.line}:1: {d.ref}: {d.text}" for d in self.decisions]
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous: Edition | None = None) -> ImportResult:
+    """Import ``source``; on top of ``previous`` (an edition of a rulebook), with its ids and lineage."""
+    shown = str(source)
+    lines, problems = read_lines(source, shown)
+    if lines is None:
+        return ImportResult((), None, tuple(problems))
+    doc = assemble(lines, layout.mark(lines), layout, shown)
+    terms, more = convert(doc, layout, source.name, shown)
+    problems = list(doc.problems) + more
+    if only:
+        terms, missing = _only(terms, only, shown)
+        problems += missing
+    decisions: list[Decision] = []
+    if previous is not None:
+        terms, decisions = on_top(terms, previous)
+    return ImportResult(tuple(terms), doc, tuple(sorted(problems, key=lambda p: (p.location.line, p.location.col))),
+                        tuple(sorted(decisions, key=lambda d: d.line)), shown)
+
+
+def _only(terms: list[Term], names: Sequence[str], shown: str) -> tuple[list[Term], list[Diagnostic]]:
+    by_name = {t.name: t for t in terms}
+    problems = []
+    for name in names:
+        if name not in by_name:
+            problems.append(Diagnostic(Location(shown), f"no entry is named '{name}'",
+                                       did_you_mean(name, by_name)))
+    wanted = set(names)
+    return [t for t in terms if t.name in wanted], problems

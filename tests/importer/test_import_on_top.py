@@ -1,0 +1,138 @@
+"""rulebook import --rulebook: on top of an existing edition, ids kept, lineage proposed, decisions listed."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import yaml
+
+from compiler.build import check
+
+ON_TOP = Path(__file__).resolve().parent.parent / "fixtures" / "importer" / "on-top"
+SOURCE = ON_TOP / "source-b.txt"
+
+
+def _import(tmp_path, import_cli):
+    out = tmp_path / "out"
+    result = import_cli(SOURCE, "--layout", "reg", "--out", out, "--rulebook", ON_TOP / "rulebook")
+    assert result.exit_code == 0, result.output
+    return result, out
+
+
+def _clauses(path: Path) -> dict[str, dict]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return {c["id"]: c for s in data["sections"] for c in s["clauses"]}
+
+
+def test_unchanged_and_reworded_clauses_keep_their_ids(tmp_path, import_cli):
+    _, out = _import(tmp_path, import_cli)
+    battle = _clauses(out / "battle.yaml")
+    assert battle["unchanged"] == {"id": "unchanged",
+                                   "text": "A battle ends when both players decline to play more cards."}
+    assert battle["reworded"]["text"] == ("Only one battle per turn is allowed, unless an ability allows for "
+                                          "additional battles.")
+    assert battle["order"] == {"id": "order", "text": "Here is the order to follow:"}
+
+
+def test_lineage_is_proposed_for_renumbered_merged_split_and_moved_clauses(tmp_path, import_cli):
+    _, out = _import(tmp_path, import_cli)
+    battle = _clauses(out / "battle.yaml")
+    proposed = {cid: {k: c[k] for k in ("formerly", "merged_from", "split_from", "moved_from") if k in c}
+                for cid, c in battle.items()}
+    assert {k: v for k, v in proposed.items() if v} == {
+        "determine-the-outcome-of-the": {"formerly": "step-1"},
+        "activate-all-effects-that-trigger": {"formerly": "step-2"},
+        "the-alignments-of-the-sides": {"merged_from": ["first-half", "second-half"]},
+        "alone-is-checked-at-any": {"split_from": "whole"},
+    }
+    assert "add-the-numbers-of-the" in battle  # the new step 1 is not taken for the old step-1
+    assert _clauses(out / "poison-and-disease.yaml")["a-poison-effect-discards-a"]["moved_from"] == \
+        "poison#what-poison-does"
+
+
+def test_every_decision_is_listed_at_its_line(tmp_path, import_cli):
+    result, out = _import(tmp_path, import_cli)
+    s = str(SOURCE)
+    removed = "is not in the import: removed? (a term file replaces the whole term; a patch could keep it)"
+    assert result.stdout.splitlines() == [
+        f"imported 2 terms and 10 clauses into {out} (and 1 withdrawal proposed); 0 lines not placed; "
+        "10 decisions for an editor:",
+        f"{s}:6:1: battle#dropped: clause 'dropped' of edition 'a' {removed}",
+        f"{s}:12:1: battle#determine-the-outcome-of-the: rulebook import proposes formerly: step-1, as it was "
+        "step 1 of edition 'a' (the same words); confirm or remove it",
+        f"{s}:13:1: battle#activate-all-effects-that-trigger: rulebook import proposes formerly: step-2, as it "
+        "was step 2 of edition 'a' (the same words); confirm or remove it",
+        f"{s}:17:1: battle#reworded: reworded since edition 'a' (words 89% alike): it keeps the id of "
+        "battle#reworded; same rule?",
+        f"{s}:19:1: battle#the-alignments-of-the-sides: rulebook import proposes merged_from: first-half, "
+        "second-half, as its words hold those of battle#first-half, battle#second-half of edition 'a'; confirm "
+        "or remove it",
+        f"{s}:21:1: battle#whole: reworded since edition 'a' (words 81% alike): it keeps the id of battle#whole; "
+        "same rule?",
+        f"{s}:23:1: battle#alone-is-checked-at-any: rulebook import proposes split_from: whole, as its words are "
+        "part of battle#whole of edition 'a'; confirm or remove it",
+        f"{s}:25:1: poison-and-disease: new term: edition 'a' has no term 'poison-and-disease' nor one named "
+        "'Poison and Disease'",
+        f"{s}:29:1: poison-and-disease#a-poison-effect-discards-a: rulebook import proposes moved_from: "
+        "poison#what-poison-does, as poison#what-poison-does of edition 'a' has the same words; confirm or "
+        "remove it",
+        f"{s}:29:1: poison: rulebook import proposes to withdraw term 'poison': every clause it had in edition "
+        "'a' is now in another term; confirm, or keep it with a text of its own",
+    ]
+    assert (out / "poison.yaml").read_text(encoding="utf-8") == (
+        "id: poison\nwithdrawn: true\neditor_notes: >-\n  rulebook import proposes to withdraw term 'poison': "
+        "every clause it had in edition\n  'a' is now in another term; confirm, or keep it with a text of its "
+        "own\n")
+
+
+def test_the_import_is_a_next_edition_whose_lineage_check_accepts(tmp_path, import_cli):
+    _, out = _import(tmp_path, import_cli)
+    root = tmp_path / "rb"
+    shutil.copytree(ON_TOP / "rulebook", root)
+    shutil.copytree(out, root / "editions" / "b", ignore=shutil.ignore_patterns(".*"))
+    with open(root / "rulebook.yaml", "a", encoding="utf-8") as fh:
+        fh.write("  - {id: b, title: Edition b imported, date: '2026-03-13', status: draft, version: 2.0.0}\n")
+    book, problems = check(root)
+    assert [str(p) for p in problems] == []
+    lineage = {l.clause: (l.kind, l.sources) for l in book.edition("b").lineage}
+    assert lineage == {
+        "battle#determine-the-outcome-of-the": ("formerly", ("battle#step-1",)),
+        "battle#activate-all-effects-that-trigger": ("formerly", ("battle#step-2",)),
+        "battle#the-alignments-of-the-sides": ("merged_from", ("battle#first-half", "battle#second-half")),
+        "battle#alone-is-checked-at-any": ("split_from", ("battle#whole",)),
+        "poison-and-disease#a-poison-effect-discards-a": ("moved_from", ("poison#what-poison-does",)),
+    }
+
+
+def test_an_unknown_base_edition_is_a_usage_error(tmp_path, import_cli):
+    result = import_cli(SOURCE, "--layout", "reg", "--out", tmp_path / "out", "--rulebook", ON_TOP / "rulebook",
+                        "--base", "z")
+    assert result.exit_code == 2
+    assert "unknown edition 'z'; editions: a" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_output_inside_the_rulebook_is_refused(tmp_path, import_cli):
+    root = tmp_path / "rb"
+    shutil.copytree(ON_TOP / "rulebook", root)
+    result = import_cli(SOURCE, "--layout", "reg", "--out", root / "editions" / "b", "--rulebook", root)
+    assert result.exit_code == 2
+    assert "is inside the rulebook folder" in result.stderr
+    assert not (root / "editions" / "b").exists()
+
+
+def test_over_the_cross_term_limit_merges_and_moves_are_looked_for_within_terms_only(tmp_path, import_cli,
+                                                                                      monkeypatch):
+    from compiler.importer import match
+
+    monkeypatch.setattr(match, "MAX_CROSS_PAIRS", 10)
+    result, out = _import(tmp_path, import_cli)
+    # 6 left by the passes within terms: the new step 1, two reworded, the merged one, the split part, the moved one
+    over = [line for line in result.stdout.splitlines() if "MAX_CROSS_PAIRS" in line]
+    assert over == [
+        f"{SOURCE}:11:1: battle: 6 clauses left unmatched times 10 clauses of edition 'a' is over MAX_CROSS_PAIRS "
+        "(10, in compiler/importer/match.py): merges, moves and splits were looked for within each term only"]
+    assert "moved_from" not in _clauses(out / "poison-and-disease.yaml")["a-poison-effect-discards-a"]
+    assert _clauses(out / "battle.yaml")["the-alignments-of-the-sides"]["merged_from"] == ["first-half",
+                                                                                          "second-half"]

@@ -1,0 +1,137 @@
+"""rulebook import --layout reg on an excerpt of the REG 11.0.0 PDF text (tests/fixtures/importer/reg)."""
+
+from __future__ import annotations
+
+import shutil
+
+import yaml
+
+from compiler.build import check
+from compiler.importer.layouts import LAYOUTS
+from compiler.importer.run import run_import
+
+from pathlib import Path
+
+EXCERPT = Path(__file__).resolve().parent.parent / "fixtures" / "importer" / "reg" / "reg-excerpt.txt"
+
+
+def test_imports_every_entry_and_reports_the_release_without_version(tmp_path, import_cli):
+    result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out")
+    assert result.exit_code == 0
+    assert result.stdout == f"imported 7 terms and 24 clauses into {tmp_path / 'out'}; 0 lines not placed\n"
+    assert result.stderr == (f"{EXCERPT}:82:1: warning: 'Released: 7/26/2011' names no version: kept in the "
+                             "term's editor notes\n  hint: add the version label by hand if the editors know it\n")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        ".rulebook-output", "abilities.yaml", "ability-activation-order.yaml", "action-priority.yaml",
+        "battle-resolution.yaml", "cannot-be-negated.yaml", "multi-brigade.yaml", "special-ability-structure.yaml"]
+
+
+def test_a_listing_entry_becomes_metadata_sections_and_clauses(tmp_path, import_cli):
+    import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path)
+    assert (tmp_path / "cannot-be-negated.yaml").read_text(encoding="utf-8") == """\
+id: cannot-be-negated
+name: Cannot be Negated
+updated:
+  date: '2021-06-21'
+  version: 7.1.0
+editor_notes: >-
+  Imported by rulebook import (layout reg) from reg-excerpt.txt, lines 80-97. The
+  entry prints "Released: 7/26/2011" without a version label.
+sections:
+- key: how-to-play
+  kind: how-to-play
+  title: How to Play
+  clauses:
+  - id: the-cannot-be-negated-modifier
+    text: >-
+      The cannot be negated modifier modifies an ability, making it so that the modified
+      ability cannot be affected by any interrupt, prevent or negate effect. The modified
+      ability can still be targeted by the interrupt, prevent or negate effect.
+  - id: an-ability-cannot-be-modified
+    text: >-
+      An ability cannot be modified by cannot be negated retroactively; it has cannot
+      be negated when the card it is on is played or not at all.
+- key: special-conditions
+  kind: special-conditions
+  title: Special Conditions
+  clauses:
+  - id: all-abilities-on-dominants-are
+    text: All abilities on Dominants are cannot be negated.
+"""
+
+
+def _clauses(path):
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return [(c["id"], c["text"]) for s in data["sections"] for c in s["clauses"]]
+
+
+def test_numbered_steps_keep_their_number_and_a_step_id(tmp_path, import_cli):
+    import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path)
+    assert [i for i, _ in _clauses(tmp_path / "ability-activation-order.yaml")] == [
+        "when-one-or-more-characters", "step-1", "step-2"]
+    assert _clauses(tmp_path / "action-priority.yaml")[1:] == [
+        ("step-1", "1) each player can use any pending triggered effects they control,"),
+        ("step-2", "2) then each player can play a Dominant,"),
+        ("step-3", "3) then each player can use a manually triggered effect they control.")]
+
+
+def test_a_paragraph_runs_on_over_a_page_break_and_bullets_around_one_stay_apart(tmp_path, import_cli):
+    import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path)
+    abilities = dict(_clauses(tmp_path / "abilities.yaml"))
+    assert abilities["an-effect-targets-a-card"].endswith(
+        "so the pronouns don’t refer to anything if there was no original target.")
+    battle = [t for _, t in _clauses(tmp_path / "battle-resolution.yaml")]
+    assert battle[1:5] == ["Evil Character wins", "Hero wins", "Mutual destruction", "Stalemate"]
+
+
+def test_a_word_hyphenated_at_a_line_end_is_joined_whole(tmp_path, import_cli):
+    import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path)
+    assert _clauses(tmp_path / "multi-brigade.yaml") == [(
+        "a-multi-brigade-card-has", "A multi-brigade card has more than one brigade in the icon box. "
+        "A dual icon card is multi-brigade if the targeted identity has more than one brigade.")]
+
+
+def test_the_clauses_tile_each_entry_of_the_source(untiled):
+    """Every word of each entry, in order, is in its clauses, and nothing else is: apart from the documented
+    artifacts (whitespace, page furniture, headings and metadata lines, list glyphs)."""
+    result = run_import(EXCERPT, LAYOUTS["reg"])
+    assert len(result.terms) == len(result.document.entries) == 7
+    assert untiled(result, EXCERPT) == []
+
+
+def test_imported_files_are_a_rulebook_edition_that_passes_check(tmp_path, import_cli):
+    import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out")
+    root = tmp_path / "rb"
+    (root / "editions").mkdir(parents=True)
+    shutil.copytree(tmp_path / "out", root / "editions" / "11.0.0", ignore=shutil.ignore_patterns(".*"))
+    (root / "vocabulary.yaml").write_text("facts: []\n")
+    (root / "rulebook.yaml").write_text(
+        "title: T\npublisher: P\neditions:\n  - {id: 11.0.0, title: REG, date: '2026-03-13', status: draft}\n")
+    book, problems = check(root)
+    assert [str(p) for p in problems] == []
+    assert [t.id for t in book.latest.terms] == [
+        "abilities", "ability-activation-order", "action-priority", "battle-resolution", "cannot-be-negated",
+        "multi-brigade", "special-ability-structure"]
+
+
+def test_the_same_source_gives_the_same_bytes(tmp_path, import_cli):
+    import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "a")
+    import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "b")
+    for path in sorted((tmp_path / "a").glob("*.yaml")):
+        assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes()
+
+
+def test_only_imports_the_entries_named(tmp_path, import_cli):
+    result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path, "--only", "Abilities", "--only", "Multi-Brigade")
+    assert result.exit_code == 0
+    assert sorted(p.name for p in tmp_path.glob("*.yaml")) == ["abilities.yaml", "multi-brigade.yaml"]
+
+
+def test_only_an_entry_the_source_does_not_have_is_an_error_with_a_hint(tmp_path, import_cli):
+    result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out", "--only", "Abilties")
+    assert result.exit_code == 1
+    assert result.stderr == (f"{EXCERPT}: error: no entry is named 'Abilties'\n  hint: did you mean 'Abilities'?\n"
+                             f"{EXCERPT}:82:1: warning: 'Released: 7/26/2011' names no version: kept in the term's "
+                             "editor notes\n  hint: add the version label by hand if the editors know it\n"
+                             "1 problem found\n")
+    assert not (tmp_path / "out").exists()
