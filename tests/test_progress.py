@@ -19,7 +19,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 MINIMAL = ROOT / "tests" / "fixtures" / "minimal"
-ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "COLUMNS": "200", "NO_MKDOCS_2_WARNING": "1"}
+# No cache: a command that finds its whole answer there runs no loop, and shows nothing.
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "COLUMNS": "200", "NO_MKDOCS_2_WARNING": "1",
+       "RULEBOOK_NO_CACHE": "1"}
 WAIT = 180
 PROG = "python -m compiler"
 
