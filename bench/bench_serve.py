@@ -61,10 +61,15 @@ class Server:
             self.lines.put(line.rstrip("\n"))
 
     def url(self) -> str:
-        try:
-            line = self.lines.get(timeout=TIMEOUT)
-        except queue.Empty:
-            raise SystemExit("the server printed no URL:\n" + "".join(self.errors)[-3000:]) from None
+        deadline, line = time.monotonic() + TIMEOUT, None
+        while line is None and time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                line = self.lines.get(timeout=1)
+            except queue.Empty:
+                pass
+        if line is None:
+            raise SystemExit(f"the server printed no URL (exit status {self.process.poll()}):\n"
+                             + "".join(self.errors)[-3000:])
         if not line.startswith("Serving on "):
             raise SystemExit(f"unexpected first line {line!r}:\n" + "".join(self.errors)[-3000:])
         return line.removeprefix("Serving on ")
