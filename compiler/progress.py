@@ -13,6 +13,7 @@ leaving one summary line: ``rulebook check in 8.4 s: term files 2,002, decisions
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -28,9 +29,17 @@ _session: "_Session | None" = None  # the running command's, while display() las
 
 
 def shown() -> bool:
-    """Whether progress is shown now: a terminal on both streams, no --quiet, not a dumb terminal."""
+    """Whether progress is shown now: a terminal on both streams, no --quiet, not a dumb terminal, rich installed."""
     return (not _quiet and sys.stdout.isatty() and sys.stderr.isatty()
-            and os.environ.get("TERM") != "dumb")
+            and os.environ.get("TERM") != "dumb" and _have_rich())
+
+
+@functools.cache
+def _have_rich() -> bool:
+    """rich is a dependency; a package installed without its dependencies still runs, without bars."""
+    import importlib.util
+
+    return importlib.util.find_spec("rich") is not None
 
 
 class _Session:
