@@ -28,6 +28,7 @@ from typing import Iterable, Mapping
 from ..conditions import Cmp, Condition, In, Not, Ref, describe
 from ..evaluate import DecisionModel
 from ..model import Answer, Edition, Rule, Rulebook, Steps
+from .. import progress
 from ..symbolic import Node, vocabulary_core
 from . import condpaths
 from .regions import CONFLICT_KEY, EMPTY_KEY, DecisionSpace
@@ -117,7 +118,8 @@ def edition_digest(edition: Edition) -> str:
 
 def build_suite(book: Rulebook, edition: Edition, max_exhaustive: int = MAX_EXHAUSTIVE) -> Suite:
     """Every decision's and every procedure's cases, decisions sorted by name."""
-    decisions = [decision_cases(book, edition, name, max_exhaustive) for name in sorted(edition.decisions)]
+    decisions = [decision_cases(book, edition, name, max_exhaustive)
+                 for name in progress.track(sorted(edition.decisions), "decisions")]
     for steps in procedures(edition):
         name = steps.procedure + STEP_SUFFIX
         if name not in edition.decisions:

@@ -23,6 +23,7 @@ from functools import partial
 from typing import AbstractSet, Callable, Iterator, Mapping
 
 from ..conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref, describe, walk
+from .. import progress
 from ..model import Edition, Rule, Rulebook
 from . import condpaths
 from .cases import STEP_SUFFIX, Suite, decision_space, procedures
@@ -221,7 +222,7 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
     by_decision = {d.decision: d for d in suite.decisions}
     steps = {s.procedure + STEP_SUFFIX: s.order for s in procedures(edition)}
     results = []
-    for mutant in mutants(book, edition):
+    for mutant in progress.track(mutants(book, edition), "mutants"):
         if not mutant.decisions:  # a predicate that no decision uses: nothing can observe it
             results.append(MutantResult(mutant, "unused"))
             continue
