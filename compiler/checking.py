@@ -23,9 +23,6 @@ class Checked:
 
 def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
     """Check the rulebook at ``root``; never raises for bad sources."""
-    from .build import check as build_check
-    from .lock import problems as lock_problems
-    from .logic import logic_problems
     from .proofs import Proofs, decode_outcome, encode_outcome, summary_line, whole_key
 
     cache = _cache() if use_cache else None
@@ -36,6 +33,11 @@ def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
         outcome = decode_outcome(held) if held is not None else None
         if outcome is not None:
             return Checked(outcome[0], outcome[1], whole=True)
+    # imported only past the cache: a check of unchanged files needs none of them
+    from .build import check as build_check
+    from .lock import problems as lock_problems
+    from .logic import logic_problems
+
     book, problems = build_check(root)
     if book is None:
         return Checked(problems, None)
