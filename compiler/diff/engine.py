@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from ..diagnostics import Location
 from ..model import Edition, Rulebook, Term, Vocabulary
+from .. import progress
 from . import classify as K
 from . import level as L
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
@@ -214,7 +215,8 @@ class _Differ:
         pairings = match_clauses(pairs, declared)
         # Each old clause's counterpart, so that a procedure reads a renamed step as the same step.
         self._counterpart = {p.old[0].ref: p.new[0].ref for p in pairings if len(p.old) == 1 and len(p.new) == 1}
-        drafts = [self._header(p) for p in pairs] + [self._clause_draft(p) for p in pairings]
+        drafts = [self._header(p) for p in pairs] + [self._clause_draft(p)
+                                                     for p in progress.track(pairings, "clauses")]
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
         behaviours = self._behaviours(touched)
