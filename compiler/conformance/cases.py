@@ -28,6 +28,7 @@ from typing import Iterable, Mapping
 from ..conditions import Cmp, Condition, In, Not, Ref, describe
 from ..evaluate import DecisionModel
 from ..model import Answer, Edition, Rule, Rulebook, Steps
+from .. import progress
 from ..symbolic import Node, vocabulary_core
 from . import condpaths
 from .regions import CONFLICT_KEY, EMPTY_KEY, DecisionSpace
@@ -117,7 +118,8 @@ def edition_digest(edition: Edition) -> str:
 
 def build_suite(book: Rulebook, edition: Edition, max_exhaustive: int = MAX_EXHAUSTIVE) -> Suite:
     """Every decision's and every procedure's cases, decisions sorted by name."""
-    decisions = [decision_cases(book, edition, name, max_exhaustive) for name in sorted(edition.decisions)]
+    decisions = [decision_cases(book, edition, name, max_exhaustive)
+                 for name in progress.track(sorted(edition.decisions), "decisions")]
     for steps in procedures(edition):
         name = steps.procedure + STEP_SUFFIX
         if name not in edition.decisions:
@@ -332,9 +334,12 @@ def _kill_mutants(edition: Edition, space: DecisionSpace, chosen: _Chosen) -> No
 
     core, model = space.core, space.model
     pending: list[Node] = []
+    states = list(chosen.states.values())
     for mutant in decision_mutants(edition, model.decision.name):
-        variant = space.variant(mutant.rules.get(model.decision.name), _predicates(model, mutant.predicates))
-        region = space.outcomes.difference(variant, space.allowed) & space.answered
+        rules, predicates = mutant.rules.get(model.decision.name), _predicates(model, mutant.predicates)
+        if space.first_telling(states, rules, predicates) is not None:
+            continue  # killed already
+        region = space.outcomes.difference(space.variant(rules, predicates), space.allowed) & space.answered
         if region != core.false and chosen.find(region) is None:
             pending.append(region)
     if not pending:

@@ -23,6 +23,7 @@ from functools import partial
 from typing import AbstractSet, Callable, Iterator, Mapping
 
 from ..conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref, describe, walk
+from .. import progress
 from ..model import Edition, Rule, Rulebook
 from . import condpaths
 from .cases import STEP_SUFFIX, Suite, decision_space, procedures
@@ -215,12 +216,13 @@ def _uses(rules: tuple[Rule, ...], name: str, preds: Mapping[str, Condition]) ->
 
 
 def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
-    """Classify every mutant: killed (a case's situation lies where it answers otherwise), survived,
-    equivalent (the same outcome in every allowed situation) or unused; decided on BDDs, exactly."""
+    """Classify every mutant: killed (it gives some case another outcome: the case lies in the
+    difference of the outcome regions), survived, equivalent (the same outcome regions over the
+    allowed space, on BDDs, exactly) or unused."""
     by_decision = {d.decision: d for d in suite.decisions}
     steps = {s.procedure + STEP_SUFFIX: s.order for s in procedures(edition)}
     results = []
-    for mutant in mutants(book, edition):
+    for mutant in progress.track(mutants(book, edition), "mutants"):
         if not mutant.decisions:  # a predicate that no decision uses: nothing can observe it
             results.append(MutantResult(mutant, "unused"))
             continue
@@ -235,12 +237,13 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
             else:
                 space = decision_space(book, edition, decision)
                 preds = {**space.model.predicates, **mutant.predicates} if mutant.predicates else None
-                difference = space.outcomes.difference(space.variant(mutant.rules.get(decision), preds),
-                                                       space.allowed)
-                if difference == space.core.false:
-                    continue
-                differs = True
-                killer = next((c.name for c in cases if space.contains(difference, c.facts_dict)), None)
+                rules = mutant.rules.get(decision)
+                first = space.first_telling([c.facts_dict for c in cases], rules, preds)
+                if first is not None:
+                    differs, killer = True, cases[first].name
+                else:
+                    differs = differs or space.outcomes.difference(space.variant(rules, preds),
+                                                                   space.allowed) != space.core.false
             if killer:
                 break
         status = "killed" if killer else "survived" if differs else "equivalent"

@@ -99,6 +99,21 @@ class DecisionSpace:
             self._variants[key] = outcomes(_VariantSets(self.sets, key[0], predicates), self.allowed)
         return self._variants[key]
 
+    def first_telling(self, states: Sequence[Mapping[str, Answer]], rules: Sequence[Rule] | None = None,
+                      predicates: Mapping[str, Condition] | None = None) -> int | None:
+        """The index of the first situation in which the variant's outcome differs, evaluated one by one.
+
+        The same answer as asking which lies in the difference of the outcome
+        regions (tests/conformance/test_symbolic_mutants.py), without building
+        the variant's diagrams: most mutants are killed by a case already
+        chosen, and a variant's diagrams cost as much as the decision's.
+        """
+        model = self.model
+        variant = DecisionModel(model.vocabulary, _One(model), model.decision.name,
+                                rules=tuple(model.rules if rules is None else rules),
+                                predicates=model.predicates if predicates is None else predicates)
+        return next((k for k, state in enumerate(states) if model.outcome(state) != variant.outcome(state)), None)
+
     def contains(self, region: Node, state: Mapping[str, Answer]) -> bool:
         return (region & self.core.situation(state)) != self.core.false
 

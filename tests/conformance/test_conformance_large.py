@@ -65,9 +65,10 @@ def _generated(tmp_path: Path, facts: int, linked: bool):
     return load_rulebook(module.decision_rulebook(tmp_path / "d", facts, linked))
 
 
+@pytest.mark.parametrize("facts", [40, 80])
 @pytest.mark.parametrize("linked", [False, True], ids=["alone", "30-linked"])
-def test_a_40_fact_decision_gets_an_mcdc_sized_suite_that_kills_every_mutant(tmp_path, linked):
-    book = _generated(tmp_path, 40, linked)
+def test_a_large_decision_gets_an_mcdc_sized_suite_that_kills_every_mutant(tmp_path, facts, linked):
+    book = _generated(tmp_path, facts, linked)
     edition = book.edition_by_id["v1"]
     suite = build_suite(book, edition)
     (d,) = suite.decisions
