@@ -177,25 +177,24 @@ def decision_cases(book: Rulebook, edition: Edition, name: str,
     return DecisionCases(name, d.type, d.values, space.facts, strategy, allowed, tuple(cases), unanswered, uncovered)
 
 
-_HELD: list = []  # [(edition, {decision: DecisionSpace})]: the last edition's, while it is asked about
+_HELD: list = []  # [(edition, core, {decision: DecisionSpace})]: the last edition's, while it is asked about
 
 
 def decision_space(book: Rulebook, edition: Edition, name: str) -> DecisionSpace:
-    """The decision over the facts of its cases, on a core of its own.
+    """The decision over the facts of its cases, on one core per edition (its variables all
+    declared when it is made, so reordering it for one decision leaves it sound for the next).
 
     Held for the last edition asked about: ``conformance mutants`` generates
     the suite and then scores the same mutants, whose outcomes the space keeps.
     """
     if not _HELD or _HELD[0][0] is not edition:
-        _HELD[:] = [(edition, {})]
-    _, spaces = _HELD[0]
+        _HELD[:] = [(edition, vocabulary_core(edition.vocabulary), {})]
+    _, core, spaces = _HELD[0]
     if name not in spaces:
         # The facts of this edition and of those before it: an engine written for an earlier
         # edition gets every fact it asks for, and a situation has one id in all these suites.
-        # A core of its own: it is reordered for this decision's rules (regions.DecisionSpace),
-        # and CUDD failed (a NULL node) building the next decision's rules on a reordered core.
         spaces[name] = DecisionSpace(DecisionModel(edition.vocabulary, edition, name),
-                                     case_facts(book, edition, name), vocabulary_core(edition.vocabulary))
+                                     case_facts(book, edition, name), core)
     return spaces[name]
 
 
