@@ -387,7 +387,7 @@ class _Builder:
             self.declared.setdefault(doc.path, []).append(declared)
         return Clause(raw["id"], tid, section, text, raw.get("notes"), tuple(links), defines, tuple(rules),
                       steps, table, doc.at(path), declared.lineage if declared else None,
-                      editor_notes=raw.get("editor_notes"))
+                      editor_notes=raw.get("editor_notes"), number=raw.get("number"))
 
     def _rule(self, doc: Document, path: tuple, raw: dict, ref: str) -> Rule | None:
         kinds = [k for k in ("value", "requires", "forbids", "permits") if k in raw]
@@ -569,7 +569,7 @@ class _Builder:
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
                               tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
                               vocabulary=vocabulary.vocabulary, editor_notes=meta.get("editor_notes"),
-                              version=meta.get("version"))
+                              version=meta.get("version"), not_held_before=meta.get("not_held_before"))
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
                             lambda ref: ref in edition.clause_by_ref,
                             self.error)

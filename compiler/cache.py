@@ -61,8 +61,9 @@ from .vocabulary import OVERLAY_FILE
 #: 4: clauses and editions carry declared lineage; 5: facts may be ordered, conditions may
 #: hold comparisons; 6: tables with several keys and otherwise; 7: each edition holds its
 #: vocabulary; 8: a term's files are a list, a patched term naming the files it keeps values from;
-#: 9: editor notes and the corrections log; 10: terms' updated/released, editions' version labels).
-SCHEMA = 10
+#: 9: editor notes and the corrections log; 10: terms' updated/released, editions' version labels;
+#: 11: clauses' printed numbers; 12: editions' not_held_before).
+SCHEMA = 12
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32

@@ -9,16 +9,11 @@ from pathlib import Path
 import click
 
 from .diagnostics import Diagnostic, printable
+from .where import default_root, missing_default_rulebook  # noqa: F401 (default_root: imported from here by the back ends)
 
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def default_root() -> Path:
-    """``./rulebook`` when it holds a rulebook, else the current folder."""
-    here = Path("rulebook")
-    return here if (here / "rulebook.yaml").is_file() else Path(".")
 
 
 def report(problems: list[Diagnostic]) -> None:
@@ -38,7 +33,8 @@ def load_or_exit(root: Path | None):
     """The checked rulebook, or exit 1 after printing its problems."""
     from .build import check
 
-    book, problems = check(root or default_root())
+    missing = missing_default_rulebook() if root is None else None
+    book, problems = (None, [missing]) if missing else check(root or default_root())
     if book is None:
         report(problems)
         sys.exit(1)
@@ -95,7 +91,8 @@ def check(path: Path | None) -> None:
     from .lock import problems as lock_problems
     from .logic import logic_problems
 
-    book, problems = run_check(path or default_root())
+    missing = missing_default_rulebook() if path is None else None
+    book, problems = (None, [missing]) if missing else run_check(path or default_root())
     if book is not None:
         problems = logic_problems(book) + lock_problems(book)
     errors = [p for p in problems if p.severity == "error"]
@@ -169,8 +166,9 @@ from .conformance.cli import conformance  # noqa: E402
 from .diff.command import diff_command, history_command  # noqa: E402
 from .publish import correct, publish  # noqa: E402
 from .site.command import build as site_build, serve as site_serve  # noqa: E402
+from .starter import init  # noqa: E402
 
-for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct):
+for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct, init):
     main.add_command(_command)
 from .importer.command import import_command; main.add_command(import_command)  # noqa: E402,E702
 

@@ -49,6 +49,8 @@ def edition_meta_json(edition: Edition) -> dict[str, Any]:
         out["version"] = edition.version
     out |= {"sources": list(edition.sources), "notes": edition.notes, "editor_notes": edition.editor_notes,
             "changed": list(edition.changed), "withdrawn": list(edition.withdrawn)}
+    if edition.not_held_before is not None:  # only where declared, as 'version'
+        out["not_held_before"] = edition.not_held_before
     return out
 
 
@@ -115,6 +117,8 @@ def clause_json(c: Clause) -> dict[str, Any]:
         out["steps"] = {"procedure": c.steps.procedure, "order": list(c.steps.order)}
     if c.table:
         out["table"] = table_json(c.table)
+    if c.number is not None:  # only where printed: exports of unnumbered clauses keep their bytes
+        out["number"] = c.number
     return out
 
 

@@ -17,6 +17,10 @@ from .evaluate import DecisionModel, show_state
 from .symbolic import Core, vocabulary_core
 from .model import Edition, Rulebook
 
+# Sets of rules in conflict reported per decision, at most (then one line with the count).
+MAX_CONFLICTS_SHOWN = 32
+
+
 def logic_problems(book: Rulebook) -> list[Diagnostic]:
     """Every conflict, empty situation and dead rule, over all editions."""
     problems: list[Diagnostic] = []
@@ -103,14 +107,26 @@ def decision_problems(model: DecisionModel, core: Core | None = None) -> list[Di
 
 
 def _conflicts(sets: DecisionSets) -> list[tuple[tuple, Diagnostic]]:
-    """One conflict per set of clauses left standing in disagreement, at its first situation."""
+    """One conflict per set of clauses left standing in disagreement, at its first situation.
+
+    At most MAX_CONFLICTS_SHOWN of them: rules that disagree pairwise can stand in
+    as many sets as the situations allow, and the rest are counted, not listed.
+    """
     model, core = sets.model, sets.core
     left = sets.conflict
     shown: set[frozenset] = set()
-    out = []
+    out: list[tuple[tuple, Diagnostic]] = []
     while True:
         state = core.first(left, model.facts)
         if state is None:
+            return out
+        if len(shown) == MAX_CONFLICTS_SHOWN:
+            out.append((core.rank(state), Diagnostic(
+                model.decision.loc,
+                f"decision '{model.decision.name}' is in conflict in {sets.count(sets.conflict):,} situations in "
+                f"all, with more sets of rules in conflict than the {MAX_CONFLICTS_SHOWN} shown",
+                "resolve those shown and check again; the limit is MAX_CONFLICTS_SHOWN in compiler/logic.py "
+                "(docs/format.md, Limits)")))
             return out
         result = model.evaluate(state)
         standing = frozenset(i for i, region in enumerate(sets.standing)

@@ -204,6 +204,7 @@ class Clause:
     loc: Location = field(compare=False, repr=False)
     lineage: Lineage | None = None  # declared: what this clause was in the edition before
     editor_notes: str | None = None  # modelling and transcription remarks, not the publisher's
+    number: str | None = None  # the number the publisher prints ("100.1a"): data, apart from the id
 
     @property
     def ref(self) -> str:
@@ -272,6 +273,7 @@ class Edition:
     vocabulary: Vocabulary = field(default=Vocabulary((), ()))
     editor_notes: str | None = None
     version: str | None = None  # the publisher's version label, when it is not the id
+    not_held_before: str | None = None  # for readers: the versions between the previous edition and this one not held
 
     @property
     def label(self) -> str:

@@ -18,6 +18,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .yamlsource import Document
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+CLAUSE_NUMBER = r"^[0-9A-Za-z][0-9A-Za-z.)-]{0,31}$"  # a printed rule number: 100.1a, 702.9, 3)
 IDENT = r"^[a-z][a-z0-9_]*$"
 DECISION = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 EDITION_ID = r"^[0-9A-Za-z][0-9A-Za-z.-]*$"
@@ -315,6 +316,10 @@ _CLAUSE = {
                "examples": ["removes-effects", "step-1"],
                "description": "The clause's id, a slug unique in the term and kept across editions while the "
                               "rule is the same (reworded or not), like removes-effects."},
+        "number": {"type": "string", "pattern": CLAUSE_NUMBER, "examples": ["100.1a", "702.9"],
+                   "description": "Optional: the number the publisher prints for the rule, like 100.1a, kept "
+                                  "apart from its id (a renumbered rule keeps its id, and its new number is "
+                                  "data). Letters, digits and . ) - only, at most 32 characters."},
         "text": {**_TEXT, "examples": ["A heal ability can be used to remove the effects of poison."],
                           "description": "The publisher's wording of the clause, verbatim."},
         "notes": _READER_NOTES,
@@ -579,6 +584,10 @@ _RULEBOOK = {
                             "examples": ["11.0.0"],
                             "description": "The publisher's version label of this edition, where it is not "
                                            "the id: what a term's 'updated' and 'released' name."},
+                "not_held_before": {**_TEXT, "examples": ["Versions 6 to 10 (2019 to 2025) are not held."],
+                                    "description": "For readers: the versions the publisher issued between the "
+                                                   "edition before this one and this one that the rulebook does "
+                                                   "not hold; a term's history says so between the two."},
             },
             "required": ["id", "title", "date", "status"],
             "additionalProperties": False,

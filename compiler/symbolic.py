@@ -63,9 +63,12 @@ class Core:
 
     def __init__(self, domains: Mapping[str, Sequence[Answer]], orders: Mapping[str, Sequence[str]] | None = None):
         self.bdd = _cudd().BDD()
-        # Canonical diagrams do not depend on the variable order; fixing it keeps
-        # every run's work (and so its time) the same.
-        self.bdd.configure(reordering=False)
+        # Canonical diagrams do not depend on the variable order, but their size
+        # does: with facts in name order a decision list of 40 exceptions over 60
+        # facts grew to 535,802 nodes (11 s); CUDD's sifting keeps it near 100
+        # (0.2 s). Sifting is deterministic, and every answer read back is
+        # semantic (counts, first situations), so outputs do not depend on it.
+        self.bdd.configure(reordering=True)
         self.domains = {f: tuple(d) for f, d in domains.items()}
         self.orders = dict(orders or {})
         self.true = self.bdd.true

@@ -83,6 +83,11 @@ _FIX = {("fact", "change"): "add it under 'facts: add'",
         ("constraint", "add"): "replace it under 'constraints: change'"}
 
 
+def _items(raw: list | None, key: str):
+    """(index, item) of the items that have ``key``: the schema has reported the others."""
+    return [(i, item) for i, item in enumerate(raw or []) if isinstance(item, dict) and key in item]
+
+
 class _Overlay:
     """One _vocabulary.yaml applied to the previous edition's vocabulary: withdrawals, changes, additions."""
 
@@ -99,11 +104,11 @@ class _Overlay:
             if self.present("fact", "withdraw", name, self.facts, ("facts", "withdraw", i)):
                 del self.facts[name]
                 self.withdrawn[name] = self.where(("facts", "withdraw", i))
-        for i, raw in enumerate(raw_facts.get("change") or []):
+        for i, raw in _items(raw_facts.get("change"), "name"):
             path = ("facts", "change", i)
             if self.present("fact", "change", raw["name"], self.facts, path + ("name",)):
                 self.change_fact(path, raw)
-        for i, raw in enumerate(raw_facts.get("add") or []):
+        for i, raw in _items(raw_facts.get("add"), "name"):
             path = ("facts", "add", i)
             if self.present("fact", "add", raw["name"], self.facts, path + ("name",)):
                 self.facts[raw["name"]] = _fact(self.doc, path, raw, self.problems)
@@ -114,13 +119,13 @@ class _Overlay:
             if self.present("constraint", "withdraw", cid, self.constraints, ("constraints", "withdraw", i)):
                 del self.constraints[cid]
         for verb in ("change", "add"):
-            for i, raw in enumerate(raw_constraints.get(verb) or []):
+            for i, raw in _items(raw_constraints.get(verb), "id"):
                 path = ("constraints", verb, i)
                 if self.present("constraint", verb, raw["id"], self.constraints, path + ("id",)):
                     new = _constraint(self.doc, path, raw, names, self.problems)
                     if new is not None:
                         self.constraints[new.id] = new
-        stated = {raw["id"] for verb in ("change", "add") for raw in raw_constraints.get(verb) or []}
+        stated = {raw["id"] for verb in ("change", "add") for _, raw in _items(raw_constraints.get(verb), "id")}
         for constraint in self.constraints.values():
             if constraint.id not in stated:  # kept from an earlier edition: its facts may be gone
                 _kept_constraint(constraint, names, self.edition, self.problems)

@@ -118,3 +118,21 @@ def test_the_later_edition_exports_its_own_vocabulary():
     assert data["constraints"] == [
         {"id": "no-disease-at-the-end", "text": "Disease is resolved before the end phase.",
          "never": {"all": ["diseased", {"is": {"phase": "end"}}]}}]
+
+
+@pytest.mark.parametrize("overlay,lacks", [
+    ("constraints:\n  add:\n    - {name: stray, type: bool, meaning: A fact under constraints.}\n",
+     ["constraints' lacks required key 'id'", "constraints' lacks required key 'never'",
+      "constraints' lacks required key 'text'"]),
+    ("facts:\n  add:\n    - {id: stray, text: A constraint under facts., never: false}\n",
+     ["facts' lacks required key 'meaning'", "facts' lacks required key 'name'", "facts' lacks required key 'type'"]),
+])
+def test_an_overlay_item_without_its_key_is_a_schema_error_not_a_crash(tmp_path, overlay, lacks, two_editions):
+    from compiler.build import check
+
+    root = _ordered_book(tmp_path / "book", overlay, two_editions)
+    book, problems = check(root)
+    shown = os.path.relpath(root)
+    assert book is None
+    assert [str(p) for p in problems if "lacks" in p.message] == [
+        f"{shown}/editions/e2/_vocabulary.yaml:3:7: error: item 1 of 'add' of '{line}" for line in lacks]

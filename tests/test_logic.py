@@ -105,3 +105,20 @@ def test_an_edition_whose_predicates_changed_is_checked_again(tmp_path, write_ru
     assert book.edition("e1").term_by_id["t"] is book.edition("e2").term_by_id["t"]
     assert [(p.location.line, p.message) for p in logic_problems(book)] == [
         (10, "rule of t#y for 't.q' can never apply in an allowed situation (dead rule)")]
+
+
+def test_past_the_limit_of_conflicts_listed_the_rest_are_counted(tmp_path, write_rulebook, monkeypatch):
+    import compiler.logic
+
+    monkeypatch.setattr(compiler.logic, "MAX_CONFLICTS_SHOWN", 1)
+    root = write_rulebook(tmp_path, (
+        "      - {id: x, text: X., rules: [{decision: t.q, requires: {not: a}}]}\n"
+        "      - {id: y, text: Y., rules: [{decision: t.q, forbids: {not: b}}]}\n"
+        "      - {id: z, text: Z., rules: [{decision: t.q, permits: {all: [a, b]}}]}\n"))
+    assert [(p.location.line, p.message, p.hint) for p in logic_problems(load_rulebook(root))] == [
+        (9, "decision 't.q' is in conflict when a=false, b=false: t#x says true; t#y says false, "
+            "and no rule is an exception to the other",
+         "mark one rule 'exception_to' the other's clause, or narrow a 'when'"),
+        (4, "decision 't.q' is in conflict in 2 situations in all, with more sets of rules in conflict than the 1 shown",
+         "resolve those shown and check again; the limit is MAX_CONFLICTS_SHOWN in compiler/logic.py "
+         "(docs/format.md, Limits)")]

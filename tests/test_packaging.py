@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import site
 import socket
 import subprocess
 import sys
@@ -42,8 +43,12 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", base / "dist", src,
         cwd=base, env=env)
     (wheel,) = (base / "dist").glob("rulebook_compiler-*.whl")
-    venv.create(base / "venv", system_site_packages=True, with_pip=False)
+    venv.create(base / "venv", with_pip=False)
     python = base / "venv" / "bin" / "python"
+    # The dependencies from this environment's site-packages (after the venv's own, so the wheel's
+    # compiler comes first; its .pth files, an editable install's among them, are not run).
+    purelib = run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))", cwd=base, env=env)
+    Path(purelib.stdout.strip(), "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index", wheel,
         cwd=base, env=env)
     return base / "venv" / "bin", env
@@ -91,6 +96,16 @@ def test_the_installed_command_serves_a_site_outside_the_clone(installed, projec
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_package_requires_only_what_check_needs_and_the_site_is_an_extra(installed):
+    # pre-commit installs the package with its own dependencies: check's, not mkdocs-material's stack.
+    bin_, env = installed
+    requires = run(bin_ / "python", "-c", "import importlib.metadata as m; "
+                   "print('\\n'.join(m.requires('rulebook-compiler')))", cwd=bin_, env=env).stdout.splitlines()
+    plain = sorted(r.split(">")[0] for r in requires if ";" not in r)
+    assert plain == ["click", "dd", "deepdiff", "jinja2", "pyyaml"]
+    assert sorted(r.split(">")[0] for r in requires if r.endswith('extra == "site"')) == ["mkdocs", "mkdocs-material"]
 
 
 def test_the_wheel_ships_the_schema_files(installed):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -38,3 +39,32 @@ def test_check_imports_no_heavy_library():
 def test_the_probe_sees_what_check_does_import():
     # the same probe finds the libraries check needs, so an empty answer above means something
     assert run_probe("yaml", "click", *HEAVY) == ["click", "yaml"]
+
+
+BLOCKED = """
+import sys
+for name in ("mkdocs", "material"):  # as where the site extra is not installed
+    sys.modules[name] = None
+import compiler.cli
+compiler.cli.main.main(sys.argv[1:], prog_name="rulebook")
+"""
+
+
+def run_without_the_site_extra(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", BLOCKED, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_check_runs_without_the_site_extra():
+    # The pre-commit hook installs the package's own dependencies only: no mkdocs-material.
+    proc = run_without_the_site_extra("check", str(MINIMAL))
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout.endswith(": no problems\n")
+
+
+def test_build_without_the_site_extra_says_what_to_install(tmp_path):
+    proc = run_without_the_site_extra("build", "--rulebook", str(MINIMAL), "--out", str(tmp_path / "out"))
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == ("rulebook: error: 'rulebook build' needs mkdocs-material, which is not installed\n"
+                           "  hint: pip install 'rulebook-compiler[site]' (from a clone: pip install '.[site]')\n")
+    assert not (tmp_path / "out").exists()

@@ -163,3 +163,58 @@ def test_2012_heal_targets_characters_only():
     assert evaluator.decide("heal.may_target", state | {"target_is_character": True}) is True
     fixed = [c for c in book.corrections if c.edition == "2012" and c.kind == "transcription"]
     assert [c.changed for c in fixed] == [("heal#instantaneous",)]
+
+
+def _imported(out: Path) -> dict[str, dict]:
+    import yaml
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    result = CliRunner().invoke(main, ["import", str(SOURCES / "reg-11.0.0.excerpts.txt"), "--layout", "reg",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return {p.stem: yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(out.glob("*.yaml"))}
+
+
+def _words(sections) -> list[str]:
+    """An entry's words in order: named sections' titles and clause texts (where clauses begin is not compared)."""
+    out = []
+    for kind, title, texts in sections:
+        out += (title.split() if kind == "named" and title else []) + " ".join(texts).split()
+    return out
+
+
+def test_11_0_0_is_what_rulebook_import_reads_plus_the_editors_decisions(tmp_path):
+    """Importing 11.0.0's source again gives its terms, words and metadata; the editors add meaning and
+    lineage, keep 5.0.0's clause ids, and repair the importer's clause boundaries (the edition's editor notes)."""
+    from compiler.build import load_rulebook
+
+    book = load_rulebook(SOURCES.parent)
+    edition = book.edition("11.0.0")
+    before = book.editions[book.editions.index(edition) - 1]
+    imported = _imported(tmp_path / "out")
+    assert sorted(imported) == sorted(edition.changed)
+    for tid, data in imported.items():
+        term = edition.term_by_id[tid]
+        assert term.name == data["name"]
+        got = (term.updated.version, term.updated.date) if term.updated else None
+        want = (data["updated"]["version"], data["updated"]["date"]) if "updated" in data else None
+        assert got == want, tid
+        if "released" in data and term.released is None:  # left out only where check would refuse it
+            held = {e.label: e for e in book.editions}.get(data["released"]["version"])
+            assert held is not None and tid not in held.term_by_id, tid
+        else:
+            got = (term.released.version, term.released.date) if term.released else None
+            want = (data["released"]["version"], data["released"]["date"]) if "released" in data else None
+            assert got == want, tid
+        assert _words((s.kind, s.title, [c.text for c in s.clauses]) for s in term.sections) == _words(
+            (s["kind"], s["title"], [c["text"] for c in s["clauses"]]) for s in data["sections"]), tid
+        if tid in before.term_by_id:
+            continue  # a term 5.0.0 has keeps 5.0.0's clause ids
+        ids = [c["id"] for s in data["sections"] for c in s["clauses"]]
+        by_text = {c.text: c.id for c in term.clauses}
+        for s in data["sections"]:
+            for c in s["clauses"]:
+                if ids.count(c["id"]) == 1 and c["text"] in by_text:
+                    assert by_text[c["text"]] == c["id"], (tid, c["id"])

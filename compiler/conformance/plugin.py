@@ -4,6 +4,12 @@
 case of the edition (from the rulebook in --rulebook-dir, default ./rulebook or
 the current folder) to whatever else pytest collects. A generated module
 (``rulebook conformance generate``) uses the ``rulebook_engine`` fixture.
+
+The cases hang under the rulebook's ``rulebook.yaml``, so their node ids are
+paths pytest can be given back: ``rulebook/rulebook.yaml::2012::heal.may_target[...]``
+runs one case, ``rulebook/rulebook.yaml::2012`` an edition, ``rulebook/rulebook.yaml``
+(or the folder ``rulebook``, with --rulebook-edition) every edition asked for, and
+nothing else: not the project's own tests that pytest's testpaths would add.
 """
 
 from __future__ import annotations
@@ -142,6 +148,24 @@ class RulebookSession:
                 close()
 
 
+class RulebookFile(pytest.File):
+    """A rulebook's rulebook.yaml: one collector per edition asked for (by --rulebook-edition, else all)."""
+
+    def collect(self) -> list[pytest.Collector]:
+        from ..build import check
+
+        book, problems = check(self.path.parent)
+        if book is None:
+            raise pytest.UsageError("the rulebook has problems:\n" + "\n".join(map(str, problems)))
+        self.book = book
+        wanted = self.config.getoption("--rulebook-edition") or [e.id for e in book.editions]
+        unknown = [e for e in wanted if e not in book.edition_by_id]
+        if unknown:
+            raise pytest.UsageError(f"--rulebook-edition: unknown edition '{unknown[0]}'; editions: "
+                                    + ", ".join(e.id for e in book.editions))
+        return [RulebookCases.from_parent(self, name=e, edition=e) for e in dict.fromkeys(wanted)]
+
+
 class RulebookCases(pytest.Collector):
     """The cases of one edition, collected from the rulebook rather than from a file."""
 
@@ -150,17 +174,9 @@ class RulebookCases(pytest.Collector):
         self.edition = edition
 
     def collect(self) -> list[pytest.Item]:
-        from ..build import check
-
-        session: RulebookSession = self.config._rulebook  # type: ignore[attr-defined]
-        book, problems = check(session.root())
-        if book is None:
-            raise pytest.UsageError("the rulebook has problems:\n" + "\n".join(map(str, problems)))
-        if self.edition not in book.edition_by_id:
-            raise pytest.UsageError(f"--rulebook-edition: unknown edition '{self.edition}'; editions: "
-                                    + ", ".join(e.id for e in book.editions))
         from .cases import build_suite
 
+        book = self.parent.book
         suite = build_suite(book, book.edition_by_id[self.edition])
         items = []
         for d in suite.decisions:
@@ -204,14 +220,29 @@ class _Listed:
     name: str
 
 
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RulebookFile | None:
+    """A rulebook.yaml given on the command line, or the one --rulebook-edition reads when pytest walks past it."""
+    if file_path.name != "rulebook.yaml":
+        return None
+    config = parent.config
+    asked = bool(config.getoption("--rulebook-edition")) and (
+        file_path.resolve() == config._rulebook.root().resolve() / "rulebook.yaml")  # type: ignore[attr-defined]
+    if asked or parent.session.isinitpath(file_path):
+        return RulebookFile.from_parent(parent, path=file_path)
+    return None
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     rulebook: RulebookSession = config._rulebook  # type: ignore[attr-defined]
-    for edition in config.getoption("--rulebook-edition") or []:
-        collector = RulebookCases.from_parent(session, name=f"rulebook[{edition}]", edition=edition,
-                                              path=Path(str(config.rootpath)))
-        for node in collector.collect():
-            items.append(node)
+    asked = rulebook.root().resolve() / "rulebook.yaml"
+    if config.getoption("--rulebook-edition") and not any(
+            isinstance(i, RulebookCase) and i.parent.parent.path.resolve() == asked for i in items):
+        # The rulebook lies outside what pytest collected (testpaths, other arguments): its cases join them.
+        # Outside pytest's rootdir the node id is the file's absolute path, which pytest also takes back.
+        nodeid = None if asked.is_relative_to(config.rootpath.resolve()) else str(asked)
+        items.extend(i for edition in RulebookFile.from_parent(session, path=asked, nodeid=nodeid).collect()
+                     for i in edition.collect())
     # Before any deselection (-k, -m): the expectations are checked against whole suites.
     editions, cases = _rulebook_items(items)
     if not editions:

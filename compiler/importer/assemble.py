@@ -109,7 +109,8 @@ class _Entry:
 
 
 def join(texts: Sequence[str]) -> str:
-    out = texts[0]
+    texts = [t for t in texts if t]  # a rule's number may stand alone on its line
+    out = texts[0] if texts else ""
     for text in texts[1:]:
         if len(out) >= 2 and out.endswith("-") and out[-2].isalpha() and text[:1].isalpha() and text[:1].islower():
             out += text
@@ -189,20 +190,21 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
             else:
                 close_part()
                 entry.part = (layout.section_kind(mark.text), mark.text, i + 1)
-        elif kind in ("bullet", "step", "rule", "text"):
+        elif kind in ("bullet", "step", "rule", "line", "text"):
             if entry is None:
                 unplaced(i, mark, "text outside any entry")
             else:
                 if entry.part is None:
                     entry.part = ("definition", None, i + 1)
                 width = len(lines[i].rstrip())
-                if kind == "text" and block is not None and _continues(block, mark, gap_blank, gap_page, widest[i]):
+                if (kind == "text" and block is not None
+                        and _continues(block, mark, gap_blank, gap_page, widest[i], layout)):
                     block.texts.append(mark.text)
                     block.lines.append(i + 1)
                     block.widths.append(width + (_INDENT if block.kind != "paragraph" else 0))
                 else:
                     close_block()
-                    block = _Open("paragraph" if kind == "text" else kind, mark.number, i + 1, mark.col,
+                    block = _Open("paragraph" if kind in ("text", "line") else kind, mark.number, i + 1, mark.col,
                                   [mark.text], [i + 1], [width])
         else:  # pragma: no cover - a layout's own mark
             unplaced(i, mark, mark.why or f"a line of kind '{kind}'")
@@ -211,12 +213,12 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
     return Document(tuple(entries), tuple(chapters), tuple(problems), tuple(marks))
 
 
-def _continues(block: _Open, mark: Mark, gap_blank: bool, gap_page: bool, widest: int) -> bool:
+def _continues(block: _Open, mark: Mark, gap_blank: bool, gap_page: bool, widest: int, layout: Layout) -> bool:
     if gap_page:  # a page break: the block runs on while its sentence does
         return mark.text[:1].islower() or not block.texts[-1].endswith(_ENDS_SENTENCE)
     if gap_blank:
         return False
-    if block.kind == "paragraph":
+    if block.kind not in layout.measured:
         return True
     return _wrapped(block.widths[-1], mark.text, widest)
 
@@ -227,7 +229,7 @@ def _widest(lines: Sequence[str], marks: Sequence[Mark]) -> list[int]:
     start = 0
     for end in [i for i, m in enumerate(marks) if m.kind in ("entry", "chapter")] + [len(marks)]:
         width = max((len(lines[i].rstrip()) for i in range(start, end)
-                     if marks[i].kind in ("text", "bullet", "step", "rule")), default=0)
+                     if marks[i].kind in ("text", "bullet", "step", "rule", "line")), default=0)
         for i in range(start, end):
             out[i] = width
         start = end

@@ -14,8 +14,10 @@ def convert(doc: Document, layout: Layout, source_name: str, shown: str) -> tupl
     problems: list[Diagnostic] = []
     taken: set[str] = set()
     terms = []
-    for entry in doc.entries:
-        wanted = slug(entry.name) or "term"
+    titles = [slug(layout.title(e.name)) for e in doc.entries]
+    for entry, title in zip(doc.entries, titles):
+        # a title that several entries print ("100. General", "200. General") takes the entry's name whole
+        wanted = (title if titles.count(title) == 1 else slug(entry.name)) or "term"
         term_id = unique(wanted, taken)
         if term_id != wanted:
             problems.append(Diagnostic(Location(shown, entry.line, entry.col),

@@ -14,7 +14,7 @@ from typing import Sequence
 
 #: What a line can be.
 KINDS = ("blank", "front", "furniture", "chapter", "entry", "updated", "released", "section",
-         "bullet", "step", "rule", "text", "unplaced")
+         "bullet", "step", "rule", "line", "text", "unplaced")
 
 
 @dataclass(frozen=True)
@@ -69,12 +69,19 @@ class Layout:
     section_kinds: dict[str, str] = {}
     #: Whether a numbered block's number is printed text (kept in the clause's text) or data (``number``).
     number_in_text = True
+    #: Blocks whose lines were wrapped to a measure: a next line continues one only if it could not have
+    #: fitted on the line before (other blocks run on until a blank line).
+    measured: tuple[str, ...] = ()
 
     def mark(self, lines: Sequence[str]) -> list[Mark]:  # pragma: no cover - each layout has its own
         raise NotImplementedError
 
     def section_kind(self, title: str) -> str:
         return self.section_kinds.get(title.strip().lower(), "named")
+
+    def title(self, name: str) -> str:
+        """The words of an entry's name that its id is made of (a printed number left out)."""
+        return name
 
 
 class RegLayout(Layout):
@@ -102,6 +109,7 @@ class RegLayout(Layout):
     section_kinds = {"how to play": "how-to-play", "special conditions": "special-conditions",
                      "clarifications": "clarifications", "default conditions": "default-conditions"}
     number_in_text = True
+    measured = ("bullet", "step")
 
     _PAGE = re.compile(r"\s*\d{1,4}\s*")
     _BACK = "Return to Table of Contents"
@@ -194,4 +202,84 @@ def _replace(mark: Mark, **changes) -> Mark:
     return replace(mark, **changes)
 
 
-LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (RegLayout(),)}
+class NumberedLayout(Layout):
+    """Numbered rule documents with a glossary at the end, as comprehensive rules of card games are.
+
+    - Front matter (title, introduction, contents) runs to the end of the
+      contents, which close with "Credits"; from the body's "Credits" line to
+      the end is back matter (furniture).
+    - "1. Game Concepts" (one digit) is a chapter; "100. General" (three
+      digits) a section of rules: an entry, whose name is printed with its
+      number and whose id is a slug of its title.
+    - "100.1." and "100.1a" start a rule; the number is the clause's
+      ``number``, not its text. The text follows on the same line or the
+      next; lines up to a blank line (an "Example:") run on.
+    - From the body's "Glossary" line on, a line after a blank line names an
+      entry, and each line under it is a clause of its own.
+    """
+
+    name = "numbered"
+    description = "numbered rule documents (rules like 100.1a, a glossary at the end)"
+    number_in_text = False
+    _CHAPTER = re.compile(r"(\d)\.\s+(\S.*)")
+    _SECTION = re.compile(r"(\d{3})\.\s+(\S.*)")
+    _RULE = re.compile(r"(\d{3}\.\d+[a-z]?\.?)(?=\s|$)")
+    _CONTENTS, _GLOSSARY, _CREDITS = "Contents", "Glossary", "Credits"
+
+    def mark(self, lines: Sequence[str]) -> list[Mark]:
+        body = self._body(lines)
+        marks: list[Mark] = []
+        part = "front"
+        for i, line in enumerate(lines):
+            stripped = line.strip()
+            if i < body:
+                marks.append(Mark("blank") if not stripped else Mark("front", stripped, why="front matter"))
+                continue
+            if stripped == self._GLOSSARY and part == "rules":
+                part = "glossary"
+                marks.append(Mark("chapter", stripped, words_at(line).col))
+                continue
+            if stripped == self._CREDITS and part in ("rules", "glossary"):
+                part = "back"
+            if part == "front":
+                part = "rules"
+            if not stripped:
+                marks.append(Mark("blank"))
+            elif part == "back":
+                marks.append(Mark("furniture", stripped, why="back matter: credits"))
+            elif part == "glossary":
+                new_entry = i == 0 or blank(lines[i - 1])
+                marks.append(Mark("entry", stripped, words_at(line).col) if new_entry
+                             else _replace(words_at(line), kind="line"))
+            else:
+                marks.append(self._rules_line(line, stripped))
+        return marks
+
+    def _body(self, lines: Sequence[str]) -> int:
+        """The first line after the contents (0 when the document has none)."""
+        start = next((i for i, line in enumerate(lines) if line.strip() == self._CONTENTS), None)
+        if start is None:
+            return 0
+        end = next((i for i in range(start, len(lines)) if lines[i].strip() == self._CREDITS), None)
+        return 0 if end is None else end + 1
+
+    def _rules_line(self, line: str, stripped: str) -> Mark:
+        rule = self._RULE.match(line.lstrip())
+        if rule:
+            start = len(line) - len(line.lstrip())
+            text = words_at(line, start + rule.end())
+            return Mark("rule", text.text, start + 1, number=rule[1])
+        section = self._SECTION.fullmatch(stripped)
+        if section:
+            return Mark("entry", stripped, words_at(line).col, number=section[1])
+        if self._CHAPTER.fullmatch(stripped):
+            return Mark("chapter", stripped, words_at(line).col)
+        return words_at(line)
+
+    def title(self, name: str) -> str:
+        """'100. General' -> 'General': what a section's id is made of."""
+        section = self._SECTION.fullmatch(name)
+        return section[2] if section else name
+
+
+LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (RegLayout(), NumberedLayout())}

@@ -20,7 +20,9 @@ that ``rulebook check`` verifies it at once.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
@@ -34,6 +36,10 @@ SIMILAR = 0.75
 PART = 0.8
 #: Word similarity under which the same printed number does not make two clauses one rule.
 NUMBER_FLOOR = 0.4
+#: Pairs of clauses (left by the passes within terms, times the base edition's clauses) compared to find
+#: merges, moves and splits across terms; beyond, those are looked for within each term only. About
+#: 20 seconds of comparisons at worst; raise it here for a larger import.
+MAX_CROSS_PAIRS = 1_000_000
 #: A label ("Draw: Top of deck") has at most this many words; two clauses with one label are one line of a table.
 _LABEL_WORDS = 6
 _NUMBER = re.compile(r"^\s*\d{1,3}[.)]?\s+")
@@ -57,6 +63,31 @@ def similarity(a: Sequence[str], b: Sequence[str]) -> float:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
+def _shared(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many words two clauses share, counted with repeats: a bound on any matching of their sequences.
+
+    Cheap next to difflib's matching, which is quadratic in the words: the cross-term passes compare
+    every clause left with every old clause, and test this bound first."""
+    one, other = _bag(tuple(a)), _bag(tuple(b))
+    return sum(min(one[word], other[word]) for word in one.keys() & other.keys())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _bag(words: tuple[str, ...]) -> Counter:
+    return Counter(words)
+
+
+def may_be_alike(a: Sequence[str], b: Sequence[str], at_least: float) -> bool:
+    """Whether ``similarity(a, b)`` can reach ``at_least`` (difflib's ratio is at most 2 * shared / total)."""
+    total = len(a) + len(b)
+    return total > 0 and 2 * _shared(a, b) >= at_least * total
+
+
+def may_be_part(inner: Sequence[str], outer: Sequence[str]) -> bool:
+    """Whether ``part_of(inner, outer)`` can reach PART."""
+    return bool(inner) and _shared(inner, outer) >= PART * len(inner)
+
+
 def label(text_words: Sequence[str]) -> tuple[str, ...] | None:
     """The words up to a colon that ends a short label ("Activate an Artifact:"), or None."""
     for i, word in enumerate(text_words[:_LABEL_WORDS]):
@@ -66,10 +97,12 @@ def label(text_words: Sequence[str]) -> tuple[str, ...] | None:
 
 
 def alike(a: Sequence[str], b: Sequence[str]) -> float:
-    """How alike two clauses are: their word similarity, and at least SIMILAR when they share a label."""
-    score = similarity(a, b)
+    """How alike two clauses are: their word similarity, and at least SIMILAR when they share a label;
+    0 for two that cannot reach SIMILAR (not compared word by word)."""
     own = label(a)
-    return max(score, SIMILAR) if own is not None and own == label(b) else score
+    if own is not None and own == label(b):
+        return max(similarity(a, b), SIMILAR)
+    return similarity(a, b) if may_be_alike(a, b, SIMILAR) else 0.0
 
 
 def part_of(inner: Sequence[str], outer: Sequence[str]) -> float:
@@ -139,12 +172,29 @@ def on_top(terms: Sequence[Term], previous: Edition) -> tuple[list[Term], list[D
     # stronger one would have matched
     for new_clauses, old_clauses in pairs:
         _same_words(new_clauses, old_clauses)
-    _merges([n for ns in news.values() for n in ns if n.old is None], pool, previous.id)
+    loose = [n for ns in news.values() for n in ns if n.old is None]
+    if len(loose) * len(pool) > MAX_CROSS_PAIRS:
+        decisions.append(Decision(loose[0].clause.line, loose[0].term,
+                                  f"{len(loose):,} clauses left unmatched times {len(pool):,} clauses of edition "
+                                  f"'{previous.id}' is over MAX_CROSS_PAIRS ({MAX_CROSS_PAIRS:,}, in "
+                                  "compiler/importer/match.py): merges, moves and splits were looked for within "
+                                  "each term only"))
+        for term_id, old in matched_terms.items():
+            own = olds[old.id] if old is not None else []
+            _merges([n for n in news[term_id] if n.old is None], own, previous.id)
+    else:
+        _merges(loose, pool, previous.id)
     for new_clauses, old_clauses in pairs:
         _similar(new_clauses, old_clauses)
     for new_clauses, old_clauses in pairs:
         _same_number(new_clauses, old_clauses)
-    _parts([n for ns in news.values() for n in ns if n.old is None and n.lineage is None], pool, previous.id)
+    left = [n for ns in news.values() for n in ns if n.old is None and n.lineage is None]
+    if len(left) * len(pool) > MAX_CROSS_PAIRS:
+        for term_id, old in matched_terms.items():
+            own = olds[old.id] if old is not None else []
+            _parts([n for n in left if n.term == term_id], own, previous.id)
+    else:
+        _parts(left, pool, previous.id)
     out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
     out += _emptied(renamed, news, olds, previous, decisions)
     return out, decisions
@@ -214,7 +264,8 @@ def _claim(new: _New, old: _Old, how: str, score: float) -> None:
 def _merges(loose: list[_New], olds: list[_Old], previous: str) -> None:
     """An imported clause that holds the words of two or more old clauses, whole, merges them."""
     for new in loose:
-        whole = [o for o in olds if not o.claimed and o.words and part_of(o.words, new.words) >= PART]
+        whole = [o for o in olds if not o.claimed and may_be_part(o.words, new.words)
+                 and part_of(o.words, new.words) >= PART]
         if len(whole) >= 2:
             for o in whole:
                 o.claimed = True
@@ -226,14 +277,16 @@ def _parts(loose: list[_New], olds: list[_Old], previous: str) -> None:
     """Moves and splits among the clauses the passes left."""
     for new in loose:
         same = next((o for o in olds if not o.claimed and o.term != new.term
-                     and similarity(o.words, new.words) >= SIMILAR), None)
+                     and may_be_alike(o.words, new.words, SIMILAR) and similarity(o.words, new.words) >= SIMILAR),
+                    None)
         if same is not None:
             same.claimed = True
             new.lineage = ("moved_from", same.ref)
             new.why = f"{same.ref} of edition '{previous}' has {_alike(similarity(same.words, new.words))}"
             continue
-        outer = max(olds, key=lambda o: (part_of(new.words, o.words), o.term == new.term), default=None)
-        if outer is not None and new.words and part_of(new.words, outer.words) >= PART:
+        candidates = [o for o in olds if may_be_part(new.words, o.words)]
+        outer = max(candidates, key=lambda o: (part_of(new.words, o.words), o.term == new.term), default=None)
+        if outer is not None and part_of(new.words, outer.words) >= PART:
             new.lineage = ("split_from", _ref(outer, new.term))
             new.why = f"its words are part of {outer.ref} of edition '{previous}'"
 

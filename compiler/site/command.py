@@ -30,6 +30,20 @@ _ROOT = click.option("--rulebook", "root", type=click.Path(path_type=Path), defa
                      help="Rulebook folder; without it ./mkdocs.yml decides (else ./rulebook).")
 
 
+def require_site_extra(command: str) -> None:
+    """Exit 1, saying what to install, where mkdocs-material is not (the package's 'site' extra)."""
+    import importlib.util
+
+    try:
+        missing = importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None
+    except (ImportError, ValueError):  # a module set to None in sys.modules
+        missing = True
+    if missing:
+        click.echo(f"rulebook: error: 'rulebook {command}' needs mkdocs-material, which is not installed\n"
+                   "  hint: pip install 'rulebook-compiler[site]' (from a clone: pip install '.[site]')", err=True)
+        sys.exit(1)
+
+
 def default_config(root: Path, title: str) -> str:
     """An mkdocs.yml for a rulebook folder, with absolute paths.
 
@@ -101,6 +115,7 @@ _IgnoreTags.add_multi_constructor("", lambda loader, suffix, node: None)
               help="Folder to write the site to (default: site_dir of mkdocs.yml, else ./public).")
 def build(root: Path | None, out: Path | None) -> None:
     """Build the published glossary (mkdocs-material) into OUT, atomically."""
+    require_site_extra("build")
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
@@ -151,6 +166,7 @@ def _inputs(config, path: Path, rulebook: Path) -> list:
 @click.option("--dev-addr", default="127.0.0.1:8000", show_default=True, help="Address to serve on.")
 def serve(root: Path | None, dev_addr: str) -> None:
     """Serve the glossary locally; edits to the rulebook rebuild it."""
+    require_site_extra("serve")
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from mkdocs.commands.serve import serve as mkdocs_serve
 

@@ -6,6 +6,7 @@ import importlib.util
 import json
 import os
 import py_compile
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -129,7 +130,8 @@ def test_plugin_collects_an_edition(tmp_path):
     result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v2", "--rulebook-engine-cmd",
                      f"{sys.executable} {ENGINES / 'good.py'}", "-v", cwd=tmp_path)
     # good.py answers "poisoned", which v2 gets wrong for paralysis and for the battle phase
-    assert "rulebook[v2]::cure.may_target[paralyzed,phase=discard]" in result.stdout
+    # a rulebook outside pytest's rootdir: its cases go by the absolute path of its rulebook.yaml
+    assert f"FAILED {MINIMAL}/rulebook.yaml::v2::cure.may_target[paralyzed,phase=discard]" in result.stdout.splitlines()
     assert "4 failed, 8 passed" in result.stdout
     assert 'cure#not-in-battle: "Cure cannot be used in battle."' in result.stdout
     assert result.returncode == 1
@@ -138,3 +140,35 @@ def test_plugin_collects_an_edition(tmp_path):
 def test_plugin_unknown_edition(tmp_path):
     result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v9", "--rulebook-engine", "x:y", cwd=tmp_path)
     assert result.returncode != 0 and "unknown edition 'v9'" in result.stderr
+
+
+def _failed_ids(stdout: str) -> list[str]:
+    return [line.split(" ", 1)[1].split(" - ", 1)[0] for line in stdout.splitlines() if line.startswith("FAILED ")]
+
+
+def test_a_failing_case_id_can_be_passed_back_to_pytest(tmp_path):
+    engine = f"{sys.executable} {ENGINES / 'good.py'}"
+    shutil.copytree(MINIMAL, tmp_path / "rulebook")
+    first = _pytest("--rulebook-edition", "v2", "--rulebook-engine-cmd", engine, "-rf", cwd=tmp_path)
+    failed = _failed_ids(first.stdout)
+    assert failed[0] == "rulebook/rulebook.yaml::v2::cure.may_target[phase=battle,poisoned]"
+    assert len(failed) == 4
+    again = _pytest(failed[0], "--rulebook-engine-cmd", engine, "-rf", cwd=tmp_path)
+    assert _failed_ids(again.stdout) == failed[:1]
+    assert again.stdout.splitlines()[-1].startswith("1 failed in ")
+    # the edition too: all its cases, and no other edition's
+    edition = _pytest("rulebook/rulebook.yaml::v2", "--rulebook-engine-cmd", engine, "-rf", cwd=tmp_path)
+    assert _failed_ids(edition.stdout) == failed
+    assert edition.stdout.splitlines()[-1].startswith("4 failed, 8 passed in ")
+
+
+def test_the_readme_line_from_a_clone_root_runs_only_the_cases():
+    # From the clone's root, pytest's testpaths would add the project's own suite (and its imports of examples/).
+    (line,) = [s for s in (ROOT / "README.md").read_text().splitlines() if s.startswith("pytest rulebook ")]
+    args = line.split("#")[0].split()[1:]
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", *args],
+                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    ids = [s for s in result.stdout.splitlines() if "::" in s]
+    assert ids and all(i.startswith("rulebook/rulebook.yaml::2012::") for i in ids), ids[:5]

@@ -36,3 +36,36 @@ def test_pre_commit_hook_runs_rulebook_check():
     assert re.search(hook["files"], "rulebook/editions/3.0.0/heal.yaml")
     assert re.search(hook["files"], "rulebook/vocabulary.yaml")
     assert not re.search(hook["files"], "README.md")
+
+
+def _install_step(tmp_path: Path, cwd: Path, variable: str):
+    """Run the CI example's install step in ``cwd`` with a pip that only logs what it is asked."""
+    import os
+    import shutil
+    import subprocess
+
+    workflow = yaml.safe_load((ROOT / "examples" / "ci" / "rulebook-diff.yml").read_text())
+    (step,) = [s for s in workflow["jobs"]["diff"]["steps"] if s.get("name") == "Install rulebook-compiler"]
+    assert step["env"] == {"RULEBOOK_COMPILER": "${{ vars.RULEBOOK_COMPILER }}"}
+    bin_ = tmp_path / "bin"
+    bin_.mkdir(exist_ok=True)
+    (bin_ / "pip").write_text('#!/bin/sh\necho "pip $*"\n')
+    (bin_ / "pip").chmod(0o755)
+    env = {"PATH": f"{bin_}{os.pathsep}{os.path.dirname(shutil.which('grep'))}", "RULEBOOK_COMPILER": variable}
+    return subprocess.run(["bash", "-e", "-c", step["run"]], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=30)
+
+
+def test_ci_example_installs_the_compiler_from_the_repository_it_runs_in(tmp_path):
+    # rulebook-compiler is not published: 'pip install rulebook-compiler' failed wherever the example was copied.
+    run = _install_step(tmp_path, ROOT, "")
+    assert (run.returncode, run.stdout, run.stderr) == (0, "pip install .\n", "")
+
+
+def test_ci_example_elsewhere_installs_the_compiler_the_repository_variable_names(tmp_path):
+    requirement = "rulebook-compiler @ git+https://example.org/x/rulebook-compiler@0123abc"
+    run = _install_step(tmp_path, tmp_path, requirement)
+    assert (run.returncode, run.stdout) == (0, f"pip install {requirement}\n")
+    unset = _install_step(tmp_path, tmp_path, "")
+    assert (unset.returncode, unset.stdout) == (1, "::error::set the repository variable RULEBOOK_COMPILER to a "
+                                                   "pip requirement for rulebook-compiler\n")

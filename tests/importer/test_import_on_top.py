@@ -120,3 +120,19 @@ def test_an_output_inside_the_rulebook_is_refused(tmp_path, import_cli):
     assert result.exit_code == 2
     assert "is inside the rulebook folder" in result.stderr
     assert not (root / "editions" / "b").exists()
+
+
+def test_over_the_cross_term_limit_merges_and_moves_are_looked_for_within_terms_only(tmp_path, import_cli,
+                                                                                      monkeypatch):
+    from compiler.importer import match
+
+    monkeypatch.setattr(match, "MAX_CROSS_PAIRS", 10)
+    result, out = _import(tmp_path, import_cli)
+    # 6 left by the passes within terms: the new step 1, two reworded, the merged one, the split part, the moved one
+    over = [line for line in result.stdout.splitlines() if "MAX_CROSS_PAIRS" in line]
+    assert over == [
+        f"{SOURCE}:11:1: battle: 6 clauses left unmatched times 10 clauses of edition 'a' is over MAX_CROSS_PAIRS "
+        "(10, in compiler/importer/match.py): merges, moves and splits were looked for within each term only"]
+    assert "moved_from" not in _clauses(out / "poison-and-disease.yaml")["a-poison-effect-discards-a"]
+    assert _clauses(out / "battle.yaml")["the-alignments-of-the-sides"]["merged_from"] == ["first-half",
+                                                                                          "second-half"]

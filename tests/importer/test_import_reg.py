@@ -119,3 +119,19 @@ def test_the_same_source_gives_the_same_bytes(tmp_path, import_cli):
     import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "b")
     for path in sorted((tmp_path / "a").glob("*.yaml")):
         assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes()
+
+
+def test_only_imports_the_entries_named(tmp_path, import_cli):
+    result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path, "--only", "Abilities", "--only", "Multi-Brigade")
+    assert result.exit_code == 0
+    assert sorted(p.name for p in tmp_path.glob("*.yaml")) == ["abilities.yaml", "multi-brigade.yaml"]
+
+
+def test_only_an_entry_the_source_does_not_have_is_an_error_with_a_hint(tmp_path, import_cli):
+    result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out", "--only", "Abilties")
+    assert result.exit_code == 1
+    assert result.stderr == (f"{EXCERPT}: error: no entry is named 'Abilties'\n  hint: did you mean 'Abilities'?\n"
+                             f"{EXCERPT}:82:1: warning: 'Released: 7/26/2011' names no version: kept in the term's "
+                             "editor notes\n  hint: add the version label by hand if the editors know it\n"
+                             "1 problem found\n")
+    assert not (tmp_path / "out").exists()

@@ -21,7 +21,8 @@ def test_bundled_heal_marks(bundled):
 
 
 def test_versions(bundled, minimal):
-    assert [v.edition.id for v in versions(bundled, "heal")] == ["2012", "3.0.0", "4.0.0-draft"]
+    # the locked editions' part of Heal's history (a later edition may change it again)
+    assert [v.edition.id for v in versions(bundled, "heal")][:3] == ["2012", "3.0.0", "4.0.0-draft"]
     first, second = versions(minimal, "cure")
     assert first.previous is None and second.previous is first.term
     assert versions(bundled, "no-such-term") == []

@@ -1,0 +1,119 @@
+"""rulebook init: a new project in which check, build, diff and conformance generate work at once."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from compiler import starter
+from compiler.cli import main
+
+FILES = sorted([
+    ".github/workflows/rulebook.yml", ".gitignore", ".pre-commit-config.yaml", ".vscode/settings.json",
+    ".schemas/corrections.schema.json", ".schemas/rulebook.json", ".schemas/rulebook.schema.json",
+    ".schemas/vocabulary-overlay.schema.json", ".schemas/vocabulary.schema.json", "mkdocs.yml", "rulebook/editions/1.0/draw.yaml",
+    "rulebook/rulebook.yaml", "rulebook/vocabulary.yaml", "site/docs/.gitkeep"])
+
+
+def rulebook(*args: str):
+    return CliRunner().invoke(main, list(args), prog_name="rulebook")
+
+
+def files_under(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+@pytest.fixture
+def started(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setattr(starter, "compiler_source", lambda: None)
+    monkeypatch.chdir(tmp_path)
+    result = rulebook("init", "mygame")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "Started a rulebook in mygame/: rulebook/ (edition 1.0, term 'draw'), mkdocs.yml, .pre-commit-config.yaml, "
+        ".github/workflows/rulebook.yml, .vscode/, .schemas/.\nNext: cd mygame && rulebook check && rulebook build\n")
+    monkeypatch.chdir(tmp_path / "mygame")
+    return tmp_path / "mygame"
+
+
+def test_init_writes_the_project(started):
+    assert files_under(started) == FILES
+    assert yaml.safe_load((started / "rulebook" / "rulebook.yaml").read_text())["title"] == "mygame"
+
+
+def test_check_build_diff_and_conformance_work_at_once(started):
+    check = rulebook("check")
+    assert (check.exit_code, check.stdout) == (0, "mygame: 1 editions (1.0), 1 term, latest 1.0 with 1 term and "
+                                                  "1 clause: no problems\n")
+    build = rulebook("build")
+    assert build.exit_code == 0, build.output
+    page = (started / "public" / "terms" / "draw" / "index.html").read_text()
+    assert "A player may draw a card unless their hand is full." in page
+    diff = rulebook("diff", "1.0", "1.0")
+    assert (diff.exit_code, diff.stderr) == (0, "")
+    generate = rulebook("conformance", "generate", "--edition", "1.0", "--out", "suites")
+    assert generate.exit_code == 0, generate.output
+    cases = json.loads((started / "suites" / "cases.json").read_text())
+    assert sorted(c["name"] for c in cases["cases"]) == [
+        "draw.may_draw[-]", "draw.may_draw[hand_full]"]
+
+
+def test_each_rulebook_file_is_mapped_to_the_schema_of_its_kind(started):
+    settings = json.loads((started / ".vscode" / "settings.json").read_text())["yaml.schemas"]
+    sources = [f for f in files_under(started) if f.startswith("rulebook/")]
+    for source in sources:
+        (schema,) = [s for s, globs in settings.items() if any(fnmatch.fnmatch(source, g) for g in globs)]
+        jsonschema.validate(yaml.safe_load((started / source).read_text()),
+                            json.loads((started / schema).read_text()))
+    # the copies are the package's files
+    from compiler.schema import shipped_files
+    assert {s: (started / s).read_text() for s in settings} == {s: shipped_files()[Path(s).name] for s in settings}
+
+
+def test_the_hook_and_the_workflow_without_a_known_repository(started):
+    hooks = yaml.safe_load((started / ".pre-commit-config.yaml").read_text())["repos"]
+    assert hooks == [{"repo": "local", "hooks": [{"id": "rulebook-check", "name": "rulebook check",
+                                                  "entry": "rulebook check", "language": "system",
+                                                  "files": "^rulebook/", "pass_filenames": False}]}]
+    workflow = yaml.safe_load((started / ".github" / "workflows" / "rulebook.yml").read_text())
+    assert workflow["jobs"]["rulebook"]["env"] == {"RULEBOOK_COMPILER": "${{ vars.RULEBOOK_COMPILER }}"}
+
+
+def test_the_hook_and_the_workflow_name_the_repository_the_compiler_came_from(tmp_path, monkeypatch):
+    monkeypatch.setattr(starter, "compiler_source", lambda: ("https://example.org/x/rulebook-compiler.git", "ab12"))
+    assert rulebook("init", str(tmp_path / "g")).exit_code == 0
+    hooks = yaml.safe_load((tmp_path / "g" / ".pre-commit-config.yaml").read_text())["repos"]
+    assert hooks == [{"repo": "https://example.org/x/rulebook-compiler.git", "rev": "ab12",
+                      "hooks": [{"id": "rulebook-check"}]}]
+    workflow = yaml.safe_load((tmp_path / "g" / ".github" / "workflows" / "rulebook.yml").read_text())
+    assert workflow["jobs"]["rulebook"]["env"] == {
+        "RULEBOOK_COMPILER": "rulebook-compiler[site] @ git+https://example.org/x/rulebook-compiler.git@ab12"}
+
+
+def test_init_writes_over_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mkdocs.yml").write_text("mine\n")
+    (tmp_path / "rulebook").mkdir()
+    (tmp_path / "rulebook" / "rulebook.yaml").write_text("mine too\n")
+    result = rulebook("init")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Usage: rulebook init [OPTIONS] [DIR]\nTry 'rulebook init --help' for help.\n\n"
+        "Error: Invalid value for '[DIR]': '.' already holds rulebook/rulebook.yaml, mkdocs.yml; init writes only "
+        "new files and wrote none: choose a new or empty folder\n")
+    assert files_under(tmp_path) == ["mkdocs.yml", "rulebook/rulebook.yaml"]
+    assert (tmp_path / "mkdocs.yml").read_text() == "mine\n"
+
+
+def test_a_title_reaches_the_rulebook_and_the_site_as_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    title = 'Quotes " and: colons # and <b>tags</b> 🃏'
+    assert rulebook("init", "--title", title, "g").exit_code == 0
+    assert yaml.safe_load((tmp_path / "g" / "rulebook" / "rulebook.yaml").read_text())["title"] == title
+    assert yaml.safe_load((tmp_path / "g" / "mkdocs.yml").read_text())["site_name"] == title
