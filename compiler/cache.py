@@ -50,23 +50,29 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from .diagnostics import printable
-from .model import Rulebook, Term
-from .modeljson import ModelDataError, from_data, to_data
-from .vocabulary import OVERLAY_FILE
+
+if TYPE_CHECKING:
+    from .model import Rulebook, Term
+
+# The model, its codec and the build are imported where an entry is read or written, not
+# here: a check of unchanged files reads one proof (compiler/proofs.py) and needs none of them.
 
 #: Bumped when the layout of the database changes (3: entries are JSON, not pickles;
 #: 4: clauses and editions carry declared lineage; 5: facts may be ordered, conditions may
 #: hold comparisons; 6: tables with several keys and otherwise; 7: each edition holds its
 #: vocabulary; 8: a term's files are a list, a patched term naming the files it keeps values from;
 #: 9: editor notes and the corrections log; 10: terms' updated/released, editions' version labels;
-#: 11: clauses' printed numbers; 12: editions' not_held_before).
-SCHEMA = 12
+#: 11: clauses' printed numbers; 12: editions' not_held_before; 13: what check proved, per decision
+#: and per rulebook: the ``proofs`` table, compiler/proofs.py).
+SCHEMA = 13
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
+#: Proofs kept (one per decision checked and one per rulebook); the oldest beyond this are dropped.
+MAX_PROOFS = 200_000
 #: The largest entry stored or read, uncompressed: a forged entry cannot make a run use more
 #: memory than this to reject it. (A term 50 times the largest of the bundled rulebook's is 2 MB.)
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
@@ -195,8 +201,10 @@ def _dump(obj, paths: dict[str, str]) -> tuple[bytes, str]:
     folder, another current folder).
     """
     try:
+        from .modeljson import to_data
+
         text = json.dumps(to_data(obj, paths), ensure_ascii=True, allow_nan=False, separators=(",", ":"))
-    except ModelDataError as exc:
+    except ValueError as exc:  # modeljson.ModelDataError
         raise CacheError(f"cannot store the model: {exc}") from exc
     if len(text) > MAX_ENTRY_BYTES:
         raise CacheError(f"an entry of {len(text)} bytes is larger than {MAX_ENTRY_BYTES}")
@@ -214,6 +222,8 @@ def _load(cls: type, data: bytes, checksum: str, paths: dict[str, str]):
         if inflate.unconsumed_tail or not inflate.eof:
             raise CacheError("an entry larger than the limit, or truncated")
         # RecursionError: arrays nested deeper than the interpreter's limit (no entry we write nests so).
+        from .modeljson import from_data
+
         return from_data(cls, json.loads(raw), paths)
     except (zlib.error, ValueError, RecursionError) as exc:  # ModelDataError and JSON's errors are ValueErrors
         raise CacheError(f"unreadable entry: {exc}") from exc
@@ -235,6 +245,7 @@ CREATE TABLE IF NOT EXISTS uses(blob TEXT NOT NULL, pos INTEGER NOT NULL, name T
     via TEXT NOT NULL, ukind TEXT NOT NULL, uname TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS uses_name ON uses(name);
 CREATE INDEX IF NOT EXISTS uses_user ON uses(uname, ukind);
+CREATE TABLE IF NOT EXISTS proofs(key TEXT PRIMARY KEY, data TEXT NOT NULL, used REAL NOT NULL) WITHOUT ROWID;
 """
 
 
@@ -355,6 +366,8 @@ class Cache:
                 paths = {"rulebook.yaml": shown_path(root, "rulebook.yaml"),
                          "vocabulary.yaml": shown_path(root, "vocabulary.yaml"),
                          "corrections.yaml": shown_path(root, "corrections.yaml"), **_vocabulary_paths(root, fp)}
+                from .model import Rulebook
+
                 book = _load(Rulebook, skeleton, checksum, paths)
             except CacheError:
                 self.forget(fp.key)
@@ -420,6 +433,31 @@ class Cache:
         except (sqlite3.Error, OSError) as exc:
             self.fail(exc)
             return False
+
+    # -- what check proved (compiler/proofs.py) --------------------------------------------------
+
+    def proofs(self, keys: list[str]) -> dict[str, str]:
+        """The stored proofs among ``keys`` (JSON text, validated by the reader)."""
+        if not self.usable or not keys:
+            return {}
+        try:
+            return {k: d for k, d in self.db.execute(
+                "SELECT key, data FROM proofs WHERE key IN (SELECT value FROM json_each(?))", (json.dumps(keys),))
+                if type(k) is str and type(d) is str}
+        except (sqlite3.Error, OSError) as exc:
+            self.fail(exc)
+            return {}
+
+    def store_proofs(self, items: dict[str, str]) -> bool:
+        """Record proofs (key -> JSON text); the least recently stored beyond MAX_PROOFS are dropped."""
+        now = time.time()
+
+        def change() -> None:
+            self.db.executemany("INSERT OR REPLACE INTO proofs VALUES(?, ?, ?)",
+                                [(k, v, now) for k, v in sorted(items.items())])
+            self.db.execute("DELETE FROM proofs WHERE key NOT IN "
+                            "(SELECT key FROM proofs ORDER BY used DESC LIMIT ?)", (MAX_PROOFS,))
+        return bool(items) and self._write(change)
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -569,7 +607,7 @@ def _meta_paths(root: Path, book: Rulebook) -> dict[str, str]:
         for item in edition.vocabulary.facts + edition.vocabulary.constraints:
             if item.loc.path not in paths:
                 rel = Path(os.path.relpath(os.path.abspath(item.loc.path), top)).as_posix()
-                paths[item.loc.path] = rel if rel.endswith("/" + OVERLAY_FILE) else "vocabulary.yaml"
+                paths[item.loc.path] = rel if rel.endswith("/" + _overlay_file()) else "vocabulary.yaml"
     for correction in book.corrections:
         paths[correction.loc.path] = "corrections.yaml"
     return paths
@@ -577,7 +615,13 @@ def _meta_paths(root: Path, book: Rulebook) -> dict[str, str]:
 
 def _vocabulary_paths(root: Path | str, fp: Fingerprint) -> dict[str, str]:
     """Placeholder -> shown path of the editions' _vocabulary.yaml files (see ``_meta_paths``)."""
-    return {rel: shown_path(root, rel) for rel in fp.files if rel.endswith("/" + OVERLAY_FILE)}
+    return {rel: shown_path(root, rel) for rel in fp.files if rel.endswith("/" + _overlay_file())}
+
+
+def _overlay_file() -> str:
+    from .vocabulary import OVERLAY_FILE
+
+    return OVERLAY_FILE
 
 
 @dataclass(frozen=True)
@@ -669,6 +713,8 @@ class CachedBook:
                 if row is None:
                     raise CacheError(f"term entry {blob[:12]} is missing")
                 paths = {_placeholder(i): shown_path(self.root, rel) for i, rel in enumerate(_string_list(file))}
+                from .model import Term
+
                 term = _load(Term, row[0], row[1], paths)
             except CacheError:
                 self.cache.forget_blob(blob)  # with this rulebook, which uses it

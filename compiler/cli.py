@@ -85,26 +85,23 @@ def main() -> None:
 
 @main.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path))
-def check(path: Path | None) -> None:
+@click.option("--no-cache", is_flag=True,
+              help="Neither read nor fill the cache (what earlier checks proved; also set by RULEBOOK_NO_CACHE=1).")
+def check(path: Path | None, no_cache: bool) -> None:
     """Check the rulebook at PATH: schema, names, overlays, rule logic."""
-    from .build import check as run_check
-    from .lock import problems as lock_problems
-    from .logic import logic_problems
+    from .checking import check_rulebook
 
     missing = missing_default_rulebook() if path is None else None
-    book, problems = (None, [missing]) if missing else run_check(path or default_root())
-    if book is not None:
-        problems = logic_problems(book) + lock_problems(book)
-    errors = [p for p in problems if p.severity == "error"]
+    if missing:
+        report([missing])
+        sys.exit(1)
+    result = check_rulebook(path or default_root(), use_cache=not no_cache)
+    problems = result.problems
     if problems:
         report(problems)
-    if errors:
+    if result.summary is None or any(p.severity == "error" for p in problems):
         sys.exit(1)
-    terms = {t.id for e in book.editions for t in e.terms}
-    clauses = sum(len(t.clauses) for t in book.latest.terms)
-    click.echo(f"{printable(book.title)}: {len(book.editions)} editions ({', '.join(e.id for e in book.editions)}), "
-               f"{_count(len(terms), 'term')}, latest {book.latest.id} with {_count(len(book.latest.terms), 'term')} "
-               f"and {_count(clauses, 'clause')}: no problems")
+    click.echo(result.summary)
 
 
 def _base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

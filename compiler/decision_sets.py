@@ -49,7 +49,7 @@ class DecisionSets:
 
     def __init__(self, model: DecisionModel, core: Core | None = None):
         self.model = model
-        self.core = core if core is not None else vocabulary_core(model.vocabulary)
+        self.core = core if core is not None else vocabulary_core(model.vocabulary, model.orders)
         core = self.core
         memo: dict[str, Node] = {}
         given = model.decision.given

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterator, Mapping, Union
 
 from .budget import Budget, OverBudget  # noqa: F401 (OverBudget: where logic.py has long imported it)
@@ -140,12 +141,7 @@ class DecisionModel:
         preds = ({n: p.condition for n, p in edition.predicates.items()} if predicates is None
                  else dict(predicates))
         self.predicates: Mapping[str, Condition] = preds
-        cache: dict = {}
-        orders = vocabulary.orders if orders is None else orders
-        self._compiled = tuple(
-            _Compiled(r, compile_condition(r.when, preds, cache, orders=orders) if r.when is not None else None,
-                      compile_condition(r.test, preds, cache, orders=orders) if r.test is not None else None)
-            for r in self.rules)
+        self.orders = vocabulary.orders if orders is None else orders
         used: set[str] = set()
         for r in self.rules:
             for cond in (r.when, r.test):
@@ -154,16 +150,42 @@ class DecisionModel:
         if self.decision.given is not None:
             used |= facts_used(self.decision.given, preds)
         self.facts: tuple[str, ...] = tuple(sorted(used))
-        given = (compile_condition(self.decision.given, preds, cache, orders=orders)
-                 if self.decision.given is not None else None)
-        sizes: dict[str, int] = {}
-        self.space = Space(vocabulary, used, given,
-                           size(self.decision.given, preds, sizes) if self.decision.given is not None else 0)
-        # steps to evaluate every rule in one situation, at most
-        self.rules_cost = sum(size(c, preds, sizes) for r in self.rules for c in (r.when, r.test) if c is not None)
         # bit j of _override_bits[i]: rule i overrides rule j, directly or through others
         self._override_bits = self._override_table()
         self._overrides = _BitSets(self._override_bits)
+
+    # What evaluating one situation at a time needs is made when first asked: the
+    # logic checks reason on the rules symbolically (compiler/decision_sets.py)
+    # and never evaluate, and compiling every rule was a fifth of their time.
+    @cached_property
+    def _cache(self) -> dict:
+        return {}
+
+    @cached_property
+    def _compiled(self) -> tuple["_Compiled", ...]:
+        preds, cache, orders = self.predicates, self._cache, self.orders
+        return tuple(
+            _Compiled(r, compile_condition(r.when, preds, cache, orders=orders) if r.when is not None else None,
+                      compile_condition(r.test, preds, cache, orders=orders) if r.test is not None else None)
+            for r in self.rules)
+
+    @cached_property
+    def _sizes(self) -> dict[str, int]:
+        return {}
+
+    @cached_property
+    def space(self) -> "Space":
+        given = self.decision.given
+        compiled = (compile_condition(given, self.predicates, self._cache, orders=self.orders)
+                    if given is not None else None)
+        return Space(self.vocabulary, set(self.facts), compiled,
+                     size(given, self.predicates, self._sizes) if given is not None else 0)
+
+    @cached_property
+    def rules_cost(self) -> int:
+        """Steps to evaluate every rule in one situation, at most."""
+        return sum(size(c, self.predicates, self._sizes) for r in self.rules for c in (r.when, r.test)
+                   if c is not None)
 
     def _override_table(self) -> list[int]:
         """For each rule, the rules it overrides, directly or through others, as bits.

@@ -8,27 +8,35 @@ situation that shows it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from .conditions import Condition, refs
 from .diagnostics import Diagnostic
 from .decision_sets import DecisionSets
 from .evaluate import DecisionModel, show_state
 from .symbolic import Core, vocabulary_core
+
+if TYPE_CHECKING:
+    from .proofs import Proofs
 from .model import Edition, Rulebook
 
 # Sets of rules in conflict reported per decision, at most (then one line with the count).
 MAX_CONFLICTS_SHOWN = 32
 
 
-def logic_problems(book: Rulebook) -> list[Diagnostic]:
-    """Every conflict, empty situation and dead rule, over all editions."""
+def logic_problems(book: Rulebook, proofs: "Proofs | None" = None) -> list[Diagnostic]:
+    """Every conflict, empty situation and dead rule, over all editions.
+
+    With ``proofs`` (compiler/proofs.py), a decision whose inputs were proved
+    before takes its problems from there, and the others are proved and kept.
+    """
     problems: list[Diagnostic] = []
     first_had: dict[tuple, Edition] = {}  # rules over predicates -> the first edition that had them
     done: set[tuple] = set()  # ... and the vocabularies they were checked over
     tokens: dict[tuple, int] = {}
     vocabularies: dict = {}
     cores: dict = {}  # one BDD manager per vocabulary: decisions over it share its diagrams
+    todo: list[tuple[Edition, Edition, DecisionModel, object]] = []
     for edition in book.editions:
         token = tokens.setdefault(_predicates_key(edition), len(tokens))
         vocabulary = vocabularies.setdefault(edition.vocabulary, len(vocabularies))
@@ -43,14 +51,21 @@ def logic_problems(book: Rulebook) -> list[Diagnostic]:
             done.add((key, vocabulary))
             model = DecisionModel(edition.vocabulary, edition, name,
                                   predicates=_reachable(edition, name, conditions))
-            core = cores.get(vocabulary)
-            if core is None:
-                core = cores[vocabulary] = vocabulary_core(edition.vocabulary)
-            found = decision_problems(model, core)
-            if first is not edition:  # reported at the earlier edition's file: say which edition fails
-                found = [replace(p, message=f"{p.message}, in edition '{edition.id}', whose vocabulary differs "
-                                            f"from that of edition '{first.id}'") for p in found]
-            problems.extend(found)
+            todo.append((edition, first, model, vocabulary))
+    stored = proofs.stored([m for _, _, m, _ in todo]) if proofs is not None else {}
+    for edition, first, model, vocabulary in todo:
+        core = cores.get(vocabulary)
+        if core is None:
+            core = cores[vocabulary] = vocabulary_core(edition.vocabulary)
+
+        def prove(model=model, core=core) -> list[Diagnostic]:
+            return decision_problems(model, core)
+
+        found = proofs.problems(model, prove, stored) if proofs is not None else prove()
+        if first is not edition:  # reported at the earlier edition's file: say which edition fails
+            found = [replace(p, message=f"{p.message}, in edition '{edition.id}', whose vocabulary differs "
+                                        f"from that of edition '{first.id}'") for p in found]
+        problems.extend(found)
     return problems
 
 

@@ -1,0 +1,89 @@
+"""What check proved is kept in the cache: an unchanged rulebook is not proved again,
+an edit re-proves only the decisions it touches, and a diff after check starts warm."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from compiler.cache import DB_NAME, Cache, fingerprint
+from compiler.checking import check_rulebook
+from compiler.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "proofs"
+SUMMARY = "Proofs: 1 editions (e1), 2 terms, latest e1 with 2 terms and 4 clauses: no problems"
+
+
+@pytest.fixture
+def book(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(FIXTURE, tmp_path / "book")
+    return Path("book")
+
+
+def _counts(result) -> tuple:
+    return (result.whole, result.reused, result.proved)
+
+
+def test_a_second_check_of_an_unchanged_rulebook_is_read_from_the_cache(book):
+    first = check_rulebook(book)
+    assert (first.problems, first.summary, _counts(first)) == ([], SUMMARY, (False, 0, 2))
+    again = check_rulebook(book)
+    assert (again.problems, again.summary, _counts(again)) == ([], SUMMARY, (True, 0, 0))
+
+
+def test_an_edit_to_one_term_proves_only_its_decision_again(book):
+    check_rulebook(book)
+    term = book / "editions" / "e1" / "second.yaml"
+    term.write_text(term.read_text().replace("value: false, when: {not: b}", "value: false, when: {all: [a, b]}"))
+    result = check_rulebook(book)
+    assert _counts(result) == (False, 1, 1)
+    assert [str(p) for p in result.problems] == [
+        "book/editions/e1/second.yaml:4:5: error: decision 'second.q' has no answer when a=false, b=false\n"
+        "  hint: add a rule for this situation, a constraint that rules it out, "
+        "or a 'given' that puts it out of the question's scope",
+        "book/editions/e1/second.yaml:9:35: error: decision 'second.q' is in conflict when a=true, b=true: "
+        "second#x says true; second#y says false, and no rule is an exception to the other\n"
+        "  hint: mark one rule 'exception_to' the other's clause, or narrow a 'when'"]
+    # the same problems, now from the cache, as the command prints them
+    out = CliRunner().invoke(main, ["check", str(book)])
+    assert (out.exit_code, out.stdout) == (1, "")
+    assert out.stderr.splitlines() == [*"\n".join(str(p) for p in result.problems).splitlines(), "2 problems found"]
+    assert _counts(check_rulebook(book)) == (True, 0, 0)
+
+
+def test_moving_a_rule_to_another_line_proves_its_decision_again(book):
+    # the problems name lines, so a proof is keyed by where its rules are
+    check_rulebook(book)
+    term = book / "editions" / "e1" / "first.yaml"
+    term.write_text(term.read_text().replace("sections:\n", "sections:\n\n"))
+    assert _counts(check_rulebook(book)) == (False, 1, 1)
+
+
+def test_a_forged_proof_reads_as_missing_and_is_made_again(book, tmp_path):
+    check_rulebook(book)
+    db = sqlite3.connect(tmp_path / "cache" / DB_NAME)
+    db.execute("UPDATE proofs SET data = ?", ('[["x", "1", 1, "error", "", "forged", null]]',))
+    db.commit()
+    db.close()
+    result = check_rulebook(book)
+    assert (result.problems, result.summary, _counts(result)) == ([], SUMMARY, (False, 0, 2))
+
+
+def test_a_check_fills_the_cache_so_that_a_diff_starts_warm(book, tmp_path):
+    check_rulebook(book)
+    cache = Cache.open(tmp_path / "cache")
+    assert cache.lookup(book, fingerprint(book)) is not None
+
+
+def test_no_cache_neither_reads_nor_writes_it(book, tmp_path):
+    out = CliRunner().invoke(main, ["check", "--no-cache", str(book)])
+    assert (out.exit_code, out.stdout) == (0, SUMMARY + "\n")
+    assert not (tmp_path / "cache").exists()
+    assert _counts(check_rulebook(book, use_cache=False)) == (False, 0, 2)
