@@ -13,11 +13,12 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, replace as dc_replace
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from . import conditions as C
 from . import lineage as L
 from . import metadata, overlay, schema, tables
+from . import progress
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
 from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
                     Steps, Table, TableRow, Term, Vocabulary, clause_ref)
@@ -43,6 +44,36 @@ def load_rulebook(root: Path | str) -> Rulebook:
     """Load and check the rulebook in ``root``; raise RulebookError with every problem."""
     with _cyclic_gc_paused(), suggestion_budget():
         return _Builder(Path(root)).build()
+
+
+# Files read and validated by earlier loads in this process, while ``remembering`` lasts:
+# (path, kind) -> ((size, mtime), document, its problems). Documents are only read after loading.
+_REMEMBERED: dict[tuple[Path, str], tuple[tuple[int, int], Document | None, list[Diagnostic]]] = {}
+_remembering = False
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """Loads in this block read and validate again only the files changed since (``rulebook serve``).
+
+    A file is taken as unchanged while its size and modification time (in
+    nanoseconds) are; what the files held is dropped when the block ends.
+    """
+    global _remembering
+    _remembering = True
+    try:
+        yield
+    finally:
+        _remembering = False
+        _REMEMBERED.clear()
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_size, stat.st_mtime_ns)
 
 
 @contextmanager
@@ -96,6 +127,18 @@ class _Builder:
     def load(self, path: Path, kind: str) -> Document | None:
         if self.outside(path):
             return None
+        stamp = _stamp(path) if _remembering else None
+        if stamp is not None and _REMEMBERED.get((path, kind), (None,))[0] == stamp:
+            _, doc, problems = _REMEMBERED[(path, kind)]
+            self.problems.extend(problems)
+            return doc
+        before = len(self.problems)
+        doc = self._load(path, kind)
+        if stamp is not None:
+            _REMEMBERED[(path, kind)] = (stamp, doc, self.problems[before:])
+        return doc
+
+    def _load(self, path: Path, kind: str) -> Document | None:
         doc, problems = load(path, self.shown(path))
         self.problems.extend(problems)
         if doc is None:
@@ -237,7 +280,7 @@ class _Builder:
                            or f"add '{folder.name}' to the editions in rulebook.yaml, or rename the folder")
                 continue
             first_file: dict[str, str] = {}  # term id -> the file that gave it first
-            for path in sorted(folder.iterdir()):
+            for path in progress.track(sorted(folder.iterdir()), "term files"):
                 if path.name == OVERLAY_FILE and path.is_file():
                     overlay = self.load(path, "vocabulary-overlay")
                     if overlay is not None:

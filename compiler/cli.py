@@ -65,9 +65,11 @@ class _Group(click.Group):
     def invoke(self, ctx: click.Context):
         from .budget import LimitError
         from .fileio import OutputError
+        from .progress import display
 
         try:
-            return super().invoke(ctx)
+            with display():  # bars on a terminal for the long loops, then a summary line (compiler.progress)
+                return super().invoke(ctx)
         except OutputError as exc:
             click.echo(printable(f"rulebook: error: {exc}"), err=True)
             ctx.exit(1)
@@ -164,10 +166,13 @@ from .diff.command import diff_command, history_command  # noqa: E402
 from .publish import correct, publish  # noqa: E402
 from .site.command import build as site_build, serve as site_serve  # noqa: E402
 from .starter import init  # noqa: E402
+from .progress import add_quiet_option  # noqa: E402
 
 for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct, init):
     main.add_command(_command)
 from .importer.command import import_command; main.add_command(import_command)  # noqa: E402,E702
+for _command in main.commands.values():
+    add_quiet_option(_command)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -19,6 +19,7 @@ from .symbolic import Core, vocabulary_core
 if TYPE_CHECKING:
     from .proofs import Proofs
 from .model import Edition, Rulebook
+from . import progress
 
 # Sets of rules in conflict reported per decision, at most (then one line with the count).
 MAX_CONFLICTS_SHOWN = 32
@@ -41,7 +42,7 @@ def logic_problems(book: Rulebook, proofs: "Proofs | None" = None) -> list[Diagn
         token = tokens.setdefault(_predicates_key(edition), len(tokens))
         vocabulary = vocabularies.setdefault(edition.vocabulary, len(vocabularies))
         conditions = {n: p.condition for n, p in edition.predicates.items()}
-        for name in sorted(edition.decisions):
+        for name in progress.track(sorted(edition.decisions), "decisions"):
             key = (edition.decisions[name], edition.rules.get(name, ()), token)
             first = first_had.setdefault(key, edition)
             # The same rules over the same predicates and vocabulary: already checked. Over another

@@ -23,6 +23,7 @@ have met first: witnesses do not change with the method.
 
 from __future__ import annotations
 
+import copy
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
@@ -262,3 +263,16 @@ class Core:
 def vocabulary_core(vocabulary: "Vocabulary", orders: Mapping[str, Sequence[str]] | None = None) -> Core:
     """A core over a vocabulary's facts (``orders`` defaults to the vocabulary's own)."""
     return Core({f.name: f.domain for f in vocabulary.facts}, vocabulary.orders if orders is None else orders)
+
+
+def with_orders(core: Core, orders: Mapping[str, Sequence[str]]) -> Core:
+    """The same manager and encoding, comparing ordered facts in another order.
+
+    The diff reads each edition's comparisons in that edition's own order over
+    the two vocabularies joined: both sides' sets must live in one manager to be
+    compared, so the view shares everything but ``orders`` (facts declared
+    through either are declared for both).
+    """
+    view = copy.copy(core)
+    view.orders = dict(orders)
+    return view

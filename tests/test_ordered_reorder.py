@@ -30,7 +30,7 @@ def test_each_edition_reads_the_comparison_in_its_own_order():
         e = book.edition(edition)
         model = DecisionModel(e.vocabulary, e, DECISION)
         assert [s["battle_step"] for s in model.states() if model.outcome(s) is True] == admitted
-        suite = build_suite(book, e)
+        suite = build_suite(book, e, max_exhaustive=4096)
         assert [(c.facts_dict["battle_step"], c.expected) for c in suite.cases] == [
             (v, v in admitted) for v in e.vocabulary.orders["battle_step"]]
 

@@ -221,12 +221,14 @@ def test_the_diff_of_a_patch_names_the_clauses_it_changed(monkeypatch):
         "targeting",
         "  semantic  targeting#default-territory  patch/editions/b/targeting.yaml:3:5",
         "    Unless an ability says otherwise, it targets [-in territory-]{+anywhere+}.",
-        "    behaviour: targeting.default_location changed",
+        "    behaviour: targeting.default_location changed: answer changed in 1 of 1 situation",
+        "      territory -> anywhere in 1 situation: in every situation",
         "      when no fact holds: old territory (targeting#default-territory), "
         "new anywhere (targeting#default-territory)",
         "  semantic  targeting#protect  patch/editions/b/targeting.yaml:8:5",
         "    A protected character [-can-]{+cannot+} be targeted.",
-        "    behaviour: targeting.may_target narrowed",
+        "    behaviour: targeting.may_target narrowed in 1 of 8 situations; broadened in none",
+        "      yes -> no in 1 situation: whenever in_play and protected and target_is_character",
         "      when in_play, protected, target_is_character: old yes (targeting#in-play-only), "
         "new no (targeting#protect)",
     ]

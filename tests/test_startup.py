@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MINIMAL = ROOT / "tests" / "fixtures" / "minimal"
-HEAVY = ("deepdiff", "mkdocs", "jinja2", "material")
+HEAVY = ("deepdiff", "mkdocs", "jinja2", "material", "rich")
 
 PROBE = """
 import contextlib, io, sys

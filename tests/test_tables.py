@@ -83,7 +83,7 @@ def test_a_table_is_exported_as_written(book):
 def test_the_suite_exercises_the_otherwise_row(book):
     from compiler.conformance.cases import build_suite
 
-    suite = build_suite(book, book.latest)
+    suite = build_suite(book, book.latest, max_exhaustive=4096)
     by_name = {c.name: c for c in suite.cases}
     case = by_name["targeting.location[ability=hold,card_type=lost_soul]"]
     assert (case.expected, [q.ref for q in case.clauses]) == ("in_play", ["targeting#all-other"])

@@ -2,14 +2,16 @@
 
 A decision is tested over the facts its rules depend on (in this edition and
 the editions before it, so that an engine written for an earlier edition can
-answer every case of a later one), in the situations the
-vocabulary's constraints (and the decision's ``given``) allow: all of them when
-they number at most ``max_exhaustive`` (4,096), otherwise a covering set in
-which each condition is shown to change the outcome on its own (masking MC/DC),
-each exception has a pair of cases, off then on, and each comparison of an
-ordered fact is tried at its boundary: the values just before, at and just
-after its bound (a value, or the other fact's value), where an engine that is
-off by one answers otherwise.
+answer every case of a later one), in the situations the vocabulary's
+constraints (and the decision's ``given``) allow. By default, an MC/DC-sized
+set (``mcdc_states``): each atomic condition shown to decide the answer on its
+own, each exception toggled, each enum value a condition names and each ordered
+boundary exercised, each rule standing, and then, for every mutant of the
+decision (``mutants.py``) that no case kills yet, the first situation that
+tells it from the decision. Every question is asked of the decision's BDDs
+(``regions``), so the set is found without listing situations, at any size.
+With ``max_exhaustive`` N, a decision of at most N allowed situations gets all
+of them instead.
 
 Procedures (``steps``) are tested as a synthetic enum decision
 ``<procedure>.next_step`` over one fact, ``current_step`` (``start`` or a step's
@@ -20,19 +22,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 from dataclasses import dataclass, field, replace as dc_replace
 from typing import Iterable, Mapping
 
-from ..budget import Budget, OverBudget, decision_budget
-from ..conditions import Cmp, Condition, In, Not, Ref
-from ..evaluate import CONFLICT, EMPTY, DecisionModel, Space
+from ..conditions import Cmp, Condition, In, Not, Ref, describe
+from ..evaluate import DecisionModel
 from ..model import Answer, Edition, Rule, Rulebook, Steps
+from .. import progress
+from ..symbolic import Node, vocabulary_core
 from . import condpaths
+from .regions import CONFLICT_KEY, EMPTY_KEY, DecisionSpace
 
-MAX_EXHAUSTIVE = 4096
-POOL_LIMIT = 1 << 14  # enumerate at most this many situations when looking for a covering set
-SAMPLE = 4096  # beyond it, this many sampled situations
+MAX_EXHAUSTIVE = 0  # by default every decision gets the MC/DC-sized set (``--max-exhaustive`` for all situations)
+MCDC = "mcdc"
 
 STEP_FACT = "current_step"
 STEP_START = "start"
@@ -69,8 +71,8 @@ class DecisionCases:
     type: str  # bool | enum
     values: tuple[str, ...]
     facts: tuple[str, ...]
-    strategy: str  # exhaustive | covering | steps | too-large (over the step budget: no cases)
-    allowed: int | None  # allowed situations, when counted
+    strategy: str  # exhaustive | mcdc | steps
+    allowed: int | None  # allowed situations (counted exactly)
     cases: tuple[Case, ...]
     unanswered: int = 0  # allowed situations left out: conflict or empty (``rulebook check`` reports them)
     uncovered: tuple[str, ...] = ()  # conditions with no situation that shows them
@@ -116,7 +118,8 @@ def edition_digest(edition: Edition) -> str:
 
 def build_suite(book: Rulebook, edition: Edition, max_exhaustive: int = MAX_EXHAUSTIVE) -> Suite:
     """Every decision's and every procedure's cases, decisions sorted by name."""
-    decisions = [decision_cases(book, edition, name, max_exhaustive) for name in sorted(edition.decisions)]
+    decisions = [decision_cases(book, edition, name, max_exhaustive)
+                 for name in progress.track(sorted(edition.decisions), "decisions")]
     for steps in procedures(edition):
         name = steps.procedure + STEP_SUFFIX
         if name not in edition.decisions:
@@ -151,51 +154,47 @@ def _quotes(edition: Edition, refs: Iterable[str]) -> tuple[Quote, ...]:
     return tuple(Quote(r, edition.clause_by_ref[r].text) for r in sorted(set(refs)))
 
 
-TOO_LARGE = "too-large"
-
-
 def decision_cases(book: Rulebook, edition: Edition, name: str,
                    max_exhaustive: int = MAX_EXHAUSTIVE) -> DecisionCases:
-    """The decision's cases; none, with strategy ``too-large``, when finding them spends the step budget."""
-    model = DecisionModel(edition.vocabulary, edition, name)
-    # The facts of this edition and of those before it: an engine written for an earlier
-    # edition gets every fact it asks for, and a situation has one id in all these suites.
-    space = Space(edition.vocabulary, set(case_facts(book, edition, name)), model.space.given,
-                  model.space.given_cost)
-    try:
-        return _decision_cases(edition, model, space, max_exhaustive, decision_budget())
-    except OverBudget:
-        d = model.decision
-        return DecisionCases(name, d.type, d.values, space.facts, TOO_LARGE, None, ())
-
-
-def _decision_cases(edition: Edition, model: DecisionModel, space: Space, max_exhaustive: int,
-                    budget: Budget) -> DecisionCases:
-    name = model.decision.name
-    allowed: int | None = None
+    """The decision's cases: every answered situation when it has at most ``max_exhaustive`` allowed
+    ones, otherwise the MC/DC-sized set of ``mcdc_states``."""
+    space = decision_space(book, edition, name)
+    model = space.model
+    allowed = space.count(space.allowed)
+    unanswered = allowed - space.count(space.answered)
     uncovered: tuple[str, ...] = ()
-    if space.size <= max_exhaustive:
-        states = list(space.states(budget))
-        allowed, strategy = len(states), "exhaustive"
+    if allowed <= max_exhaustive:
+        states, strategy = space.core.situations(space.answered, space.facts, max_exhaustive), "exhaustive"
     else:
-        pool, counted = situation_pool(model, space, budget)
-        if counted and len(pool) <= max_exhaustive:
-            states, strategy = pool, "exhaustive"
-        else:
-            states, uncovered = covering_states(model, space, pool, budget)
-            strategy = "covering"
-        allowed = len(pool) if counted else None
-    cases, unanswered = [], 0
-    for state in states:
-        budget.spend(model.rules_cost)
+        states, uncovered = mcdc_states(edition, space)
+        strategy = MCDC
+    cases = []
+    for state in sorted(states, key=space.core.rank):  # enumeration order, whatever order they were found in
         result = model.evaluate(state)
-        if result.conflict or result.empty:
-            unanswered += 1
-            continue
         cases.append(Case(case_id(name, state), case_name(name, state), name, tuple(state.items()),
                           result.answer, _quotes(edition, result.clauses)))
     d = model.decision
     return DecisionCases(name, d.type, d.values, space.facts, strategy, allowed, tuple(cases), unanswered, uncovered)
+
+
+_HELD: list = []  # [(edition, core, {decision: DecisionSpace})]: the last edition's, while it is asked about
+
+
+def decision_space(book: Rulebook, edition: Edition, name: str) -> DecisionSpace:
+    """The decision over the facts of its cases, on one core per edition.
+
+    Held for the last edition asked about: ``conformance mutants`` generates
+    the suite and then scores the same mutants, whose outcomes the space keeps.
+    """
+    if not _HELD or _HELD[0][0] is not edition:
+        _HELD[:] = [(edition, vocabulary_core(edition.vocabulary), {})]
+    _, core, spaces = _HELD[0]
+    if name not in spaces:
+        # The facts of this edition and of those before it: an engine written for an earlier
+        # edition gets every fact it asks for, and a situation has one id in all these suites.
+        spaces[name] = DecisionSpace(DecisionModel(edition.vocabulary, edition, name),
+                                     case_facts(book, edition, name), core)
+    return spaces[name]
 
 
 def case_facts(book: Rulebook, edition: Edition, name: str) -> tuple[str, ...]:
@@ -211,25 +210,6 @@ def case_facts(book: Rulebook, edition: Edition, name: str) -> tuple[str, ...]:
         if earlier.id == edition.id:
             break
     return tuple(sorted(facts & edition.vocabulary.by_name.keys()))
-
-
-def situation_pool(model: DecisionModel, space: Space, budget: Budget) -> tuple[list[dict], bool]:
-    """All allowed situations when there are few enough (True), else a fixed sample of them (False)."""
-    if space.size <= POOL_LIMIT:
-        return list(space.states(budget)), True
-    rng = random.Random(model.decision.name)  # seeded by name: the same suite every time
-    domains = space.domains
-    seen, pool = set(), []
-    for _ in range(SAMPLE * 4):
-        state = {f: rng.choice(domains[f]) for f in space.facts}
-        key = tuple(state.values())
-        if key in seen or not space.allowed(state, budget):
-            continue
-        seen.add(key)
-        pool.append(state)
-        if len(pool) >= SAMPLE:
-            break
-    return pool, False
 
 
 @dataclass(frozen=True)
@@ -261,142 +241,283 @@ def _leaf(node: Condition) -> str:
 
     return describe(node)
 
+def rule_atoms(model: DecisionModel) -> list[_Atom]:
+    """Every leaf condition of every rule and of the decision's ``given``, predicates inlined: what MC/DC must show."""
+    found = []
+    parts = [(i, part, getattr(rule, part), rule.ref) for i, rule in enumerate(model.rules) for part in ("when", "test")]
+    if model.decision.given is not None:
+        parts.append((GIVEN, "given", model.decision.given, f"decision '{model.decision.name}'"))
+    for i, part, cond, where in parts:
+        if cond is None:
+            continue
+        full = condpaths.inline(cond, model.predicates)
+        for path, node in condpaths.atoms(full, {}):
+            found.append(_Atom(i, part, path, node, f"{where}: {part} {describe(node)}"))
+    return found
 
-def with_atom_negated(model: DecisionModel, atom: _Atom, vocabulary) -> DecisionModel:
+
+GIVEN = -1  # the rule index of an atom of the decision's ``given``
+
+
+class _Chosen:
+    """The situations chosen so far, and whether one lies in a region (each requirement reuses them first)."""
+
+    def __init__(self, space: DecisionSpace):
+        self.space = space
+        self.states: dict[tuple, dict[str, Answer]] = {}
+        self.union = space.core.false
+
+    def find(self, region: Node) -> dict[str, Answer] | None:
+        if (region & self.union) == self.space.core.false:
+            return None
+        return next(s for s in self.states.values() if self.space.contains(region, s))
+
+    def has(self, state: Mapping[str, Answer]) -> bool:
+        return _key(state) in self.states
+
+    def add(self, state: dict[str, Answer]) -> None:
+        if _key(state) not in self.states:
+            self.states[_key(state)] = state
+            self.union |= self.space.core.situation(state)
+
+    def need(self, region: Node) -> bool:
+        """Some chosen situation in ``region``, adding its first when none is; False when it is empty."""
+        if region == self.space.core.false:
+            return False
+        if self.find(region) is None:
+            self.add(self.space.core.first(region, self.space.facts))
+        return True
+
+
+def _key(state: Mapping[str, Answer]) -> tuple:
+    return tuple(sorted(state.items(), key=lambda kv: kv[0]))
+
+
+def mcdc_states(edition: Edition, space: DecisionSpace) -> tuple[list[dict[str, Answer]], tuple[str, ...]]:
+    """Answered situations that show each atom deciding, each exception on and off, each ordered
+    boundary, each rule standing and each answer given, and that kill every mutant that can be killed.
+
+    Each requirement is a set of situations (a BDD); one already chosen is
+    reused, otherwise its first situation in enumeration order is added, so the
+    same decision gives the same cases. The conditions no situation can show
+    deciding are returned by label.
+    """
+    from .mutants import decision_mutants
+
+    chosen = _Chosen(space)
+    uncovered = [atom.label for atom in rule_atoms(space.model) if not _show_atom(space, chosen, atom)]
+    model, sets = space.model, space.sets
+    for i, rule in enumerate(model.rules):
+        if rule.exception_to and not _toggle_exception(space, chosen, i):
+            uncovered.append(f"{rule.ref}: exception to {', '.join(rule.exception_to)}")
+    for i in range(len(model.rules)):
+        chosen.need(sets.standing[i] & space.answered)
+    for key, region in space.outcomes.regions.items():  # each answer given (an enum answer's every value)
+        if key not in (CONFLICT_KEY, EMPTY_KEY):
+            chosen.need(region)
+    _kill_mutants(edition, space, chosen)
+    return list(chosen.states.values()), tuple(uncovered)
+
+
+SMALL_REGION = 64  # a mutant told apart in at most this many situations offers them all to the greedy cover
+
+
+def _kill_mutants(edition: Edition, space: DecisionSpace, chosen: _Chosen) -> None:
+    """For the mutants no chosen case kills, a few situations that kill them all (greedy set cover).
+
+    Each mutant is killed in the situations where it answers otherwise (a
+    region). The candidates are every situation of the small regions and the
+    first of each large one; the one that kills the most mutants left is taken
+    (the first in enumeration order on a tie), until none is left.
+    """
+    from .mutants import decision_mutants
+
+    core, model = space.core, space.model
+    pending: list[Node] = []
+    states = list(chosen.states.values())
+    for mutant in decision_mutants(edition, model.decision.name):
+        rules, predicates = mutant.rules.get(model.decision.name), _predicates(model, mutant.predicates)
+        if space.first_telling(states, rules, predicates) is not None:
+            continue  # killed already
+        region = space.outcomes.difference(space.variant(rules, predicates), space.allowed) & space.answered
+        if region != core.false and chosen.find(region) is None:
+            pending.append(region)
+    if not pending:
+        return
+    candidates: dict[tuple, dict[str, Answer]] = {}
+    small: list[set[tuple] | None] = []
+    for region in pending:
+        if space.count(region) <= SMALL_REGION:
+            states = core.situations(region, space.facts, SMALL_REGION)
+            small.append({_key(s) for s in states})
+        else:
+            states = [core.first(region, space.facts)]
+            small.append(None)
+        for state in states:
+            candidates.setdefault(_key(state), state)
+    kills = {key: {i for i, region in enumerate(pending)
+                   if (key in small[i] if small[i] is not None else space.contains(region, state))}
+             for key, state in candidates.items()}
+    order = sorted(candidates, key=lambda k: core.rank(candidates[k]))
+    left = set(range(len(pending)))
+    while left:
+        best = max(order, key=lambda k: len(kills[k] & left))  # max keeps the first of equals
+        chosen.add(candidates[best])
+        left -= kills[best]
+
+
+def _predicates(model: DecisionModel, changed: Mapping[str, Condition]) -> Mapping[str, Condition] | None:
+    return {**model.predicates, **changed} if changed else None
+
+
+def _negated(model: DecisionModel, atom: _Atom) -> tuple[Rule, ...]:
+    """The rules with the atom negated where it stands (its rule's condition inlined)."""
     rules = list(model.rules)
     rule = rules[atom.rule]
     full = condpaths.inline(getattr(rule, atom.part), model.predicates)
     rules[atom.rule] = dc_replace(rule, **{atom.part: condpaths.replace(full, atom.path, Not(atom.node))})
-    return _variant(model, vocabulary, rules)
+    return tuple(rules)
 
 
-def _variant(model: DecisionModel, vocabulary, rules: list[Rule]) -> DecisionModel:
-    edition = _EditionView(model)
-    return DecisionModel(vocabulary, edition, model.decision.name, rules=tuple(rules), predicates=model.predicates)
+def _deciding(space: DecisionSpace, atom: _Atom) -> Node:
+    """The answered situations whose outcome changes when this one atom is negated."""
+    core, model = space.core, space.model
+    if atom.rule == GIVEN:
+        full = condpaths.inline(model.decision.given, model.predicates)
+        return space.answered & ~core.condition(condpaths.replace(full, atom.path, Not(atom.node)), {})
+    variant = space.variant(_negated(model, atom))
+    return space.outcomes.difference(variant, space.allowed) & space.answered
 
 
-class _EditionView:
-    """Just enough of an Edition for DecisionModel: the decision by name."""
-
-    def __init__(self, model: DecisionModel):
-        self.decisions = {model.decision.name: model.decision}
-        self.rules = {model.decision.name: model.rules}
-        self.predicates = {}
-
-
-def covering_states(model: DecisionModel, space: Space, pool: list[dict],
-                    budget: Budget) -> tuple[list[dict], tuple[str, ...]]:
-    """MC/DC pairs for every leaf condition, a pair per exception, and a case per standing rule.
-
-    Each evaluation of the decision (or of a variant) is charged to the budget (OverBudget when spent).
-    """
-    vocabulary = model.vocabulary
-    budget.spend(2 * model.rules_cost * len(pool))
-    answered = [s for s in pool if model.outcome(s) not in (CONFLICT, EMPTY)]
-    outcome = [model.outcome(s) for s in answered]
-    chosen: dict[int, None] = {}  # indexes into ``answered``, in insertion order
-    index = {tuple(sorted(s.items())): k for k, s in enumerate(answered)}
-    uncovered = []
-    for atom in rule_atoms(model):
-        budget.spend(model.rules_cost)  # building the variant copies and compiles the rules
-        variant = with_atom_negated(model, atom, vocabulary)
-        witness = next((k for k, s in enumerate(answered)
-                        if _charged(budget, variant.rules_cost) and variant.outcome(s) != outcome[k]), None)
-        if witness is None:
-            uncovered.append(atom.label)
-            continue
-        chosen[witness] = None
-        partner = _partner(model, space, answered[witness], atom, budget)
-        built = [partner] if partner is not None else []
-        if isinstance(atom.node, Cmp):
-            built += _boundary(model, space, answered[witness], atom.node, budget)
-        for state in built:
-            key = tuple(sorted(state.items()))
-            if key not in index:  # built, not drawn from a sampled pool
-                index[key] = len(answered)
-                answered.append(state)
-                outcome.append(model.outcome(state))
-            chosen[index[key]] = None
-    for i, rule in enumerate(model.rules):
-        if rule.exception_to:
-            budget.spend(model.rules_cost * len(answered))
-            pair = _exception_pair(model, i, answered, outcome)
-            if pair is None:
-                uncovered.append(f"{rule.ref}: exception to {', '.join(rule.exception_to)}")
-            else:
-                chosen.update(dict.fromkeys(pair))
-    budget.spend(model.rules_cost * len(chosen))
-    standing = {id(r) for k in chosen for r, _ in model.evaluate(answered[k]).standing}
-    for rule in model.rules:
-        if id(rule) not in standing:
-            budget.spend(model.rules_cost * len(answered))
-            k = next((k for k, s in enumerate(answered)
-                      if any(r is rule for r, _ in model.evaluate(s).standing)), None)
-            if k is not None:
-                chosen[k] = None
-                standing |= {id(r) for r, _ in model.evaluate(answered[k]).standing}
-    return [answered[k] for k in sorted(chosen)], tuple(uncovered)
+def _atom_facts(node: Condition) -> tuple[str, ...]:
+    if isinstance(node, Ref):
+        return (node.name,)
+    if isinstance(node, In):
+        return (node.fact,)
+    if isinstance(node, Cmp):
+        return (node.fact, node.bound) if node.against_fact else (node.fact,)
+    return ()
 
 
-def _charged(budget: Budget, steps: int) -> bool:
-    """Spend the steps (OverBudget when spent): True, for use inside a generator's condition."""
-    budget.spend(steps)
+def _show_atom(space: DecisionSpace, chosen: _Chosen, atom: _Atom) -> bool:
+    """An MC/DC pair for the atom, and its enum values and boundaries; False when no situation shows it deciding."""
+    core = space.core
+    deciding = _deciding(space, atom)
+    if deciding == core.false:
+        return False
+    holds = core.condition(atom.node, {})
+    if atom.rule == GIVEN or not _unique_cause_pair(space, chosen, atom, deciding, holds):
+        # masking MC/DC: the atom decides on both sides, though no single fact's change shows it
+        chosen.need(deciding & holds)
+        chosen.need(deciding & ~holds)
+    for region in _values_and_boundaries(space, atom.node):
+        if not chosen.need(deciding & region):
+            chosen.need(space.answered & region)
     return True
 
 
-def _partner(model: DecisionModel, space: Space, state: dict, atom: _Atom, budget: Budget) -> dict | None:
-    """The situation that differs only in the atom's fact and has another outcome: the MC/DC pair."""
-    node = atom.node
-    fact = node.name if isinstance(node, Ref) else node.fact if isinstance(node, (In, Cmp)) else None
-    if fact is None or fact not in space.domains:
-        return None
-    here = model.outcome(state)
-    for value in space.domains[fact]:
-        if value == state[fact]:
+def _unique_cause_pair(space: DecisionSpace, chosen: _Chosen, atom: _Atom, deciding: Node, holds: Node) -> bool:
+    """Two answered situations that differ in one of the atom's facts, where the atom decides and the
+    outcome changes; reusing chosen ones first (the fewest new cases, then the first fact and value)."""
+    core = space.core
+    best = None
+    for fact in _atom_facts(atom.node):
+        if fact not in space.facts:
             continue
-        other = {**state, fact: value}
-        budget.spend(2 * model.rules_cost)
-        if space.allowed(other, budget) and model.outcome(other) not in (here, CONFLICT, EMPTY):
-            return other
-    return None
+        for value in core.domains[fact]:
+            at = core.eq(fact, value)
+
+            def there(u: Node) -> Node:  # the situations whose partner (the fact set to value) is in u
+                return core.exists([fact], u & at)
+
+            region = core.false
+            for key, answer in space.outcomes.regions.items():
+                if key not in (CONFLICT_KEY, EMPTY_KEY):
+                    region |= answer & ~there(answer)
+            flipped = there(holds)
+            region &= deciding & ~at & there(space.answered) & ((holds & ~flipped) | (~holds & flipped))
+            if region == core.false:
+                continue
+            found = _best_in(chosen, region, fact, value, space)
+            if best is None or found[0] < best[0]:
+                best = found
+            if best[0] == 0:
+                break
+        if best is not None and best[0] == 0:
+            break
+    if best is None:
+        return False
+    _, state, partner = best
+    chosen.add(state)
+    chosen.add(partner)
+    return True
 
 
-def _boundary(model: DecisionModel, space: Space, state: dict, node: Cmp, budget: Budget) -> list[dict]:
-    """The situation with the compared fact just before, at and just after the bound, the rest as in ``state``.
+def _best_in(chosen: _Chosen, region: Node, fact: str, value: Answer, space: DecisionSpace) -> tuple:
+    """(new cases needed, situation, partner): a chosen situation whose partner is chosen too, else one chosen."""
+    inside = [s for s in chosen.states.values() if space.contains(region, s)]
+    for s in inside:
+        if chosen.has({**s, fact: value}):
+            return 0, s, {**s, fact: value}
+    s = inside[0] if inside else space.core.first(region, space.facts)
+    return (1 if inside else 2), s, {**s, fact: value}
 
-    Those the constraints allow and the decision answers; the bound is the other
-    fact's value in ``state`` when the comparison is between two facts.
+
+def _values_and_boundaries(space: DecisionSpace, node: Condition) -> list[Node]:
+    """For a comparison, its bound and the values either side of it.
+
+    Not each value an ``is``/``in`` names: an enum of 52 values, one row per
+    few values, would need all 52 (the bound is 3 x (atoms + 1)); the values
+    the mutants need are added by ``_kill_mutants``, about half of them there.
     """
-    order = model.vocabulary.orders.get(node.fact, ())
-    bound = state.get(node.bound) if node.against_fact else node.bound
-    if node.fact not in space.domains or bound not in order:
+    core = space.core
+    if not isinstance(node, Cmp) or node.fact not in space.facts:
         return []
-    i = order.index(bound)
-    found = []
-    for value in order[max(i - 1, 0):i + 2]:
-        other = {**state, node.fact: value}
-        budget.spend(2 * model.rules_cost)
-        if space.allowed(other, budget) and model.outcome(other) not in (CONFLICT, EMPTY):
-            found.append(other)
-    return found
+    order = core.orders.get(node.fact, ())
+    if not node.against_fact:
+        if node.bound not in order:
+            return []
+        i = order.index(node.bound)
+        return [core.eq(node.fact, v) for v in order[max(i - 1, 0):i + 2]]
+    if node.bound not in space.facts:
+        return []
+    regions = []
+    for shift in (-1, 0, 1):  # the fact just before, at and just after the other fact's value
+        region = core.false
+        for k, v in enumerate(order):
+            if 0 <= k + shift < len(order):
+                region |= core.eq(node.fact, order[k + shift]) & core.eq(node.bound, v)
+        regions.append(region)
+    return regions
 
 
-def _exception_pair(model: DecisionModel, i: int, answered: list[dict], outcome: list) -> tuple[int, int] | None:
-    """Off, then on: the nearest situations where the exception does not stand, then stands over a base rule."""
-    rule = model._compiled[i]
-    overridden = model._overrides[i]
-    on = [k for k, s in enumerate(answered)
-          if rule.answer(s) is not None and any(model._compiled[j].answer(s) not in (None, rule.answer(s))
-                                                for j in overridden)]
-    if not on:
-        on = [k for k, s in enumerate(answered)
-              if rule.answer(s) is not None and any(model._compiled[j].answer(s) is not None for j in overridden)]
-    off = [k for k, s in enumerate(answered) if rule.answer(s) is None]
-    if not on or not off:
-        return None
-    best = min(((_distance(answered[a], answered[b]), b, a) for a in on[:256] for b in off[:256]))
-    return best[1], best[2]
-
-
-def _distance(a: dict, b: dict) -> int:
-    return sum(a[f] != b[f] for f in a)
+def _toggle_exception(space: DecisionSpace, chosen: _Chosen, i: int) -> bool:
+    """On, then off: a situation where exception i stands over a rule it overrides (one that would
+    answer otherwise, when there is one), and the nearest where it does not answer and such a rule stands."""
+    core, sets = space.core, space.sets
+    overridden = space.model._overrides[i]
+    others = core.false
+    otherwise = core.false
+    for j in overridden:
+        others |= sets.applies[j]
+        for key, region in sets.answers[i].items():
+            otherwise |= region & sets.applies[j] & ~sets.answers[j].get(key, core.false)
+    on = sets.standing[i] & space.answered
+    if not chosen.need(on & otherwise) and not chosen.need(on & others):
+        return False
+    base = core.false
+    for j in overridden:
+        base |= sets.standing[j]
+    off = space.answered & ~sets.applies[i] & base
+    if off == core.false:
+        return False
+    if chosen.find(off) is not None:
+        return True
+    state = chosen.find(on & otherwise) or chosen.find(on & others)
+    for fact in space.facts:  # one fact changed, when it can be
+        near = off & core.exists([fact], core.situation(state))
+        if near != core.false:
+            chosen.add(core.first(near, space.facts))
+            return True
+    chosen.add(core.first(off, space.facts))
+    return True

@@ -11,9 +11,11 @@ from ..cli import ROOT_OPTION, edition_or_exit, load_or_exit
 from ..diagnostics import printable  # ids from case and expectations files reach the terminal
 
 EDITION_OPTION = click.option("--edition", "edition_id", required=True, help="Edition id.")
-EXHAUSTIVE_OPTION = click.option("--max-exhaustive", type=click.IntRange(min=0), default=4096, show_default=True,
-                                 help="Test every allowed situation of a decision up to this many; "
-                                      "beyond, a covering set (MC/DC and exception pairs).")
+EXHAUSTIVE_OPTION = click.option("--max-exhaustive", type=click.IntRange(min=0), default=0, show_default=True,
+                                 metavar="N",
+                                 help="Test every allowed situation of a decision that has at most N of them; "
+                                      "the others (all, by default) get an MC/DC-sized set that kills every "
+                                      "mutant that can be killed.")
 
 
 @click.group()
@@ -38,30 +40,10 @@ def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int)
         book = load_or_exit(root)
         edition = edition_or_exit(book, edition_id)
         suite = build_suite(book, edition, max_exhaustive)
-        _warn_too_large(edition, suite, "generate cases for", "it has no cases")
         _warn_gaps(suite)
         cases_path, module_path = write_suite(suite, book.title, out)
     click.echo(f"edition {edition.id}: {len(suite.cases)} cases over {len(suite.decisions)} decisions: "
                f"{cases_path}, {module_path}")
-
-
-def _warn_too_large(edition, suite, what: str, left: str) -> None:
-    """A located warning for each decision whose cases were not searched (over the step budget)."""
-    from ..budget import max_steps, too_large
-    from ..cli import report
-    from .cases import TOO_LARGE
-
-    report([too_large(edition.decisions[d.decision], max_steps(), what, left, "cases-not-generated")
-            for d in suite.decisions if d.strategy == TOO_LARGE])
-
-
-def _warn_over_budget(edition, decisions) -> None:
-    """A located warning for each decision whose mutants' runs spent the step budget."""
-    from ..budget import max_steps, too_large
-    from ..cli import report
-
-    report([too_large(edition.decisions[name], max_steps(), "score all mutants of",
-                      "the mutants left are not scored", "mutants-not-scored") for name in decisions])
 
 
 def _warn_gaps(suite) -> None:
@@ -148,7 +130,6 @@ def _cases(book, edition, cases_file: Path | None, max_exhaustive: int):
     from .cases import build_suite
 
     suite = build_suite(book, edition, max_exhaustive)
-    _warn_too_large(edition, suite, "generate cases for", "it has no cases to run")
     values = {d.decision: d.values for d in suite.decisions}
     if cases_file is None:
         return suite.cases, values, []
@@ -217,20 +198,15 @@ def mutants(root: Path | None, edition_id: str, max_exhaustive: int, fail_under:
     book = load_or_exit(root)
     edition = edition_or_exit(book, edition_id)
     suite = build_suite(book, edition, max_exhaustive)
-    _warn_too_large(edition, suite, "score mutants of", "its mutants are not scored")
     report = measure(book, edition, suite)
-    _warn_over_budget(edition, report.over_budget)
     click.echo(f"edition {edition.id}: cases per decision (against the exhaustive count):")
     for d in suite.decisions:
-        allowed = "?" if d.allowed is None else str(d.allowed)
-        click.echo(f"  {d.decision}: {len(d.cases)} of {allowed} ({d.strategy})")
+        click.echo(f"  {d.decision}: {len(d.cases)} of {d.allowed} ({d.strategy})")
     for r in report.results:
-        if r.status in ("survived", "unknown"):
-            extra = " (too many situations to tell whether it is equivalent)" if r.status == "unknown" else ""
-            click.echo(f"survived: {r.mutant.label}{extra}")
+        if r.status == "survived":
+            click.echo(f"survived: {r.mutant.label}")
     _excluded(report, "equivalent", "they change no answer in any allowed situation", show_excluded)
     _excluded(report, "unused", "they mutate predicates that no decision uses", show_excluded)
-    _excluded(report, "not-scored", "their decisions are too large to search", show_excluded)
     click.echo(f"killed {report.count('killed')} of {report.scored} mutants (score {report.score:.2f})")
     if fail_under is not None and report.score < fail_under:
         sys.exit(1)

@@ -23,16 +23,11 @@ from functools import partial
 from typing import AbstractSet, Callable, Iterator, Mapping
 
 from ..conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref, describe, walk
-from ..budget import Budget, OverBudget, decision_budget, max_steps
-from ..evaluate import DecisionModel
+from .. import progress
 from ..model import Edition, Rule, Rulebook
 from . import condpaths
-from .cases import STEP_SUFFIX, Suite, procedures
-from .engines import DirectAdapter
-from .reference import ReferenceEngine
-from .runner import run_case
-
-EQUIVALENCE_LIMIT = 1 << 16  # situations; beyond, a survivor cannot be shown equivalent
+from .cases import STEP_SUFFIX, Suite, decision_space, procedures
+from .reference import next_step
 
 
 @dataclass(frozen=True)
@@ -53,23 +48,20 @@ class Mutant:
 @dataclass(frozen=True)
 class MutantResult:
     mutant: Mutant
-    # killed | survived | equivalent | unused | unknown (survived, too many situations to decide)
-    # | not-scored (a decision it changes is over the step budget: no cases, no search)
-    status: str
+    status: str  # killed | survived | equivalent | unused
     by: str | None = None  # the first case that killed it
 
 
 @dataclass(frozen=True)
 class Report:
     results: tuple[MutantResult, ...]
-    over_budget: tuple[str, ...] = ()  # decisions whose mutants' runs spent the step budget (the rest not scored)
 
     def count(self, status: str) -> int:
         return sum(r.status == status for r in self.results)
 
     @property
     def scored(self) -> int:
-        return len(self.results) - self.count("equivalent") - self.count("unused") - self.count("not-scored")
+        return len(self.results) - self.count("equivalent") - self.count("unused")
 
     @property
     def score(self) -> float:
@@ -83,8 +75,7 @@ def condition_mutants(cond: Condition, domains: Mapping[str, tuple]
                       ) -> Iterator[tuple[str, str, Callable[[], Condition]]]:
     """(operator, detail, maker of the mutated condition) for every place each operator fits.
 
-    Made only when needed: copying a wide condition for each of its mutants is
-    quadratic, and a decision over the step budget needs only their names.
+    Made only when needed: copying a wide condition for each of its mutants is quadratic.
     """
     for path, node in condpaths.nodes(cond):
         if isinstance(node, (All, Any_)):
@@ -130,47 +121,16 @@ def _boundary_mutants(cond: Condition, path: condpaths.Path, node: Cmp, order: t
                    partial(condpaths.replace, cond, path, shifted))
 
 
-def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozenset()) -> Iterator[Mutant]:
+def mutants(book: Rulebook, edition: Edition) -> Iterator[Mutant]:
     """Every mutant of the edition, in a fixed order, one at a time.
 
-    Those of the decisions in ``unbuilt`` (over the step budget: not scored) are
-    named only, without their rules.
     Made as they are measured: each holds a copy of its rules, and a 400 KB
     condition has tens of thousands of mutants (3.4 GB when listed at once).
     """
     domains = {f.name: f.domain for f in edition.vocabulary.facts}
-    preds = {n: p.condition for n, p in edition.predicates.items()}
     for decision in sorted(edition.decisions):
-        rules = edition.rules.get(decision, ())
-        dtype = edition.decisions[decision]
-        for i, rule in enumerate(rules):
-            def with_rule(new: Rule) -> dict:
-                return {decision: rules[:i] + (new,) + rules[i + 1:]}
-
-            where = rule.ref if not rule.from_table else f"{rule.clause} ({_row(edition, rules, i)})"
-            for part in ("when", "test"):
-                cond = getattr(rule, part)
-                if cond is None:
-                    continue
-                for op, detail, new in condition_mutants(cond, domains):
-                    yield Mutant(op, where, f"{part}: {detail}", (decision,),
-                                 rules={} if decision in unbuilt else with_rule(dc_replace(rule, **{part: new()})))
-            for k, target in enumerate(rule.exception_to):
-                rest = rule.exception_to[:k] + rule.exception_to[k + 1:]
-                yield Mutant("remove an exception", where, f"no longer an exception to {target}", (decision,),
-                             rules=with_rule(dc_replace(rule, exception_to=rest)))
-            if rule.kind == "value":
-                for other in dtype.domain:
-                    if other != rule.value:
-                        op = "change a value"
-                        yield Mutant(op, where, f"answer {_show(rule.value)} becomes {_show(other)}",
-                                     (decision,), rules=with_rule(dc_replace(rule, value=other)))
-    for name in sorted(edition.predicates):
-        pred = edition.predicates[name]
-        users = tuple(d for d in sorted(edition.decisions) if _uses(edition.rules.get(d, ()), name, preds))
-        for op, detail, new in condition_mutants(pred.condition, domains):
-            yield Mutant(op, pred.clause, f"defines {name}: {detail}", users,
-                         predicates={} if unbuilt.intersection(users) else {name: new()})
+        yield from _rule_mutants(edition, decision, domains)
+    yield from _predicate_mutants(edition, domains)
     for steps in procedures(edition):
         decision = steps.procedure + STEP_SUFFIX
         clause = next(c.ref for t in edition.terms for c in t.clauses if c.steps == steps)
@@ -179,6 +139,52 @@ def mutants(book: Rulebook, edition: Edition, unbuilt: AbstractSet[str] = frozen
             order[k], order[k + 1] = order[k + 1], order[k]
             yield Mutant("swap two steps", clause, f"{steps.order[k]} and {steps.order[k + 1]}", (decision,),
                          steps={decision: tuple(order)})
+
+
+def decision_mutants(edition: Edition, decision: str) -> Iterator[Mutant]:
+    """The mutants that may change one decision's answers: its rules' and its predicates'."""
+    domains = {f.name: f.domain for f in edition.vocabulary.facts}
+    yield from _rule_mutants(edition, decision, domains)
+    yield from _predicate_mutants(edition, domains, decision)
+
+
+def _rule_mutants(edition: Edition, decision: str, domains: Mapping[str, tuple]) -> Iterator[Mutant]:
+    rules = edition.rules.get(decision, ())
+    dtype = edition.decisions[decision]
+    for i, rule in enumerate(rules):
+        def with_rule(new: Rule) -> dict:
+            return {decision: rules[:i] + (new,) + rules[i + 1:]}
+
+        where = rule.ref if not rule.from_table else f"{rule.clause} ({_row(edition, rules, i)})"
+        for part in ("when", "test"):
+            cond = getattr(rule, part)
+            if cond is None:
+                continue
+            for op, detail, new in condition_mutants(cond, domains):
+                yield Mutant(op, where, f"{part}: {detail}", (decision,),
+                             rules=with_rule(dc_replace(rule, **{part: new()})))
+        for k, target in enumerate(rule.exception_to):
+            rest = rule.exception_to[:k] + rule.exception_to[k + 1:]
+            yield Mutant("remove an exception", where, f"no longer an exception to {target}", (decision,),
+                         rules=with_rule(dc_replace(rule, exception_to=rest)))
+        if rule.kind == "value":
+            for other in dtype.domain:
+                if other != rule.value:
+                    yield Mutant("change a value", where, f"answer {_show(rule.value)} becomes {_show(other)}",
+                                 (decision,), rules=with_rule(dc_replace(rule, value=other)))
+
+
+def _predicate_mutants(edition: Edition, domains: Mapping[str, tuple], decision: str | None = None
+                       ) -> Iterator[Mutant]:
+    """The predicates' mutants (only those of the predicates ``decision`` uses, when given)."""
+    preds = {n: p.condition for n, p in edition.predicates.items()}
+    for name in sorted(edition.predicates):
+        pred = edition.predicates[name]
+        users = tuple(d for d in sorted(edition.decisions) if _uses(edition.rules.get(d, ()), name, preds))
+        if decision is not None and decision not in users:
+            continue
+        for op, detail, new in condition_mutants(pred.condition, domains):
+            yield Mutant(op, pred.clause, f"defines {name}: {detail}", users, predicates={name: new()})
 
 
 def _row(edition: Edition, rules: tuple[Rule, ...], i: int) -> str:
@@ -206,85 +212,40 @@ def _uses(rules: tuple[Rule, ...], name: str, preds: Mapping[str, Condition]) ->
     return False
 
 
-# -- running them -------------------------------------------------------------------------
+# -- scoring them -------------------------------------------------------------------------
 
 
 def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
-    """Run the suite against every mutant; classify each as killed, survived or equivalent."""
-    from .cases import TOO_LARGE
-
+    """Classify every mutant: killed (it gives some case another outcome: the case lies in the
+    difference of the outcome regions), survived, equivalent (the same outcome regions over the
+    allowed space, on BDDs, exactly) or unused."""
     by_decision = {d.decision: d for d in suite.decisions}
-    # Not scored: the decisions over the step budget, found by generate or (added here)
-    # by running their mutants, each decision's runs charged to one budget.
-    unscored = {d.decision for d in suite.decisions if d.strategy == TOO_LARGE}
-    over: list[str] = []
-    budgets: dict[str, Budget] = {}
-    limit = max_steps()
-    original = ReferenceEngine(book, edition)
+    steps = {s.procedure + STEP_SUFFIX: s.order for s in procedures(edition)}
     results = []
-    for mutant in mutants(book, edition, unscored):
+    for mutant in progress.track(mutants(book, edition), "mutants"):
         if not mutant.decisions:  # a predicate that no decision uses: nothing can observe it
             results.append(MutantResult(mutant, "unused"))
             continue
-        spent = _spent(mutant, original, by_decision, budgets, limit)
-        if spent is not None and spent not in unscored:
-            unscored.add(spent)
-            over.append(spent)
-        if unscored.intersection(mutant.decisions):  # made without its rules when known before: never run
-            results.append(MutantResult(mutant, "not-scored"))
-            continue
-        engine = ReferenceEngine(book, edition, rules=mutant.rules, predicates=mutant.predicates, steps=mutant.steps)
-        adapter = DirectAdapter(engine)
-        killer = None
+        differs, killer = False, None
         for decision in mutant.decisions:
             d = by_decision.get(decision)
-            for case in d.cases if d else ():
-                if run_case(adapter, case, d.values) is not None:
-                    killer = case.name
-                    break
+            cases = d.cases if d else ()
+            if decision in mutant.steps:
+                differs = differs or mutant.steps[decision] != steps[decision]
+                killer = next((c.name for c in cases if next_step(mutant.steps[decision], c.facts_dict) != c.expected),
+                              None)
+            else:
+                space = decision_space(book, edition, decision)
+                preds = {**space.model.predicates, **mutant.predicates} if mutant.predicates else None
+                rules = mutant.rules.get(decision)
+                first = space.first_telling([c.facts_dict for c in cases], rules, preds)
+                if first is not None:
+                    differs, killer = True, cases[first].name
+                else:
+                    differs = differs or space.outcomes.difference(space.variant(rules, preds),
+                                                                   space.allowed) != space.core.false
             if killer:
                 break
-        if killer:
-            results.append(MutantResult(mutant, "killed", killer))
-        else:
-            results.append(MutantResult(mutant, _equivalence(original, engine, mutant)))
-    return Report(tuple(results), tuple(over))
-
-
-def _spent(mutant: Mutant, original: ReferenceEngine, by_decision: Mapping, budgets: dict[str, Budget],
-           limit: int) -> str | None:
-    """Charge running the mutant's cases (and building its model) to each decision's budget; the one spent."""
-    for decision in mutant.decisions:
-        if decision not in original.edition.decisions:  # a procedure's steps: no search
-            continue
-        model = original.model(decision)
-        d = by_decision.get(decision)
-        # its cases evaluated, and its model built: the override table pairs every two rules
-        cost = (len(d.cases) + 1 if d else 1) * model.rules_cost + len(model.rules) ** 2
-        try:
-            budgets.setdefault(decision, Budget(limit)).spend(cost)
-        except OverBudget:
-            return decision
-    return None
-
-
-def _equivalence(original: ReferenceEngine, mutant: ReferenceEngine, m: Mutant) -> str:
-    """equivalent when no allowed situation gets another outcome; survived when one does; unknown if too many."""
-    for decision in m.decisions:
-        if decision in m.steps:
-            if m.steps[decision] != original.steps[decision]:
-                return "survived"
-            continue
-        model: DecisionModel = original.model(decision)
-        other = mutant.model(decision)
-        if model.space.size > EQUIVALENCE_LIMIT:
-            return "unknown"
-        budget = decision_budget()
-        try:
-            for state in model.states(budget):
-                budget.spend(model.rules_cost + other.rules_cost)
-                if model.outcome(state) != other.outcome(state):
-                    return "survived"
-        except OverBudget:
-            return "unknown"
-    return "equivalent"
+        status = "killed" if killer else "survived" if differs else "equivalent"
+        results.append(MutantResult(mutant, status, killer))
+    return Report(tuple(results))

@@ -1,14 +1,22 @@
-"""Old and new meaning compared as functions over situations.
+"""Old and new meaning compared as functions over situations, as sets (``compiler.symbolic``).
 
 A predicate or a decision of each edition is a function of the facts it uses.
-Both are evaluated, by the reference evaluator, over every situation of the
-union of their facts that the vocabularies' constraints allow; the
-situations where they disagree give the direction of the change:
+Each side's answers are sets of situations (BDDs) over the union of their
+facts, where the vocabularies' constraints allow them; the situations where
+the two disagree are counted exactly and give the direction of the change:
 
 - ``broadened``: the new one says yes in strictly more situations;
 - ``narrowed``: in strictly fewer;
 - ``changed``: both, or answers that are not yes/no (enums, no answer);
 - ``equivalent``: no situation tells them apart.
+
+Each way the answer changed (old yes, new no; old hand, new deck; old yes,
+new not asked ...) is a ``Transition``: how many allowed situations, and a
+few descriptions that cover them ("whenever ability is one of interrupt,
+negate and target_location is hand", ``compiler.regions.cover``). Nothing is
+listed one situation at a time, so there is no budget: two editions of a
+decision of 80 facts tied to 30 others compare in about 3 s on the busy
+2-core bench machine (bench/diff_counts.py, figures in bench/README.md).
 
 Editions with different vocabularies are compared over both (facts of both,
 enum values joined, the constraints of both): a witness then says which of
@@ -17,32 +25,30 @@ describe) and which the new one does not (withdrawn).
 
 Witnesses are the smallest disagreeing situations: fewest facts away from
 their resting value (false, or an enum's first value), each with both answers
-and the clauses that gave them. Spaces larger than ``BUDGET`` situations are
-walked in that same order until the budget is spent; the result then says it
-is not exhaustive. Each comparison is also bounded in condition steps
-(compiler/budget.py, $RULEBOOK_MAX_CHECK_STEPS): constraints that tie the
-facts to many others can make a single situation cost millions; past that
-budget the name is ``not compared (situation space too large)``.
+and the clauses that gave them (the reference evaluator's, on that situation).
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable
 
-from ..budget import Budget, OverBudget, decision_budget
-from ..conditions import Ref, compile_condition, facts_used, size
-from ..evaluate import DecisionModel, Space
+from ..conditions import Ref, compile_condition, facts_used
+from ..decision_sets import DecisionSets, allowed_space
+from ..evaluate import DecisionModel
 from ..model import Answer, Edition, Fact, Rulebook, Vocabulary
+from ..regions import cover, cube, rank, smallest
+from ..symbolic import Core, Node, vocabulary_core, with_orders
 
-#: Most situations evaluated for one name.
-BUDGET = 1 << 16
 #: Witnesses kept per kind of disagreement (gained yes, lost yes, other).
 WITNESSES_PER_KIND = 2
+#: Descriptions computed for each way the answer changed; the situations they leave are counted.
+DESCRIPTIONS_PER_TRANSITION = 4
 
 BROADENED, NARROWED, CHANGED, EQUIVALENT = "broadened", "narrowed", "changed", "equivalent"
-NOT_COMPARED = "not compared (situation space too large)"  # over the step budget: no direction, no witness
+# Why a side gives no answer in a situation, in the order they are checked.
+NOT_DEFINED, NOT_ASKED, CONFLICT, NO_RULE = "not defined", "not asked", "conflict", "no rule"
+_REASONS = (NOT_DEFINED, NOT_ASKED, CONFLICT, NO_RULE)
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,36 @@ class Witness:
 
 
 @dataclass(frozen=True)
+class Description:
+    """Allowed situations as one set of values per fact: every one of them changed the same way."""
+
+    facts: tuple[tuple[str, tuple[Answer, ...]], ...]  # facts not named take any value
+    situations: int  # allowed situations it names
+    text: str  # "whenever poisoned and phase is one of battle, end"
+
+    def as_json(self) -> dict:
+        return {"facts": {f: list(vs) for f, vs in self.facts}, "situations": self.situations, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Transition:
+    """The allowed situations where old gives one outcome and new another."""
+
+    old: Answer | None
+    old_reason: str | None  # why old gives no answer (NO_RULE, NOT_ASKED, CONFLICT, NOT_DEFINED); None if it does
+    new: Answer | None
+    new_reason: str | None
+    situations: int
+    descriptions: tuple[Description, ...]
+    undescribed: int  # situations of this transition that no description names (past the cap)
+
+    def as_json(self) -> dict:
+        return {"old": self.old, "old_reason": self.old_reason, "new": self.new, "new_reason": self.new_reason,
+                "situations": self.situations, "descriptions": [d.as_json() for d in self.descriptions],
+                "undescribed": self.undescribed}
+
+
+@dataclass(frozen=True)
 class Behaviour:
     """How one predicate or decision changed."""
 
@@ -73,17 +109,57 @@ class Behaviour:
     kind: str  # predicate | decision
     direction: str
     witnesses: tuple[Witness, ...]
-    checked: int  # situations evaluated
-    exhaustive: bool
+    situations: int = 0  # allowed situations of the facts of both sides
+    transitions: tuple[Transition, ...] = ()  # the ways the answer changed, most situations first
 
     @property
-    def compared(self) -> bool:
-        return self.direction != NOT_COMPARED
+    def changed(self) -> int:
+        return sum(t.situations for t in self.transitions)
+
+    @property
+    def broadened(self) -> int:
+        """Situations where new says yes and old did not."""
+        return sum(t.situations for t in self.transitions if t.new is True)
+
+    @property
+    def narrowed(self) -> int:
+        return sum(t.situations for t in self.transitions if t.old is True)
+
+    @property
+    def boolean(self) -> bool:
+        return all(isinstance(v, (bool, type(None))) for t in self.transitions for v in (t.old, t.new))
+
+    def extent(self) -> str:
+        """The direction with its size: 'narrowed in 1,024 of 65,536 situations; broadened in none'."""
+        of = f"of {_many(self.situations, 'situation')}"
+        if not self.transitions:
+            return f"{self.direction} in all {_many(self.situations, 'situation')}"
+        if not self.boolean:
+            return f"{self.direction}: answer changed in {self.changed:,} {of}"
+        other = self.changed - self.broadened - self.narrowed
+        ways = [("narrowed", self.narrowed), ("broadened", self.broadened)]
+        if self.direction == BROADENED or (self.direction == CHANGED and self.broadened > self.narrowed):
+            ways.reverse()
+        parts = [f"{ways[0][0]} in {_count(ways[0][1])} {of}", f"{ways[1][0]} in {_count(ways[1][1])}"]
+        if other:
+            parts.append(f"otherwise changed in {other:,}")
+        text = "; ".join(parts)
+        return text if self.direction in (BROADENED, NARROWED) else f"{self.direction}: {text}"
 
     def as_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "direction": self.direction,
                 "witnesses": [w.as_json() for w in self.witnesses],
-                "checked": self.checked, "exhaustive": self.exhaustive}
+                "situations": self.situations, "changed": self.changed,
+                "broadened": self.broadened, "narrowed": self.narrowed,
+                "transitions": [t.as_json() for t in self.transitions]}
+
+
+def _count(n: int) -> str:
+    return f"{n:,}" if n else "none"
+
+
+def _many(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 Function = Callable[[dict], tuple[Answer | None, tuple[str, ...]]]
@@ -119,10 +195,23 @@ def _joined_order(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]
     return tuple(joined)
 
 
+# An outcome of one side in a situation: ("answer", type name, value) or ("none", reason).
+OutcomeKey = tuple
+
+
+@dataclass
+class _Meaning:
+    """One side's meaning of a name: where each outcome happens, and how to explain one situation."""
+
+    facts: set[str]
+    outcomes: dict[OutcomeKey, Node]  # a partition of the situations (not yet restricted to the allowed ones)
+    explain: Function
+
+
 class Side:
     """One edition's functions: predicates and decisions by name."""
 
-    def __init__(self, book: Rulebook, edition: Edition, vocabulary: Vocabulary, own: Vocabulary | None = None):
+    def __init__(self, book: Rulebook | None, edition: Edition, vocabulary: Vocabulary, own: Vocabulary | None = None):
         """``vocabulary``: what the comparison ranges over; ``own``: the edition's, when that differs."""
         self.edition = edition
         self.vocabulary = vocabulary
@@ -131,81 +220,164 @@ class Side:
         self._models: dict[str, DecisionModel] = {}
         # Comparisons read in the edition's own order: a value it does not have is before or after nothing.
         self.orders = (own or vocabulary).orders
+        self._core: tuple[object, Vocabulary, Core] | None = None  # shared with the other side, see _shared_core
+        self._memo: tuple[Core, dict[str, Node]] | None = None  # predicates' sets, per core
+        self._unconstrained = Vocabulary(vocabulary.facts, ())
 
-    def function(self, kind: str, name: str) -> tuple[set[str], Function, int] | None:
-        """The facts the name depends on, its function and the steps of one call; None when this side lacks it."""
+    def meaning(self, kind: str, name: str, core: Core) -> _Meaning:
+        """The name's outcomes as sets over ``core``; one outcome, NOT_DEFINED, when this side lacks it."""
+        if self._memo is None or self._memo[0] is not core:
+            self._memo = (core, {})
+        view, memo = with_orders(core, self.orders), self._memo[1]
         if kind == "predicate":
             pred = self.edition.predicates.get(name)
             if pred is None:
-                return None
-            test = compile_condition(Ref(name), self._preds, orders=self.orders)
+                return _absent(core)
+            holds = view.condition(Ref(name), self._preds, memo)
             clause = (pred.clause,)
-            return facts_used(Ref(name), self._preds), lambda s: (test(s), clause), size(Ref(name), self._preds)
+            test = compile_condition(Ref(name), self._preds, orders=self.orders)
+            return _Meaning(facts_used(Ref(name), self._preds),
+                            {("answer", "bool", True): holds, ("answer", "bool", False): ~holds},
+                            lambda s: (test(s), clause))
         if name not in self.edition.decisions:
-            return None
+            return _absent(core)
         model = self._models.get(name)
         if model is None:
             # The predicates once per side, not copied out of the edition for every model.
-            model = self._models[name] = DecisionModel(self.vocabulary, self.edition, name,
+            # Without the constraints: they bound the situations compared (``allowed_space`` over
+            # both sides' facts, once), not what a side answers in one.
+            model = self._models[name] = DecisionModel(self._unconstrained, self.edition, name,
                                                        predicates=self._preds, orders=self.orders)
-        given = model.space.given
+        return _Meaning(set(model.facts), _decision_outcomes(DecisionSets(model, view)), _decide(model))
 
-        def decide(state: dict) -> tuple[Answer | None, tuple[str, ...]]:
-            if given is not None and not given(state):
-                return None, ()
-            result = model.evaluate(state)
-            return result.answer, result.clauses
 
-        return set(model.facts), decide, model.rules_cost + model.space.given_cost
+def _absent(core: Core) -> _Meaning:
+    return _Meaning(set(), {("none", NOT_DEFINED): core.true}, lambda s: (None, ()))
+
+
+def _decision_outcomes(sets: DecisionSets) -> dict[OutcomeKey, Node]:
+    """Each answer where it is the decision's one answer, and the three ways of giving none."""
+    core = sets.core
+    given = sets.given if sets.given is not None else core.true
+    conflict, said = core.false, core.false
+    for key in sorted(sets.said, key=repr):
+        region = sets.said[key]
+        conflict |= region & said
+        said |= region
+    out: dict[OutcomeKey, Node] = {("answer", *key): region & ~conflict & given for key, region in sets.said.items()}
+    out[("none", CONFLICT)] = conflict & given
+    out[("none", NO_RULE)] = ~said & given
+    out[("none", NOT_ASKED)] = ~given
+    return out
+
+
+def _decide(model: DecisionModel) -> Function:
+    given = model.space.given
+
+    def decide(state: dict) -> tuple[Answer | None, tuple[str, ...]]:
+        if given is not None and not given(state):
+            return None, ()
+        result = model.evaluate(state)
+        return result.answer, result.clauses
+
+    return decide
+
+
+def _shared_core(old: Side, new: Side, vocabulary: Vocabulary) -> Core:
+    """One manager for both sides of a diff (their sets must meet), made once per pair of sides.
+
+    A manager costs about 8 ms to make: one per compared name would cost more than the comparisons.
+    """
+    if old._core is None or old._core[0] is not new or old._core[1] is not vocabulary:
+        # (the core sifts its variables: unsifted, two editions' decisions of 80 facts took
+        # millions of nodes and minutes here; what is read back never depends on the order)
+        old._core = (new, vocabulary, vocabulary_core(vocabulary))
+    return old._core[2]
 
 
 def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) -> Behaviour:
     """Compare ``name`` as old and new define it (see the module docstring)."""
-    fo, fn = old.function(kind, name), new.function(kind, name)
-    facts = (fo[0] if fo else set()) | (fn[0] if fn else set())
-    space = Space(vocabulary, facts)
-    f_old = fo[1] if fo else _absent
-    f_new = fn[1] if fn else _absent
-    cost = (fo[2] if fo else 0) + (fn[2] if fn else 0)
-    kinds: dict[str, list[tuple[int, int, Witness]]] = {"gained": [], "lost": [], "other": []}
-    budget = decision_budget()
-    checked = 0
-    exhaustive = True
-    try:
-        for order, (weight, state) in enumerate(_by_weight(space, budget)):
-            if checked >= BUDGET:
-                exhaustive = False
-                break
-            checked += 1
-            budget.spend(cost)
-            _tell(kinds, order, weight, state, f_old, f_new, old.own, new.own)
-    except OverBudget:
-        return Behaviour(name, kind, NOT_COMPARED, (), checked, False)
-    boolean = all(isinstance(w.old, (bool, type(None))) and isinstance(w.new, (bool, type(None)))
-                  for found in kinds.values() for _, _, w in found)
-    gained, lost, other = (bool(kinds[k]) for k in ("gained", "lost", "other"))
-    if not (gained or lost or other):
-        direction = EQUIVALENT
-    elif boolean and not other and gained != lost:
+    core = _shared_core(old, new, vocabulary)
+    mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
+    facts = sorted(mo.facts | mn.facts)
+    allowed = allowed_space(core, vocabulary, facts)
+    found: list[tuple[Transition, Node]] = []
+    for ko, ro in mo.outcomes.items():
+        ro &= allowed
+        if ro == core.false:
+            continue
+        for kn, rn in mn.outcomes.items():
+            if ko == kn or (ko[0] == kn[0] == "none"):  # no answer on both sides is no change, whatever the reason
+                continue
+            region = ro & rn
+            if region != core.false:
+                found.append((_transition(core, ko, kn, region, allowed, facts), region))
+    found.sort(key=lambda x: (-x[0].situations, _order(x[0].old, x[0].old_reason), _order(x[0].new, x[0].new_reason)))
+    transitions = tuple(t for t, _ in found)
+    kinds = {"gained": core.false, "lost": core.false, "other": core.false}
+    for t, region in found:
+        key = "gained" if t.new is True else "lost" if t.old is True else "other"
+        kinds[key] |= region
+    states = [s for region in kinds.values() for s in smallest(core, region, facts, WITNESSES_PER_KIND)]
+    states.sort(key=lambda s: rank(core, s))
+    witnesses = tuple(_witness(s, mo.explain, mn.explain, old.own, new.own) for s in states)
+    behaviour = Behaviour(name, kind, EQUIVALENT, witnesses, core.count(allowed, facts), transitions)
+    gained, lost = behaviour.broadened > 0, behaviour.narrowed > 0
+    other = behaviour.changed - behaviour.broadened - behaviour.narrowed > 0
+    if not transitions:
+        return behaviour
+    if behaviour.boolean and not other and gained != lost:
         direction = BROADENED if gained else NARROWED
     else:
         direction = CHANGED
-    witnesses = sorted((x for found in kinds.values() for x in found), key=lambda x: (x[0], x[1]))
-    return Behaviour(name, kind, direction, tuple(w for _, _, w in witnesses), checked, exhaustive)
+    return Behaviour(name, kind, direction, witnesses, behaviour.situations, transitions)
 
 
-def _tell(kinds: dict[str, list[tuple[int, int, Witness]]], order: int, weight: int, state: dict,
-          f_old: Function, f_new: Function, own_old: Vocabulary | None, own_new: Vocabulary | None) -> None:
-    """Evaluate both sides in one situation; keep it as a witness of its kind if they disagree."""
+def _transition(core: Core, ko: OutcomeKey, kn: OutcomeKey, region: Node, allowed: Node,
+                facts: list[str]) -> Transition:
+    cubes, rest = cover(core, region, allowed, facts, DESCRIPTIONS_PER_TRANSITION)
+    descriptions = tuple(Description(tuple(sorted(c.items())), core.count(cube(core, c) & allowed, facts),
+                                     describe(c, core.domains)) for c in cubes)
+    old, old_reason = _outcome(ko)
+    new, new_reason = _outcome(kn)
+    return Transition(old, old_reason, new, new_reason, core.count(region, facts), descriptions,
+                      core.count(rest, facts))
+
+
+def _outcome(key: OutcomeKey) -> tuple[Answer | None, str | None]:
+    return (key[2], None) if key[0] == "answer" else (None, key[1])
+
+
+def _order(value: Answer | None, reason: str | None) -> tuple:
+    """Answers before no answer; yes/no before enum values; then by value or reason."""
+    if reason is not None:
+        return (2, _REASONS.index(reason), "")
+    return (0 if isinstance(value, bool) else 1, 0, str(value))
+
+
+def describe(values: dict[str, tuple[Answer, ...]], domains: dict[str, tuple[Answer, ...]]) -> str:
+    """'whenever poisoned and phase is one of battle, end'; 'in every situation' when nothing is named."""
+    parts = []
+    for fact in sorted(values):
+        vs, domain = values[fact], domains[fact]
+        others = tuple(v for v in domain if v not in vs)
+        if domain == (False, True):
+            parts.append(fact if vs == (True,) else f"not {fact}")
+        elif len(vs) == 1:
+            parts.append(f"{fact} is {vs[0]}")
+        elif len(others) == 1:
+            parts.append(f"{fact} is not {others[0]}")
+        else:
+            parts.append(f"{fact} is one of {', '.join(map(str, vs))}")
+    return "whenever " + " and ".join(parts) if parts else "in every situation"
+
+
+def _witness(state: dict, f_old: Function, f_new: Function, own_old: Vocabulary | None,
+             own_new: Vocabulary | None) -> Witness:
+    """Both sides evaluated by the reference evaluator in one situation, for the clauses that decided."""
     a, ca = f_old(state)
     b, cb = f_new(state)
-    if a == b and type(a) is type(b):
-        return
-    key = "gained" if b is True and a is not True else "lost" if a is True and b is not True else "other"
-    found = kinds[key]
-    if len(found) < WITNESSES_PER_KIND:
-        found.append((weight, order, Witness(tuple(sorted(state.items())), a, b, ca, cb,
-                                             unknown(own_old, state), unknown(own_new, state))))
+    return Witness(tuple(sorted(state.items())), a, b, ca, cb, unknown(own_old, state), unknown(own_new, state))
 
 
 def unknown(vocabulary: Vocabulary | None, state: dict) -> tuple[str, ...]:
@@ -225,19 +397,30 @@ def unknown(vocabulary: Vocabulary | None, state: dict) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _absent(state: dict) -> tuple[None, tuple[str, ...]]:
-    return None, ()
+def said(value: Answer | None, reason: str | None) -> str:
+    """yes / no / an enum value, or why there is no answer ('no rule', 'not asked', ...)."""
+    if reason is not None:
+        return reason
+    return "yes" if value is True else "no" if value is False else str(value)
 
 
-def _by_weight(space: Space, budget: Budget) -> Iterator[tuple[int, dict]]:
-    """Allowed situations, fewest facts away from their resting value first."""
-    facts = space.facts
-    rest = {f: space.domains[f][0] for f in facts}
-    others = {f: space.domains[f][1:] for f in facts}
-    for weight in range(len(facts) + 1):
-        for moved in itertools.combinations(facts, weight):
-            for values in itertools.product(*(others[f] for f in moved)):
-                state = dict(rest)
-                state.update(zip(moved, values))
-                if space.allowed(state, budget):
-                    yield weight, state
+def transition_words(t: Transition, arrow: str = "->") -> tuple[str, list[str]]:
+    """'yes -> no in 1,000 situations' and its descriptions: 'whenever a and not b', ..., 'and 24 other situations'."""
+    parts = [d.text for d in t.descriptions]
+    if t.undescribed:
+        parts.append(f"and {_many(t.undescribed, 'other situation')}")
+    return f"{said(t.old, t.old_reason)} {arrow} {said(t.new, t.new_reason)} in {_many(t.situations, 'situation')}", parts
+
+
+def transition_lines(behaviour: Behaviour, indent: str = "  ") -> list[str]:
+    """Each way the answer changed, for the text format: one line with its one description,
+    else the descriptions on lines of their own under it."""
+    lines = []
+    for t in behaviour.transitions:
+        head, parts = transition_words(t)
+        if len(parts) == 1:
+            lines.append(f"{head}: {parts[0]}")
+        else:
+            lines.append(f"{head}:")
+            lines.extend(indent + part for part in parts)
+    return lines

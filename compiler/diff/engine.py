@@ -15,6 +15,7 @@ from typing import Any, Iterable
 
 from ..diagnostics import Location
 from ..model import Edition, Rulebook, Term, Vocabulary
+from .. import progress
 from . import classify as K
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
@@ -201,7 +202,8 @@ class _Differ:
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
         pairings = match_clauses(pairs, declared)
-        drafts = [self._header(p) for p in pairs] + [self._clause_draft(p) for p in pairings]
+        drafts = [self._header(p) for p in pairs] + [self._clause_draft(p)
+                                                     for p in progress.track(pairings, "clauses")]
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
         behaviours = self._behaviours(touched)

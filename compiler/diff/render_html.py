@@ -14,6 +14,7 @@ from jinja2 import DictLoader, Environment, StrictUndefined
 from markupsafe import Markup
 
 from ..diagnostics import printable
+from .behaviour import transition_words
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note
 from .redline import DELETE, INSERT, Redline
@@ -90,8 +91,14 @@ _CHANGE = """\
 {% endfor %}
 <blockquote class="redline">{{ redline }}</blockquote>
 {% for b in c.behaviours %}
-<p>Behaviour of <code>{{ b.name }}</code>: <strong>{{ b.direction }}</strong>
-{%- if not b.exhaustive and b.compared %} (checked {{ b.checked }} situations, not all){% endif %}</p>
+<p>Behaviour of <code>{{ b.name }}</code>: <strong>{{ b.extent() }}</strong></p>
+{% if b.transitions %}
+<ul>
+{%- for head, parts in transitions(b) %}
+<li>{{ head }}:{% if parts | length == 1 %} {{ parts[0] }}{% else %}<ul>{% for p in parts %}<li>{{ p }}</li>{% endfor %}</ul>{% endif %}</li>
+{%- endfor %}
+</ul>
+{% endif %}
 {% if b.witnesses %}
 <table><tr><th>situation</th><th>{{ old }}</th><th>{{ new }}</th><th>decided by</th></tr>
 {%- for w in b.witnesses -%}
@@ -153,7 +160,8 @@ def change_html(change: Change, old: str, new: str) -> Markup:
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
         redline=redline_markup(change.redline), old=old, new=new,
-        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer))
+        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer,
+        transitions=lambda b: [transition_words(t, "→") for t in b.transitions]))
 
 
 def redline_markup(line: Redline) -> Markup:

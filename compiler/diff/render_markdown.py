@@ -17,6 +17,7 @@ import html
 import re
 
 from ..diagnostics import printable
+from .behaviour import transition_words
 from .engine import Change, DiffResult
 from .present import answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note
 from .redline import DELETE, INSERT, Redline
@@ -102,9 +103,10 @@ def _change(change: Change, old: str, new: str, seen: set[str]) -> list[str]:
     out += [f"<br>_{escape(note)}_" for note in details(change)]
     out += ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
     for b in change.behaviours:
-        out.append(f"**Behaviour** of {code(b.name)}: **{b.direction}**"
-                   + ("" if b.exhaustive or not b.compared else f" (checked {b.checked} situations, not all)")
+        out.append(f"**Behaviour** of {code(b.name)}: **{escape(b.extent())}**"
                    + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
+        if b.name not in seen:
+            out += _transitions(b)
         if b.witnesses and b.name not in seen:
             out += ["", f"| situation | {escape(old)} | {escape(new)} | decided by |", "| --- | --- | --- | --- |"]
             for w in b.witnesses:
@@ -121,6 +123,16 @@ def _change(change: Change, old: str, new: str, seen: set[str]) -> list[str]:
     for flag in change.drift:
         out += [f"⚠️ Drift: {escape(flag)}", ""]
     return out
+
+
+def _transitions(b) -> list[str]:
+    """Each way the answer changed, as a list: its size, then its descriptions nested under it."""
+    lines = []
+    for t in b.transitions:
+        head, parts = transition_words(t, "→")
+        lines.append(f"- {escape(head)}:" + (f" {escape(parts[0])}" if len(parts) == 1 else ""))
+        lines += [f"  - {escape(part)}" for part in parts] if len(parts) > 1 else []
+    return [""] + lines if lines else []
 
 
 def redline_markdown(line: Redline) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
+from .behaviour import transition_lines
 from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation,
                       summary_line, unknown_note)
 from .redline import DELETE, INSERT, Redline
@@ -51,12 +52,12 @@ def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
     out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
     plain = []
     for b in change.behaviours:
-        plain.append(f"    behaviour: {b.name} {b.direction}"
-                     + ("" if b.exhaustive or not b.compared else f" (checked {b.checked} situations, not all)")
+        plain.append(f"    behaviour: {b.name} {b.extent()}"
                      + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
         if b.name in seen:
             continue
         seen.add(b.name)
+        plain.extend(f"      {line}" for line in transition_lines(b))
         for w in b.witnesses:
             plain.append(f"      when {situation(dict(w.facts))}: old {answer(w.old)}"
                          f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"

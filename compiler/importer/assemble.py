@@ -3,7 +3,8 @@
 The same for every layout. A block (paragraph, bullet, step or rule) runs on
 over its wrapped lines: the next line continues it unless a blank line comes
 between, or it is a bullet's or step's line that could not have been wrapped
-(the line before it had room for its first word: see :func:`_wrapped`). Over
+(the line before it had room for its first word: see :func:`_wrapped`) and
+does not start in lower case. Over
 a page break (page furniture between blank lines) a block runs on when its
 text does not yet end a sentence, or the next line starts in lower case.
 Lines are joined with one space; a line ending in a hyphen that joins two
@@ -126,6 +127,7 @@ def _wrapped(previous_width: int, next_text: str, widest: int) -> bool:
 
 
 def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown: str) -> Document:
+    marks = list(marks)  # a heading found to be text is marked again (see _heading_as_text)
     problems: list[Diagnostic] = []
     entries: list[Entry] = []
     chapters: list[str] = []
@@ -148,7 +150,10 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
         close_block()
         if entry is not None and entry.part is not None:
             kind, title, line = entry.part
-            entry.parts.append(Part(kind, title, line, tuple(entry.blocks)))
+            if title is not None and not entry.blocks:
+                _heading_as_text(entry, title, line, marks)
+            else:
+                entry.parts.append(Part(kind, title, line, tuple(entry.blocks)))
         if entry is not None:
             entry.part, entry.blocks = None, []
 
@@ -213,12 +218,25 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
     return Document(tuple(entries), tuple(chapters), tuple(problems), tuple(marks))
 
 
+def _heading_as_text(entry: _Entry, title: str, line: int, marks: list[Mark]) -> None:
+    """A sub-heading with nothing under it is a line of text ("See Poison and Disease" alone in its entry): a
+    paragraph of the section before it (or of the entry's definition)."""
+    col = marks[line - 1].col
+    marks[line - 1] = Mark("text", title, col)
+    block = Block("paragraph", title, None, line, col, (line,))
+    if entry.parts:
+        last = entry.parts[-1]
+        entry.parts[-1] = Part(last.kind, last.title, last.line, last.blocks + (block,))
+    else:
+        entry.parts.append(Part("definition", None, line, (block,)))
+
+
 def _continues(block: _Open, mark: Mark, gap_blank: bool, gap_page: bool, widest: int, layout: Layout) -> bool:
     if gap_page:  # a page break: the block runs on while its sentence does
         return mark.text[:1].islower() or not block.texts[-1].endswith(_ENDS_SENTENCE)
     if gap_blank:
         return False
-    if block.kind not in layout.measured:
+    if block.kind not in layout.measured or mark.text[:1].islower():  # no item starts in lower case
         return True
     return _wrapped(block.widths[-1], mark.text, widest)
 

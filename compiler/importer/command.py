@@ -37,7 +37,7 @@ def import_command(source: Path, layout_name: str, out: Path, only: tuple[str, .
     from .run import run_import
 
     inputs = [Input("the source", source)] + ([rulebook_input(root)] if root is not None else [])
-    previous = None
+    previous, earlier = None, ()
     if root is not None:
         from ..cli import load_or_exit
 
@@ -46,9 +46,10 @@ def import_command(source: Path, layout_name: str, out: Path, only: tuple[str, .
             raise click.BadParameter(printable(f"unknown edition '{base}'; editions: "
                                                f"{', '.join(e.id for e in book.editions)}"), param_hint="'--base'")
         previous = book.edition(base)
+        earlier = book.editions[:book.editions.index(previous) + 1]
     elif base is not None:
         raise click.BadParameter("--base needs --rulebook", param_hint="'--base'")
-    result = run_import(source, LAYOUTS[layout_name], only, previous)
+    result = run_import(source, LAYOUTS[layout_name], only, previous, earlier)
     if result.fatal:
         report(result.problems)
         sys.exit(1)

@@ -36,10 +36,10 @@ def term(entry: Entry, term_id: str, layout: Layout, source_name: str, shown: st
     for key, printed in (("updated", entry.updated), ("released", entry.released)):
         dated[key] = _dated(printed, shown, notes, problems)
     keys: set[str] = set()
+    ids: set[str] = set()  # clause ids are unique in the term, not only in a section
     sections = []
     for part in entry.parts:
         key = unique("definition" if part.title is None else (slug(part.title) or "section"), keys)
-        ids: set[str] = set()
         clauses = tuple(Clause(unique(clause_slug(b.text, b.kind, b.number, layout.number_in_text), ids),
                                b.text, None if layout.number_in_text else b.number,
                                printed=b.number, line=b.line, kind=b.kind)

@@ -24,8 +24,9 @@ def slug(text: str, words: int | None = None, limit: int = _MAX) -> str:
 
 
 def clause_slug(text: str, kind: str, number: str | None, number_in_text: bool) -> str:
-    """A step keeps its printed number's id ('step-3', as earlier editions have it); others their first words."""
-    if kind == "step" and number and number_in_text:
+    """A numbered step keeps its printed number's id ('step-3', as earlier editions have it); others (a lettered
+    item too) their first words."""
+    if kind == "step" and number and number.isdigit() and number_in_text:
         return f"step-{number}"
     return slug(text, _WORDS) or "clause"
 

@@ -98,8 +98,8 @@ class RegLayout(Layout):
     - "Last Updated: 3/13/2026 (v11.0.0)" and "Released: 8/10/2015 (v3.0.0)"
       follow an entry's heading; the version may be missing.
     - Bullets start with "•" or "●"; numbered steps with "1." "1)" or "1" and
-      two spaces. A step keeps its number in its text ("1. Verify ..."), as
-      earlier editions print it.
+      two spaces, lettered items with "a)" or "a" and two spaces. A step keeps
+      its number in its text ("1. Verify ..."), as earlier editions print it.
     - Page furniture: lines holding only a page number, and "Return to Table
       of Contents".
     """
@@ -116,7 +116,7 @@ class RegLayout(Layout):
     _UPDATED = re.compile(r"\s*Last Updated:\s*(\S+)\s*(?:\(v([^)\s]+)\))?\s*")
     _RELEASED = re.compile(r"\s*Released:\s*(\S+)\s*(?:\(v([^)\s]+)\))?\s*")
     _BULLET = re.compile(r"\s*[•●▪◦]\s+")
-    _STEP = re.compile(r"\s*(\d{1,2})(?:[.)]\s+|\s{2,})(?=\S)")
+    _STEP = re.compile(r"\s*(\d{1,2}(?:[.)]\s+|\s{2,})|[a-z](?:\)\s+|\s{2,}))(?=\S)")
     _CONTENTS = "Table of Contents"
     _GLOSSARY = "Glossary of Terms"
     _LETTER = re.compile(r"[A-Z]")
@@ -127,7 +127,7 @@ class RegLayout(Layout):
         marks = [self._line(lines, i, names) for i in range(len(lines))]
         glossary = False
         for i, m in enumerate(marks):
-            if m.kind == "chapter" and m.text == self._GLOSSARY:
+            if m.kind == "chapter" and m.text == self._GLOSSARY and i >= toc_end:  # not the contents' own line
                 glossary = True
             elif glossary and m.kind == "section":
                 marks[i] = Mark("entry", m.text, m.col)
@@ -174,7 +174,7 @@ class RegLayout(Layout):
             # the number stays in the text, its marker's spaces made one: "1.   Add" -> "1. Add"
             text = words_at(line, step.end())
             marker = line[:step.end()].strip()
-            return Mark("step", f"{marker} {text.text}", line.index(marker[0]) + 1, number=step[1])
+            return Mark("step", f"{marker} {text.text}", line.index(marker[0]) + 1, number=marker.rstrip(".)"))
         if stripped == self._GLOSSARY:
             return Mark("chapter", stripped, words_at(line).col)
         if self._LETTER.fullmatch(stripped):

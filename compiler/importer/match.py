@@ -146,9 +146,13 @@ def _printed(clause: OldClause) -> str | None:
     return match[1] if match else None
 
 
-def on_top(terms: Sequence[Term], previous: Edition) -> tuple[list[Term], list[Decision]]:
-    """The imported terms with the ids, lineage and notes the previous edition gives them, and the decisions."""
+def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] = ()) -> tuple[list[Term],
+                                                                                            list[Decision]]:
+    """The imported terms with the ids, lineage and notes the previous edition gives them, and the decisions.
+
+    ``earlier``: the rulebook's editions up to ``previous``, against which entry metadata is compared."""
     decisions: list[Decision] = []
+    decisions += _metadata(terms, [*earlier, previous] if previous not in earlier else list(earlier))
     by_id = previous.term_by_id
     by_name = {t.name.casefold(): t for t in previous.terms}
     olds = {t.id: [_Old(t.id, c, words(c.text), _printed(c)) for c in t.clauses] for t in previous.terms}
@@ -229,6 +233,22 @@ def _emptied(terms: Sequence[Term], news: dict[str, list[_New]], olds: dict[str,
     return out
 
 
+def _metadata(terms: Sequence[Term], editions: Sequence[Edition]) -> list[Decision]:
+    """Entry metadata that names an edition of the rulebook which does not have the term: check refuses it."""
+    by_label = {e.label: e for e in reversed(editions)}  # the first edition with a label
+    out = []
+    for term in terms:
+        for key in ("released", "updated"):
+            printed = getattr(term, key)
+            edition = by_label.get(printed["version"]) if printed else None
+            if edition is not None and term.id not in edition.term_by_id and term.name.casefold() not in {
+                    t.name.casefold() for t in edition.terms}:
+                out.append(Decision(term.line, term.id, f"'{key}' names version {printed['version']}, whose edition "
+                                                        f"'{edition.id}' in the rulebook does not have this term: "
+                                                        "check refuses it; correct it or leave it out"))
+    return out
+
+
 def _same_words(news: list[_New], olds: list[_Old]) -> None:
     for new in news:
         same = next((o for o in olds if not o.claimed and o.words == new.words), None)
@@ -262,11 +282,13 @@ def _claim(new: _New, old: _Old, how: str, score: float) -> None:
 
 
 def _merges(loose: list[_New], olds: list[_Old], previous: str) -> None:
-    """An imported clause that holds the words of two or more old clauses, whole, merges them."""
+    """An imported clause that holds the words of two or more old clauses, whole, and is made of them (their
+    words together are most of its own: a reworded clause much like its neighbours holds theirs too) merges
+    them."""
     for new in loose:
         whole = [o for o in olds if not o.claimed and may_be_part(o.words, new.words)
                  and part_of(o.words, new.words) >= PART]
-        if len(whole) >= 2:
+        if len(whole) >= 2 and part_of(tuple(w for o in whole for w in o.words), new.words) >= PART:
             for o in whole:
                 o.claimed = True
             new.lineage = ("merged_from", [_ref(o, new.term) for o in whole])

@@ -56,7 +56,8 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous: Edition | None = None) -> ImportResult:
+def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous: Edition | None = None,
+               earlier: Sequence[Edition] = ()) -> ImportResult:
     """Import ``source``; on top of ``previous`` (an edition of a rulebook), with its ids and lineage."""
     shown = str(source)
     lines, problems = read_lines(source, shown)
@@ -70,7 +71,7 @@ def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous:
         problems += missing
     decisions: list[Decision] = []
     if previous is not None:
-        terms, decisions = on_top(terms, previous)
+        terms, decisions = on_top(terms, previous, earlier)
     return ImportResult(tuple(terms), doc, tuple(sorted(problems, key=lambda p: (p.location.line, p.location.col))),
                         tuple(sorted(decisions, key=lambda d: d.line)), shown)
 

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Location
+from ..yamlsource import _CONTROL  # what a term file may not hold: refused here, not after writing one
 
 #: The largest document read; a publisher's guide extracted from its PDF is a few hundred KiB.
 MAX_SOURCE_BYTES = 16 * 1024 * 1024
@@ -43,11 +44,15 @@ def decode(raw: bytes, shown: str) -> tuple[list[str] | None, list[Diagnostic]]:
         return None, [Diagnostic(_at(raw, exc.start, shown), f"invalid UTF-8 byte 0x{raw[exc.start]:02x}",
                                  "save the text as UTF-8")]
     text = text.removeprefix("\ufeff")
-    # \r\n and \r are line breaks; a form feed (a page break of pdftotext) stays in its line, as whitespace
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # \r\n and \r are line breaks; a form feed (a page break of pdftotext) is a space in its line
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\f", " ").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return lines, []
+    problems = [Diagnostic(Location(shown, n, bad.start() + 1),
+                           f"control character U+{ord(bad.group()):04X} is not allowed in text",
+                           "remove it; the term files hold printable characters, tabs and line breaks only")
+                for n, line in enumerate(lines, 1) for bad in [_CONTROL.search(line)] if bad]
+    return (None, problems) if problems else (lines, [])
 
 
 def _at(raw: bytes, offset: int, shown: str) -> Location:

@@ -45,7 +45,7 @@ class Effect:
     question: str  # the decision's or predicate's meaning, if the rulebook gives one
     direction: str
     situations: tuple[Situation, ...]
-    exhaustive: bool
+    size: str = ""  # "changed in 3 of 64 situations": the exact count (compiler/diff/behaviour.py)
 
 
 def answer_words(value: Any) -> str:
@@ -118,7 +118,8 @@ def question(old: Edition, new: Edition, behaviour) -> str:
 def effects(book: Rulebook, old: Edition, new: Edition, change) -> list[Effect]:
     """The behaviours of a change that some situation tells apart, in words."""
     return [Effect(b.name, b.kind, question(old, new, b), DIRECTION_WORDS.get(b.direction, b.direction),
-                   tuple(situation(old, new, w) for w in b.witnesses), b.exhaustive)
+                   tuple(situation(old, new, w) for w in b.witnesses),
+                   f"changed in {b.changed:,} of {b.situations:,} situations")
             for b in change.behaviours if b.witnesses]
 
 

@@ -163,12 +163,14 @@ def _inputs(config, path: Path, rulebook: Path) -> list:
 
 @click.command("serve")
 @_ROOT
-@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True, help="Address to serve on.")
+@click.option("--dev-addr", default="127.0.0.1:8000", show_default=True,
+              help="Address to serve on (port 0: any free port).")
 def serve(root: Path | None, dev_addr: str) -> None:
-    """Serve the glossary locally; edits to the rulebook rebuild it."""
+    """Serve the glossary locally; edits to the rulebook rebuild it (errors shown, the last good site kept)."""
     require_site_extra("serve")
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    from mkdocs.commands.serve import serve as mkdocs_serve
+    from ..build import remembering
+    from .serve import serve as serve_site
 
-    with config_file(root) as (path, _):
-        mkdocs_serve(config_file=str(path), dev_addr=dev_addr)
+    with remembering(), config_file(root) as (path, rulebook):  # rebuilds read again only the files changed
+        serve_site(path, rulebook, dev_addr)

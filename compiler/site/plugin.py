@@ -34,6 +34,7 @@ from mkdocs.structure.toc import get_toc
 from mkdocs.utils import get_relative_url
 from markupsafe import Markup, escape
 
+from .. import progress
 from . import pages as P
 from .changes import provider as changes_provider
 from .folders import PACKAGE_SITE, STYLESHEET, site_folders
@@ -99,6 +100,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             # Material prints the site name as HTML (raw in text and in aria-label); it is plain text.
             config.site_name = escape(config.site_name)
         self.specs = {s.src_uri: s for s in P.plan(book, self.config.index_editions)}
+        self.read, self.written = (progress.counter(what, len(self.specs)) for what in ("pages read", "pages written"))
         self.folders = project_site_folders(config, self.config.site)
         config.theme.dirs = theme_dirs(config.theme.dirs, config.theme.custom_dir, self.folders.overrides)
         self.renderer = Renderer(book, templates=self.folders.templates, changes=changes_provider(book),
@@ -175,6 +177,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         spec = self.specs.get(page.file.src_uri)
         if spec is None:
             return html
+        self.read()
         here = page.file.url
 
         def href(target: str) -> str:
@@ -187,6 +190,11 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         page.toc = get_toc([{"level": e.level, "id": e.id, "name": escape(e.title), "children": []}
                             for e in rendered.toc])
         return rendered.html
+
+    def on_post_page(self, output: str, page, config) -> str:
+        if page.file.src_uri in self.specs:
+            self.written()
+        return output
 
     def on_serve(self, server, config, builder):
         # Edits to the YAML rebuild the site, as edits to docs_dir do.

@@ -24,7 +24,7 @@ def _by_name(suite):
 
 def test_minimal_v1_is_exhaustive_and_follows_the_text():
     book = load_rulebook(MINIMAL)
-    suite = build_suite(book, book.edition_by_id["v1"])
+    suite = build_suite(book, book.edition_by_id["v1"], max_exhaustive=4096)
     cases = _by_name(suite)
     # "A character is curable if it is poisoned." + "Targets must be curable."
     assert cases["cure.may_target[poisoned]"].expected is True
@@ -37,7 +37,7 @@ def test_minimal_v1_is_exhaustive_and_follows_the_text():
 
 def test_minimal_v2_battle_exception_decides():
     book = load_rulebook(MINIMAL)
-    suite = build_suite(book, book.edition_by_id["v2"])
+    suite = build_suite(book, book.edition_by_id["v2"], max_exhaustive=4096)
     (d,) = suite.decisions
     # v2 depends on paralyzed, phase and poisoned (and v1's poisoned): 2 * 3 * 2 situations
     assert d.facts == ("paralyzed", "phase", "poisoned") and len(d.cases) == 12
@@ -52,8 +52,8 @@ def test_minimal_v2_battle_exception_decides():
 
 def test_ids_are_stable_and_derived_from_decision_and_facts():
     book = load_rulebook(MINIMAL)
-    first = build_suite(book, book.edition_by_id["v2"])
-    again = build_suite(load_rulebook(MINIMAL), load_rulebook(MINIMAL).edition_by_id["v2"])
+    first = build_suite(book, book.edition_by_id["v2"], max_exhaustive=4096)
+    again = build_suite(load_rulebook(MINIMAL), load_rulebook(MINIMAL).edition_by_id["v2"], max_exhaustive=4096)
     assert [c.id for c in first.cases] == [c.id for c in again.cases]
     ids = [c.id for c in first.cases]
     assert len(set(ids)) == len(ids)
@@ -64,13 +64,15 @@ def test_ids_are_stable_and_derived_from_decision_and_facts():
         "heal.may_target[paralyzed,phase=battle]"
 
 
-def test_covering_set_has_mcdc_pairs_and_exception_pair():
+def test_the_default_set_has_mcdc_pairs_and_exception_pair():
     book = load_rulebook(MINIMAL)
-    suite = build_suite(book, book.edition_by_id["v2"], max_exhaustive=0)
+    suite = build_suite(book, book.edition_by_id["v2"])
     (d,) = suite.decisions
-    assert d.strategy == "covering" and d.uncovered == ()
+    assert (d.strategy, d.allowed, d.uncovered) == ("mcdc", 12, ())
     states = [c.facts_dict for c in d.cases]
-    assert len(states) < 12
+    assert [(c.name, c.expected) for c in d.cases] == [  # in enumeration order
+        ("cure.may_target[phase=preparation]", False), ("cure.may_target[phase=preparation,poisoned]", True),
+        ("cure.may_target[phase=battle,poisoned]", False), ("cure.may_target[paralyzed,phase=preparation]", True)]
 
     def has_pair(fact):
         return any(a[fact] != b[fact] and all(a[f] == b[f] for f in a if f != fact)
@@ -83,11 +85,11 @@ def test_covering_set_has_mcdc_pairs_and_exception_pair():
     assert any(c.facts_dict["phase"] == "battle" and c.expected is False for c in d.cases)
 
 
-def test_wide_decision_gets_a_covering_set_far_below_its_situations():
+def test_wide_decision_gets_an_mcdc_set_far_below_its_situations():
     book = load_rulebook(CONFORMANCE / "wide")
     suite = build_suite(book, book.edition_by_id["w1"])
     (d,) = suite.decisions
-    assert d.strategy == "covering" and d.uncovered == ()
+    assert d.strategy == "mcdc" and d.uncovered == ()
     assert len(d.facts) == 14 and 0 < len(d.cases) <= 40
 
 
@@ -111,15 +113,14 @@ BROKEN_CONSTRAINT = {
 
 
 @pytest.mark.parametrize("fixture", sorted(BROKEN_CONSTRAINT))
-def test_covering_cases_never_break_a_constraint(cli, tmp_path, fixture):
-    """--max-exhaustive 0: the covering set, drawn from every allowed situation (constrained) or from a
-    sample of the space (wide-constrained: 3 * 2**13 situations, beyond the pool limit), and its MC/DC partners."""
+def test_mcdc_cases_never_break_a_constraint(cli, tmp_path, fixture):
+    """The MC/DC set, its pairs and its mutant killers are all allowed situations (wide-constrained: 3 * 2**13)."""
     edition, constraints = BROKEN_CONSTRAINT[fixture]
     code, _, _ = cli("conformance", "generate", "--rulebook", CONFORMANCE / fixture, "--edition", edition,
                      "--max-exhaustive", "0", "--out", tmp_path)
     assert code == 0
     data = json.loads((tmp_path / "cases.json").read_text())
-    assert {d["strategy"] for d in data["decisions"]} == {"covering"}
+    assert {d["strategy"] for d in data["decisions"]} == {"mcdc"}
     assert data["cases"]
     broken = [(c["name"], cid) for c in data["cases"] for cid, breaks in constraints.items() if breaks(c["facts"])]
     assert broken == []

@@ -27,7 +27,7 @@ def test_operators_on_minimal_v2():
 def test_exhaustive_suite_kills_all_and_a_thin_suite_does_not():
     book = load_rulebook(FIXTURES / "minimal")
     edition = book.edition_by_id["v2"]
-    suite = build_suite(book, edition)
+    suite = build_suite(book, edition, max_exhaustive=4096)
     report = measure(book, edition, suite)
     assert report.score == 1.0 and report.count("killed") == report.scored > 0
     # keep only the cases outside battle: the battle exception's mutants survive
@@ -59,21 +59,48 @@ def test_bundled_score_is_one(bundled, edition):
 
 
 def test_cli_prints_score_and_sizes(cli):
-    code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "minimal", "--edition", "v2")
-    assert code == 0
-    assert "  cure.may_target: 12 of 12 (exhaustive)" in out
-    assert out.splitlines()[-1] == "killed 10 of 10 mutants (score 1.00)"
     code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "minimal", "--edition", "v2",
-                       "--max-exhaustive", "0", "--fail-under", "1")
+                       "--max-exhaustive", "4096")
+    assert (code, out) == (0, "edition v2: cases per decision (against the exhaustive count):\n"
+                              "  cure.may_target: 12 of 12 (exhaustive)\n"
+                              "killed 10 of 10 mutants (score 1.00)\n")
+    code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "minimal", "--edition", "v2",
+                       "--fail-under", "1")
     assert code == 0  # 1.00 is not under 1
-    assert "  cure.may_target: 4 of 12 (covering)" in out
+    assert out == ("edition v2: cases per decision (against the exhaustive count):\n"
+                   "  cure.may_target: 4 of 12 (mcdc)\n"
+                   "killed 10 of 10 mutants (score 1.00)\n")
+
+
+def test_the_mcdc_set_kills_the_mutant_the_covering_set_missed(cli):
+    """covering-gap: the former covering set (drawn from a pool) let 'mode: two becomes four' survive
+    (20 of 21); the MC/DC set adds the first situation that tells each mutant from the decision."""
+    code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "conformance" / "covering-gap",
+                       "--edition", "x1", "--fail-under", "1")
+    assert (code, out.splitlines()[-1]) == (0, "killed 21 of 21 mutants (score 1.00)")
+
+
+@pytest.fixture
+def without_mode_two(monkeypatch):
+    """The suite without its cases in mode two: one mutant ('two becomes four') is left alive."""
+    from compiler.conformance import cases
+
+    real = cases.build_suite
+
+    def thin(book, edition, max_exhaustive=cases.MAX_EXHAUSTIVE):
+        suite = real(book, edition, max_exhaustive)
+        return replace(suite, decisions=tuple(replace(d, cases=tuple(c for c in d.cases
+                                                                     if c.facts_dict.get("mode") != "two"))
+                                              for d in suite.decisions))
+
+    monkeypatch.setattr(cases, "build_suite", thin)
 
 
 @pytest.mark.parametrize(("threshold", "exit_code"), [("0.95", 0), ("0.96", 1), ("1", 1)])
-def test_fail_under_exits_1_only_below_the_threshold(cli, threshold, exit_code):
-    """The covering set of covering-gap kills 20 of 21 mutants (0.952...): 0.95 passes, 0.96 fails."""
+def test_fail_under_exits_1_only_below_the_threshold(cli, without_mode_two, threshold, exit_code):
+    """20 of 21 mutants killed (0.952...): 0.95 passes, 0.96 fails."""
     code, out, _ = cli("conformance", "mutants", "--rulebook", FIXTURES / "conformance" / "covering-gap",
-                       "--edition", "x1", "--max-exhaustive", "0", "--fail-under", threshold)
+                       "--edition", "x1", "--fail-under", threshold)
     assert out.splitlines()[-2:] == ["survived: gate#mode: change an enum value: test: mode: two becomes four",
                                      "killed 20 of 21 mutants (score 0.95)"]
     assert code == exit_code
@@ -86,7 +113,7 @@ def test_table_rows_count_once():
     assert [(r.clause, r.from_table) for r in edition.rules["targeting.location"]] == [
         ("targeting#draw-discard", True), ("targeting#heal-band", True), ("targeting#heal-band", True),
         ("targeting#blocked", False)]
-    suite = build_suite(book, edition)
+    suite = build_suite(book, edition, max_exhaustive=4096)
     (d,) = [d for d in suite.decisions if d.decision == "targeting.location"]
     assert (d.strategy, d.allowed, len(d.cases)) == ("exhaustive", 8, 8)
     found = [m.clause for m in mutants(book, edition)]

@@ -54,7 +54,8 @@ def test_generate_is_deterministic(cli, tmp_path):
 
 
 def test_case_file_format(cli, tmp_path):
-    cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v2", "--out", tmp_path)
+    cli("conformance", "generate", "--rulebook", MINIMAL, "--edition", "v2", "--max-exhaustive", "4096",
+        "--out", tmp_path)
     data = json.loads((tmp_path / "cases.json").read_text())
     assert data["format"] == "rulebook-conformance/1" and data["edition"] == "v2"
     case = next(c for c in data["cases"] if c["name"] == "cure.may_target[phase=battle,poisoned]")
@@ -131,8 +132,9 @@ def test_plugin_collects_an_edition(tmp_path):
                      f"{sys.executable} {ENGINES / 'good.py'}", "-v", cwd=tmp_path)
     # good.py answers "poisoned", which v2 gets wrong for paralysis and for the battle phase
     # a rulebook outside pytest's rootdir: its cases go by the absolute path of its rulebook.yaml
-    assert f"FAILED {MINIMAL}/rulebook.yaml::v2::cure.may_target[paralyzed,phase=discard]" in result.stdout.splitlines()
-    assert "4 failed, 8 passed" in result.stdout
+    assert f"FAILED {MINIMAL}/rulebook.yaml::v2::cure.may_target[paralyzed,phase=preparation]" in \
+        result.stdout.splitlines()
+    assert "2 failed, 2 passed" in result.stdout
     assert 'cure#not-in-battle: "Cure cannot be used in battle."' in result.stdout
     assert result.returncode == 1
 
@@ -151,15 +153,15 @@ def test_a_failing_case_id_can_be_passed_back_to_pytest(tmp_path):
     shutil.copytree(MINIMAL, tmp_path / "rulebook")
     first = _pytest("--rulebook-edition", "v2", "--rulebook-engine-cmd", engine, "-rf", cwd=tmp_path)
     failed = _failed_ids(first.stdout)
-    assert failed[0] == "rulebook/rulebook.yaml::v2::cure.may_target[phase=battle,poisoned]"
-    assert len(failed) == 4
+    assert failed == ["rulebook/rulebook.yaml::v2::cure.may_target[phase=battle,poisoned]",
+                      "rulebook/rulebook.yaml::v2::cure.may_target[paralyzed,phase=preparation]"]
     again = _pytest(failed[0], "--rulebook-engine-cmd", engine, "-rf", cwd=tmp_path)
     assert _failed_ids(again.stdout) == failed[:1]
     assert again.stdout.splitlines()[-1].startswith("1 failed in ")
     # the edition too: all its cases, and no other edition's
     edition = _pytest("rulebook/rulebook.yaml::v2", "--rulebook-engine-cmd", engine, "-rf", cwd=tmp_path)
     assert _failed_ids(edition.stdout) == failed
-    assert edition.stdout.splitlines()[-1].startswith("4 failed, 8 passed in ")
+    assert edition.stdout.splitlines()[-1].startswith("2 failed, 2 passed in ")
 
 
 def test_the_readme_line_from_a_clone_root_runs_only_the_cases():

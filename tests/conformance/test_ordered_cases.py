@@ -30,24 +30,26 @@ def book():
 
 
 def test_small_decisions_are_exhaustive(book):
-    suite = build_suite(book, book.edition("o2"))
+    suite = build_suite(book, book.edition("o2"), max_exhaustive=4096)
     assert [(d.decision, d.strategy, len(d.cases)) for d in suite.decisions] == [
         (ACTIVATES, "exhaustive", 81), (KNOWN, "exhaustive", 9)]
 
 
-def test_a_covering_suite_holds_the_values_around_a_constant_bound(book):
+def test_an_mcdc_suite_holds_the_values_around_a_constant_bound(book):
     d = decision_cases(book, book.edition("o2"), KNOWN, max_exhaustive=4)
-    assert d.strategy == "covering"
+    assert d.strategy == "mcdc"
     assert [(c.facts_dict["current_step"], c.expected) for c in d.cases] == [
         ("verify_status", False), ("same_side_additions", False), ("verify_blocked", True),
         ("opposite_side_additions", True)]
 
 
-def test_a_covering_suite_holds_the_values_around_a_fact_bound(book):
+def test_an_mcdc_suite_holds_the_values_around_a_fact_bound(book):
     d = decision_cases(book, book.edition("o2"), ACTIVATES, max_exhaustive=4)
-    assert d.strategy == "covering"
+    assert d.strategy == "mcdc"
+    # at the bound, the fact just before it, and just after it
     assert [(c.facts_dict["ability_step"], c.facts_dict["current_step"], c.expected) for c in d.cases] == [
-        ("verify_status", "verify_status", True), ("written_abilities", "verify_status", False)]
+        ("verify_status", "verify_status", True), ("verify_status", "written_abilities", True),
+        ("written_abilities", "verify_status", False)]
 
 
 class OffByOne:

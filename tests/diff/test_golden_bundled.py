@@ -49,7 +49,13 @@ def _only(witness, *true_facts):
 def test_2012_to_3_0_0_an_only_paralyzed_character_becomes_healable(bundled):
     # 2012: healable if being discarded, poisoned or diseased; 3.0.0 adds "or is paralyzed".
     healable = _behaviour(_change(_diff(bundled, "2012", "3.0.0"), "healable"), "healable")
-    assert healable.exhaustive
+    # exactly one of the 34 allowed situations each way: the texts say which (the descriptions)
+    assert [(t.old, t.new, t.situations, [d.text for d in t.descriptions]) for t in healable.transitions] == [
+        (False, True, 1, ["whenever not being_discarded and not diseased and paralyzed and not poisoned"
+                          " and target_is_character"]),
+        (True, False, 1, ["whenever being_discarded and not diseased and not paralyzed and not poisoned"
+                          " and target_is_character"])]
+    assert healable.situations == 34
     assert any(_only(w, "paralyzed") and w.old is False and w.new is True for w in healable.witnesses)
     assert all(w.old_clauses == ("heal#healable",) for w in healable.witnesses)
 

@@ -136,3 +136,40 @@ def test_over_the_cross_term_limit_merges_and_moves_are_looked_for_within_terms_
     assert "moved_from" not in _clauses(out / "poison-and-disease.yaml")["a-poison-effect-discards-a"]
     assert _clauses(out / "battle.yaml")["the-alignments-of-the-sides"]["merged_from"] == ["first-half",
                                                                                           "second-half"]
+
+
+def test_metadata_naming_an_edition_without_the_term_is_a_decision(tmp_path, import_cli):
+    source = tmp_path / "source.txt"
+    text = SOURCE.read_text(encoding="utf-8")
+    source.write_text(text.replace("Released: 3/13/2026 (v2.0.0)", "Released: 1/1/2020 (v1.0.0)"), encoding="utf-8")
+    result = import_cli(source, "--layout", "reg", "--out", tmp_path / "out", "--rulebook", ON_TOP / "rulebook")
+    assert [line for line in result.stdout.splitlines() if "check refuses" in line] == [
+        f"{source}:25:1: poison-and-disease: 'released' names version 1.0.0, whose edition 'a' in the rulebook does "
+        "not have this term: check refuses it; correct it or leave it out"]
+
+
+def test_a_reworded_step_like_its_neighbours_is_not_read_as_their_merge(tmp_path, import_cli):
+    """REG 11.0.0's Ability Activation Order: steps 2 to 4 share most of their words; step 2 reworded ("add" to
+    "move") holds 80% of the words of old steps 2 and 3 each, yet is one of them, not both."""
+    root = tmp_path / "rb"
+    (root / "editions" / "a").mkdir(parents=True)
+    (root / "vocabulary.yaml").write_text("facts: []\n")
+    (root / "rulebook.yaml").write_text("title: T\npublisher: P\neditions:\n"
+                                        "  - {id: a, title: A, date: null, status: draft}\n")
+    (root / "editions" / "a" / "order.yaml").write_text(
+        "id: order\nname: Order\nsections:\n- key: definition\n  kind: definition\n  title: null\n  clauses:\n"
+        "  - id: step-2\n    text: 2. Activate all abilities in the order written on the card EXCEPT those with "
+        "effects that add a character to a battle.\n"
+        "  - id: step-3\n    text: 3. Activate all gained abilities in the order gained EXCEPT those with effects "
+        "that add a character to a battle.\n")
+    source = tmp_path / "b.txt"
+    source.write_text("Table of Contents \nOrder \nGlossary of Terms Jump \n \nOrder \n \n"
+                      "2. Activate all abilities in the order written on the card EXCEPT those with effects that "
+                      "move a character to a battle. \n"
+                      "3. Activate all gained abilities in the order gained EXCEPT those with effects that move a "
+                      "character to a battle. \n", encoding="utf-8")
+    result = import_cli(source, "--layout", "reg", "--out", tmp_path / "out", "--rulebook", root)
+    assert result.exit_code == 0
+    clauses = _clauses(tmp_path / "out" / "order.yaml")
+    assert sorted(clauses) == ["step-2", "step-3"]
+    assert [k for c in clauses.values() for k in c if k.endswith("_from") or k == "formerly"] == []

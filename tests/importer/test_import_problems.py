@@ -83,3 +83,14 @@ def test_an_output_folder_of_other_files_is_refused_exit_2(tmp_path, import_cli)
     result = import_cli(STRAY, "--layout", "reg", "--out", tmp_path)
     assert result.exit_code == 2
     assert (tmp_path / "mine.txt").read_text() == "keep\n"
+
+
+def test_control_characters_are_errors_at_their_line_and_column_all_at_once(tmp_path, import_cli):
+    path = tmp_path / "guide.txt"
+    path.write_bytes(b"Heal \n\x1b[31mA heal ability.\nfine\x0c line\nand \x07 bell\n")
+    result = import_cli(path, "--layout", "reg", "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    hint = "  hint: remove it; the term files hold printable characters, tabs and line breaks only\n"
+    assert result.stderr == (f"{path}:2:1: error: control character U+001B is not allowed in text\n{hint}"
+                             f"{path}:4:5: error: control character U+0007 is not allowed in text\n{hint}"
+                             "2 problems found\n")

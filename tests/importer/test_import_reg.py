@@ -135,3 +135,56 @@ def test_only_an_entry_the_source_does_not_have_is_an_error_with_a_hint(tmp_path
                              "editor notes\n  hint: add the version label by hand if the editors know it\n"
                              "1 problem found\n")
     assert not (tmp_path / "out").exists()
+
+
+SUB_ITEMS = EXCERPT.parent / "sub-items.txt"
+
+
+def test_lettered_and_numbered_sub_items_are_steps_and_a_line_in_lower_case_runs_on(tmp_path, import_cli):
+    """Lines of REG 11.0.0's Immune and Protect and Interrupt: "a     Mutual ..." is an item, not text; "have a
+    character ..." ends item 3, though the line before it looks short next to the entry's widest."""
+    import_cli(SUB_ITEMS, "--layout", "reg", "--out", tmp_path)
+    assert [i for i, _ in _clauses(tmp_path / "immune-and-protect.yaml")] == [
+        "step-3", "a-mutual-destruction-if-all", "b-evil-characters-winning-if", "c-heroes-winning-if-all",
+        "d-stalemate-if-not-all"]  # a step's id names its number (as earlier editions' do), an item's its words
+    assert [t for _, t in _clauses(tmp_path / "immune-and-protect.yaml")] == [
+        "3 After determining (1) or (2) for each character in battle, the state of the battle is:",
+        "a Mutual destruction if all Heroes in battle and all Evil Characters in battle are being defeated.",
+        "b Evil Characters winning if all Heroes but not all Evil Characters in battle are being defeated.",
+        "c Heroes winning if all Evil Characters but not all Heroes in battle are being defeated.",
+        "d Stalemate if not all Heroes in battle and not all Evil Characters in battle are being defeated."]
+    assert [t for _, t in _clauses(tmp_path / "interrupt.yaml")][-1] == (
+        "3 The ability is on an Enhancement that was in battle while the ability was interrupted, but does not "
+        "have a character in battle that can use it.")
+
+
+def test_the_clauses_tile_the_sub_items(untiled):
+    assert untiled(run_import(SUB_ITEMS, LAYOUTS["reg"]), SUB_ITEMS) == []
+
+
+def test_clause_ids_are_unique_in_the_term_across_its_sections(tmp_path, import_cli):
+    source = tmp_path / "guide.txt"
+    source.write_text("Table of Contents \nHeal \nGlossary of Terms \n \nHeal \n \n1. Draw a card. \n \n"
+                      "How to Play \n \n1. Draw a card. \n2. Discard a card. \n", encoding="utf-8")
+    import_cli(source, "--layout", "reg", "--out", tmp_path / "out")
+    assert [i for i, _ in _clauses(tmp_path / "out" / "heal.yaml")] == ["step-1", "step-1-2", "step-2"]
+
+
+def test_a_heading_with_nothing_under_it_is_a_line_of_text(tmp_path, import_cli):
+    """REG 11.0.0's Disease entry: "See Poison and Disease" stands alone, like a sub-heading, and is its text."""
+    source = tmp_path / "guide.txt"
+    source.write_text("Table of Contents \nDisease \nHeal \nGlossary of Terms Jump to letter \n \n41 \n \nDisease \n"
+                      " \n \nSee Poison and Disease \n \n                          \n49 \n \nHeal \n \nA heal "
+                      "effect removes poison. \n", encoding="utf-8")
+    result = import_cli(source, "--layout", "reg", "--out", tmp_path / "out")
+    assert result.stderr == ""
+    data = yaml.safe_load((tmp_path / "out" / "disease.yaml").read_text(encoding="utf-8"))
+    assert data["sections"] == [{"key": "definition", "kind": "definition", "title": None, "clauses": [
+        {"id": "see-poison-and-disease", "text": "See Poison and Disease"}]}]
+
+
+def test_a_second_import_into_the_same_folder_replaces_it_whole(tmp_path, import_cli):
+    import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out")
+    result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out", "--only", "Abilities")
+    assert result.exit_code == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".rulebook-output", "abilities.yaml"]

@@ -1,0 +1,80 @@
+"""Conformance commands on decisions whose situations cannot be listed (issue 10 point 3).
+
+Once, a decision whose one fact is tied by constraints to many others made
+``conformance generate`` search every combination of those others (30 took
+more than 300 s), and a step budget gave such a decision no cases. The suites
+and the mutants' scores are now found on BDDs: the same decisions get their
+cases and every mutant is scored, whatever $RULEBOOK_MAX_CHECK_STEPS says.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from compiler.build import load_rulebook
+from compiler.conformance.cases import build_suite, rule_atoms
+from compiler.conformance.mutants import measure
+from compiler.evaluate import DecisionModel
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.fixture
+def tied(tmp_path, monkeypatch, hostile) -> Path:
+    hostile.tied_constraints(tmp_path / "tied", 30)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "1000")  # bounded the former search; the BDDs need no bound
+    return Path("tied")
+
+
+def test_generate_gives_a_decision_tied_to_30_facts_its_cases(cli, tied):
+    code, out, err = cli("conformance", "generate", "--rulebook", tied, "--edition", "v1", "--out", "suite")
+    assert (code, out, err) == (0, "edition v1: 2 cases over 1 decisions: suite/cases.json, suite/test_conformance.py\n",
+                                "")
+    data = json.loads(Path("suite/cases.json").read_text(encoding="utf-8"))
+    assert data["decisions"] == [{"decision": "t.q", "type": "bool", "values": [], "facts": ["a"],
+                                  "strategy": "mcdc", "allowed": 2, "cases": 2, "unanswered": 0, "uncovered": []}]
+    assert sorted((c["name"], c["expected"]) for c in data["cases"]) == [("t.q[-]", False), ("t.q[a]", True)]
+
+
+def test_every_mutant_of_a_long_exception_chain_is_scored(cli, hostile, tmp_path, monkeypatch):
+    # exception-chain 4: 16 rules in 4 clauses, each clause an exception to the one before; the former
+    # step budget left 86 of its 88 mutants unscored
+    hostile.exception_chain(tmp_path / "chain", 4)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEBOOK_MAX_CHECK_STEPS", "1000")
+    code, out, err = cli("conformance", "mutants", "--rulebook", "chain", "--edition", "v1")
+    assert (code, err) == (0, "")
+    assert out == ("edition v1: cases per decision (against the exhaustive count):\n"
+                   "  t.q: 2 of 2 (mcdc)\n"
+                   "80 equivalent mutants excluded (they change no answer in any allowed situation):\n"
+                   "  t#c1: 28\n"
+                   "  t#c2: 28\n"
+                   "  t#c3: 24\n"
+                   "killed 8 of 8 mutants (score 1.00)\n")
+
+
+def _generated(tmp_path: Path, facts: int, linked: bool):
+    spec = importlib.util.spec_from_file_location("bench_suites", ROOT / "bench" / "suites.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return load_rulebook(module.decision_rulebook(tmp_path / "d", facts, linked))
+
+
+@pytest.mark.parametrize("facts", [40, 80])
+@pytest.mark.parametrize("linked", [False, True], ids=["alone", "30-linked"])
+def test_a_large_decision_gets_an_mcdc_sized_suite_that_kills_every_mutant(tmp_path, facts, linked):
+    book = _generated(tmp_path, facts, linked)
+    edition = book.edition_by_id["v1"]
+    suite = build_suite(book, edition)
+    (d,) = suite.decisions
+    atoms = len(rule_atoms(DecisionModel(edition.vocabulary, edition, "t.q")))
+    assert (d.strategy, d.unanswered) == ("mcdc", 0)
+    assert 0 < len(d.cases) <= 3 * (atoms + 1)
+    report = measure(book, edition, suite)
+    assert (report.count("survived"), report.score) == (0, 1.0)
+    assert report.scored > 100
