@@ -63,7 +63,6 @@ class _Group(click.Group):
         return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context):
-        from .budget import LimitError
         from .fileio import OutputError
         from .progress import display
 
@@ -73,10 +72,6 @@ class _Group(click.Group):
         except OutputError as exc:
             click.echo(printable(f"rulebook: error: {exc}"), err=True)
             ctx.exit(1)
-        except LimitError as exc:  # read where a search starts, in any command but check (which reports it)
-            click.echo(printable(f"rulebook: error: {exc.message}"), err=True)
-            click.echo(f"  hint: {exc.hint}", err=True)
-            ctx.exit(2)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterator, Mapping, Union
 
-from .budget import Budget, OverBudget  # noqa: F401 (OverBudget: where logic.py has long imported it)
-from .conditions import Compiled, Condition, compile_condition, facts_used, size
+from .conditions import Compiled, Condition, compile_condition, facts_used
 from .model import Answer, Decision, Edition, Rule, Rulebook, Vocabulary
 
 State = Mapping[str, Answer]
@@ -38,8 +37,7 @@ Outcome = Union[Answer, _NoAnswer]
 class Space:
     """The situations allowed by the vocabulary's constraints, over some facts."""
 
-    def __init__(self, vocabulary: Vocabulary, facts: set[str], given: Compiled | None = None,
-                 given_cost: int = 1):
+    def __init__(self, vocabulary: Vocabulary, facts: set[str], given: Compiled | None = None):
         by_name = vocabulary.by_name
         self.facts = tuple(sorted(facts))
         self.domains = {f: by_name[f].domain for f in self.facts}
@@ -53,10 +51,6 @@ class Space:
         self.extra = tuple(sorted(extra))
         self.extra_domains = [by_name[f].domain for f in self.extra]
         self.constraints = [compile_condition(c.never, {}, orders=vocabulary.orders) for c in relevant]
-        self.given_cost = given_cost if given is not None else 0
-        self.constraint_costs = [size(c.never, {}) for c in relevant]
-        # making a situation of the facts and the values tried for the others, a step per fact
-        self.situation_cost = len(self.facts) + len(self.extra)
 
     @property
     def size(self) -> int:
@@ -66,43 +60,28 @@ class Space:
             n *= len(d)
         return n
 
-    def allowed(self, state: State, budget: Budget | None = None) -> bool:
-        """Whether some values of the facts the constraints tie to it break none.
-
-        With a budget, each constraint evaluated is charged its steps (OverBudget when spent).
-        """
-        if budget is not None:
-            budget.spend(self.given_cost)
+    def allowed(self, state: State) -> bool:
+        """Whether some values of the facts the constraints tie to it break none."""
         if self.given is not None and not self.given(state):
             return False
         if not self.constraints:
             return True
         if not self.extra:
-            return not self._breaks(state, budget)
+            return not any(c(state) for c in self.constraints)
         for values in itertools.product(*self.extra_domains):
             full = {**state, **dict(zip(self.extra, values))}
-            if not self._breaks(full, budget):
+            if not any(c(full) for c in self.constraints):
                 return True
         return False
 
-    def _breaks(self, state: State, budget: Budget | None) -> bool:
-        """Whether the state breaks a constraint (charging each one evaluated)."""
-        if budget is None:
-            return any(c(state) for c in self.constraints)
-        spent = self.situation_cost
-        for c, cost in zip(self.constraints, self.constraint_costs):
-            spent += cost
-            if c(state):
-                budget.spend(spent)
-                return True
-        budget.spend(spent)
-        return False
+    def states(self) -> Iterator[dict[str, Answer]]:
+        """Every allowed situation, in a fixed order (facts by name, False before True).
 
-    def states(self, budget: Budget | None = None) -> Iterator[dict[str, Answer]]:
-        """Every allowed situation, in a fixed order (facts by name, False before True)."""
+        Enumeration is for tests and small examples: every analysis of the rules
+        asks the symbolic core instead (compiler/decision_sets.py)."""
         for values in itertools.product(*(self.domains[f] for f in self.facts)):
             state = dict(zip(self.facts, values))
-            if self.allowed(state, budget):
+            if self.allowed(state):
                 yield state
 
 
@@ -170,22 +149,12 @@ class DecisionModel:
             for r in self.rules)
 
     @cached_property
-    def _sizes(self) -> dict[str, int]:
-        return {}
-
-    @cached_property
     def space(self) -> "Space":
         given = self.decision.given
         compiled = (compile_condition(given, self.predicates, self._cache, orders=self.orders)
                     if given is not None else None)
-        return Space(self.vocabulary, set(self.facts), compiled,
-                     size(given, self.predicates, self._sizes) if given is not None else 0)
+        return Space(self.vocabulary, set(self.facts), compiled)
 
-    @cached_property
-    def rules_cost(self) -> int:
-        """Steps to evaluate every rule in one situation, at most."""
-        return sum(size(c, self.predicates, self._sizes) for r in self.rules for c in (r.when, r.test)
-                   if c is not None)
 
     def _override_table(self) -> list[int]:
         """For each rule, the rules it overrides, directly or through others, as bits.
@@ -263,8 +232,8 @@ class DecisionModel:
             raise ValueError(f"decision '{self.decision.name}' has no answer here")
         return result.answer
 
-    def states(self, budget: Budget | None = None) -> Iterator[dict[str, Answer]]:
-        return self.space.states(budget)
+    def states(self) -> Iterator[dict[str, Answer]]:
+        return self.space.states()
 
 
 class _BitSets(Mapping[int, frozenset]):

@@ -58,8 +58,7 @@ class Core:
 
     ``domains`` maps each fact to its values (``(False, True)`` for a bool fact);
     ``orders`` gives the ordered facts' values in order (comparisons need it).
-    Facts are given variables on first use, so one core serves a whole vocabulary
-    at the cost of the facts actually tested.
+    Every fact is given its variables when the core is made (see ``__init__``).
     """
 
     def __init__(self, domains: Mapping[str, Sequence[Answer]], orders: Mapping[str, Sequence[str]] | None = None):
@@ -77,6 +76,12 @@ class Core:
         self._bits: dict[str, tuple[str, ...]] = {}
         self._eq: dict[str, dict[Answer, Node]] = {}
         self._valid: dict[str, Node] = {}
+        # Every variable is declared now, before any diagram is built: CUDD's group
+        # sifting (automatic, or asked for) followed by a variable declared later
+        # left the manager answering NULL to the next operation (dd 0.6.0; seen in
+        # conformance generate, tests/test_symbolic.py shows the case).
+        for fact in sorted(self.domains):
+            self.bits(fact)
 
     # -- facts ----------------------------------------------------------------
     def bits(self, fact: str) -> tuple[str, ...]:

@@ -152,3 +152,11 @@ def test_a_comparison_with_a_value_outside_the_order_admits_nothing():
     core = vocabulary_core(Vocabulary(FACTS, ()))
     assert core.condition(Cmp("step", "at_most", "six"), {}) == core.false
     assert core.count(core.condition(Cmp("step", "at_most", "two"), {}) & core.valid(["step"]), ["step"]) == 2
+
+
+def test_a_core_declares_every_facts_variables_when_made():
+    # declaring one after CUDD had sifted left the manager answering NULL (tests/test_overlay.py's
+    # conformance generate of a patched edition failed so)
+    core = vocabulary_core(Vocabulary(FACTS, ()))
+    assert sorted(core.bdd.vars) == ["a'0", "b'0", "c'0", "colour'0", "colour'1", "hidden'0",
+                                     "step'0", "step'1", "step'2"]

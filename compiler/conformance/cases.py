@@ -181,7 +181,8 @@ _HELD: list = []  # [(edition, core, {decision: DecisionSpace})]: the last editi
 
 
 def decision_space(book: Rulebook, edition: Edition, name: str) -> DecisionSpace:
-    """The decision over the facts of its cases, on one core per edition.
+    """The decision over the facts of its cases, on one core per edition (its variables all
+    declared when it is made, so reordering it for one decision leaves it sound for the next).
 
     Held for the last edition asked about: ``conformance mutants`` generates
     the suite and then scores the same mutants, whose outcomes the space keeps.

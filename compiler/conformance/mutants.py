@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace as dc_replace
 from functools import partial
-from typing import AbstractSet, Callable, Iterator, Mapping
+from typing import Callable, Iterator, Mapping
 
 from ..conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref, describe, walk
 from .. import progress

@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 from ..conditions import Condition
 from ..decision_sets import DecisionSets, allowed_space
 from ..evaluate import DecisionModel
-from ..model import Answer, Edition, Rule
+from ..model import Answer, Rule
 from ..symbolic import Core, Node, vocabulary_core
 
 CONFLICT_KEY = ("conflict",)
@@ -45,12 +45,6 @@ class Outcomes:
             if key in other.regions:
                 same |= region & other.regions[key]
         return allowed & ~same
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Outcomes) and dict(self.regions) == dict(other.regions)
-
-    def __hash__(self) -> int:  # pragma: no cover - never hashed; defined with __eq__
-        return hash(tuple(sorted(map(repr, self.regions))))
 
 
 def outcomes(sets: DecisionSets, allowed: Node) -> Outcomes:
@@ -128,8 +122,9 @@ class _VariantSets(DecisionSets):
     def __init__(self, base: DecisionSets, rules: tuple[Rule, ...], predicates: Mapping[str, Condition] | None):
         model = base.model
         same = [i < len(model.rules) and rule is model.rules[i] for i, rule in enumerate(rules)]
-        if all(s or (r.clause, r.exception_to) == (model.rules[i].clause, model.rules[i].exception_to)
-               for i, (s, r) in enumerate(zip(same, rules))) and len(rules) == len(model.rules):
+        if len(rules) == len(model.rules) and all(
+                s or (r.clause, r.exception_to) == (model.rules[i].clause, model.rules[i].exception_to)
+                for i, (s, r) in enumerate(zip(same, rules))):
             overrides = model._override_bits
         else:  # an exception removed: the override table is the variant's own
             overrides = DecisionModel(model.vocabulary, _One(model), model.decision.name, rules=rules,
