@@ -88,7 +88,8 @@ _CONDITION = {
         *({"type": "object", "description": f"{words} the value (or the other fact's value), "
                                              "in the order of an ordered fact's values.",
            "properties": {op: {"type": "object", "minProperties": 1, "maxProperties": 1,
-                               "examples": [{"current_step": "verify_blocked"}, {"ability_step": {"fact": "current_step"}}],
+                               "examples": [{"current_step": "verify_blocked"},
+                                            {"ability_step": {"fact": "current_step"}}],
                                "description": "One ordered fact and its bound: a value, like "
                                               "{current_step: verify_blocked}, or another fact, like "
                                               "{ability_step: {fact: current_step}}.",
@@ -109,6 +110,21 @@ _CONDITION = {
                             ("at_least", "The fact's value is, or comes after,"))),
     ],
 }
+
+# Examples that several properties show (each a valid value where it is given: tests/test_schema_examples.py).
+_EX_CLAUSE = {"id": "removes-effects", "text": "A heal ability removes the effects of poison."}
+_EX_DECISION = {"name": "heal.may_target", "type": "bool",
+                "meaning": "Whether a heal ability may target the character."}
+_EX_PREDICATE = {"name": "healable", "meaning": "The character can be the target of a heal ability by default.",
+                 "as": {"any": ["being_discarded", "poisoned"]}}
+_EX_ROWS = [{"keys": ["heal", "band"], "value": "hand"},
+            {"keys": {"ability": "draw", "poisoned": True}, "value": "deck"}]
+_EX_TABLE = {"decision": "targeting.location", "key": "ability",
+             "rows": [{"keys": ["heal", "band"], "value": "hand"}], "otherwise": "anywhere"}
+_EX_STUNNED = {"name": "stunned", "type": "bool", "meaning": "The character is stunned."}
+_EX_CONSTRAINT = {"id": "discard-pile-not-being-discarded",
+                  "text": "A character already in a discard pile is not being discarded.",
+                  "never": {"all": ["being_discarded", {"is": {"location": "discard_pile"}}]}}
 
 _TEXT = {"type": "string", "minLength": 1}
 # What a corrections log entry says changed (compiler.lock): TERM, TERM#CLAUSE, fact:NAME, constraint:ID.
@@ -238,7 +254,7 @@ _TERM = {
         "released": _dated("Released", "2015-08-10", "3.0.0"),
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
-        "decisions": {"type": "array", "examples": [[{"name": "heal.may_target", "type": "bool", "meaning": "Whether a heal ability may target the character."}]],
+        "decisions": {"type": "array", "examples": [[_EX_DECISION]],
                                        "description": "The questions that this term's clauses answer.", "items": {
             "type": "object",
             "properties": {
@@ -263,7 +279,8 @@ _TERM = {
             "required": ["name", "type", "meaning"],
             "additionalProperties": False,
         }},
-        "sections": {"type": "array", "examples": [[{"key": "definition", "kind": "definition", "clauses": [{"id": "removes-effects", "text": "A heal ability removes the effects of poison."}]}]],
+        "sections": {"type": "array",
+                     "examples": [[{"key": "definition", "kind": "definition", "clauses": [_EX_CLAUSE]}]],
                                       "description": "The term's sections, in order.", "items": {
             "type": "object",
             "properties": {
@@ -278,7 +295,7 @@ _TERM = {
                           "examples": ["In a Battle", None],
                           "description": "The printed heading, or null; required when kind is named."},
                 "clauses": {"type": "array", "items": {"$ref": "#/$defs/clause"},
-                            "examples": [[{"id": "removes-effects", "text": "A heal ability removes the effects of poison."}]],
+                            "examples": [[_EX_CLAUSE]],
                             "description": "The section's clauses, in order."},
             },
             "required": ["key", "kind", "clauses"],
@@ -324,13 +341,13 @@ _CLAUSE = {
            "description": "Mentions of other terms in the text, which stays verbatim."},
         "defines": {
             "type": "object",
-            "examples": [{"name": "healable", "meaning": "The character can be the target of a heal ability by default.", "as": {"any": ["being_discarded", "poisoned"]}}],
+            "examples": [_EX_PREDICATE],
             "description": "A named predicate, which conditions of the edition may use by its name.",
             "properties": {"name": {"type": "string", "pattern": IDENT,
                                     "examples": ["healable"],
                                     "description": "The predicate's name, like healable: an identifier unique "
                                                    "in the edition, sharing the namespace of facts."},
-                           "meaning": {**_TEXT, "examples": ["The character can be the target of a heal ability by default."],
+                           "meaning": {**_TEXT, "examples": [_EX_PREDICATE["meaning"]],
                                                 "description": "The predicate in words, like \"The character "
                                                                "can be the target of a heal ability by default.\""},
                            "as": {"$ref": "#/$defs/condition",
@@ -363,7 +380,7 @@ _CLAUSE = {
         "table": {
             "type": "object",
             "defaultSnippets": [_SNIPPETS["table"]],
-            "examples": [{"decision": "targeting.location", "key": "ability", "rows": [{"keys": ["heal", "band"], "value": "hand"}], "otherwise": "anywhere"}],
+            "examples": [_EX_TABLE],
             "description": "Value rules over key facts, written compactly. A term's tables for one decision "
                            "are one table: rows must not overlap with different values, and one 'otherwise' "
                            "answers wherever no row matches.",
@@ -392,7 +409,7 @@ _CLAUSE = {
                                   "description": "The decision's answer where the row matches."}},
                     "required": ["keys", "value"],
                     "additionalProperties": False,
-                }, "examples": [[{"keys": ["heal", "band"], "value": "hand"}, {"keys": {"ability": "draw", "poisoned": True}, "value": "deck"}]],
+                }, "examples": [_EX_ROWS],
                    "description": "The rows: each matches some values of the key facts and gives the decision's "
                                   "answer there."},
                 "otherwise": {"type": ["string", "boolean"],
@@ -462,7 +479,8 @@ _PATCH_OPERATION = {
         "replace": {"type": "string", "pattern": SLUG,
                     "examples": ["removes-effects"],
                     "description": "Replace the clause with this id by the clause under 'with'."},
-        "with": {"$ref": "#/$defs/clause", "examples": [{"id": "removes-effects", "text": "A heal ability removes every effect."}],
+        "with": {"$ref": "#/$defs/clause",
+                 "examples": [{"id": "removes-effects", "text": "A heal ability removes every effect."}],
                                            "description": "The clause that 'replace' puts in, written whole."},
         "add": {"$ref": "#/$defs/clause",
                 "examples": [{"id": "in-battle", "text": "A heal ability can be used in battle."}],
@@ -483,7 +501,9 @@ _PATCH_OPERATION = {
         "section": {"type": "string", "pattern": SLUG,
                     "examples": ["clarifications"],
                     "description": "Put the clause at the end of the section with this key."},
-        "add_section": {**_SECTION, "examples": [{"key": "clarifications", "kind": "clarifications", "clauses": [{"id": "in-battle", "text": "A heal ability can be used in battle."}]}],
+        "add_section": {**_SECTION, "examples": [{"key": "clarifications", "kind": "clarifications",
+                                                  "clauses": [{"id": "in-battle",
+                                                               "text": "A heal ability can be used in battle."}]}],
                                     "description": "A new section, written whole, put at 'before' or 'after' "
                                                    "(a section key), else at the end."},
         "remove_section": {"type": "string", "pattern": SLUG,
@@ -513,7 +533,9 @@ _TERM_PATCH = {
         **{k: (v if k in ("id", "name") else _nullable(v))
            for k, v in _TERM["properties"].items() if k not in ("sections", "withdrawn")},
         "patch": {"type": "array", "items": {"$ref": "#/$defs/patch-operation"},
-                  "examples": [[{"change": "removes-effects", "set": {"text": "A heal ability removes the effects of poison and paralysis."}}, {"remove": "old-note"}]],
+                  "examples": [[{"change": "removes-effects",
+                                 "set": {"text": "A heal ability removes the effects of poison and paralysis."}},
+                                {"remove": "old-note"}]],
                   "description": "The operations, applied in order."},
     },
     "required": ["id", "patch"],
@@ -531,7 +553,9 @@ _RULEBOOK = {
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
         "editions": {"type": "array", "minItems": 1,
-                     "examples": [[{"id": "1.0.0", "title": "First printing", "date": "2015-08-10", "status": "published"}, {"id": "2.0.0", "title": "Second printing", "date": None, "status": "draft"}]],
+                     "examples": [[{"id": "1.0.0", "title": "First printing", "date": "2015-08-10",
+                                    "status": "published"},
+                                   {"id": "2.0.0", "title": "Second printing", "date": None, "status": "draft"}]],
                      "description": "The editions, oldest first; each overlays the one before.", "items": {
             "type": "object",
             "properties": {
@@ -622,10 +646,13 @@ _VOCABULARY = {
     "description": "vocabulary.yaml: the facts conditions may test, and the constraints between them, "
                    "as the first edition has them (a later edition changes them in its _vocabulary.yaml).",
     "properties": {
-        "facts": {"type": "array", "items": _FACT, "examples": [[{"name": "poisoned", "type": "bool", "meaning": "The character is poisoned."}, {"name": "location", "type": "enum", "values": ["hand", "deck", "discard_pile"], "meaning": "Where the card is."}]],
+        "facts": {"type": "array", "items": _FACT, "examples": [[
+            {"name": "poisoned", "type": "bool", "meaning": "The character is poisoned."},
+            {"name": "location", "type": "enum", "values": ["hand", "deck", "discard_pile"],
+             "meaning": "Where the card is."}]],
                                                    "description": "The facts conditions may test."},
         "constraints": {"type": "array", "items": _CONSTRAINT,
-                        "examples": [[{"id": "discard-pile-not-being-discarded", "text": "A character already in a discard pile is not being discarded.", "never": {"all": ["being_discarded", {"is": {"location": "discard_pile"}}]}}]],
+                        "examples": [[_EX_CONSTRAINT]],
                         "description": "States that no real game reaches: conformance cases and diff witnesses "
                                        "are drawn only from situations where every 'never' is false."},
     },
@@ -643,10 +670,10 @@ _VOCABULARY_OVERLAY = {
     "properties": {
         "facts": {
             "type": "object",
-            "examples": [{"add": [{"name": "stunned", "type": "bool", "meaning": "The character is stunned."}], "withdraw": ["paralyzed"]}],
+            "examples": [{"add": [_EX_STUNNED], "withdraw": ["paralyzed"]}],
             "description": "Facts this edition adds, changes or withdraws.",
             "properties": {
-                "add": {"type": "array", "examples": [[{"name": "stunned", "type": "bool", "meaning": "The character is stunned."}]],
+                "add": {"type": "array", "examples": [[_EX_STUNNED]],
                                          "description": "Facts the previous edition does not have.",
                         "items": _FACT},
                 "change": {"type": "array", "examples": [[{"name": "ability", "add_values": ["band"]}]],
@@ -685,10 +712,12 @@ _VOCABULARY_OVERLAY = {
             "examples": [{"withdraw": ["discard-pile-not-being-discarded"]}],
             "description": "Constraints this edition adds, replaces or withdraws.",
             "properties": {
-                "add": {"type": "array", "examples": [[{"id": "hand-not-in-battle", "text": "A card in a hand is not in a battle.", "never": {"all": ["in_battle", {"is": {"location": "hand"}}]}}]],
+                "add": {"type": "array", "examples": [[{"id": "hand-not-in-battle",
+                                                       "text": "A card in a hand is not in a battle.",
+                                                       "never": {"all": ["in_battle", {"is": {"location": "hand"}}]}}]],
                                          "description": "Constraints the previous edition does not have.",
                         "items": _CONSTRAINT},
-                "change": {"type": "array", "examples": [[{"id": "discard-pile-not-being-discarded", "text": "A card in a discard pile is not being discarded.", "never": {"all": ["being_discarded", {"is": {"location": "discard_pile"}}]}}]],
+                "change": {"type": "array", "examples": [[_EX_CONSTRAINT]],
                                             "description": "Constraints of the previous edition, "
                                                            "replaced whole (same id).",
                            "items": _CONSTRAINT},
@@ -707,7 +736,8 @@ _CORRECTIONS = {
     "description": "corrections.yaml: the log of published editions locked (rulebook publish) and corrected "
                    "(rulebook correct), oldest first. Written by those commands; the site shows it.",
     "properties": {
-        "corrections": {"type": "array", "examples": [[{"date": "2026-01-05", "edition": "5.0.0", "kind": "publish", "reason": "First published edition."}]],
+        "corrections": {"type": "array", "examples": [[{"date": "2026-01-05", "edition": "5.0.0", "kind": "publish",
+                                                          "reason": "First published edition."}]],
                                          "description": "The entries, oldest first.", "items": {
             "type": "object",
             "description": "One entry: the edition locked or corrected, when, why, and what changed.",
