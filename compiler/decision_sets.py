@@ -118,25 +118,32 @@ class DecisionSets:
         return out
 
     @cached_property
-    def conflict(self) -> Node:
-        """Allowed situations where rules left standing give different answers."""
-        core = self.core
-        keys = sorted(self.said, key=repr)
-        out = core.false
-        seen = core.false
-        for key in keys:
+    def disagree(self) -> Node:
+        """Where rules left standing give different answers (allowed or not)."""
+        out, seen = self.core.false, self.core.false
+        for key in sorted(self.said, key=repr):
             region = self.said[key]
             out |= region & seen
             seen |= region
-        return out & self.allowed
+        return out
+
+    @cached_property
+    def answered(self) -> Node:
+        """Where some rule is left standing (allowed or not)."""
+        out = self.core.false
+        for region in self.said.values():
+            out |= region
+        return out
+
+    @cached_property
+    def conflict(self) -> Node:
+        """Allowed situations where rules left standing give different answers."""
+        return self.disagree & self.allowed
 
     @cached_property
     def empty(self) -> Node:
         """Allowed situations where no rule answers (all overridden counts as none standing)."""
-        anyone = self.core.false
-        for region in self.standing:
-            anyone |= region
-        return self.allowed & ~anyone
+        return self.allowed & ~self.answered
 
     @cached_property
     def outcomes(self) -> dict[tuple, Node]:

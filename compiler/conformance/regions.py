@@ -50,14 +50,10 @@ class Outcomes:
 def outcomes(sets: DecisionSets, allowed: Node) -> Outcomes:
     """The decision's outcome regions within ``allowed`` (which may name more facts than the decision's own)."""
     core = sets.core
-    conflict, seen = core.false, core.false
-    for key in sorted(sets.said, key=repr):
-        region = sets.said[key]
-        conflict |= region & seen
-        seen |= region
+    conflict = sets.disagree
     regions = {key: sets.said[key] & allowed & ~conflict for key in sets.said}
     regions[CONFLICT_KEY] = conflict & allowed
-    regions[EMPTY_KEY] = allowed & ~seen
+    regions[EMPTY_KEY] = allowed & ~sets.answered
     return Outcomes({k: v for k, v in regions.items() if v != core.false})
 
 

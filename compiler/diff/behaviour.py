@@ -259,11 +259,7 @@ def _decision_outcomes(sets: DecisionSets) -> dict[OutcomeKey, Node]:
     """Each answer where it is the decision's one answer, and the three ways of giving none."""
     core = sets.core
     given = sets.given if sets.given is not None else core.true
-    conflict, said = core.false, core.false
-    for key in sorted(sets.said, key=repr):
-        region = sets.said[key]
-        conflict |= region & said
-        said |= region
+    conflict, said = sets.disagree, sets.answered
     out: dict[OutcomeKey, Node] = {("answer", *key): region & ~conflict & given for key, region in sets.said.items()}
     out[("none", CONFLICT)] = conflict & given
     out[("none", NO_RULE)] = ~said & given
