@@ -30,6 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from bench.bench_diff import best  # noqa: E402
 from bench.hostile import CASES  # noqa: E402
 
 LINKED = 30
@@ -59,15 +60,6 @@ def decision_rulebook(out: Path, n: int, linked: bool, seed: int = 7) -> Path:
         "id: t\nname: T\ndecisions:\n  - {name: t.q, type: bool, meaning: Q.}\n"
         "sections:\n  - key: s\n    kind: definition\n    clauses:\n" + "".join(clauses))
     return out
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def logic_seconds(root: Path, repeat: int) -> tuple[float, int]:
