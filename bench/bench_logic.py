@@ -30,6 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from bench.bench_diff import best  # noqa: E402
 from bench.hostile import CASES  # noqa: E402
 
 LINKED = 30
@@ -61,15 +62,6 @@ def decision_rulebook(out: Path, n: int, linked: bool, seed: int = 7) -> Path:
     return out
 
 
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def logic_seconds(root: Path, repeat: int) -> tuple[float, int]:
     from compiler.build import load_rulebook
     from compiler.logic import logic_problems
@@ -80,7 +72,7 @@ def logic_seconds(root: Path, repeat: int) -> tuple[float, int]:
 
 
 def check_seconds(root: Path, repeat: int) -> float:
-    cmd = [sys.executable, "-m", "compiler", "check", str(root)]
+    cmd = [sys.executable, "-m", "compiler", "check", "--no-cache", str(root)]  # cold: no proof read back
     return best(lambda: subprocess.run(cmd, capture_output=True, check=False, cwd=HERE.parent), repeat)
 
 

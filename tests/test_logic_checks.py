@@ -49,16 +49,6 @@ def test_a_decision_over_more_situations_than_enumeration_could_list_is_checked(
           "or a 'given' that puts it out of the question's scope"]
 
 
-def test_a_decision_with_exactly_the_bound_of_situations_is_checked(tmp_path):
-    book = rulebook(tmp_path, f"      - {{id: x, text: X., rules: [{{decision: t.q, permits: {all_of(16)}}}]}}\n",
-                    facts=16)
-    assert shown(book) == [
-        "editions/e1/t.yaml:4:5: error: decision 't.q' has no answer when "
-        + ", ".join(f"f{i:02d}=false" for i in range(16))
-        + "\n  hint: add a rule for this situation, a constraint that rules it out, "
-          "or a 'given' that puts it out of the question's scope"]
-
-
 def test_each_conflicting_set_of_rules_is_reported_once_at_its_first_rule(tmp_path):
     # x and y conflict wherever f00 is set, with or without z: each set once, at its first situation
     book = rulebook(tmp_path, (
