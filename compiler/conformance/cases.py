@@ -33,6 +33,11 @@ from ..symbolic import Node, vocabulary_core
 from . import condpaths
 from .regions import CONFLICT_KEY, EMPTY_KEY, DecisionSpace
 
+# Conditions (leaves of a decision's rules and 'given', predicates inlined) that MC/DC shows
+# deciding, at most: each is shown on a variant of the decision, so the work grows with their
+# square (a 200-item condition: 10 s; 10,000 items: hours). Past it the decision's cases show
+# each rule standing and each answer only, its mutants are not made, and both commands say so.
+MAX_ATOMS = 400
 MAX_EXHAUSTIVE = 0  # by default every decision gets the MC/DC-sized set (``--max-exhaustive`` for all situations)
 MCDC = "mcdc"
 
@@ -76,6 +81,7 @@ class DecisionCases:
     cases: tuple[Case, ...]
     unanswered: int = 0  # allowed situations left out: conflict or empty (``rulebook check`` reports them)
     uncovered: tuple[str, ...] = ()  # conditions with no situation that shows them
+    atoms_over_limit: int = 0  # the decision's conditions, when more than MAX_ATOMS (then not shown deciding)
 
 
 @dataclass(frozen=True)
@@ -163,8 +169,11 @@ def decision_cases(book: Rulebook, edition: Edition, name: str,
     allowed = space.count(space.allowed)
     unanswered = allowed - space.count(space.answered)
     uncovered: tuple[str, ...] = ()
+    over = too_many_atoms(model)
     if allowed <= max_exhaustive:
         states, strategy = space.core.situations(space.answered, space.facts, max_exhaustive), "exhaustive"
+    elif over:
+        states, strategy = _standing_and_answers(space), MCDC
     else:
         states, uncovered = mcdc_states(edition, space)
         strategy = MCDC
@@ -174,7 +183,25 @@ def decision_cases(book: Rulebook, edition: Edition, name: str,
         cases.append(Case(case_id(name, state), case_name(name, state), name, tuple(state.items()),
                           result.answer, _quotes(edition, result.clauses)))
     d = model.decision
-    return DecisionCases(name, d.type, d.values, space.facts, strategy, allowed, tuple(cases), unanswered, uncovered)
+    return DecisionCases(name, d.type, d.values, space.facts, strategy, allowed, tuple(cases), unanswered, uncovered,
+                         over if strategy == MCDC else 0)
+
+
+def too_many_atoms(model: DecisionModel) -> int:
+    """The number of the decision's conditions when it is over MAX_ATOMS, else 0."""
+    n = len(rule_atoms(model))
+    return n if n > MAX_ATOMS else 0
+
+
+def _standing_and_answers(space: DecisionSpace) -> list[dict[str, Answer]]:
+    """A situation where each rule is left standing, and one giving each answer: linear in the rules."""
+    chosen = _Chosen(space)
+    for region in space.sets.standing:
+        chosen.need(region & space.answered)
+    for key, region in space.outcomes.regions.items():
+        if key not in (CONFLICT_KEY, EMPTY_KEY):
+            chosen.need(region)
+    return list(chosen.states.values())
 
 
 _HELD: list = []  # [(edition, core, {decision: DecisionSpace})]: the last edition's, while it is asked about
@@ -221,26 +248,6 @@ class _Atom:
     node: Condition
     label: str = field(compare=False)
 
-
-def rule_atoms(model: DecisionModel) -> list[_Atom]:
-    """Every leaf condition of every rule, predicates inlined: what MC/DC must show."""
-    found = []
-    for i, rule in enumerate(model.rules):
-        for part in ("when", "test"):
-            cond = getattr(rule, part)
-            if cond is None:
-                continue
-            full = condpaths.inline(cond, model.predicates)
-            for path, node in condpaths.atoms(full, {}):
-                label = f"{rule.ref}: {part} {_leaf(node)}"
-                found.append(_Atom(i, part, path, node, label))
-    return found
-
-
-def _leaf(node: Condition) -> str:
-    from ..conditions import describe
-
-    return describe(node)
 
 def rule_atoms(model: DecisionModel) -> list[_Atom]:
     """Every leaf condition of every rule and of the decision's ``given``, predicates inlined: what MC/DC must show."""

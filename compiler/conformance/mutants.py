@@ -128,9 +128,11 @@ def mutants(book: Rulebook, edition: Edition) -> Iterator[Mutant]:
     condition has tens of thousands of mutants (3.4 GB when listed at once).
     """
     domains = {f.name: f.domain for f in edition.vocabulary.facts}
+    over = _over_limit(edition)  # too many conditions to score: said by generate's warning
     for decision in sorted(edition.decisions):
-        yield from _rule_mutants(edition, decision, domains)
-    yield from _predicate_mutants(edition, domains)
+        if decision not in over:
+            yield from _rule_mutants(edition, decision, domains)
+    yield from _predicate_mutants(edition, domains, skip=over)
     for steps in procedures(edition):
         decision = steps.procedure + STEP_SUFFIX
         clause = next(c.ref for t in edition.terms for c in t.clauses if c.steps == steps)
@@ -174,14 +176,22 @@ def _rule_mutants(edition: Edition, decision: str, domains: Mapping[str, tuple])
                                  (decision,), rules=with_rule(dc_replace(rule, value=other)))
 
 
-def _predicate_mutants(edition: Edition, domains: Mapping[str, tuple], decision: str | None = None
-                       ) -> Iterator[Mutant]:
+def _over_limit(edition: Edition) -> set[str]:
+    """The decisions with more conditions than MAX_ATOMS: their mutants are not made."""
+    from ..evaluate import DecisionModel
+    from .cases import too_many_atoms
+
+    return {d for d in edition.decisions if too_many_atoms(DecisionModel(edition.vocabulary, edition, d))}
+
+
+def _predicate_mutants(edition: Edition, domains: Mapping[str, tuple], decision: str | None = None,
+                       skip: set[str] = frozenset()) -> Iterator[Mutant]:
     """The predicates' mutants (only those of the predicates ``decision`` uses, when given)."""
     preds = {n: p.condition for n, p in edition.predicates.items()}
     for name in sorted(edition.predicates):
         pred = edition.predicates[name]
         users = tuple(d for d in sorted(edition.decisions) if _uses(edition.rules.get(d, ()), name, preds))
-        if decision is not None and decision not in users:
+        if (decision is not None and decision not in users) or any(u in skip for u in users):
             continue
         for op, detail, new in condition_mutants(pred.condition, domains):
             yield Mutant(op, pred.clause, f"defines {name}: {detail}", users, predicates={name: new()})

@@ -76,3 +76,27 @@ def test_a_large_decision_gets_an_mcdc_sized_suite_that_kills_every_mutant(tmp_p
     report = measure(book, edition, suite)
     assert (report.count("survived"), report.score) == (0, 1.0)
     assert report.scored > 100
+
+
+def test_a_decision_over_the_limit_of_conditions_gets_its_standing_cases_and_says_so(tmp_path, monkeypatch, hostile):
+    # the 400 KB condition (30,000 conditions) once made generate run for hours: each condition is
+    # shown deciding on a variant of the decision, quadratic work; past MAX_ATOMS it is not tried
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    hostile.wide_condition(tmp_path / "wide", 200)  # 3 conditions per item: over the limit, and quick to load
+    monkeypatch.chdir(tmp_path)
+    warning = ["warning: t.q: 600 conditions, over the limit of 400; its cases show each rule standing and each "
+               "answer, not each condition deciding, and its mutants are not made",
+               "  hint: name parts of its conditions with 'defines', or split the decision; the limit is MAX_ATOMS "
+               "in compiler/conformance/cases.py (docs/conformance.md)"]
+    generate = CliRunner().invoke(main, ["conformance", "generate", "--rulebook", "wide", "--edition", "v1",
+                                         "--out", "out"])
+    assert (generate.exit_code, generate.stderr.splitlines()) == (0, warning)
+    cases = json.loads(Path("out/cases.json").read_text())
+    (decision,) = cases["decisions"]
+    assert (decision["strategy"], len(decision["cases"])) == ("mcdc", 1)  # the base rule stands; the top one is dead
+    scored = CliRunner().invoke(main, ["conformance", "mutants", "--rulebook", "wide", "--edition", "v1"])
+    assert (scored.exit_code, scored.stderr.splitlines()) == (0, warning)
+    assert scored.stdout.splitlines()[-1] == "killed 0 of 0 mutants (score 1.00)"
