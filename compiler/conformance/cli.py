@@ -47,14 +47,20 @@ def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int)
 
 
 def _warn_gaps(suite) -> None:
-    from .cases import MAX_ATOMS
-
     for d in suite.decisions:
         if d.unanswered:
             click.echo(f"warning: {d.decision}: {d.unanswered} allowed situation(s) have no single answer "
                        "(conflict or empty; `rulebook check` shows them) and are left out", err=True)
         for label in d.uncovered:
             click.echo(f"warning: {d.decision}: no situation shows that {label} changes the outcome", err=True)
+    _warn_over_limit(suite)
+
+
+def _warn_over_limit(suite) -> None:
+    """The decisions with more conditions than MAX_ATOMS: what their cases and mutants leave out."""
+    from .cases import MAX_ATOMS
+
+    for d in suite.decisions:
         if d.atoms_over_limit:
             click.echo(f"warning: {d.decision}: {d.atoms_over_limit:,} conditions, over the limit of {MAX_ATOMS:,}; "
                        "its cases show each rule standing and each answer, not each condition deciding, "
@@ -206,7 +212,7 @@ def mutants(root: Path | None, edition_id: str, max_exhaustive: int, fail_under:
     book = load_or_exit(root)
     edition = edition_or_exit(book, edition_id)
     suite = build_suite(book, edition, max_exhaustive)
-    _warn_gaps(suite)
+    _warn_over_limit(suite)
     report = measure(book, edition, suite)
     click.echo(f"edition {edition.id}: cases per decision (against the exhaustive count):")
     for d in suite.decisions:
