@@ -204,9 +204,20 @@ def schema_files() -> dict[str, str]:
     return {f"{SCHEMAS}/{name}": shipped[name] for name, _ in SCHEMA_GLOBS}
 
 
+def yaml_string(text: str) -> str:
+    """``text`` as a YAML double-quoted scalar, escaped by PyYAML's emitter.
+
+    Not ``json.dumps``: YAML refuses DEL and C1 controls written raw and folds a raw
+    NEL (U+0085) into a space; the emitter escapes whatever YAML cannot hold raw.
+    """
+    import yaml
+
+    return yaml.safe_dump(text, allow_unicode=True, default_style='"', width=float("inf")).rstrip("\n")
+
+
 def project_files(title: str, source: tuple[str, str] | None) -> dict[str, str]:
     """Relative path -> text of every file ``init`` writes."""
-    quoted = json.dumps(title, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
+    quoted = yaml_string(title)
     requirement = (json.dumps(f"rulebook-compiler[site] @ git+{source[0]}@{source[1]}") if source
                    else "${{ vars.RULEBOOK_COMPILER }}")
     settings = {"yaml.schemas": {f"./{SCHEMAS}/{name}": list(globs) for name, globs in SCHEMA_GLOBS}}

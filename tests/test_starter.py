@@ -117,3 +117,14 @@ def test_a_title_reaches_the_rulebook_and_the_site_as_written(tmp_path, monkeypa
     assert rulebook("init", "--title", title, "g").exit_code == 0
     assert yaml.safe_load((tmp_path / "g" / "rulebook" / "rulebook.yaml").read_text())["title"] == title
     assert yaml.safe_load((tmp_path / "g" / "mkdocs.yml").read_text())["site_name"] == title
+
+
+def test_a_title_with_control_characters_is_escaped_in_the_yaml(tmp_path, monkeypatch):
+    # A JSON string is not a YAML scalar by construction: YAML refuses DEL and C1 controls
+    # written raw, and folds a raw NEL (U+0085) into a space.
+    monkeypatch.chdir(tmp_path)
+    title = 'Del \x7f, CSI \x9b, NEL \x85, "><script>alert(1)</script>: {{ x }}'
+    assert rulebook("init", "--title", title, "g").exit_code == 0
+    assert yaml.safe_load((tmp_path / "g" / "rulebook" / "rulebook.yaml").read_text())["title"] == title
+    assert yaml.safe_load((tmp_path / "g" / "mkdocs.yml").read_text())["site_name"] == title
+    assert "\x7f" not in (tmp_path / "g" / "mkdocs.yml").read_text()
