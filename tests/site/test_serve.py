@@ -176,3 +176,16 @@ def test_an_address_in_use_is_one_error_with_a_hint(tmp_path):
     assert (run.returncode, run.stdout, run.stderr) == (1, "", (
         f"rulebook: error: cannot serve on 127.0.0.1:{port}: Address already in use\n"
         "  hint: choose another address with --dev-addr HOST:PORT (port 0: any free port)\n"))
+
+
+def test_the_overlay_escapes_file_names_and_messages():
+    # Guards the overlay's escaping (it already escaped; no test pinned it): the errors name
+    # files and quote rule text, both untrusted.
+    from compiler.site.serve import overlay
+
+    page = overlay('rulebook/<img src=x onerror=alert(1)>.yaml:1:2: error: "</pre><script>x</script>"\n'
+                   "  hint: \x1b[31m").decode()
+    start = page.index("<pre")
+    assert page[page.index(">", start) + 1:page.index("</pre>")] == (
+        "rulebook/&lt;img src=x onerror=alert(1)&gt;.yaml:1:2: error: "
+        "&quot;&lt;/pre&gt;&lt;script&gt;x&lt;/script&gt;&quot;\n  hint: \\x1b[31m")
