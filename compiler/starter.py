@@ -218,7 +218,7 @@ def yaml_string(text: str) -> str:
 def project_files(title: str, source: tuple[str, str] | None) -> dict[str, str]:
     """Relative path -> text of every file ``init`` writes."""
     quoted = yaml_string(title)
-    requirement = (json.dumps(f"rulebook-compiler[site] @ git+{source[0]}@{source[1]}") if source
+    requirement = (yaml_string(f"rulebook-compiler[site] @ git+{source[0]}@{source[1]}") if source
                    else "${{ vars.RULEBOOK_COMPILER }}")
     settings = {"yaml.schemas": {f"./{SCHEMAS}/{name}": list(globs) for name, globs in SCHEMA_GLOBS}}
     return {
@@ -229,7 +229,7 @@ def project_files(title: str, source: tuple[str, str] | None) -> dict[str, str]:
         "site/docs/.gitkeep": "",
         ".gitignore": GITIGNORE,
         ".github/workflows/rulebook.yml": WORKFLOW.format(requirement=requirement),
-        ".pre-commit-config.yaml": (PRE_COMMIT_REMOTE.format(url=json.dumps(source[0]), commit=source[1])
+        ".pre-commit-config.yaml": (PRE_COMMIT_REMOTE.format(url=yaml_string(source[0]), commit=yaml_string(source[1]))
                                     if source else PRE_COMMIT_LOCAL),
         ".vscode/settings.json": json.dumps(settings, indent=2) + "\n",
         **schema_files(),

@@ -128,3 +128,15 @@ def test_a_title_with_control_characters_is_escaped_in_the_yaml(tmp_path, monkey
     assert yaml.safe_load((tmp_path / "g" / "rulebook" / "rulebook.yaml").read_text())["title"] == title
     assert yaml.safe_load((tmp_path / "g" / "mkdocs.yml").read_text())["site_name"] == title
     assert "\x7f" not in (tmp_path / "g" / "mkdocs.yml").read_text()
+
+
+def test_the_repository_and_commit_are_escaped_in_the_hook_and_the_workflow(tmp_path, monkeypatch):
+    # The URL and commit come from the installed package's metadata (direct_url.json) or a
+    # clone's git: written as YAML scalars by the emitter, so no character of theirs is YAML.
+    url, commit = "https://example.org/a\x7fb: #c", "ab12\n    - id: injected"
+    monkeypatch.setattr(starter, "compiler_source", lambda: (url, commit))
+    assert rulebook("init", str(tmp_path / "g")).exit_code == 0
+    hooks = yaml.safe_load((tmp_path / "g" / ".pre-commit-config.yaml").read_text())["repos"]
+    assert hooks == [{"repo": url, "rev": commit, "hooks": [{"id": "rulebook-check"}]}]
+    workflow = yaml.safe_load((tmp_path / "g" / ".github" / "workflows" / "rulebook.yml").read_text())
+    assert workflow["jobs"]["rulebook"]["env"] == {"RULEBOOK_COMPILER": f"rulebook-compiler[site] @ git+{url}@{commit}"}
