@@ -24,6 +24,7 @@ def _slug(example: str, description: str) -> dict:
     """A slug-valued property (a key, an id): its pattern, one example and what it names."""
     return {"type": "string", "pattern": SLUG, "examples": [example], "description": description}
 
+
 CLAUSE_NUMBER = r"^[0-9A-Za-z][0-9A-Za-z.)-]{0,31}$"  # a printed rule number: 100.1a, 702.9, 3)
 IDENT = r"^[a-z][a-z0-9_]*$"
 DECISION = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
