@@ -121,6 +121,7 @@ class DecisionModel:
                  else dict(predicates))
         self.predicates: Mapping[str, Condition] = preds
         self.orders = vocabulary.orders if orders is None else orders
+        self._cache: dict = {}  # compiled predicates, shared by the rules and the given
         used: set[str] = set()
         for r in self.rules:
             for cond in (r.when, r.test):
@@ -136,10 +137,6 @@ class DecisionModel:
     # What evaluating one situation at a time needs is made when first asked: the
     # logic checks reason on the rules symbolically (compiler/decision_sets.py)
     # and never evaluate, and compiling every rule was a fifth of their time.
-    @cached_property
-    def _cache(self) -> dict:
-        return {}
-
     @cached_property
     def _compiled(self) -> tuple["_Compiled", ...]:
         preds, cache, orders = self.predicates, self._cache, self.orders

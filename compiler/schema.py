@@ -18,6 +18,13 @@ from .diagnostics import Diagnostic, did_you_mean
 from .yamlsource import Document
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+
+
+def _slug(example: str, description: str) -> dict:
+    """A slug-valued property (a key, an id): its pattern, one example and what it names."""
+    return {"type": "string", "pattern": SLUG, "examples": [example], "description": description}
+
+
 CLAUSE_NUMBER = r"^[0-9A-Za-z][0-9A-Za-z.)-]{0,31}$"  # a printed rule number: 100.1a, 702.9, 3)
 IDENT = r"^[a-z][a-z0-9_]*$"
 DECISION = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
@@ -198,9 +205,7 @@ _RULE = {
                      "examples": ["heal.may_target"],
                      "description": "The decision the rule contributes to, declared by a term of the edition, "
                                     "like heal.may_target."},
-        "id": {"type": "string", "pattern": SLUG,
-               "examples": ["from-hand-or-deck"],
-               "description": "Optional: names the rule when a clause has several, like from-hand-or-deck."},
+        "id": _slug("from-hand-or-deck", "Optional: names the rule when a clause has several, like from-hand-or-deck."),
         "when": {"$ref": "#/$defs/condition",
                  "examples": [{"is": {"phase": "battle"}}, "poisoned"],
                  "description": "The situations where the rule applies and answers (default: always)."},
@@ -329,12 +334,8 @@ _CLAUSE = {
             "properties": {"phrase": {**_TEXT, "examples": ["Battle Resolution"],
                                                "description": "The words of the text that mention the term, like "
                                                              "\"Battle Resolution\"."},
-                           "term": {"type": "string", "pattern": SLUG,
-                                    "examples": ["battle-resolution"],
-                                    "description": "The id of the term mentioned, like battle-resolution."},
-                           "clause": {"type": "string", "pattern": SLUG,
-                                      "examples": ["step-1"],
-                                      "description": "Optional: the id of the clause of that term mentioned."}},
+                           "term": _slug("battle-resolution", "The id of the term mentioned, like battle-resolution."),
+                           "clause": _slug("step-1", "Optional: the id of the clause of that term mentioned.")},
             "required": ["phrase", "term"],
             "additionalProperties": False,
         }, "examples": [[{"phrase": "Battle Resolution", "term": "battle-resolution"}]],
@@ -467,54 +468,35 @@ _PATCH_OPERATION = {
                    "id) or add_section, remove_section, change_section, move_section (a section, named "
                    "by its key), with the keys that go with it.",
     "properties": {
-        "change": {"type": "string", "pattern": SLUG,
-                   "examples": ["removes-effects"],
-                   "description": "Change the clause with this id: the keys under 'set' replace its own."},
+        "change": _slug("removes-effects", "Change the clause with this id: the keys under 'set' replace its own."),
         "set": {"type": "object",
                 "examples": [{"text": "A heal ability removes the effects of poison and paralysis.", "notes": None}],
                 "description": "The keys of the clause to change, as a clause gives them; the keys not "
                                "given are kept, and null removes one (not 'id' or 'text').",
                 "properties": {k: (v if k in _KEEP else _nullable(v)) for k, v in _CLAUSE["properties"].items()},
                 "additionalProperties": False},
-        "replace": {"type": "string", "pattern": SLUG,
-                    "examples": ["removes-effects"],
-                    "description": "Replace the clause with this id by the clause under 'with'."},
+        "replace": _slug("removes-effects", "Replace the clause with this id by the clause under 'with'."),
         "with": {"$ref": "#/$defs/clause",
                  "examples": [{"id": "removes-effects", "text": "A heal ability removes every effect."}],
                                            "description": "The clause that 'replace' puts in, written whole."},
         "add": {"$ref": "#/$defs/clause",
                 "examples": [{"id": "in-battle", "text": "A heal ability can be used in battle."}],
                 "description": "A new clause, written whole, put at 'before', 'after' or 'section'."},
-        "remove": {"type": "string", "pattern": SLUG, "examples": ["old-note"],
-                                                      "description": "Remove the clause with this id."},
-        "move": {"type": "string", "pattern": SLUG,
-                 "examples": ["in-battle"],
-                 "description": "Move the clause with this id to 'before', 'after' or 'section'."},
-        "before": {"type": "string", "pattern": SLUG,
-                   "examples": ["removes-effects"],
-                   "description": "Put the clause (or section) just before the clause (or section) with this id "
-                                  "(key)."},
-        "after": {"type": "string", "pattern": SLUG,
-                  "examples": ["removes-effects"],
-                  "description": "Put the clause (or section) just after the clause (or section) with this id "
-                                 "(key)."},
-        "section": {"type": "string", "pattern": SLUG,
-                    "examples": ["clarifications"],
-                    "description": "Put the clause at the end of the section with this key."},
+        "remove": _slug("old-note", "Remove the clause with this id."),
+        "move": _slug("in-battle", "Move the clause with this id to 'before', 'after' or 'section'."),
+        "before": _slug("removes-effects", "Put the clause (or section) just before the clause (or section) with this id "
+                                  "(key)."),
+        "after": _slug("removes-effects", "Put the clause (or section) just after the clause (or section) with this id "
+                                 "(key)."),
+        "section": _slug("clarifications", "Put the clause at the end of the section with this key."),
         "add_section": {**_SECTION, "examples": [{"key": "clarifications", "kind": "clarifications",
                                                   "clauses": [{"id": "in-battle",
                                                                "text": "A heal ability can be used in battle."}]}],
                                     "description": "A new section, written whole, put at 'before' or 'after' "
                                                    "(a section key), else at the end."},
-        "remove_section": {"type": "string", "pattern": SLUG,
-                           "examples": ["clarifications"],
-                           "description": "Remove the section with this key, with its clauses."},
-        "change_section": {"type": "string", "pattern": SLUG,
-                           "examples": ["special-conditions"],
-                           "description": "Change the 'title' or 'kind' of the section with this key."},
-        "move_section": {"type": "string", "pattern": SLUG,
-                         "examples": ["clarifications"],
-                         "description": "Move the section with this key to 'before' or 'after' another."},
+        "remove_section": _slug("clarifications", "Remove the section with this key, with its clauses."),
+        "change_section": _slug("special-conditions", "Change the 'title' or 'kind' of the section with this key."),
+        "move_section": _slug("clarifications", "Move the section with this key to 'before' or 'after' another."),
         "title": {"type": ["string", "null"],
                   "examples": ["In a Battle", None],
                   "description": "The section's new title (change_section); null removes it."},
@@ -627,9 +609,7 @@ _FACT = {
 _CONSTRAINT = {
     "type": "object",
     "description": "A situation that cannot happen: 'never' is a condition no situation meets.",
-    "properties": {"id": {"type": "string", "pattern": SLUG,
-                          "examples": ["discard-pile-not-being-discarded"],
-                          "description": "The constraint's id, a slug like discard-pile-not-being-discarded."},
+    "properties": {"id": _slug("discard-pile-not-being-discarded", "The constraint's id, a slug like discard-pile-not-being-discarded."),
                    "text": {**_TEXT, "examples": ["A character already in a discard pile is not being discarded."],
                                      "description": "The constraint in words, like \"A character already in a "
                                                     "discard pile is not being discarded.\""},
