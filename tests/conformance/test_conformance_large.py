@@ -4,7 +4,8 @@ Once, a decision whose one fact is tied by constraints to many others made
 ``conformance generate`` search every combination of those others (30 took
 more than 300 s), and a step budget gave such a decision no cases. The suites
 and the mutants' scores are now found on BDDs: the same decisions get their
-cases and every mutant is scored, with no bound to set.
+cases and every mutant is scored, with no bound to set. A decision of many
+conditions gets each shown deciding and its mutants scored, up to MAX_ATOMS.
 """
 
 from __future__ import annotations
@@ -119,3 +120,29 @@ def test_a_decision_of_600_conditions_gets_each_shown_deciding_and_every_mutant_
     assert (report.count("survived"), report.score) == (0, 1.0)
     assert report.scored > 600  # every f0 of the 200 items is negated, dropped, ...
     assert out.splitlines()[-1] == f"killed {report.scored} of {report.scored} mutants (score 1.00)"
+
+
+def test_a_decision_over_the_limit_of_conditions_gets_its_standing_cases_and_says_so(tmp_path, monkeypatch, hostile):
+    # past MAX_ATOMS (100,000 conditions: memory grows with them) a decision's conditions are not
+    # shown deciding and its mutants are not made; the limit is lowered here to keep the input small
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+    from compiler.conformance import cases
+
+    monkeypatch.setattr(cases, "MAX_ATOMS", 599)
+    hostile.wide_condition(tmp_path / "wide", 200)  # 600 conditions
+    monkeypatch.chdir(tmp_path)
+    warning = ["warning: t.q: 600 conditions, over the limit of 599; its cases show each rule standing and each "
+               "answer, not each condition deciding, and its mutants are not made",
+               "  hint: name parts of its conditions with 'defines', or split the decision; the limit is MAX_ATOMS "
+               "in compiler/conformance/cases.py (docs/conformance.md)"]
+    generate = CliRunner().invoke(main, ["conformance", "generate", "--rulebook", "wide", "--edition", "v1",
+                                         "--out", "out"])
+    assert (generate.exit_code, generate.stderr.splitlines()) == (0, warning)
+    cases_json = json.loads(Path("out/cases.json").read_text())
+    (decision,) = cases_json["decisions"]
+    assert (decision["strategy"], decision["cases"], len(cases_json["cases"])) == ("mcdc", 1, 1)  # top is dead
+    scored = CliRunner().invoke(main, ["conformance", "mutants", "--rulebook", "wide", "--edition", "v1"])
+    assert (scored.exit_code, scored.stderr.splitlines()) == (0, warning)
+    assert scored.stdout.splitlines()[-1] == "killed 0 of 0 mutants (score 1.00)"
