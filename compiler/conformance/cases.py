@@ -9,7 +9,10 @@ own, each exception toggled, each enum value a condition names and each ordered
 boundary exercised, each rule standing, and then, for every mutant of the
 decision (``mutants.py``) that no case kills yet, the first situation that
 tells it from the decision. Every question is asked of the decision's BDDs
-(``regions``), so the set is found without listing situations, at any size.
+(``regions``), so the set is found without listing situations, at any size;
+where each condition decides, and where each one-node mutant differs, comes
+from one pass of Boolean differences over each rule's condition (``flips``),
+so the work grows with the conditions, not with their square.
 With ``max_exhaustive`` N, a decision of at most N allowed situations gets all
 of them instead.
 
@@ -349,15 +352,12 @@ def _kill_mutants(edition: Edition, space: DecisionSpace, chosen: _Chosen) -> No
     pending: list[Node] = []
     states = list(chosen.states.values())
     for mutant in decision_mutants(edition, model.decision.name):
-        # a mutant of one node is found from its site, and its rules are not made (a wide condition's copy)
-        rules = mutant.rules.get(model.decision.name) if mutant.site is None else None
-        predicates = _predicates(model, mutant.predicates)
-        known = space.known_difference(rules, predicates, mutant.site)
-        if known is not None:  # found without building the mutant's conditions
-            region = known & space.answered
+        if mutant.site is not None:  # one node of one rule's condition: its difference without the mutant
+            region = space.local_difference(*mutant.site) & space.answered
             if region != core.false and (region & chosen.union) == core.false:
                 pending.append(region)
             continue
+        rules, predicates = mutant.rules.get(model.decision.name), _predicates(model, mutant.predicates)
         if space.first_telling(states, rules, predicates) is not None:
             continue  # killed already
         region = space.outcomes.difference(space.variant(rules, predicates), space.allowed) & space.answered

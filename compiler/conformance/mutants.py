@@ -279,21 +279,22 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
                 differs = differs or mutant.steps[decision] != steps[decision]
                 killer = next((c.name for c in cases if next_step(mutant.steps[decision], c.facts_dict) != c.expected),
                               None)
+            elif mutant.site is not None:  # one node of one rule: where it differs, and the first case there
+                space = decision_space(book, edition, decision)
+                region = space.local_difference(*mutant.site)
+                first = found(decision, space, cases).first(region)
+                differs = differs or region != space.core.false
+                killer = cases[first].name if first is not None else None
             else:
                 space = decision_space(book, edition, decision)
                 preds = {**space.model.predicates, **mutant.predicates} if mutant.predicates else None
-                rules = mutant.rules.get(decision) if mutant.site is None else None  # not made when not read
-                known = space.known_difference(rules, preds, mutant.site)
-                if known is not None:  # found without building the mutant's conditions
-                    first = found(decision, space, cases).first(known)
-                    differs = differs or known != space.core.false
-                else:
-                    first = space.first_telling([c.facts_dict for c in cases], rules, preds)
-                    if first is None:
-                        differs = differs or space.outcomes.difference(space.variant(rules, preds),
-                                                                       space.allowed) != space.core.false
+                rules = mutant.rules.get(decision)
+                first = space.first_telling([c.facts_dict for c in cases], rules, preds)
                 if first is not None:
                     differs, killer = True, cases[first].name
+                else:
+                    differs = differs or space.outcomes.difference(space.variant(rules, preds),
+                                                                   space.allowed) != space.core.false
             if killer:
                 break
         status = "killed" if killer else "survived" if differs else "equivalent"

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 from ..conditions import Condition, Not
 from ..decision_sets import DecisionSets, _key, allowed_space
-from ..evaluate import DecisionModel
+from ..evaluate import CONFLICT, EMPTY, DecisionModel, Result
 from ..model import Answer, Rule
 from ..symbolic import Core, Node, vocabulary_core
 from . import condpaths
@@ -84,6 +84,7 @@ class DecisionSpace:
         self._variants: dict[tuple, Outcomes] = {}
         self._flips: dict[tuple[int, str, bool], Flips] = {}
         self._part_flips: dict[tuple[int, str], Node] = {}
+        self._answers: dict[tuple, dict[int, Answer]] = {}
 
     def variant(self, rules: Sequence[Rule] | None = None,
                 predicates: Mapping[str, Condition] | None = None) -> Outcomes:
@@ -132,17 +133,6 @@ class DecisionSpace:
         (predicates as leaves) has another outcome: exact, without building the variant."""
         return self.flips(rule, part, inlined=False).changed(change) & self.part_flip(rule, part)
 
-    def known_difference(self, rules: Sequence[Rule] | None, predicates: Mapping[str, Condition] | None,
-                         site: tuple | None) -> Node | None:
-        """The allowed situations where a mutant's outcome differs, when no condition must be built for
-        it: one node of one rule changed (``site``), or only answers and exceptions. Else None: a
-        variant's conditions cost as much as the decision's, and a case evaluated often kills it first."""
-        if site is not None:
-            return self.local_difference(*site)
-        if rules is not None and predicates is None and same_conditions(self.sets, rules):
-            return self.outcomes.difference(self.variant(rules), self.allowed)
-        return None
-
     def first_telling(self, states: Sequence[Mapping[str, Answer]], rules: Sequence[Rule] | None = None,
                       predicates: Mapping[str, Condition] | None = None) -> int | None:
         """The index of the first situation in which the variant's outcome differs, evaluated one by one.
@@ -150,13 +140,32 @@ class DecisionSpace:
         The same answer as asking which lies in the difference of the outcome
         regions (tests/conformance/test_symbolic_mutants.py), without building
         the variant's diagrams: most mutants are killed by a case already
-        chosen, and a variant's diagrams cost as much as the decision's.
+        chosen, and a variant's diagrams cost as much as the decision's. A
+        variant that keeps every condition (another answer, an exception
+        removed) is evaluated from the rules' answers in each situation, read
+        once: evaluating a wide condition again per mutant and case is slow.
         """
         model = self.model
         variant = DecisionModel(model.vocabulary, _One(model), model.decision.name,
                                 rules=tuple(model.rules if rules is None else rules),
                                 predicates=model.predicates if predicates is None else predicates)
+        if rules is not None and predicates is None and same_conditions(self.sets, rules):
+            for k, state in enumerate(states):
+                base = self._answers_at(state)
+                new = {i: (variant.rules[i].value if variant.rules[i].kind == "value" else a) for i, a in base.items()}
+                if _outcome(model.rules, model._override_bits, base) != \
+                        _outcome(variant.rules, variant._override_bits, new):
+                    return k
+            return None
         return next((k for k, state in enumerate(states) if model.outcome(state) != variant.outcome(state)), None)
+
+    def _answers_at(self, state: Mapping[str, Answer]) -> dict[int, Answer]:
+        """Rule index -> its answer in the situation (the rules that answer there), evaluated once."""
+        key = tuple(sorted(state.items()))
+        if key not in self._answers:
+            self._answers[key] = {i: a for i, c in enumerate(self.model._compiled)
+                                  if (a := c.answer(state)) is not None}
+        return self._answers[key]
 
     def contains(self, region: Node, state: Mapping[str, Answer]) -> bool:
         return (region & self.core.situation(state)) != self.core.false
@@ -254,6 +263,15 @@ def _same_conditions(base: DecisionSets, i: int, rule: Rule) -> dict[tuple, Node
         return base.answers[i]
     (region,) = base.answers[i].values()
     return {_key(rule.value): region}
+
+
+def _outcome(rules: Sequence[Rule], overrides: Sequence[int], answers: Mapping[int, Answer]) -> object:
+    """DecisionModel.outcome from the rules' answers in one situation: the rules left standing decide."""
+    beaten = 0
+    for i in answers:
+        beaten |= overrides[i]
+    result = Result(tuple((rules[i], a) for i, a in answers.items() if not beaten >> i & 1))
+    return CONFLICT if result.conflict else EMPTY if result.empty else result.answer
 
 
 def same_conditions(base: DecisionSets, rules: Sequence[Rule]) -> bool:

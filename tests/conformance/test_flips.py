@@ -102,3 +102,21 @@ def test_each_one_node_mutants_difference_is_what_enumeration_finds(chunk):
             assert space.count(region) == len(differing), (seed, mutant.label)
             checked += 1
     assert checked > 1000
+
+
+@pytest.mark.parametrize("chunk", range(3))
+def test_a_mutant_of_answers_or_exceptions_is_told_apart_from_the_rules_answers_as_enumeration_does(chunk):
+    # such a mutant keeps every condition: first_telling reads each rule's answer once per situation
+    checked = 0
+    for seed in SEEDS[chunk::3]:
+        model, edition = _with_predicate(seed)
+        space = DecisionSpace(model, model.facts)
+        states = list(model.states())
+        for mutant in decision_mutants(edition, "t.q"):
+            if mutant.site is not None or mutant.operator not in ("remove an exception", "change a value"):
+                continue
+            variant = DecisionModel(model.vocabulary, edition, "t.q", rules=mutant.rules["t.q"])
+            first = next((k for k, s in enumerate(states) if model.outcome(s) != variant.outcome(s)), None)
+            assert space.first_telling(states, mutant.rules["t.q"]) == first, (seed, mutant.label)
+            checked += 1
+    assert checked > 100
