@@ -18,6 +18,7 @@ from ..model import Edition, Rulebook, Term, Vocabulary
 from .. import progress
 from . import classify as K
 from . import level as L
+from . import names as N
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
 from .clause_behaviour import clause_compare
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
@@ -65,6 +66,9 @@ class Change:
     numbers: dict | None = None
     # A procedure whose steps changed (compiler.diff.steps.procedure_changes).
     procedure: dict | None = None
+    # The decisions, predicates and constraints this change adds, removes or changes, each listed once
+    # in DiffResult.names: [{"kind", "name", "status"}] (compiler.diff.names).
+    names: tuple[dict, ...] = ()
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -102,6 +106,7 @@ class Change:
             "level": self.level,
             "numbers": self.numbers,
             "procedure": self.procedure,
+            "names": list(self.names),
         }
 
 
@@ -114,6 +119,9 @@ class DiffResult:
     changes: tuple[Change, ...]
     behaviours: tuple[Behaviour, ...] = field(default=())  # every name compared, dependents included
     vocabulary: VocabularyChanges = NO_CHANGES  # facts, values and constraints the new edition changed
+    # Decisions, predicates and constraints of one side only, and decisions whose answers changed:
+    # each listed once, with what it answers (compiler.diff.names).
+    names: tuple[N.NameChange, ...] = ()
 
     @property
     def summary(self) -> dict[str, int]:
@@ -128,7 +136,8 @@ class DiffResult:
 
     def as_json(self) -> dict[str, Any]:
         return {"old": self.old, "new": self.new, "summary": self.summary,
-                "changes": [c.as_json() for c in self.changes], "vocabulary": self.vocabulary.as_json()}
+                "changes": [c.as_json() for c in self.changes], "vocabulary": self.vocabulary.as_json(),
+                "names": [n.as_json() for n in self.names]}
 
 
 def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
@@ -198,6 +207,7 @@ class _Differ:
         self.vocabulary_changes = vocabulary_changes(vocabulary_old, vocabulary_new)
         # Each side's own vocabulary, for witnesses it could not describe; None when both are the same.
         self.own = (None, None) if vocabulary_old == vocabulary_new else (vocabulary_old, vocabulary_new)
+        self._vocabularies = (vocabulary_old, vocabulary_new)
 
     def run(self, old_info: dict, new_info: dict, only: set[str] | None,
             lineage: tuple[Group, ...] = ()) -> DiffResult:
@@ -219,12 +229,33 @@ class _Differ:
                                                      for p in progress.track(pairings, "clauses")]
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
+        self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
         changes = [self._finish(d, behaviours) for d in drafts]
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
         return DiffResult(old_info, new_info, tuple(changes),
-                          tuple(behaviours[k] for k in sorted(behaviours)), self.vocabulary_changes)
+                          tuple(behaviours[k] for k in sorted(behaviours)), self.vocabulary_changes,
+                          self._names(behaviours, changes))
+
+    def _names(self, behaviours: dict, changes: list) -> tuple[N.NameChange, ...]:
+        """Each decision, predicate and constraint of one side only, and each decision whose answers
+        changed, once, with the changes that refer to it."""
+        from dataclasses import replace
+        from .present import clause_name
+
+        found = dict(self._one)
+        for key, b in behaviours.items():
+            if key[0] == "decision" and b.direction != EQUIVALENT:
+                found[key] = N.changed(key[1], b, *self._editions)
+        for c in N.constraints(self._vocabularies[0], self._vocabularies[1], self.vocabulary):
+            found[(c.kind, c.name)] = c
+        out = []
+        for key in sorted(found, key=lambda k: (k[1], k[0])):
+            charged = tuple(clause_name(c) for c in changes
+                            if any((r["kind"], r["name"]) == key for r in c.names))
+            out.append(replace(found[key], changes=charged))
+        return tuple(out)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
         """The declared groups that touch the terms diffed, with their clauses as each side has them.
@@ -309,14 +340,21 @@ class _Differ:
         if not touched:
             return {}
         names = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
-        # A name on one side only is added or removed with its clauses; comparing it
-        # with nothing would only list every situation.
-        both = [k for k in sorted(names) if self.old.exists(k) and self.new.exists(k)]
-        if not both:
+        # A name on one side only is added or removed with its clauses: it is compared with
+        # nothing, which says what it answers (compiler.diff.names), not as a change of behaviour.
+        where = {k: (self.old.exists(k), self.new.exists(k)) for k in sorted(names)}
+        both = [k for k, (o, n) in where.items() if o and n]
+        one = [k for k, (o, n) in where.items() if o != n]
+        if not both and not one:
             return {}
-        fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary, self.own[0])
-        fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary, self.own[1])
+        fo = FunctionSide(None, self.old.evaluable(both + one), self.vocabulary, self.own[0])
+        fn = FunctionSide(None, self.new.evaluable(both + one), self.vocabulary, self.own[1])
         self._function_sides = (fo, fn)
+        self._editions = (fo.edition, fn.edition)
+        for key in one:
+            added = where[key][1]
+            self._one[key] = N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
+                                       (fn if added else fo).edition, added)
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
 
     # -- the finished change ------------------------------------------------------------------
@@ -393,7 +431,21 @@ class _Differ:
             numbers=_numbers(p),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
+            names=self._refs(d, behaviours, own),
         )
+
+    def _refs(self, d: dict, behaviours: dict, own: list[Behaviour]) -> tuple[dict, ...]:
+        """The names this change adds or removes (of one side only), and the decisions whose answers
+        it changes where its own rules decide: each listed once in ``DiffResult.names``."""
+        mine = {(b.kind, b.name): b for b in own}
+        out = []
+        for key in sorted(set(d["names"]), key=lambda k: (k[1], k[0])):
+            if key in self._one:
+                out.append(self._one[key].ref)
+            elif key[0] == "decision" and key in behaviours and behaviours[key].direction != EQUIVALENT \
+                    and key in mine and mine[key].direction != EQUIVALENT:
+                out.append({"kind": "decision", "name": key[1], "status": N.CHANGED})
+        return tuple(out)
 
     def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:
         """A decision's change as far as these clauses decide it.
