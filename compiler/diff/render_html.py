@@ -109,6 +109,7 @@ _CHANGE = """\
 {% for r in c.names if r.status != "changed" %}
 <p>{{ r.kind }} <code>{{ r.name }}</code> {{ r.status }} (see <a href="#names">the decisions</a>)</p>
 {% endfor %}
+{% if breaks(c.conformance) %}<p class="breaks"><strong>{{ breaks(c.conformance) }}</strong></p>{% endif %}
 {% if c.impact %}
 <p>Used by: {% for u in c.impact %}<code>{{ u.ref }}</code> ({{ use_words(u) }}){% if not loop.last %}, {% endif %}{% endfor %}</p>
 {% endif %}
@@ -154,6 +155,7 @@ _NAME = """\
 {% endif %}
 {% endif %}
 {% if n.changes %}<p>{{ changed_by }}</p>{% endif %}
+{% if breaks(n.conformance) %}<p class="breaks"><strong>{{ breaks(n.conformance) }}</strong></p>{% endif %}
 </article>"""
 
 # A redline's runs, each escaped; the note says when the comparison was coarse.
@@ -193,7 +195,9 @@ def name_html(name: N.NameChange, old: str, new: str) -> Markup:
 
 
 def _behaviour_helpers(old: str, new: str) -> dict:
-    return dict(old=old, new=new, situation=lambda facts: situation(dict(facts)), unknown=unknown_note,
+    from .conformance_impact import words as breaks
+
+    return dict(old=old, new=new, breaks=breaks, situation=lambda facts: situation(dict(facts)), unknown=unknown_note,
                 answer=answer, transitions=lambda b: [transition_words(t, "→") for t in b.transitions])
 
 

@@ -21,6 +21,7 @@ from ..diagnostics import printable
 from .behaviour import transition_words
 from .engine import Change, DiffResult
 from . import names as N
+from .conformance_impact import short_words as conformance_short, words as conformance_words
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 from .present import (answer, by_term, clause_name, details, introduced, location, rule_change_words, side_name,
                       situation, unknown_note, use_words)
@@ -154,7 +155,8 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
     rules = [c for c in result.changes if c.level == RULE_CHANGE]
     if rules:
         lines += ["", "### Rule changes", ""]
-        lines += [f"- {code(clause_name(c))} ({c.kind}): {escape(rule_change_words(c))}" for c in rules]
+        lines += [f"- {code(clause_name(c))} ({c.kind}): {escape(rule_change_words(c))}" + _breaks(c.conformance)
+                  for c in rules]
     if dropped_words:
         lines += ["", f"_Shortened to fit a GitHub comment: left out {escape(', '.join(dropped_words))}. "
                       f"The full report: `rulebook diff {_arg(result.old)} {_arg(result.new)} --format html` "
@@ -217,7 +219,7 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
     if name.changes:
         verb = "changed by" if name.status == N.CHANGED else f"{name.status} with"
         line += f"; {verb} " + ", ".join(code(c) for c in name.changes)
-    out = [line]
+    out = [line + _breaks(name.conformance)]
     for head, parts in N.words(name) if name.behaviour is None else ():
         parts = [] if "witnesses" in drop else parts  # the descriptions go with the situation tables
         out.append(f"  - {escape(head)}" + (f": {escape(parts[0])}" if len(parts) == 1 else ""))
@@ -259,12 +261,21 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     if one_sided:
         out += [", ".join(f"{escape(r['kind'])} {code(r['name'])} {r['status']}" for r in one_sided)
                 + " (see the decisions above)", ""]
+    if conformance_words(change.conformance):
+        out += [f"**Breaks conformance**: {escape(conformance_words(change.conformance)[len('breaks conformance: '):])}",
+                ""]
     if change.impact:
         uses = ", ".join(f"{code(u['ref'])} ({escape(use_words(u))})" for u in change.impact)
         out += [f"Used by: {uses}", ""]
     for flag in change.drift:
         out += [f"⚠️ Drift: {escape(flag)}", ""]
     return out
+
+
+def _breaks(conformance: dict | None) -> str:
+    """'; **breaks conformance**: 1 of 2 cases of v1's suite flip', or nothing."""
+    found = conformance_short(conformance)
+    return f"; **breaks conformance**: {escape(found)}" if found else ""
 
 
 def _witness_table(b, old: str, new: str) -> list[str]:

@@ -11,6 +11,7 @@ from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .behaviour import Behaviour, transition_lines
 from . import names as N
+from .conformance_impact import words as conformance_words
 from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation,
                       summary_line, unknown_note, use_words)
 from .redline import DELETE, INSERT, Redline
@@ -56,6 +57,8 @@ def _name(name: N.NameChange, paint) -> list[str]:
         plain.extend(f"    {line}" for line in N.word_lines(name))
     if name.changes:
         plain.append(f"    {N.changed_by(name)}")
+    if conformance_words(name.conformance):
+        plain.append(f"    {conformance_words(name.conformance)}")
     return out + list(map(printable, plain))
 
 
@@ -94,6 +97,8 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     if one_sided:
         plain.append("    " + ", ".join(f"{r['kind']} {r['name']} {r['status']}" for r in one_sided)
                      + " (see decisions below)")
+    if conformance_words(change.conformance):
+        plain.append(f"    {conformance_words(change.conformance)}")
     if change.impact:
         plain.append("    used by: " + "; ".join(f"{u['ref']} ({use_words(u)})" for u in change.impact))
     out.extend(map(printable, plain))

@@ -49,7 +49,11 @@ def test_decisions_of_one_side_only_are_reported_removed_and_added_with_what_the
          "meaning": "Whether a rescue may be attempted.", "old_clauses": ["battle#step-2"], "new_clauses": [],
          "changes": ["battle (heading)", "battle#step-2"], "situations": 2, "unanswered": 1,
          "answers": [{"answer": False, "situations": 1, "descriptions": ["whenever paralyzed"]}],
-         "behaviour": None, "conformance": None},
+         "behaviour": None,
+         # the one case of v1's suite for it (compiler.diff.conformance_impact)
+         "conformance": {"suite": "v1", "of": 1, "flipped": 1, "examples": [
+             {"id": "battle.may_rescue-1fe9723f7ee4", "name": "battle.may_rescue[paralyzed]", "expected": False,
+              "now": ["not defined"]}]}},
         {"kind": "decision", "name": "battle.rescue_succeeds", "status": "added", "term": "battle",
          "meaning": "Whether a rescue succeeds.", "old_clauses": [], "new_clauses": ["battle#step-2"],
          "changes": ["battle (heading)", "battle#step-2"], "situations": 2, "unanswered": 1,
@@ -73,6 +77,8 @@ def test_the_text_format_lists_each_decision_once_and_the_clause_refers_to_it():
         "    answered no in 1 of 2 situations: whenever paralyzed",
         "    no answer in 1 situation",
         "    removed with battle (heading), battle#step-2",
+        "    breaks conformance: 1 of 1 case of v1's suite flips: battle.may_rescue-1fe9723f7ee4 "
+        "(expected no, now not defined)",
         "  added  decision battle.rescue_succeeds (battle): Whether a rescue succeeds.",
         "    rules in battle#step-2",
         "    answers no in 1 of 2 situations: whenever paralyzed",
@@ -121,6 +127,8 @@ def test_the_decision_s_change_is_shown_once_with_its_witnesses():
         "      bondage -> bondage_or_play in 1 situation: whenever ability is rescue",
         "      when ability=rescue: old bondage (targeting#rescue), new bondage_or_play (targeting#rescue)",
         "    changed by targeting#rescue",
+        "    breaks conformance: 1 of 2 cases of v1's suite flips: targeting.location-4b7cee49fd90 "
+        "(expected bondage, now bondage_or_play)",
     ]
     rescue = _line(lines, "  semantic  targeting#rescue  ")
     assert lines[rescue + 2:rescue + 3] == [
@@ -149,7 +157,7 @@ def test_markdown_and_html_list_each_decision_once():
     assert md.count("bondage → bondage\\_or\\_play in 1 situation") == 1
     # (escape puts a word joiner after each ":", so that GitHub links nothing)
     assert "- `targeting.location` (decision, changed): changed:\u2060 answer changed in 1 of 3 situations; " \
-           "changed by `targeting#rescue`" in md.splitlines()
+           "changed by `targeting#rescue`; **breaks conformance**: 1 of 2 cases of v1\'s suite flips" in md.splitlines()
     html = _run("split-same-answers", "html")
     assert html.count("bondage → bondage_or_play in 1 situation") == 1
     assert '<h2 id="names">Decisions, predicates and constraints</h2>' in html
