@@ -53,6 +53,7 @@ TEXT = ("rulebook diff v1 -> v2: 1 semantic\n"
         "  semantic  t#base  two/editions/v2/t.yaml:9:9\n"
         "    Base.\n"
         "    behaviour: t.q broadened in 1 of 2 situations; narrowed in none (see decisions below)\n"
+        "    breaks conformance: 1 of 2 cases of v1's suite flips: t.q-eceff4d20050 (expected no, now yes)\n"
         "    used by: t#top (exception in t.q, broadened)\n"
         "    drift: the machine-readable meaning changed but the text did not\n"
         "\n"
@@ -61,7 +62,8 @@ TEXT = ("rulebook diff v1 -> v2: 1 semantic\n"
         "    t.q broadened in 1 of 2 situations; narrowed in none\n"
         "      no -> yes in 1 situation: whenever not a\n"
         "      when no fact holds: old no (t#base), new yes (t#base)\n"
-        "    changed by t#base\n")
+        "    changed by t#base\n"
+        "    breaks conformance: 1 of 2 cases of v1's suite flips: t.q-eceff4d20050 (expected no, now yes)\n")
 
 
 def test_text(tied):
@@ -92,7 +94,8 @@ def test_markdown(tied):
     assert out[start:out.index("| situation")] == (
         "### Decisions, predicates and constraints\n"
         "\n"
-        "- `t.q` (decision, changed): broadened in 1 of 2 situations; narrowed in none; changed by `t#base`\n"
+        "- `t.q` (decision, changed): broadened in 1 of 2 situations; narrowed in none; changed by `t#base`; "
+        "**breaks conformance**: 1 of 2 cases of v1's suite flips\n"
         "  - no → yes in 1 situation: whenever not a\n"
         "\n"
         "  ")
