@@ -71,8 +71,11 @@ sections:
 # edit id -> (the edit, whether the check after it reads only the edited files)
 EDITS = {
     "rule-condition": (_replace("editions/b/poison.yaml", "requires: poisonable", "requires: diseased"), True),
-    "rule-exception-dropped-conflict": (
-        _replace("editions/b/poison.yaml", ", exception_to: [poison#targets]", ""), True),
+    "rule-condition-conflict": (_replace("editions/b/disease.yaml", "when: {not: poisonable}", "when: diseased"),
+                                True),
+    "rule-condition-empty": (_replace("editions/b/poison.yaml", "requires: poisonable", "value: true, when: poisonable"),
+                             True),
+    "drop-exception": (_replace("editions/b/poison.yaml", ", exception_to: [poison#targets]", ""), False),
     "dead-rule": (_replace("editions/b/poison.yaml", "forbids: being_discarded",
                            "forbids: {all: [being_discarded, in_discard_pile]}"), True),
     "lines-move": (_replace("editions/b/poison.yaml", "id: poison\n", "# moved down\n\nid: poison\n"), True),
@@ -82,8 +85,8 @@ EDITS = {
                               True),
     "unknown-table-value": (_replace("editions/c/plague.yaml", "keys: [heal]", "keys: [heel]"), True),
     "two-terms": (lambda root: (_replace("editions/b/poison.yaml", "requires: poisonable", "requires: diseased")(root),
-                                _replace("editions/b/disease.yaml", "requires: poisonable",
-                                         "requires: {not: poisonable}")(root)), True),
+                                _replace("editions/b/disease.yaml", "when: {not: poisonable}",
+                                         "when: {not: diseased}")(root)), True),
     "broken-yaml": (_replace("editions/b/poison.yaml", "meaning: Whether a poison", "meaning: [Whether a poison"),
                     False),
     "schema-error": (_replace("editions/b/disease.yaml", "type: bool", "type: boolean"), False),
@@ -119,7 +122,7 @@ def test_an_edit_checked_warm_gives_what_a_full_check_gives(book, edit_id):
     warm = check_rulebook(book)
     assert (_shown(warm), warm.incremental) == (_shown(check_rulebook(book, use_cache=False)), incremental)
     # and once more after a second edit, from what the first incremental or full check kept
-    _replace("editions/b/disease.yaml", "can still be poisoned", "may still be poisoned")(book)
+    _replace("editions/c/plague.yaml", "A plague kills", "The plague kills")(book)
     again = check_rulebook(book)
     assert _shown(again) == _shown(check_rulebook(book, use_cache=False))
 
@@ -127,12 +130,21 @@ def test_an_edit_checked_warm_gives_what_a_full_check_gives(book, edit_id):
 def test_the_command_prints_the_same_bytes_warm_and_with_no_cache(book):
     runner = CliRunner()
     assert runner.invoke(main, ["check", str(book)]).exit_code == 0
-    EDITS["rule-exception-dropped-conflict"][0](book)
-    EDITS["lines-move"][0](book)
+    EDITS["rule-condition-conflict"][0](book)
+    _replace("editions/b/disease.yaml", "id: disease\n", "# moved down\n\nid: disease\n")(book)
     warm = runner.invoke(main, ["check", str(book)])
     full = runner.invoke(main, ["check", "--no-cache", str(book)])
     assert (warm.exit_code, warm.stdout, warm.stderr) == (full.exit_code, full.stdout, full.stderr)
-    assert warm.stderr.splitlines()[-1] == "1 problem found"
+    assert warm.stderr.splitlines() == [
+        "book/editions/b/disease.yaml:6:5: error: decision 'disease.spreads' has no answer when diseased=false, "
+        "in_discard_pile=false",
+        "  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it out of "
+        "the question's scope",
+        "book/editions/b/disease.yaml:18:13: error: decision 'disease.spreads' is in conflict when diseased=true, "
+        "in_discard_pile=false: disease#spreads says true; disease#spreads says false, and no rule is an exception "
+        "to the other",
+        "  hint: mark one rule 'exception_to' the other's clause, or narrow a 'when'",
+        "2 problems found"]
 
 
 def test_fixing_the_only_problem_checks_the_logic_of_every_decision(book):
@@ -151,8 +163,15 @@ _WORDS = sorted({"poisonable", "curable", "diseased", "being_discarded", "in_dis
                  "disease.spreads", "requires", "forbids", "permits", "value", "true", "false", "now", "never",
                  "poison#targets", "poison#protected", "stunned", "negate", "territory", "battle"})
 
-_edit = st.tuples(st.sampled_from(_FILES), st.sampled_from(["swap", "drop", "double", "push"]),
-                  st.integers(0, 10_000), st.sampled_from(_WORDS), st.sampled_from(_WORDS))
+# ... and, as often, a word of a rule's condition swapped for another (edits that leave what other files
+# see of a term as it was, so that only the edited file is read again)
+_CONDITION_WORDS = ["poisonable", "curable", "diseased", "being_discarded", "in_discard_pile", "stunned", "true",
+                    "false", "requires", "forbids", "permits", "not", "any", "all"]
+_edit = st.one_of(
+    st.tuples(st.sampled_from(_FILES), st.sampled_from(["swap", "drop", "double", "push"]),
+              st.integers(0, 10_000), st.sampled_from(_WORDS), st.sampled_from(_WORDS)),
+    st.tuples(st.sampled_from(_FILES), st.just("rule"), st.integers(0, 10_000), st.sampled_from(_CONDITION_WORDS),
+              st.sampled_from(_CONDITION_WORDS)))
 
 
 def _apply(root: Path, step: tuple) -> None:
@@ -160,8 +179,8 @@ def _apply(root: Path, step: tuple) -> None:
     file = root / path
     lines = file.read_text().split("\n")
     i = at % len(lines)
-    if kind == "swap":
-        found = [j for j, line in enumerate(lines) if old in line]
+    if kind in ("swap", "rule"):
+        found = [j for j, line in enumerate(lines) if old in line and (kind == "swap" or "decision:" in line)]
         if found:
             j = found[at % len(found)]
             lines[j] = lines[j].replace(old, new, 1)
