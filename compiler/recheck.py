@@ -59,6 +59,7 @@ class Outcome:
 #        vocabulary files, corrections), "files": {term file: [kind, id, interface key or null]},
 #        "interfaces": {key: interface}, "editions": [[id, published, {term id: interface key}]],
 #        "groups": [[edition, decision, edition reported at]] (the logic checks, in order),
+#        "tokens": {edition: [its predicates, its vocabulary], as numbers} (what else the checks compare),
 #        "sources": [...], "lock": digest of rulebook.lock, "shas": {file: sha256}}
 # top:  {"format", "base": sha256 of the base's text, "shas": {file: sha256} where it differs from the
 #        base's, "own": {term file: rows} (reading it alone and checking its names; only where some),
@@ -183,7 +184,8 @@ def _recording(root: Path):
             data = doc.data
             kind = "withdrawn" if tf.withdrawn else "patch" if tf.patch else "term" if tf.term is not None else "broken"
             if rel is not None:
-                self.files[rel] = [kind, data.get("id") if isinstance(data.get("id"), str) else None, tf.term]
+                self.files[rel] = [kind, data.get("id") if isinstance(data.get("id"), str) else None, tf.term,
+                                   "updated" in data or "released" in data]
                 if tf.term is not None:
                     self.whole[id(tf.term)] = rel
             return tf
@@ -208,11 +210,11 @@ def _recording(root: Path):
             rows_of = {rel: _rows(_dedup([self.problems[i] for i in rows])) for rel, rows in self.own.items() if rel}
             interfaces: dict[str, list] = {}
             files = {}
-            for rel, (kind, tid, term) in self.files.items():
+            for rel, (kind, tid, term, dated) in self.files.items():
                 key = None
                 if term is not None:
                     key, interfaces[key] = interface(term, rel)
-                files[rel] = [kind, tid, key]
+                files[rel] = [kind, tid, key, dated]
             editions = []
             for edition in self.resolved if self.normal else ():
                 terms = {}
@@ -226,6 +228,7 @@ def _recording(root: Path):
                     "others": {rel: rows for rel, rows in rows_of.items() if rel not in files and rows},
                     "files": files, "interfaces": interfaces, "editions": editions,
                     "groups": [[e, d, first] for e, d, first, _ in groups],
+                    "tokens": _tokens(book) if book is not None else None,
                     "sources": sorted({s for e in self.resolved for s in e.sources}) if self.normal else [],
                     "lock": lock_digest(self.root)}
             top = {"format": FORMAT, "shas": {},
@@ -236,6 +239,17 @@ def _recording(root: Path):
             return {"base": base, "top": top}
 
     return Recording(root)
+
+
+def _tokens(book: "Rulebook") -> dict:
+    """Per edition, what the logic checks compare of it besides a decision's rules (logic.logic_problems):
+    its predicates and its vocabulary, each as a number."""
+    from .logic import _predicates_key
+
+    tokens: dict = {}
+    vocabularies: dict = {}
+    return {e.id: [tokens.setdefault(_predicates_key(e), len(tokens)),
+                   vocabularies.setdefault(e.vocabulary, len(vocabularies))] for e in book.editions}
 
 
 def _dedup(problems: list[Diagnostic]) -> list[Diagnostic]:
@@ -321,15 +335,21 @@ class _Incremental:
         if not all((self.root / s).is_file() for s in _strings(base["sources"])):
             raise _Stale("a source")
         files, interfaces = base["files"], base["interfaces"]
-        counts: dict[str, int] = {}
-        for _, tid, _ in files.values():
-            counts[tid] = counts.get(tid, 0) + 1
+        order = {e[0]: i for i, e in enumerate(base["editions"])}
+        versions: dict[str, list] = {}  # term id -> its files: (edition's place, kind, declares dates)
+        for rel, (kind, tid, _, dated) in files.items():
+            versions.setdefault(tid, []).append((order.get(rel.split("/")[1], -1), kind, dated))
         own = dict(top["own"])
         with suggestion_budget():
             for rel in self.changed:
-                kind, tid, key = files.get(rel) or (None, None, None)
-                if kind != "term" or counts.get(tid) != 1 or rel.count("/") != 2 or not rel.startswith("editions/"):
+                kind, tid, key, _ = files.get(rel) or (None, None, None, None)
+                if kind != "term" or rel.count("/") != 2 or not rel.startswith("editions/") or tid is None:
                     raise _Stale("not a whole term file")
+                # a later patch builds on this file; dates are checked against the term's every version
+                at = order.get(rel.split("/")[1], -1)
+                later = sorted(v for v in versions[tid] if v[0] > at)
+                if at < 0 or (later and later[0][1] == "patch") or any(v[2] for v in versions[tid]):
+                    raise _Stale("a patch or dates depend on this file")
                 found, term = self._read(rel)
                 if interface(term, rel) != (key, interfaces[key]):
                     raise _Stale("an interface changed")
@@ -433,20 +453,46 @@ class _Incremental:
     # -- the logic of the decisions the edited terms touch ----------------------------------------
 
     def _logic(self, logic: dict) -> list[Diagnostic]:
+        """The logic checks' problems, those of the decisions the edited terms touch made again.
+
+        A decision is checked once for editions that give it the same rules over the same
+        predicates and vocabulary (logic.logic_problems): which editions those are is worked
+        out again, and if it is not as before, the check is made in full.
+        """
         from dataclasses import replace
 
         from .logic import decision_problems
         from .symbolic import vocabulary_core
 
-        touched = {(e[0], name) for rel, term in self.terms.items() if rel in self.changed
-                   for e in self._editions_with(term.id, interface(term, rel)[0]) for name in _decisions_of(term)}
+        spans = {e[0] for rel, term in self.terms.items() if rel in self.changed
+                 for e in self._editions_with(term.id, interface(term, rel)[0])}
+        touched = sorted({name for rel, term in self.terms.items() if rel in self.changed
+                          for name in _decisions_of(term)})
         groups = self.base["groups"]
-        todo = [(i, edition, name, first) for i, (edition, name, first) in enumerate(groups)
-                if (edition, name) in touched]
-        models = [self._model(edition, name) for _, edition, name, _ in todo]
-        stored = self.proofs.stored(models)
+        tokens = self.base["tokens"]
+        at = {(edition, name): i for i, (edition, name, _) in enumerate(groups)}
+        todo = []
+        for name in touched:
+            first_had: dict = {}
+            done: set = set()
+            pattern = []
+            models = {}
+            for edition_id, _, _ in self.base["editions"]:
+                if name not in self._index(edition_id)[0]:
+                    continue
+                model = models[edition_id] = self._model(edition_id, name)
+                key = (model.decision, model.rules, tokens[edition_id][0])
+                first = first_had.setdefault(key, edition_id)
+                if (key, tokens[edition_id][1]) in done:
+                    continue
+                done.add((key, tokens[edition_id][1]))
+                pattern.append([edition_id, name, first])
+            if pattern != [g for g in groups if g[1] == name]:
+                raise _Stale("the editions a decision is checked in")
+            todo += [(at[(e, name)], e, name, first, models[e]) for e, name, first in pattern if e in spans]
+        stored = self.proofs.stored([m for *_, m in todo])
         cores: dict = {}
-        for (i, edition, name, first), model in zip(todo, models):
+        for i, edition, name, first, model in todo:
             core = cores.get(id(model.vocabulary))
             if core is None:
                 core = cores[id(model.vocabulary)] = vocabulary_core(model.vocabulary)

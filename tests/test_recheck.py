@@ -87,6 +87,11 @@ EDITS = {
     "two-terms": (lambda root: (_replace("editions/b/poison.yaml", "requires: poisonable", "requires: diseased")(root),
                                 _replace("editions/b/disease.yaml", "when: {not: poisonable}",
                                          "when: {not: diseased}")(root)), True),
+    "later-version-text": (_replace("editions/c/cure.yaml", "targets only a", "targets just a"), True),
+    "later-version-rule-checked-apart-from-the-version-before": (
+        _replace("editions/c/cure.yaml", "requires: curable", "requires: {not: being_discarded}"), False),
+    "carried-version-condition": (_replace("editions/b/battle.yaml", "when: {not: {is: {outcome: hero_wins}}}",
+                                           "when: {is: {outcome: evil_wins}}"), True),
     "broken-yaml": (_replace("editions/b/poison.yaml", "meaning: Whether a poison", "meaning: [Whether a poison"),
                     False),
     "schema-error": (_replace("editions/b/disease.yaml", "type: bool", "type: boolean"), False),
