@@ -22,6 +22,7 @@ from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, mer
 from .clause_behaviour import clause_compare
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
 from .fingerprint import fingerprint
+from .inside import SubChange, sub_changes
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
@@ -65,6 +66,8 @@ class Change:
     numbers: dict | None = None
     # A procedure whose steps changed (compiler.diff.steps.procedure_changes).
     procedure: dict | None = None
+    # What changed inside the clause: items added, removed, moved; each edit (compiler.diff.inside).
+    sub_changes: tuple[SubChange, ...] = ()
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -102,6 +105,7 @@ class Change:
             "level": self.level,
             "numbers": self.numbers,
             "procedure": self.procedure,
+            "sub_changes": [s.as_json() for s in self.sub_changes],
         }
 
 
@@ -393,6 +397,7 @@ class _Differ:
             numbers=_numbers(p),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
+            sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
         )
 
     def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:

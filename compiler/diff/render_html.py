@@ -18,6 +18,7 @@ from .behaviour import transition_words
 from .engine import Change, DiffResult
 from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note,
                       use_words)
+from . import inside
 from .redline import DELETE, INSERT, Redline
 
 STYLE = Markup("""
@@ -26,7 +27,7 @@ table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;paddin
 del{background:#fdd;color:#900}ins{background:#dfd;color:#060;text-decoration:none}
 .kind{font-variant:small-caps;font-weight:bold}.loc,.fp{color:#666;font-size:.85em}
 blockquote{border-left:4px solid #ccc;margin:.5rem 0;padding:.2rem .8rem;white-space:pre-wrap}
-.drift{color:#a60}article{margin:1.2rem 0;border-top:1px solid #eee;padding-top:.5rem}
+.drift{color:#a60}.inside li{white-space:pre-wrap}article{margin:1.2rem 0;border-top:1px solid #eee;padding-top:.5rem}
 """)
 
 _LAYOUT = """\
@@ -90,7 +91,10 @@ _CHANGE = """\
 {% for note in notes %}
 <p class="loc"><em>{{ note }}</em></p>
 {% endfor %}
+{% if not long %}
 <blockquote class="redline">{{ redline }}</blockquote>
+{% endif %}
+{{ inside }}
 {% for b in c.behaviours %}
 <p>Behaviour of <code>{{ b.name }}</code>: <strong>{{ b.extent() }}</strong></p>
 {% if b.transitions %}
@@ -122,6 +126,18 @@ _REDLINE = (
     "{% elif op.op == INSERT %}<ins>{{ op.text }}</ins>{% else %}{{ op.text }}{% endif %}{% endfor %}"
     '{% if line.coarse %} <small class="redline-coarse">({{ line.coarse }})</small>{% endif %}')
 
+# What changed inside a clause (compiler.diff.inside): a count, then each changed item or sentence.
+_INSIDE = """\
+{% if subs %}
+<div class="inside"><p>Inside the clause{% if note %} ({{ note }}){% endif %}: {{ counts }}</p>
+<ul>
+{% for label, line in lines %}
+<li>{{ label }}: {{ line }}</li>
+{% endfor %}
+</ul></div>
+{% endif %}"""
+
+
 def shown(value):
     """Each value a template prints: text with what a browser obeys shown escaped (Markup is already HTML)."""
     if isinstance(value, str) and not isinstance(value, Markup):
@@ -130,7 +146,7 @@ def shown(value):
 
 
 _ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE,
-                                      "redline": _REDLINE}),
+                                      "redline": _REDLINE, "inside": _INSIDE}),
                    finalize=shown, autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                    keep_trailing_newline=True)
 
@@ -161,8 +177,19 @@ def change_html(change: Change, old: str, new: str) -> Markup:
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
         redline=redline_markup(change.redline), old=old, new=new,
+        long=inside.is_long(change), inside=inside_markup(change),
         situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer, use_words=use_words,
         transitions=lambda b: [transition_words(t, "→") for t in b.transitions]))
+
+
+def inside_markup(change: Change) -> Markup:
+    """The changed items and sentences of a clause, each redline a template of its own."""
+    listed = inside.is_shown(change)
+    return Markup(_ENV.get_template("inside").render(
+        subs=listed, note=inside.LONG_NOTE if inside.is_long(change) else None,
+        counts=inside.counts(change.sub_changes) if listed else "",
+        lines=[(label, redline_markup(line)) for label, line in inside.shown_lines(change.sub_changes)]
+        if listed else []))
 
 
 def redline_markup(line: Redline) -> Markup:

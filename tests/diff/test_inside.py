@@ -89,7 +89,7 @@ def _change_lines(text: str, clause: str) -> list[str]:
 def test_a_long_clause_with_eleven_small_edits_shows_the_changed_sentences(in_fixture):
     assert _change_lines(_diff(), "resolution") == [
         f"  reworded  battle#resolution  {WHERE}:27:9",
-        "    (long clause: only the changed items and sentences are shown)",
+        "    (long clause, so only the changed items and sentences are shown)",
         "    inside: 5 word changes, 6 editorial fixes",
         "      sentence 2, words and editorial: Each player may then play [-enhancements,-]{+enhancement cards+}"
         " one at a time, starting with the player who has [-initative-]{+initiative+}.",
@@ -97,8 +97,8 @@ def test_a_long_clause_with_eleven_small_edits_shows_the_changed_sentences(in_fi
         "      sentence 4, words and editorial: … of the evil character and the [-strenght-]{+strength+}"
         " of the evil character with the … that moment have been applied and [-every-]{+each+}"
         " ongoing effect has been checked.",
-        "      sentence 5, words: A character whose toughness is less than[- or equal to-]"
-        " the opposing strength is discarded.",
+        "      sentence 5, words: A character whose toughness is less than [-or equal to -]"
+        "the opposing strength is discarded.",
         "      sentence 7, editorial: If neither character is discarded{+,+} the battle is a stalemate and"
         " [-noone-]{+no one+} wins.",
         "      sentence 9, words and editorial: Cards discarded in battle go to the [-owner's-]{+owner’s+}"
@@ -109,7 +109,7 @@ def test_a_long_clause_with_eleven_small_edits_shows_the_changed_sentences(in_fi
 def test_a_long_list_shows_the_changed_items_only(in_fixture):
     assert _change_lines(_diff(), "affected") == [
         f"  reworded  battle#affected  {WHERE}:8:9",
-        "    (long clause: only the changed items and sentences are shown)",
+        "    (long clause, so only the changed items and sentences are shown)",
         "    inside: 2 items added, 1 editorial fix",
         "      item 2, added: {+Bounce+}",
         "      item 7, editorial: [-Exhange-]{+Exchange+}",
@@ -129,7 +129,7 @@ def test_a_short_list_keeps_its_redline_and_names_the_move(in_fixture):
 
 def test_markdown_lists_the_changed_items(in_fixture):
     text = _diff("--format", "markdown")
-    assert ("**Inside the clause** (long clause: only the changed items and sentences are shown): "
+    assert ("**Inside the clause** (long clause, so only the changed items and sentences are shown): "
             "2 items added, 1 editorial fix\n\n"
             "- item 2, added: <ins>Bounce</ins>\n"
             "- item 7, editorial: <del>Exhange</del><ins>Exchange</ins>\n"
@@ -141,7 +141,7 @@ def test_markdown_lists_the_changed_items(in_fixture):
 
 def test_html_lists_the_changed_items(in_fixture):
     page = _diff("--format", "html")
-    assert ('<div class="inside"><p>Inside the clause (long clause: only the changed items and sentences are shown):'
+    assert ('<div class="inside"><p>Inside the clause (long clause, so only the changed items and sentences are shown):'
             ' 2 items added, 1 editorial fix</p>\n<ul>\n<li>item 2, added: <ins>Bounce</ins></li>\n'
             '<li>item 7, editorial: <del>Exhange</del><ins>Exchange</ins></li>\n'
             '<li>item 9, added: <ins>Gain</ins></li>\n</ul></div>') in page
