@@ -50,6 +50,7 @@ ADDED, REMOVED, MOVED, EDITORIAL, WORDS = "item-added", "item-removed", "item-mo
 # A list line: "- ", "* ", "• ", "1. ", "2) ", "(a) ", "iv. ".
 _MARKER = re.compile(r"[ \t]*(?:[-*•‣◦]|\(?(?:\d+|[A-Za-z]|[ivxlcIVXLC]+)[.)])[ \t]+")
 # An item's "and"/"or" before the last item, and its separator and full stop, are not its words.
+_NUMBER_ONLY = re.compile(r"\(?(?:\d+|[A-Za-z]|[ivxlcIVXLC]+)[.)]")
 _CONJUNCTION = re.compile(r"(?i)^(?:and|or)\s+")
 _TRAILING = re.compile(r"[\s,;.]+$")
 _OPEN, _CLOSE = "([{“‘\"", ")]}”’\""
@@ -103,8 +104,8 @@ def units(text: str) -> list[Unit]:
     out, counts = [], {ITEM: 0, SENTENCE: 0}
     for unit, text_ in raw:
         core = _core(text_) if unit == ITEM else text_.strip()
-        if not core:
-            continue
+        if not core or (unit == SENTENCE and _NUMBER_ONLY.fullmatch(core)):
+            continue  # a step's printed number ("2."): renumbering is the step's, not an edit
         counts[unit] += 1
         out.append(Unit(unit, core, unit + ":" + " ".join(normal_words(core)) if normal_words(core)
                         else unit + ":" + core, counts[unit]))
@@ -168,9 +169,9 @@ def sub_changes(old: str | None, new: str | None) -> tuple[SubChange, ...]:
     for i, j, moved in pairs:
         ua, ub = a[i], b[j]
         if moved:
-            placed.append(((j, 0, i), SubChange(MOVED, ub.unit, ua.position, ub.position, ua.core, ub.core)))
+            placed.append(((j, 0, -1), SubChange(MOVED, ub.unit, ua.position, ub.position, ua.core, ub.core)))
         for n, (kind, was, now) in enumerate(edits(ua.core, ub.core)):
-            placed.append(((j, 1 + n, i), SubChange(kind, ub.unit, ua.position, ub.position, ua.core, ub.core,
+            placed.append(((j, 0, n), SubChange(kind, ub.unit, ua.position, ub.position, ua.core, ub.core,
                                                      (was, now))))
     for j, ub in enumerate(b):
         if j not in paired_b:
@@ -179,7 +180,7 @@ def sub_changes(old: str | None, new: str | None) -> tuple[SubChange, ...]:
         if i not in paired_a:
             # After the new place of the old unit before it.
             before = max((paired_a[k] for k in range(i) if k in paired_a), default=-1)
-            placed.append(((before, 0.5, i), SubChange(REMOVED, ua.unit, ua.position, None, ua.core, None)))
+            placed.append(((before, 1, i), SubChange(REMOVED, ua.unit, ua.position, None, ua.core, None)))
     placed.sort(key=lambda p: p[0])
     return tuple(s for _, s in placed)
 
@@ -334,10 +335,17 @@ def is_long(change) -> bool:
 
 
 def is_shown(change) -> bool:
-    """Whether the formats list the sub-changes: for a long clause, a list whose items changed,
-    or editorial fixes alongside word changes (otherwise the redline says it all)."""
+    """Whether the formats count the sub-changes: for a long clause, items or sentences added,
+    removed or moved, or editorial fixes alongside word changes (otherwise the redline says it all)."""
     kinds = {s.kind for s in change.sub_changes}
     return is_long(change) or bool(kinds & {ADDED, REMOVED, MOVED}) or {WORDS, EDITORIAL} <= kinds
+
+
+def is_listed(change) -> bool:
+    """Whether the formats list the changed units one by one: for a long clause (instead of its
+    redline), or for items or sentences added, removed or moved. A short clause's edits in place
+    are read in its redline; the count says which of them are editorial."""
+    return is_long(change) or any(s.kind in (ADDED, REMOVED, MOVED) for s in change.sub_changes)
 
 
 def counts(subs) -> str:

@@ -130,11 +130,14 @@ _REDLINE = (
 _INSIDE = """\
 {% if subs %}
 <div class="inside"><p>Inside the clause{% if note %} ({{ note }}){% endif %}: {{ counts }}</p>
+{% if lines %}
 <ul>
 {% for label, line in lines %}
 <li>{{ label }}: {{ line }}</li>
 {% endfor %}
-</ul></div>
+</ul>
+{% endif %}
+</div>
 {% endif %}"""
 
 
@@ -189,7 +192,7 @@ def inside_markup(change: Change) -> Markup:
         subs=listed, note=inside.LONG_NOTE if inside.is_long(change) else None,
         counts=inside.counts(change.sub_changes) if listed else "",
         lines=[(label, redline_markup(line)) for label, line in inside.shown_lines(change.sub_changes)]
-        if listed else []))
+        if listed and inside.is_listed(change) else []))
 
 
 def redline_markup(line: Redline) -> Markup:

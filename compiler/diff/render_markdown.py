@@ -240,8 +240,10 @@ def _inside(change: Change) -> list[str]:
         return []
     note = f" ({escape(inside.LONG_NOTE)})" if inside.is_long(change) else ""
     out = [f"**Inside the clause**{note}: {escape(inside.counts(change.sub_changes))}", ""]
-    out += [f"- {escape(label)}: {redline_markdown(line)}" for label, line in inside.shown_lines(change.sub_changes)]
-    return out + [""]
+    if inside.is_listed(change):
+        out += [f"- {escape(label)}: {redline_markdown(line)}"
+                for label, line in inside.shown_lines(change.sub_changes)] + [""]
+    return out
 
 
 def _transitions(b) -> list[str]:

@@ -80,7 +80,7 @@ def _inside(change: Change, colour: bool) -> list[str]:
         return []
     out = [f"    ({inside.LONG_NOTE})"] if inside.is_long(change) else []
     out.append("    inside: " + inside.counts(change.sub_changes))
-    for label, line in inside.shown_lines(change.sub_changes):
+    for label, line in inside.shown_lines(change.sub_changes) if inside.is_listed(change) else ():
         out.append(f"      {label}: " + redline_text(line, colour).replace("\n", "\n        "))
     return out
 

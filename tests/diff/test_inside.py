@@ -127,6 +127,30 @@ def test_a_short_list_keeps_its_redline_and_names_the_move(in_fixture):
     ]
 
 
+def test_a_short_clause_keeps_its_redline_and_counts_its_edits(in_fixture):
+    """Its one sentence is the redline: listing it again would only repeat it."""
+    assert _change_lines(_diff(), "short") == [
+        f"  reworded  battle#short  {WHERE}:46:9",
+        "    A healing [-enhancement-]{+Enhancement+} can be played on a character [-of matching brigade-]"
+        "{+that can use it+}.",
+        "    inside: 1 word change, 1 editorial fix",
+    ]
+
+
+def test_a_step_number_is_not_a_sentence():
+    """A step's printed number is the step's place (reported as renumbered), not an edit of its words."""
+    assert [s.as_json() for s in sub_changes("2. Determine the outcome.", "4. Determine the outcome of battle.")] \
+        == [{"kind": "words", "unit": "sentence", "old_position": 1, "new_position": 1,
+             "old": "Determine the outcome.", "new": "Determine the outcome of battle.",
+             "edit": {"old": "", "new": "of battle"}}]
+
+
+def test_a_removed_sentence_comes_after_the_sentence_before_it():
+    found = [(s.kind, s.old_position, s.new_position)
+             for s in sub_changes("One rule. Two rules here. Three rules.", "One rule. Two rules there.")]
+    assert found == [("words", 2, 2), ("item-removed", 3, None)]
+
+
 def test_markdown_lists_the_changed_items(in_fixture):
     text = _diff("--format", "markdown")
     assert ("**Inside the clause** (long clause, so only the changed items and sentences are shown): "
@@ -144,7 +168,7 @@ def test_html_lists_the_changed_items(in_fixture):
     assert ('<div class="inside"><p>Inside the clause (long clause, so only the changed items and sentences are shown):'
             ' 2 items added, 1 editorial fix</p>\n<ul>\n<li>item 2, added: <ins>Bounce</ins></li>\n'
             '<li>item 7, editorial: <del>Exhange</del><ins>Exchange</ins></li>\n'
-            '<li>item 9, added: <ins>Gain</ins></li>\n</ul></div>') in page
+            '<li>item 9, added: <ins>Gain</ins></li>\n</ul>\n</div>') in page
     assert "Underdeck Shuffle" not in page
 
 
