@@ -331,13 +331,23 @@ LONG_NOTE = "long clause, so only the changed items and sentences are shown"
 
 def is_long(change) -> bool:
     """Whether the formats show the change's sub-changes instead of its whole redline."""
-    return bool(change.sub_changes) and max(len(change.old_text or ""), len(change.new_text or "")) > LONG_CLAUSE
+    return bool(change.sub_changes) and max(len(change.old_text or ""), len(change.new_text or "")) > LONG_CLAUSE \
+        and not replaced_whole(change)
+
+
+def replaced_whole(change) -> bool:
+    """Every unit removed and others added: nothing inside to tell that the redline does not."""
+    subs = change.sub_changes
+    return all(s.kind in (ADDED, REMOVED) for s in subs) \
+        and sum(s.kind == REMOVED for s in subs) == len(units(change.old_text or ""))
 
 
 def is_shown(change) -> bool:
     """Whether the formats count the sub-changes: for a long clause, items or sentences added,
     removed or moved, or editorial fixes alongside word changes (otherwise the redline says it all)."""
     kinds = {s.kind for s in change.sub_changes}
+    if not kinds or replaced_whole(change):
+        return False
     return is_long(change) or bool(kinds & {ADDED, REMOVED, MOVED}) or {WORDS, EDITORIAL} <= kinds
 
 
@@ -345,7 +355,7 @@ def is_listed(change) -> bool:
     """Whether the formats list the changed units one by one: for a long clause (instead of its
     redline), or for items or sentences added, removed or moved. A short clause's edits in place
     are read in its redline; the count says which of them are editorial."""
-    return is_long(change) or any(s.kind in (ADDED, REMOVED, MOVED) for s in change.sub_changes)
+    return is_shown(change) and (is_long(change) or any(s.kind in (ADDED, REMOVED, MOVED) for s in change.sub_changes))
 
 
 def counts(subs) -> str:

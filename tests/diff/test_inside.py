@@ -207,3 +207,11 @@ def test_a_renumbered_bullet_list_reports_only_the_removed_item():
     assert [s.as_json() for s in sub_changes("1. draw\n2. heal\n3. end", "1. draw\n2. end")] == [
         {"kind": "item-removed", "unit": "item", "old_position": 2, "new_position": None, "old": "heal",
          "new": None, "edit": None}]
+
+
+def test_a_clause_replaced_whole_has_nothing_inside_to_show(in_fixture):
+    """Every sentence removed and another added: the redline says it; a count would only repeat it."""
+    assert _change_lines(_diff(), "replaced") == [
+        f"  reworded  battle#replaced  {WHERE}:48:9",
+        "    [-Choose a poisoned character-]{+Pick one character that suffers from poison+}.",
+    ]
