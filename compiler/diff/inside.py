@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from .classify import normal_words
-from .redline import DELETE, EQUAL, INSERT, Op, Redline, redline, sentences, tokens, words
+from .redline import DELETE, EQUAL, INSERT, Op, Redline, redline, tokens, words
 
 #: A clause longer than this (characters, either side) is shown as its changed units, not whole.
 LONG_CLAUSE = 500
@@ -53,6 +53,7 @@ _MARKER = re.compile(r"[ \t]*(?:[-*•‣◦]|\(?(?:\d+|[A-Za-z]|[ivxlcIVXLC]+)[
 _NUMBER_ONLY = re.compile(r"\(?(?:\d+|[A-Za-z]|[ivxlcIVXLC]+)[.)]")
 _CONJUNCTION = re.compile(r"(?i)^(?:and|or)\s+")
 _TRAILING = re.compile(r"[\s,;.]+$")
+_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s+")
 _OPEN, _CLOSE = "([{“‘\"", ")]}”’\""
 #: A comma-separated list has at least this many items, each of at most ``SHORT_ITEM`` words.
 LIST_ITEMS, SHORT_ITEM = 5, 5
@@ -114,6 +115,19 @@ def units(text: str) -> list[Unit]:
 
 def _core(item: str) -> str:
     return _TRAILING.sub("", _CONJUNCTION.sub("", item.strip()))
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences with their trailing space; they join back to ``text``. A sentence ends at ``.``,
+    ``!`` or ``?`` (and a closing quote or bracket) followed by a space or a line break, so that
+    "evil.example" and "v1.2" stay whole (``redline.sentences`` also cuts inside them)."""
+    out, start = [], 0
+    for end in _SENTENCE_END.finditer(text):
+        out.append(text[start:end.end()])
+        start = end.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
 
 
 def _sentence_units(text: str) -> list[tuple[str, str]]:

@@ -215,3 +215,9 @@ def test_a_clause_replaced_whole_has_nothing_inside_to_show(in_fixture):
         f"  reworded  battle#replaced  {WHERE}:48:9",
         "    [-Choose a poisoned character-]{+Pick one character that suffers from poison+}.",
     ]
+
+
+def test_a_full_stop_inside_a_word_does_not_end_a_sentence():
+    """"evil.example" and "v1.2" are one word each: a sentence ends at a full stop followed by a space."""
+    assert [u.core for u in units("See evil.example/x or v1.2 now. Then stop.")] == [
+        "See evil.example/x or v1.2 now.", "Then stop."]
