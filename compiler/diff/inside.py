@@ -367,9 +367,11 @@ def is_shown(change) -> bool:
 
 def is_listed(change) -> bool:
     """Whether the formats list the changed units one by one: for a long clause (instead of its
-    redline), or for items or sentences added, removed or moved. A short clause's edits in place
-    are read in its redline; the count says which of them are editorial."""
-    return is_shown(change) and (is_long(change) or any(s.kind in (ADDED, REMOVED, MOVED) for s in change.sub_changes))
+    redline), or for list items added, removed or moved (the redline of a list does not tell an
+    item moved from one removed and another added). A short clause's other changes are read in its
+    redline; the count says which of them are editorial and how many sentences came and went."""
+    return is_shown(change) and (is_long(change) or any(s.kind in (ADDED, REMOVED, MOVED) and s.unit == ITEM
+                                                        for s in change.sub_changes))
 
 
 def counts(subs) -> str:

@@ -221,3 +221,13 @@ def test_a_full_stop_inside_a_word_does_not_end_a_sentence():
     """"evil.example" and "v1.2" are one word each: a sentence ends at a full stop followed by a space."""
     assert [u.core for u in units("See evil.example/x or v1.2 now. Then stop.")] == [
         "See evil.example/x or v1.2 now.", "Then stop."]
+
+
+def test_a_short_paragraph_that_gains_a_sentence_counts_it(in_fixture):
+    """The redline shows the new sentence; the count says a sentence came, and nothing is listed twice."""
+    lines = _change_lines(_diff(), "gains-a-sentence")
+    assert lines == [
+        f"  reworded  battle#gains-a-sentence  {WHERE}:50:9",
+        "    A hero may block. {+An evil character may block too. +}A blocked character fights.",
+        "    inside: 1 sentence added",
+    ]
