@@ -108,8 +108,8 @@ def units(text: str) -> list[Unit]:
         if not core or (unit == SENTENCE and _NUMBER_ONLY.fullmatch(core)):
             continue  # a step's printed number ("2."): renumbering is the step's, not an edit
         counts[unit] += 1
-        out.append(Unit(unit, core, unit + ":" + " ".join(normal_words(core)) if normal_words(core)
-                        else unit + ":" + core, counts[unit]))
+        folded = normal_words(core)
+        out.append(Unit(unit, core, unit + ":" + (" ".join(folded) if folded else core), counts[unit]))
     return out
 
 
@@ -156,6 +156,8 @@ def _list_items(sentence: str) -> list[tuple[str, str]] | None:
 
 def _split_top(text: str, separator: str) -> list[str]:
     """``text`` split at ``separator`` outside brackets and quotes."""
+    if separator not in text:
+        return [text]
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):
         if ch in _OPEN and not (ch in _CLOSE and depth):
