@@ -54,7 +54,8 @@ _NUMBER_ONLY = re.compile(r"\(?(?:\d+|[A-Za-z]|[ivxlcIVXLC]+)[.)]")
 _CONJUNCTION = re.compile(r"(?i)^(?:and|or)\s+")
 _TRAILING = re.compile(r"[\s,;.]+$")
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s+")
-_OPEN, _CLOSE = "([{“‘\"", ")]}”’\""
+# Brackets and curly double quotes; not ’, which is also the apostrophe of "owner’s".
+_OPEN, _CLOSE = "([{“", ")]}”"
 #: A comma-separated list has at least this many items, each of at most ``SHORT_ITEM`` words.
 LIST_ITEMS, SHORT_ITEM = 5, 5
 
@@ -158,13 +159,15 @@ def _split_top(text: str, separator: str) -> list[str]:
     """``text`` split at ``separator`` outside brackets and quotes."""
     if separator not in text:
         return [text]
-    parts, depth, start = [], 0, 0
+    parts, depth, quoted, start = [], 0, False, 0
     for i, ch in enumerate(text):
-        if ch in _OPEN and not (ch in _CLOSE and depth):
+        if ch == '"':
+            quoted = not quoted  # a straight quote opens and closes
+        elif ch in _OPEN:
             depth += 1
         elif ch in _CLOSE and depth:
             depth -= 1
-        elif ch == separator and depth == 0:
+        elif ch == separator and depth == 0 and not quoted:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])

@@ -231,3 +231,8 @@ def test_a_short_paragraph_that_gains_a_sentence_counts_it(in_fixture):
         "    A hero may block. {+An evil character may block too. +}A blocked character fights.",
         "    inside: 1 sentence added",
     ]
+
+
+def test_an_apostrophe_inside_brackets_does_not_close_them():
+    found = [u.core for u in units("Abilities: Banish (the owner’s, or any), Bounce, Capture, Convert, Copy.")]
+    assert found == ["Abilities:", "Banish (the owner’s, or any)", "Bounce", "Capture", "Convert", "Copy"]
