@@ -35,6 +35,7 @@ from mkdocs.utils import get_relative_url
 from markupsafe import Markup, escape
 
 from .. import progress
+from ..counts import counted
 from . import pages as P
 from .changes import provider as changes_provider
 from .folders import PACKAGE_SITE, STYLESHEET, site_folders
@@ -94,7 +95,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         if book is None:
             text = "\n".join(str(p) for p in problems)
             raise PluginError(f"the rulebook has problems, nothing was built:\n{text}\n"
-                              f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found")
+                              f"{counted(len(problems), 'problem')} found")
         self.book = book
         if not isinstance(config.site_name, Markup):
             # Material prints the site name as HTML (raw in text and in aria-label); it is plain text.

@@ -46,6 +46,7 @@ from mkdocs.livereload import LiveReloadServer, _serve_url
 from mkdocs.plugins import BasePlugin, event_priority
 
 from ..diagnostics import printable
+from ..counts import counted
 
 OVERLAY_ID = "rulebook-error-overlay"
 REBUILDS_BETWEEN_COLLECTIONS = 20
@@ -159,7 +160,7 @@ class Site:
         if book is None:
             report(problems)
             count = sum(p.severity == "error" for p in problems)
-            self.fail("\n".join(str(p) for p in problems) + f"\n{count} problem{'s' if count != 1 else ''} found")
+            self.fail("\n".join(str(p) for p in problems) + f"\n{counted(count, 'problem')} found")
             return
         stamp = _stamp(self.config_file)
         only = None if self.damaged or stamp != self.config_stamp else affected(self.book, book)
@@ -419,7 +420,7 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 
 def _pages(uris: frozenset[str]) -> str:
-    return f"{len(uris)} page{'s' if len(uris) != 1 else ''}"
+    return counted(len(uris), "page")
 
 
 def _frame(book) -> tuple:
