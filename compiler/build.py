@@ -109,6 +109,17 @@ def _interface(edition: Edition, vocabulary: Resolved, predicates: dict[str, Pre
             tuple(sorted((d.name, d.type, d.values) for d in decisions.values())), tuple(shapes))
 
 
+def _defined(term: Term) -> tuple[Predicate, ...]:
+    """The predicates a term's clauses define (while remembering, kept by the term's digest)."""
+    if not _remembering:
+        return tuple(c.defines for c in term.clauses if c.defines)
+    key = ("defines", term.digest, term.edition)
+    found = _SHAPES.get(key)
+    if found is None or found[0] is not term:
+        found = _SHAPES[key] = (term, tuple(c.defines for c in term.clauses if c.defines))
+    return found[1]
+
+
 def _edition_graphs(edition: Edition) -> tuple:
     """What the checks over a whole edition's predicates and exceptions read (cycles, depth): each
     term's predicate definitions and its rules' exceptions, by the term's digest."""
@@ -733,10 +744,7 @@ class _Builder:
         facts = vocabulary.vocabulary.by_name
         predicates: dict[str, Predicate] = {}
         for term in edition.terms:
-            for clause in term.clauses:
-                p = clause.defines
-                if p is None:
-                    continue
+            for p in _defined(term):
                 if p.name in facts:
                     self.error(p.loc, f"predicate '{p.name}' has the name of a fact",
                                "rename the predicate; facts and predicates share one namespace")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -77,7 +77,7 @@ class Renderer:
                  changes: Callable[[Edition, Edition], object] | None = None, show_editor_notes: bool = False):
         self.book = book
         self.show_editor_notes = show_editor_notes
-        self.marks = lineage.clause_marks(book)
+        self._marks: Mapping | None = None  # worked out when first asked (serve may give them: ``marks``)
         self.changes = changes
         # ``rulebook serve``'s store of rendered term bodies (``term_body``), kept from build to build
         # while the site's frame is the same; None: render each every time.
@@ -91,6 +91,17 @@ class Renderer:
         self.env.globals.update(section_title=section_title, section_id=section_id,
                                 edition_anchor=edition_anchor, book=book, latest=book.latest,
                                 P=P, r=self, DELETE=DELETE, INSERT=INSERT)
+
+    @property
+    def marks(self) -> Mapping[str, Mapping[str, Mapping[str, lineage.ClauseMark]]]:
+        """Every clause's mark in every edition (``lineage.clause_marks``)."""
+        if self._marks is None:
+            self._marks = lineage.clause_marks(self.book)
+        return self._marks
+
+    @marks.setter
+    def marks(self, marks: Mapping) -> None:
+        self._marks = marks
 
     # -- helpers the templates call -------------------------------------------------
 

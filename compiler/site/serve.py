@@ -52,7 +52,7 @@ OVERLAY_ID = "rulebook-error-overlay"
 REBUILDS_BETWEEN_COLLECTIONS = 20
 # The pages over every term (the printable glossary, "What changed") are written once edits
 # have paused this long: a save that follows soon after never waits behind them.
-QUIET_BEFORE_LATER_PAGES = 1.0  # seconds
+QUIET_BEFORE_LATER_PAGES = 2.0  # seconds
 
 # Inline styles: the overlay must show whatever the theme's stylesheets are.
 _OVERLAY = (
@@ -104,6 +104,7 @@ class Site:
         self.pending: frozenset[str] = frozenset()  # pages over every term not yet written again
         self.quiet = QUIET_BEFORE_LATER_PAGES
         self.config_stamp = _stamp(config_file)  # mkdocs.yml as the site served was built with it
+        self.marks: tuple | None = None  # (rulebook, its clauses' marks) of the site served
 
     def load_config(self, site_dir: str, only: frozenset[str] | None = None, later: bool = False):
         from mkdocs.config import load_config
@@ -111,7 +112,8 @@ class Site:
         config = load_config(config_file=str(self.config_file), site_dir=site_dir, dev_addr=self.dev_addr)
         if self.url:
             config.site_url = self.url
-        config.plugins["rulebook-serve"] = Incremental(only, self.search, self.templates, later, self.fragments)
+        config.plugins["rulebook-serve"] = Incremental(only, self.search, self.templates, later, self.fragments,
+                                                       self.marks)
         theme_env = config.theme.get_env
 
         def get_env():
@@ -145,6 +147,9 @@ class Site:
                 config.plugins.on_build_error(error=exc)
             raise
         self.search = config.plugins["rulebook-serve"].entries
+        renderer = getattr(config.plugins.get("rulebook"), "renderer", None)
+        if renderer is not None:
+            self.marks = (renderer.book, renderer.marks)
 
     def rebuild(self) -> None:
         """After an edit: check; build what changed (or everything, elsewhere); on errors keep the last site."""
@@ -209,11 +214,14 @@ class Site:
         ever; garbage in cycles waits for the collection every REBUILDS_BETWEEN_COLLECTIONS
         rebuilds, paid once rather than at every rebuild.
         """
+        from . import plugin
+
         self.rebuilds += 1
         if self.rebuilds % REBUILDS_BETWEEN_COLLECTIONS == 0:
             gc.unfreeze()
             gc.collect()
         gc.freeze()
+        plugin.HOST_FREEZES = True
 
     def _whole(self, book) -> None:
         """Every page, into a fresh folder switched in once complete."""
@@ -269,10 +277,10 @@ class Incremental(BasePlugin):
     """
 
     def __init__(self, only: frozenset[str] | None, entries: list[dict], templates: dict[str, bytes],
-                 later: bool = False, fragments: dict | None = None):
+                 later: bool = False, fragments: dict | None = None, marks: tuple | None = None):
         super().__init__()
         self.only, self.entries, self.templates, self.later = only, entries, templates, later
-        self.fragments = fragments
+        self.fragments, self.marks = fragments, marks
         self.urls: set[str] = set()
 
     @event_priority(-100)  # after the rulebook plugin has made its renderer
@@ -283,6 +291,11 @@ class Incremental(BasePlugin):
         if renderer is not None:
             renderer.env.bytecode_cache = _Compiled(self.templates)
             renderer.fragments = self.fragments
+            if self.only is not None and self.marks is not None:
+                # The same frame as the site served (``affected``): only the edited terms' marks change.
+                from .lineage import clause_marks_since
+
+                renderer.marks = clause_marks_since(renderer.book, *self.marks)
         if self.only is not None:
             # 404.html and the sitemap show the site's frame, unchanged since the whole build; written
             # again here they would date every page not built today (mkdocs dates a page when it reads it).

@@ -72,8 +72,19 @@ def _edited(book: Path, tmp_path: Path, edits: list[tuple[str, str, str]], capsy
             served = _files(Path(site.server.root))
         finally:
             shutil.rmtree(site.server.root, ignore_errors=True)
+            _thaw()
     printed = capsys.readouterr().out
     return served, _whole(book, tmp_path / "whole"), printed
+
+
+def _thaw() -> None:
+    """Undo what serve's rebuilds do to the process (they freeze the heap for the cyclic GC)."""
+    import gc
+
+    from compiler.site import plugin
+
+    gc.unfreeze()
+    plugin.HOST_FREEZES = False
 
 
 def _lines(printed: str) -> list[str]:
