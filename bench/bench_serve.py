@@ -9,14 +9,19 @@ clause of a term of the latest edition (a different term each time), saves
 the file, and requests that term's page until the word is in it: the time from
 the save to that answer is the edit loop as a reader of the page sees it (the
 server holds requests while it rebuilds, so the first answer after the
-rebuild is the new page). It includes the watcher's polling (0.5 s) and
-mkdocs' wait for edits to settle (0.1 s).
+rebuild is the new page). It includes the watcher's notice (file events;
+mkdocs polled every 0.5 s) and mkdocs' wait for edits to settle (0.1 s). It
+then waits for the server's "Rebuilt N pages more" line (the printable
+glossary and "What changed", written once edits pause for 2 s) so that each
+edit lands on an idle server; that time, from the save, is the "all pages"
+column.
 
 The baseline, in the same run: the first build of the same server (check and
 a full build of every page), which is what every rebuild cost before rebuilds
 became incremental. It prints seconds for the first build and for each edit,
-the best and median edit, and the ratio median edit / full build. 5,000 terms
-take minutes: run it by hand, not in tests.
+the best and median edit, the ratio median edit / full build, the median time
+to all pages, and the load average before and after. 5,000 terms take
+minutes: run it by hand, not in tests.
 """
 
 from __future__ import annotations
