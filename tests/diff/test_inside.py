@@ -14,10 +14,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from compiler.cli import main
-from compiler.diff.inside import edits, sub_changes, units
+from compiler.diff.inside import edits, shown_lines, sub_changes, units
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "inside"
 WHERE = "editions/v2/battle.yaml"
@@ -236,3 +238,43 @@ def test_a_short_paragraph_that_gains_a_sentence_counts_it(in_fixture):
 def test_an_apostrophe_inside_brackets_does_not_close_them():
     found = [u.core for u in units("Abilities: Banish (the owner’s, or any), Bounce, Capture, Convert, Copy.")]
     assert found == ["Abilities:", "Banish (the owner’s, or any)", "Bounce", "Capture", "Convert", "Copy"]
+
+
+def test_an_item_moved_and_recapitalised_is_a_move_and_an_editorial_fix():
+    subs = sub_changes("Cards: Banish, Bounce, Capture, Convert, Copy.", "Cards: Banish, Capture, Convert, bounce, Copy.")
+    assert [s.as_json() for s in subs] == [
+        {"kind": "item-moved", "unit": "item", "old_position": 2, "new_position": 4, "old": "Bounce",
+         "new": "bounce", "edit": None},
+        {"kind": "editorial", "unit": "item", "old_position": 2, "new_position": 4, "old": "Bounce",
+         "new": "bounce", "edit": {"old": "Bounce", "new": "bounce"}}]
+    assert [label for label, _ in shown_lines(subs)] == ["item 2 -> 4, moved, editorial"]
+
+
+# Pieces of rule text, list separators, markers and what a hostile source could hold.
+_PIECES = ["Banish", "Bounce", "Exhange", "Exchange", "heal a character", "and Use Other", "draw", ", ", "; ",
+           ". ", ": ", "\n- ", "\n1. ", "(", ")", "“", "”", '"', "’", " ", "e.g.", "\x1b[31m", "\u202e", "7"]
+_TEXT = st.lists(st.sampled_from(_PIECES), max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_TEXT, _TEXT)
+def test_sub_changes_account_for_every_unit(old, new):
+    """Every sub-change names units of its side; every new unit with no counterpart is added, every old
+    one removed; the same text on both sides has none; and the lines the formats show are computed."""
+    subs = sub_changes(old, new)
+    a, b = units(old), units(new)
+    assert sub_changes(old, old) == ()
+    for s in subs:
+        assert s.old is None or s.old in [u.core for u in a if u.unit == s.unit and u.position == s.old_position]
+        assert s.new is None or s.new in [u.core for u in b if u.unit == s.unit and u.position == s.new_position]
+    touched_new = {(s.unit, s.new_position) for s in subs}
+    old_keys = [u.key for u in a]
+    for u in b:
+        if u.key not in old_keys:
+            assert (u.unit, u.position) in touched_new
+    touched_old = {(s.unit, s.old_position) for s in subs}
+    new_keys = [u.key for u in b]
+    for u in a:
+        if u.key not in new_keys:
+            assert (u.unit, u.position) in touched_old
+    assert len(shown_lines(subs)) == len({(s.unit, s.old_position, s.new_position) for s in subs})
