@@ -22,7 +22,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from ..conformance.cases import Case, decision_cases
+from ..conformance.cases import STEP_FACT, STEP_SUFFIX, Case, decision_cases, steps_cases
+from ..conformance.reference import next_step
 from ..decision_sets import allowed_space
 from ..model import Edition, Rulebook
 from ..symbolic import Node
@@ -105,6 +106,29 @@ def decision_flips(suite: OldSuite, name: str, new: Side | None, old: Side | Non
             now = [said(*_outcome(key)) for key, where in meaning.outcomes.items() if (where & bad) != core.false]
             flips.append(Flip(case, tuple(sorted(now)), bad))
     return DecisionFlips(name, cases, tuple(flips))
+
+
+NOT_A_STEP = "not a step"
+
+
+def steps_flips(edition: Edition, old, new) -> DecisionFlips:
+    """The old suite's next-step cases of a procedure (``old``, a ``Steps``) and those the new order
+    (``new``; None when the procedure is gone) answers otherwise. ``edition`` holds the terms of the
+    procedure's clause and of its steps (their quotes)."""
+    cases = steps_cases(edition, old).cases
+    flips = []
+    for case in cases:
+        if new is None or new.procedure != old.procedure:
+            flips.append(Flip(case, (NOT_DEFINED,), None))
+            continue
+        try:
+            now = next_step(new.order, case.facts_dict)
+        except ValueError:  # its current step is no step of the new order (withdrawn, or renamed)
+            flips.append(Flip(case, (NOT_A_STEP,), None))
+            continue
+        if now != case.expected:
+            flips.append(Flip(case, (now,), None))
+    return DecisionFlips(old.procedure + STEP_SUFFIX, cases, tuple(flips))
 
 
 def _outcome(key: tuple):
