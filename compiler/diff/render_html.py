@@ -16,8 +16,8 @@ from markupsafe import Markup
 from ..diagnostics import printable
 from .behaviour import transition_words
 from .engine import Change, DiffResult
-from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note,
-                      use_words)
+from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, side_name, situation,
+                      unknown_note, use_words)
 from .redline import DELETE, INSERT, Redline
 
 STYLE = Markup("""
@@ -103,8 +103,8 @@ _CHANGE = """\
 {% if b.witnesses %}
 <table><tr><th>situation</th><th>{{ old }}</th><th>{{ new }}</th><th>decided by</th></tr>
 {%- for w in b.witnesses -%}
-<tr><td>{{ situation(w.facts) }}{% if unknown(w) %} <em>({{ unknown(w) }})</em>{% endif %}</td><td>{{ answer(w.old) }}</td><td>{{ answer(w.new) }}</td>
-{#- #}<td>{{ w.old_clauses | join(', ') or 'no rule' }} → {{ w.new_clauses | join(', ') or 'no rule' }}</td></tr>
+<tr><td>{{ situation(w.facts) }}{% if unknown(w) %} <em>({{ unknown(w) }})</em>{% endif %}</td><td>{{ outcome(w.old, w.old_reason) }}</td><td>{{ outcome(w.new, w.new_reason) }}</td>
+{#- #}<td>{{ deciders(w) }}</td></tr>
 {%- endfor %}</table>
 {% endif %}
 {% endfor %}
@@ -161,7 +161,7 @@ def change_html(change: Change, old: str, new: str) -> Markup:
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
         redline=redline_markup(change.redline), old=old, new=new,
-        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer, use_words=use_words,
+        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, outcome=outcome, deciders=deciders, use_words=use_words,
         transitions=lambda b: [transition_words(t, "→") for t in b.transitions]))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .behaviour import transition_lines
-from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation,
+from .present import (by_term, clause_name, details, introduced, location, outcome, side_name, situation,
                       summary_line, unknown_note, use_words)
 from .redline import DELETE, INSERT, Redline
 
@@ -59,9 +59,8 @@ def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
         seen.add(b.name)
         plain.extend(f"      {line}" for line in transition_lines(b))
         for w in b.witnesses:
-            plain.append(f"      when {situation(dict(w.facts))}: old {answer(w.old)}"
-                         f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
-                         f" ({', '.join(w.new_clauses) or 'no rule'})"
+            plain.append(f"      when {situation(dict(w.facts))}: old {outcome(w.old, w.old_reason, w.old_clauses)}"
+                         f", new {outcome(w.new, w.new_reason, w.new_clauses)}"
                          + (f" [{unknown_note(w)}]" if unknown_note(w) else ""))
     if change.impact:
         plain.append("    used by: " + "; ".join(f"{u['ref']} ({use_words(u)})" for u in change.impact))

@@ -15,7 +15,6 @@ from click.testing import CliRunner
 from compiler.cli import main
 
 LEVELS = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "levels"
-WJ = "\u2060"
 
 
 def _changelog(*args: str):
@@ -25,21 +24,66 @@ def _changelog(*args: str):
 @pytest.mark.parametrize(("edition", "expected"), [
     ("v1", "# What changed in First\n\nv1 is the first edition: there is nothing to compare it with.\n"),
     ("v2", "# What changed in Punctuation\n\n"
-           f"Changes from First (v1) to v2, published 2020-{WJ}02-{WJ}01.\n\n"
+           f"Changes from First (v1) to v2, published 2020-02-01.\n\n"
            "Also 1 editorial change (spelling, punctuation, numbering or links; no word of a rule).\n"),
     ("v3", "# What changed in Reworded\n\n"
-           f"Changes from Punctuation (v2) to v3, published 2020-{WJ}03-{WJ}01.\n\n"
+           f"Changes from Punctuation (v2) to v3, published 2020-03-01.\n\n"
            "## Cure\n\n### Clarifications\n\n"
            "- **Clarified** (`cure#targets`): Only a poisoned character can be the target of a cure.\n"),
     ("v4", "# What changed in Rule change\n\nChanges from Reworded (v3) to v4.\n\n"
            "## Cure\n\n### Rule changes\n\n"
            "- **Rule changed** (`cure#targets`): Only a poisoned or paralyzed character can be the target of a cure.\n"
-           f"  - Whether a cure may target the character:{WJ} now says yes in more situations.\n"
-           "  - The character is paralyzed: was **no**, now **yes**.\n"),
+           "  - Whether a cure may target the character: now says yes in more situations.\n"
+           "  - When paralyzed and not poisoned: was **no**, now **yes**.\n"),
 ])
 def test_the_notice_says_what_plays_differently_then_what_was_clarified(edition, expected):
     result = _changelog(edition)
     assert (result.exit_code, result.stderr, result.stdout) == (0, "", expected)
+
+
+FIXTURES = LEVELS.parent
+
+
+def test_a_version_in_the_header_is_not_escaped_and_a_new_entry_is_new():
+    result = CliRunner().invoke(main, ["changelog", "2.0.0", "--rulebook", str(FIXTURES / "new-entry")],
+                                catch_exceptions=False)
+    assert (result.exit_code, result.stderr, result.stdout) == (0, "", (
+        "# What changed in With Poison\n\n"
+        "Changes from First (1.0.0) to 2.0.0, published 2020-02-01.\n\n"
+        "## Poison\n\n### Rule changes\n\n"
+        "- **New entry** (`poison`)\n\n"
+        "- **New rule** (`poison#cannot-attack`): A poisoned character cannot attack.\n"))
+
+
+def test_a_question_the_old_edition_did_not_ask_reads_not_asked():
+    result = CliRunner().invoke(main, ["changelog", "2.0.0", "--rulebook", str(FIXTURES / "not-asked")],
+                                catch_exceptions=False)
+    assert (result.exit_code, result.stderr, result.stdout) == (0, "", (
+        "# What changed in Asked of everyone\n\n"
+        "Changes from Asked of the poisoned (1.0.0) to 2.0.0.\n\n"
+        "## Cure\n\n### Rule changes\n\n"
+        "- **Entry heading changed** (`cure`)\n"
+        "  - Whether a cure may target the character: now answers differently in some situations.\n"
+        "  - When not paralyzed and not poisoned: was **not asked**, now **no**.\n"
+        "  - When paralyzed and not poisoned: was **not asked**, now **yes**.\n\n"
+        "### Clarifications\n\n"
+        "- **Clarified** (`cure#targets`): A cure may target a character if and only if it is paralyzed.\n"))
+
+
+@pytest.mark.parametrize(("facts", "words"), [
+    ((), ()),
+    ((("paralyzed", (True,)), ("poisoned", (False,))), ("paralyzed", "not poisoned")),
+    ((("target_location", ("territory",)),), ("target location is territory",)),
+    ((("target_location", ("territory", "battle")),), ("target location is territory or battle",)),
+    ((("target_location", ("territory", "battle", "hand")),), ("target location is territory, battle or hand",)),
+    ((("target_location", ("territory", "battle", "hand", "deck")),), ("target location is not discard pile",)),
+])
+def test_the_facts_that_matter_by_their_labels(facts, words):
+    from compiler.diff.changelog import condition_words
+
+    domains = {"paralyzed": (False, True), "poisoned": (False, True),
+               "target_location": ("territory", "battle", "hand", "deck", "discard_pile")}
+    assert condition_words(facts, domains) == words
 
 
 def test_the_notice_as_json_keeps_each_situation():
@@ -50,7 +94,7 @@ def test_the_notice_as_json_keeps_each_situation():
             "ref": "cure#targets", "what": "Rule changed",
             "text": "Only a poisoned or paralyzed character can be the target of a cure.",
             "questions": ["Whether a cure may target the character: now says yes in more situations"],
-            "played": [{"holds": ["The character is paralyzed."], "old": "no", "new": "yes"}]}]}]}
+            "played": [{"holds": ["paralyzed", "not poisoned"], "old": "no", "new": "yes"}]}]}]}
 
 
 def test_an_unknown_edition_is_named_with_the_editions():
@@ -59,13 +103,13 @@ def test_an_unknown_edition_is_named_with_the_editions():
         2, "", "rulebook: error: unknown edition 'v9'; editions: v1, v2, v3, v4\n")
 
 
-def _changes_page(edition: str) -> str:
+def _changes_page(edition: str, root: Path = LEVELS) -> str:
     from compiler.build import load_rulebook
     from compiler.site.changes import provider
     from compiler.site.pages import PageSpec
     from compiler.site.render import Renderer
 
-    book = load_rulebook(LEVELS)
+    book = load_rulebook(root)
     spec = PageSpec(f"editions/{edition}/changes.md", "changes", "What changed", False, edition=edition)
     return Renderer(book, changes=provider(book)).render(spec, lambda uri: uri).html
 
@@ -78,7 +122,7 @@ def test_the_what_changed_page_opens_with_the_notice_for_players():
         '<p class="rb-meta">Rule changes</p>\n<ul class="rb-notice">\n'
         '<li><strong>Rule changed</strong> (cure#targets): Only a poisoned or paralyzed character can be the '
         'target of a cure.<ul><li>Whether a cure may target the character: now says yes in more situations.</li>'
-        '<li>The character is paralyzed. Was <strong>no</strong>, now <strong>yes</strong>.</li></ul></li>\n'
+        '<li>When paralyzed and not poisoned: was <strong>no</strong>, now <strong>yes</strong>.</li></ul></li>\n'
         '</ul>\n')
 
 
@@ -86,3 +130,11 @@ def test_the_what_changed_page_of_an_editorial_edition_says_no_rule_plays_differ
     page = _changes_page("v2")
     assert ('<h2 id="notice">For players</h2>\n<p>No rule plays differently; 1 editorial change '
             '(spelling, punctuation, numbering or links).</p>\n<h2 id="summary">') in page
+
+
+def test_the_what_changed_page_says_not_asked_where_the_old_edition_did_not_ask():
+    page = _changes_page("2.0.0", FIXTURES / "not-asked")
+    assert ("<li>When paralyzed and not poisoned: was <strong>not asked</strong>, now <strong>yes</strong>.</li>"
+            in page)
+    assert "<p>1.0.0: <strong>not asked</strong> → 2.0.0: <strong>yes</strong> (cure#targets)</p>" in page
+    assert "no answer" not in page
