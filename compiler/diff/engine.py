@@ -358,9 +358,7 @@ class _Differ:
                 return None
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
-        drift = K.drift(text, d["meaning_changed"], bool(changed), d["has_meaning"],
-                        d["old_text"] or "", d["new_text"] or "", self._phrases()) \
-            if kind not in ("added", "removed") else []
+        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") else []
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -420,11 +418,30 @@ class _Differ:
         compared = {(b.kind, b.name) for b in own}
         return any(n not in compared for n in d["names"])
 
-    def _phrases(self) -> K.Phrases:
-        if not hasattr(self, "_phrase_cache"):
-            self._phrase_cache = K.Phrases(K.condition_phrases(
-                self.vocabulary, set(self.old.predicate_names()) | set(self.new.predicate_names())))
-        return self._phrase_cache
+    def _drift(self, d: dict, text: str, behaviour_changed: bool) -> list[str]:
+        """Drift flags (``classify.drift``); a heading's text is its declarations, so only a clause's
+        mentions of facts and values are compared with what its rules test."""
+        clause = not d["header"]
+        reworded = clause and d["has_meaning"] and text == K.REWORDED
+        return K.drift(text, behaviour_changed, clause and d["has_meaning"],
+                       self._drift_side(self.old, d["olds"], d["old_text"], reworded),
+                       self._drift_side(self.new, d["news"], d["new_text"], reworded), self._labels())
+
+    def _drift_side(self, side, clauses: tuple, text: str | None, reworded: bool) -> K.Side:
+        """What the clauses' conditions test, through the predicates they use (loaded only when compared)."""
+        if not reworded:
+            return K.Side(text or "", set())
+        refs = K.predicate_refs(clauses) & set(side.predicate_names())
+        edition = side.evaluable([("predicate", n) for n in sorted(refs)]) if refs else None
+        predicates = {n: p.condition for n, p in edition.predicates.items()} if edition else {}
+        return K.Side(text or "", K.keys_tested(clauses, predicates), tuple(l.phrase for c in clauses for l in c.links),
+                      K.predicate_keys(predicates))
+
+    def _labels(self) -> K.Labels:
+        if not hasattr(self, "_label_cache"):
+            self._label_cache = K.condition_labels(
+                self.vocabulary, set(self.old.predicate_names()) | set(self.new.predicate_names()))
+        return self._label_cache
 
     def _impact(self, d: dict, behaviours: dict) -> list[dict]:
         """Clauses elsewhere that use what this change touched, transitively, in the new edition first."""
