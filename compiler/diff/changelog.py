@@ -67,9 +67,10 @@ class Changelog:
 NO_ANSWER_WORDS = {NOT_ASKED: "not asked", NO_RULE: "answered by no rule",
                    CONFLICT: "in conflict between rules", NOT_DEFINED: "not a question"}
 
+# A clause's id is no word players read: a renamed clause is changed or clarified like any other.
 WHAT = {
     "added": "New rule", "removed": "Rule withdrawn", "split": "Rule split", "merged": "Rules merged",
-    "moved": "Rule moved", "renamed": "Rule renamed", "renumbered": "Rule renumbered",
+    "moved": "Rule moved", "renumbered": "Rule renumbered",
 }
 
 

@@ -44,30 +44,41 @@ def test_the_notice_says_what_plays_differently_then_what_was_clarified(edition,
 FIXTURES = LEVELS.parent
 
 
-def test_a_version_in_the_header_is_not_escaped_and_a_new_entry_is_new():
-    result = CliRunner().invoke(main, ["changelog", "2.0.0", "--rulebook", str(FIXTURES / "new-entry")],
+@pytest.mark.parametrize(("fixture", "expected"), [
+    # A version mid-line is no ordered list (no "1\\.0.0"); a new entry says it is new.
+    ("new-entry", "# What changed in With Poison\n\n"
+                  "Changes from First (1.0.0) to 2.0.0, published 2020-02-01.\n\n"
+                  "## Poison\n\n### Rule changes\n\n"
+                  "- **New entry** (`poison`)\n\n"
+                  "- **New rule** (`poison#cannot-attack`): A poisoned character cannot attack.\n"),
+    # Where the old edition did not ask the question, it was not asked (not "no answer").
+    ("not-asked", "# What changed in Asked of everyone\n\n"
+                  "Changes from Asked of the poisoned (1.0.0) to 2.0.0.\n\n"
+                  "## Cure\n\n### Rule changes\n\n"
+                  "- **Entry heading changed** (`cure`)\n"
+                  "  - Whether a cure may target the character: now answers differently in some situations.\n"
+                  "  - When not paralyzed and not poisoned: was **not asked**, now **no**.\n"
+                  "  - When paralyzed and not poisoned: was **not asked**, now **yes**.\n\n"
+                  "### Clarifications\n\n"
+                  "- **Clarified** (`cure#targets`): A cure may target a character if and only if it is "
+                  "paralyzed.\n"),
+])
+def test_the_notice_for_2_0_0(fixture, expected):
+    result = CliRunner().invoke(main, ["changelog", "2.0.0", "--rulebook", str(FIXTURES / fixture)],
                                 catch_exceptions=False)
-    assert (result.exit_code, result.stderr, result.stdout) == (0, "", (
-        "# What changed in With Poison\n\n"
-        "Changes from First (1.0.0) to 2.0.0, published 2020-02-01.\n\n"
-        "## Poison\n\n### Rule changes\n\n"
-        "- **New entry** (`poison`)\n\n"
-        "- **New rule** (`poison#cannot-attack`): A poisoned character cannot attack.\n"))
+    assert (result.exit_code, result.stderr, result.stdout) == (0, "", expected)
 
 
-def test_a_question_the_old_edition_did_not_ask_reads_not_asked():
-    result = CliRunner().invoke(main, ["changelog", "2.0.0", "--rulebook", str(FIXTURES / "not-asked")],
-                                catch_exceptions=False)
-    assert (result.exit_code, result.stderr, result.stdout) == (0, "", (
-        "# What changed in Asked of everyone\n\n"
-        "Changes from Asked of the poisoned (1.0.0) to 2.0.0.\n\n"
-        "## Cure\n\n### Rule changes\n\n"
-        "- **Entry heading changed** (`cure`)\n"
-        "  - Whether a cure may target the character: now answers differently in some situations.\n"
-        "  - When not paralyzed and not poisoned: was **not asked**, now **no**.\n"
-        "  - When paralyzed and not poisoned: was **not asked**, now **yes**.\n\n"
-        "### Clarifications\n\n"
-        "- **Clarified** (`cure#targets`): A cure may target a character if and only if it is paralyzed.\n"))
+def test_a_clause_with_a_new_id_reads_as_changed_not_renamed():
+    """Players never see a clause's id: a declared rename is a rule changed (or clarified) like any other."""
+    rename = LEVELS.parents[1] / "lineage" / "rename"
+    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", str(rename)], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[6:14] == [
+        "### Rule changes", "",
+        "- **Rule changed** (`cure#order`): To cure, follow these steps:", "",
+        "- **New rule** (`cure#reveal-the-cure`): 1. Reveal the cure to your opponent.", "",
+        "- **Rule changed** (`cure#choose-a-character`): 2. Pick one character that suffers from poison.", ""]
 
 
 @pytest.mark.parametrize(("facts", "words"), [
