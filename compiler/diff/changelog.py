@@ -103,7 +103,8 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
                 "Entry heading changed" if change.level == RULE_CHANGE else "Entry heading clarified")
         changed = [b for b in change.behaviours if b.direction != "equivalent"]
         questions = tuple(f"{question(previous, edition, b).rstrip('.')}: "
-                          f"{DIRECTION_WORDS.get(b.direction, b.direction)}" for b in changed)
+                          f"{DIRECTION_WORDS.get(b.direction, b.direction)}" for b in changed) \
+            + one_sided_questions(change, previous, edition)
         # A predicate and the decision it feeds often share a witness, and two witnesses one
         # description: each line once.
         played = tuple(dict.fromkeys(played_words(b, w, domains) for b in changed for w in b.witnesses))
@@ -128,6 +129,23 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
 
 
 HEADING_WHAT = {"added": "New entry", "removed": "Entry withdrawn"}
+
+
+def one_sided_questions(change: Change, previous: Edition, edition: Edition) -> tuple[str, ...]:
+    """The questions one edition asks and the other does not, that this change declares (a heading)
+    or answers (a clause's rules): "Whether ...: a new question", "Whether ...: no longer asked"."""
+    def declared(e: Edition, term: str | None, clauses: str | None) -> dict[str, str]:
+        if change.clause is None:
+            t = e.term_by_id.get(change.term)
+            return {d.name: d.meaning for d in t.decisions} if t else {}
+        refs = [f"{term or change.term}#{c}" for c in (clauses or "").split("+") if c]
+        return {r.decision: e.decisions[r.decision].meaning for ref in refs if ref in e.clause_by_ref
+                for r in e.clause_by_ref[ref].rules if r.decision in e.decisions}
+
+    old = declared(previous, change.old_term, change.old_clause)
+    new = declared(edition, change.new_term, change.new_clause)
+    return tuple([f"{new[n].rstrip('.')}: a new question" for n in new if n not in previous.decisions]
+                 + [f"{old[n].rstrip('.')}: no longer asked" for n in old if n not in edition.decisions])
 
 
 def _domains(previous: Edition, edition: Edition) -> dict[str, tuple]:

@@ -62,6 +62,25 @@ FIXTURES = LEVELS.parent
                   "### Clarifications\n\n"
                   "- **Clarified** (`cure#targets`): A cure may target a character if and only if it is "
                   "paralyzed.\n"),
+    # A question one edition asks and the other does not is said as such, under the heading that
+    # declares it and under the clause that answers it.
+    ("drift-mentions", "# What changed in Second\n\n"
+                       "Changes from First (1.0.0) to 2.0.0, published 2020-02-01.\n\n"
+                       "## Cure\n\n### Rule changes\n\n"
+                       "- **Entry heading changed** (`cure`)\n"
+                       "  - Whether a cure may be played on a character in a discard pile: a new question.\n\n"
+                       "- **Rule changed** (`cure#new-decision`): A cure is played on a character, even one in a "
+                       "discard pile.\n"
+                       "  - Whether a cure may be played on a character in a discard pile: a new question.\n\n"
+                       "- **Rule changed** (`cure#tests-unnamed`): A cure can be played on a poisoned character, "
+                       "once per turn.\n"
+                       "  - Whether a cure may be played on the character: now says yes in fewer situations.\n"
+                       "  - When location is hand and poisoned: was **yes**, now **no**.\n\n"
+                       "### Clarifications\n\n"
+                       "- **Clarified** (`cure#english-word`): A cure ability targets a poisoned character.\n\n"
+                       "- **Clarified** (`cure#names-untested`): A cure may be used again on a poisoned or paralyzed "
+                       "character.\n\n"
+                       "- **Clarified** (`cure#stops-naming`): A cured character returns to its owner's hand.\n"),
 ])
 def test_the_notice_for_2_0_0(fixture, expected):
     result = CliRunner().invoke(main, ["changelog", "2.0.0", "--rulebook", str(FIXTURES / fixture)],
