@@ -49,3 +49,16 @@ def prose_rule_change(kind: str, redline) -> bool:
         return True
     return any(op.op != "equal" and len(op.text.split()) >= SENTENCE_WORDS and _SENTENCE_END.search(op.text.strip())
                for op in redline.ops)
+
+
+#: Above rule-change for ``--fail-on``: a rule change whose old edition's suite has cases that flip
+#: (compiler.diff.conformance_impact). A flag on a change, not a level of its own: the change stays a rule change.
+BREAKS_CONFORMANCE = "breaks-conformance"
+FAIL_ON = LEVELS + (BREAKS_CONFORMANCE,)
+
+
+def fails(result, floor: str) -> bool:
+    """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``)."""
+    if floor == BREAKS_CONFORMANCE:
+        return any(x.conformance and x.conformance["flipped"] for x in (*result.changes, *result.names))
+    return any(at_least(c.level, floor) for c in result.changes)
