@@ -28,8 +28,10 @@ from .present import (by_term, clause_name, deciders, details, introduced, locat
 from .redline import DELETE, INSERT, Redline
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
-# A line that starts like a list item, a heading rule or a numbered step.
-_LINE_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)]))", re.M)
+# A line that starts like a list item, a heading rule or a numbered step: digits are an ordered
+# list's marker only before "." or ")" and a space, a tab or the end ("5.0.0" is none; "5." at the
+# end of a text may be followed by anything, so it is escaped).
+_LINE_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)](?:[ \t]|$)))", re.M)
 
 
 # Line breaks (each becomes <br>, or a space in code) and tabs are the text's own.

@@ -47,7 +47,9 @@ def test_escape_makes_mentions_and_links_inert(text, expected):
 
 
 @pytest.mark.parametrize(("text", "block", "inline"), [
-    ("5.0.0", "5\\.0.0", "5.0.0"),  # an ordered list only where a line starts
+    ("5.0.0", "5.0.0", "5.0.0"),  # a list marker is followed by a space, a tab or the line's end
+    ("5. x", "5\\. x", "5. x"),  # an ordered list, only where a line starts
+    ("5.", "5\\.", "5."),  # (what follows the text is not known)
     ("- x", "\\- x", "- x"),
     ("1) a\n2) b", "1\\) a<br>2\\) b", "1\\) a<br>2\\) b"),  # ")" stays escaped as a mark anywhere
     ("*x*", "\\*x\\*", "\\*x\\*"),
