@@ -334,6 +334,23 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) 
     return Behaviour(name, kind, direction, witnesses, behaviour.situations, transitions)
 
 
+def unanswered(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
+               added: bool) -> tuple[tuple[str, int], ...]:
+    """Where the side that has a name (the new one when ``added``) gives no answer, by reason
+    (NOT_ASKED, NO_RULE, CONFLICT), over the allowed situations of both sides' facts as ``compare``
+    counts them: for a name of one side only, whose no-answer meets the other side's NOT_DEFINED
+    and is no transition."""
+    core = _shared_core(old, new, vocabulary)
+    mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
+    facts = sorted(mo.facts | mn.facts)
+    allowed = allowed_space(core, vocabulary, facts)
+    found = []
+    for key, region in (mn if added else mo).outcomes.items():
+        if key[0] == "none" and key[1] != NOT_DEFINED and (n := core.count(region & allowed, facts)):
+            found.append((key[1], n))
+    return tuple(sorted(found, key=lambda x: _REASONS.index(x[0])))
+
+
 def _transition(core: Core, ko: OutcomeKey, kn: OutcomeKey, region: Node, allowed: Node,
                 facts: list[str]) -> Transition:
     cubes, rest = cover(core, region, allowed, facts, DESCRIPTIONS_PER_TRANSITION)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 from functools import cached_property
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from ..diagnostics import Location
@@ -19,7 +19,7 @@ from .. import progress
 from . import classify as K
 from . import level as L
 from . import names as N
-from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary
+from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
@@ -392,8 +392,10 @@ class _Differ:
         self._editions = (fo.edition, fn.edition)
         for key in one:
             added = where[key][1]
-            self._one[key] = N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
-                                       (fn if added else fo).edition, added)
+            self._one[key] = replace(
+                N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
+                          (fn if added else fo).edition, added),
+                unanswered_reasons=unanswered(key[0], key[1], fo, fn, self.vocabulary, added))
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
 
     # -- the finished change ------------------------------------------------------------------

@@ -78,3 +78,24 @@ def test_each_outcome_in_words(value, reason, clauses, words):
 def test_a_witness_without_a_reason_is_an_answer():
     w = Witness((("poisoned", True),), True, None, ("cure#a",), (), new_reason=NOT_ASKED)
     assert (w.old_reason, w.new_reason) == (None, NOT_ASKED)
+
+
+GIVEN = FIXTURE.parent / "new-question-given"
+
+
+def test_a_new_question_says_where_it_is_not_asked():
+    """2.0.0 adds cure.removes_poison, asked only of a poisoned character: 'not asked', not 'no answer'."""
+    import json
+
+    result = CliRunner().invoke(main, ["diff", "1.0.0", "2.0.0", "--rulebook", str(GIVEN)], catch_exceptions=False)
+    lines = result.stdout.splitlines()
+    at = lines.index("  added  decision cure.removes_poison (cure): Whether a cure removes the poison.")
+    assert lines[at + 1:at + 4] == [
+        "    rules in cure#removes",
+        "    answers yes in 1 of 2 situations: whenever poisoned",
+        "    not asked in 1 situation",
+    ]
+    result = CliRunner().invoke(main, ["diff", "1.0.0", "2.0.0", "--rulebook", str(GIVEN), "--format", "json"],
+                                catch_exceptions=False)
+    (name,) = json.loads(result.stdout)["names"]
+    assert (name["unanswered"], name["unanswered_reasons"]) == (1, {"not asked": 1})
