@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -128,13 +129,14 @@ class Proofs:
 
 
 def whole_key(fingerprint_key: str, root: Path) -> str:
-    """The key of a rulebook's whole check: its fingerprint and its lock file's bytes."""
+    """The key of a rulebook's whole check: its fingerprint, its lock file's bytes and where it is."""
     lock = root / "rulebook.lock"
     try:
         lock_digest = hashlib.sha256(lock.read_bytes()).hexdigest() if lock.is_file() else "-"
     except OSError:
         lock_digest = "?"
-    return _digest("rulebook", fingerprint_key, lock_digest)
+    # problems name files relative to the current folder, so the folder as shown is part of the key
+    return _digest("rulebook", fingerprint_key, lock_digest, os.path.relpath(root))
 
 
 def encode_outcome(problems: list[Diagnostic], summary: str | None) -> str:
@@ -156,13 +158,11 @@ def decode_outcome(text: str) -> tuple[list[Diagnostic], str | None] | None:
 
 def summary_line(book: "Rulebook") -> str:
     """What ``check`` prints when there is no problem: editions, terms, the latest edition's size."""
+    from .counts import counted as count
     from .diagnostics import printable
-
-    def count(n: int, noun: str) -> str:
-        return f"{n} {noun}{'' if n == 1 else 's'}"
 
     terms = {t.id for e in book.editions for t in e.terms}
     clauses = sum(len(t.clauses) for t in book.latest.terms)
-    return (f"{printable(book.title)}: {len(book.editions)} editions ({', '.join(e.id for e in book.editions)}), "
+    return (f"{printable(book.title)}: {count(len(book.editions), 'edition')} ({', '.join(e.id for e in book.editions)}), "
             f"{count(len(terms), 'term')}, latest {book.latest.id} with {count(len(book.latest.terms), 'term')} "
             f"and {count(clauses, 'clause')}: no problems")
