@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from ..conformance.cases import STEP_FACT, STEP_SUFFIX, Case, decision_cases, steps_cases
 from ..conformance.reference import next_step
@@ -137,22 +137,24 @@ def decision_flips(suite: OldSuite, name: str, new: Side | None, old: Side | Non
 NOT_A_STEP = "not a step"
 
 
-def steps_flips(edition: Edition, old, new) -> DecisionFlips:
+def steps_flips(edition: Edition, old, new, counterpart: Mapping[str, str] = {}) -> DecisionFlips:
     """The old suite's next-step cases of a procedure (``old``, a ``Steps``) and those the new order
     (``new``; None when the procedure is gone) answers otherwise. ``edition`` holds the terms of the
-    procedure's clause and of its steps (their quotes)."""
+    procedure's clause and of its steps (their quotes); ``counterpart`` maps an old step's ref to its
+    new one where the diff paired them (a step renamed is the same step, not a flip)."""
     cases = steps_cases(edition, old).cases
     flips = []
     for case in cases:
         if new is None or new.procedure != old.procedure:
             flips.append(Flip(case, (NOT_DEFINED,), None))
             continue
+        current = case.facts_dict[STEP_FACT]
         try:
-            now = next_step(new.order, case.facts_dict)
-        except ValueError:  # its current step is no step of the new order (withdrawn, or renamed)
+            now = next_step(new.order, {STEP_FACT: counterpart.get(current, current)})
+        except ValueError:  # its current step is no step of the new order: withdrawn
             flips.append(Flip(case, (NOT_A_STEP,), None))
             continue
-        if now != case.expected:
+        if now != counterpart.get(case.expected, case.expected):
             flips.append(Flip(case, (now,), None))
     return DecisionFlips(old.procedure + STEP_SUFFIX, cases, tuple(flips))
 

@@ -296,7 +296,7 @@ class _Differ:
                                 if c.steps == old_steps)
         terms = {ref.split("#", 1)[0] for ref in old_steps.order} | {procedure_clause.term}
         view = replace(self.old.edition, terms=tuple(self.old.term(t) for t in sorted(terms)))
-        return steps_flips(view, old_steps, new_steps)
+        return steps_flips(view, old_steps, new_steps, self._counterpart)
 
     def _names(self, behaviours: dict, changes: list) -> tuple[N.NameChange, ...]:
         """Each decision, predicate and constraint of one side only, and each decision whose answers
