@@ -124,6 +124,11 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
     from .logic import logic_problems
     from .proofs import summary_line
 
+    from . import build
+
+    # while serve remembers files (build.remembering), a load reuses unchanged files' terms without
+    # building them again: what each file gives cannot be noted, so nothing is recorded
+    record = record and not build._remembering
     builder = _recording(root) if record else _Builder(root)
     with _cyclic_gc_paused(), suggestion_budget():
         try:

@@ -233,3 +233,16 @@ def test_a_full_check_replaces_the_record_of_the_one_before(book):
     db = sqlite3.connect(Path(os.environ["RULEBOOK_CACHE_DIR"]) / DB_NAME)
     assert db.execute("SELECT count(*) FROM proofs WHERE key LIKE 'recheck-base-%'").fetchone() == (1,)
     db.close()
+
+
+def test_a_check_while_serve_remembers_files_records_nothing_it_did_not_read(book):
+    # under build.remembering() a load reuses unchanged files' terms without building them again, so a
+    # check there cannot note what each file gives: it checks in full and keeps no record to start from
+    from compiler.build import remembering
+
+    with remembering():
+        check_rulebook(book, use_cache=False)
+        assert _shown(check_rulebook(book)) == ([], [], SUMMARY)
+    EDITS["rule-condition-conflict"][0](book)
+    warm = check_rulebook(book)
+    assert (_shown(warm), warm.incremental) == (_shown(check_rulebook(book, use_cache=False)), False)
