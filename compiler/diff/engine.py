@@ -209,6 +209,9 @@ class _Differ:
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._terms = {p.id: p.new or p.old for p in pairs}
+        # Each side's words per term, for a sentence that moved to or from another clause (level).
+        self._words = ({p.id: " ".join(c.text for c in p.old.clauses) for p in pairs if p.old},
+                       {p.id: " ".join(c.text for c in p.new.clauses) for p in pairs if p.new})
         self._steps = ({r: n for p in pairs for r, n in step_numbers(p.old).items()},
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
@@ -331,12 +334,16 @@ class _Differ:
         one_sided = d["meaning_changed"] and any(n not in behaviours for n in d["names"])
         behaviour_changed = bool(changed) or d["steps_changed"] or one_sided
         text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
+        if text == K.REWORDED and L.only_cited_numbers_changed(d["old_text"] or "", d["new_text"] or ""):
+            text = K.EDITORIAL  # a cited rule's new number ("see rule 711" -> "712"): a number, not a word
         kind = d["kind"]
         p: Pairing | None = d["pairing"]
         step = renumbering(*self._steps, p.old[0], p.new[0]) \
             if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
         if kind is None:
-            if behaviour_changed:
+            # The rules were rewritten with the words: what changed is the meaning as written,
+            # whether or not an answer did (the level says that).
+            if behaviour_changed or (d["meaning_changed"] and text == K.REWORDED):
                 kind = "semantic"
             elif p is not None and {c.term for c in p.old} != {c.term for c in p.new}:
                 kind = "moved"  # to another term: as such, whatever else changed but behaviour
@@ -345,8 +352,8 @@ class _Differ:
             elif p is not None and text != K.REWORDED and renumbered(p.old[0], p.new[0]):
                 # Same words under another rule number (704.5k -> 704.5j): the numbering moved, not the rule.
                 kind = "renumbered"
-            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
-                kind = "renamed"
+            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new] and text != K.REWORDED:
+                kind = "renamed"  # words changed too: reworded, under the new id its refs show
             elif text == K.REWORDED:
                 kind = "reworded"
             elif text == K.EDITORIAL or d["meaning_changed"] or d["header"] or \
@@ -387,9 +394,7 @@ class _Differ:
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
             step=step,
-            level=L.level(self._answers_changed(d, own, changed)
-                          or (not d["header"] and text == K.REWORDED and L.prose_rule_change(kind, line)),
-                          text == K.REWORDED),
+            level=self._level(d, kind, text, line, own, changed),
             numbers=_numbers(p),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
@@ -409,6 +414,22 @@ class _Differ:
             return whole
         return clause_compare(whole.name, self._function_sides, self.vocabulary,
                               {c.ref for c in olds}, {c.ref for c in news})
+
+    def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
+        """Answers first (the clause's own, by its model); words only where no model answers
+        (``compiler.diff.level``): an added or removed clause with rules of its own that answer
+        as the other side did is a clarification, one without rules is read by its words."""
+        if self._answers_changed(d, own, changed):
+            return L.RULE_CHANGE
+        if d["header"]:
+            return L.level(False, text == K.REWORDED or kind in ("added", "removed"))
+        if kind in ("added", "removed"):
+            return L.CLARIFICATION if d["has_meaning"] or not L.words_rule_change(kind, line) else L.RULE_CHANGE
+        if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
+            return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
+        terms = {c.term for c in d["olds"] + d["news"]}
+        elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
+        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere) else L.CLARIFICATION
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,
