@@ -40,6 +40,12 @@ LEVELS = (EDITORIAL, CLARIFICATION, RULE_CHANGE)
 
 #: Fewest words of an inserted or deleted run that can be a sentence of a rule.
 SENTENCE_WORDS = 4
+#: Share of a sentence's words (articles and prepositions aside) that, replaced, make it another
+#: sentence: more than half ("the first time a player takes a mulligan, they draw a new hand of as
+#: many cards" -> "the first mulligan a player takes doesn't count toward the number of cards").
+REWRITTEN = 0.5
+#: Letters that stand for a word when words are compared loosely.
+STEM = 5
 #: Words that change no rule when added or dropped (English articles).
 ARTICLES = frozenset({"a", "an", "the"})
 #: Words that add no scope of their own when added or dropped with nothing in their place:
@@ -115,18 +121,25 @@ def _contains(text: str, sentence: str) -> bool:
 
 
 def _whole(redline: Redline, op: str) -> list[str]:
-    """The sentences of one side whose every word is in a run of ``op`` (the side ``op`` spells)."""
+    """The sentences of one side (the side ``op`` spells) that are new or gone: every word in a run of
+    ``op``, or more than ``REWRITTEN`` of the words that carry something (articles and prepositions
+    aside) found nowhere on the other side (compared by their first ``STEM`` letters, so that
+    "instant" is "instantaneous" and a change of case is no new word)."""
     text, changed = "", []
     for o in redline.ops:
         if o.op in (EQUAL, op):
             text += o.text
             changed += [o.op == op] * len(o.text)
+    other = {w[:STEM] for w in normal_words(redline.old if op == INSERT else redline.new)}
     out = []
     for m in _SENTENCE.finditer(text):
         sentence = m.group().strip()
-        spans = [w.span() for w in re.finditer(r"\w+", m.group())]
-        if len(words(sentence)) >= SENTENCE_WORDS and all(
-                all(changed[m.start() + i] for i in range(a, b)) for a, b in spans):
+        found = [(w.group().casefold(), all(changed[m.start() + i] for i in range(*w.span())))
+                 for w in re.finditer(r"\w+(?:['’\-]\w+)*", m.group())]
+        content = [w for w, _ in found if w not in FUNCTION_WORDS]
+        fresh = [w for w in content if w[:STEM] not in other]
+        if len(found) >= SENTENCE_WORDS and (all(hit for _, hit in found) or
+                                             (content and len(fresh) > REWRITTEN * len(content))):
             out.append(sentence)
     return out
 
@@ -160,5 +173,5 @@ def _bare_words(redline: Redline, whole: list[str]) -> bool:
 def _numbers(redline: Redline) -> bool:
     """A number that is not a cited rule number changed (a life total, a count, a limit)."""
     def numbers(text: str) -> list[str]:
-        return re.findall(r"\d+", _CITED.sub(r"\1#", without_step_number(text)))
+        return set(re.findall(r"\d+", _CITED.sub(r"\1#", without_step_number(text))))
     return numbers(redline.old) != numbers(redline.new)
