@@ -416,9 +416,10 @@ class _Differ:
                               {c.ref for c in olds}, {c.ref for c in news})
 
     def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
-        """Answers first (the clause's own, by its model); words only where no model answers
-        (``compiler.diff.level``): an added or removed clause with rules of its own that answer
-        as the other side did is a clarification, one without rules is read by its words."""
+        """Answers first (the clause's own, by its model), then the words (``compiler.diff.level``):
+        an added or removed clause with rules of its own that answer as the other side did is a
+        clarification, one without rules is read by its words; a rewording of a clause with rules
+        is read by its sentences only (its words within a sentence are the model's to judge)."""
         if self._answers_changed(d, own, changed):
             return L.RULE_CHANGE
         if d["header"]:
@@ -429,7 +430,8 @@ class _Differ:
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
         terms = {c.term for c in d["olds"] + d["news"]}
         elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
-        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere) else L.CLARIFICATION
+        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"]) \
+            else L.CLARIFICATION
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,

@@ -7,11 +7,12 @@
   answers a question that one side does not ask (a decision, predicate or
   procedure that exists on one side only).
 
-Where a clause has machine-readable meaning, its answers decide (clause-level
-behaviour: ``compiler.diff.clause_behaviour``). Words decide only what the
-model cannot see, and they are read conservatively, since a rule change
-hidden as a clarification is the worst mistake a reviewer can be shown
-(``words_rule_change``):
+Answers decide first: where a clause has machine-readable meaning (rules, a
+definition, a table or steps, on either side), its own answers (clause-level
+behaviour: ``compiler.diff.clause_behaviour``). Where they did not change, the
+words still decide, conservatively, since a rule change hidden as a
+clarification is the worst mistake a reviewer can be shown and a model covers
+only the questions its editors asked (``words_rule_change``):
 
 - a clause added or removed with no rule of its own is a rule change (even a
   lead-in: "The following scenarios have special rules ...:" is one);
@@ -20,9 +21,13 @@ hidden as a clarification is the worst mistake a reviewer can be shown
   cites: "In other words ...", "See rule ...", "Since <words the clause
   already says>, ..."), when it adds or removes words with nothing in their
   place (a list item or a condition: "hand, graveyard, or library" losing
-  "graveyard"), or when a number that is not a rule number changes. Words
-  replaced by other words ("add" -> "move") are a clarification: the model,
-  or the reviewer, says whether the answer moved.
+  "graveyard"), or brings in more new words than it takes out, or when a
+  number that is not a rule number changes. Words replaced one for one by
+  other words ("add" -> "move") are a clarification: the model, or the
+  reviewer, says whether the answer moved. In a clause with rules of
+  its own only whole (or rewritten) sentences and numbers count: words moved
+  within a sentence ("A cure targets a poisoned character" -> "Only a
+  poisoned character can be the target of a cure") are the model's to judge.
 
 ``--fail-on LEVEL`` exits 1 when some change is at that level or above.
 """
@@ -88,17 +93,19 @@ def words_changed(old: str, new: str) -> bool:
     return _plain(old) != _plain(new)
 
 
-def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "") -> bool:
+def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
+                      modelled: bool = False) -> bool:
     """Whether the words alone may change a rule that no model shows (see the module docstring).
 
     ``old_elsewhere`` and ``new_elsewhere``: the text of the rest of the terms on each side. A sentence
     that this clause gains from, or gives to, another clause is moved, not a new or withdrawn rule.
+    ``modelled``: the clause has rules of its own, whose answers did not change.
     """
     if kind in ("added", "removed"):
         return True
     whole = _whole(redline, INSERT) + _whole(redline, DELETE)
-    return bool(_whole_sentences(redline, old_elsewhere, new_elsewhere) or _bare_words(redline, whole)
-                or _numbers(redline))
+    return bool(_whole_sentences(redline, old_elsewhere, new_elsewhere) or _numbers(redline)
+                or (not modelled and _words_in_or_out(redline, whole)))
 
 
 def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str) -> list[str]:
@@ -153,19 +160,29 @@ def _derived(sentence: str, side: str) -> bool:
     return bool(_plain(m.group(1))) and set(_plain(m.group(1))) <= rest
 
 
-def _bare_words(redline: Redline, whole: list[str]) -> bool:
-    """Words inserted or deleted with nothing in their place (no run of the other kind next to them),
-    articles and prepositions aside: a list item, a condition or a qualifier, which can widen or
-    narrow a rule. Whole sentences (``whole``) are judged as sentences, not here."""
-    in_whole = {w for sentence in whole for w in _plain(sentence)}
+def _words_in_or_out(redline: Redline, whole: list[str]) -> bool:
+    """Some change within a sentence brings in a different number of words new to the clause than
+    it takes out (articles and prepositions aside, words compared by their first ``STEM`` letters):
+    a list item or a condition added or dropped ("hand, graveyard, or library" -> "hand or
+    library"), or a phrase replaced by a longer story ("the definition of triggered effect
+    abilities" -> "Action Priority in the Glossary"). One word for one ("add" -> "move") is a
+    rewording. Whole sentences (``whole``) are judged as sentences, not here."""
+    old = {w[:STEM] for w in normal_words(redline.old)}
+    new = {w[:STEM] for w in normal_words(redline.new)}
+    in_whole = {w[:STEM] for sentence in whole for w in normal_words(sentence)}
     ops = [o for o in redline.ops if not (o.op == EQUAL and not o.text.strip(" ,;"))]
-    for i, o in enumerate(ops):
-        content = [w for w in _plain(o.text) if w not in FUNCTION_WORDS]
-        if o.op == EQUAL or not content or set(content) <= in_whole:
-            continue
-        other = DELETE if o.op == INSERT else INSERT
-        beside = [ops[k].op for k in (i - 1, i + 1) if 0 <= k < len(ops)]
-        if other not in beside:
+    groups: list[list] = [[]]
+    for o in ops:
+        if o.op == EQUAL:
+            groups.append([])
+        else:
+            groups[-1].append(o)
+
+    def fresh(op: str, other: set[str]) -> set[str]:
+        return {w[:STEM] for o in group if o.op == op for w in normal_words(o.text)
+                if w not in FUNCTION_WORDS and w[:STEM] not in other and w[:STEM] not in in_whole}
+    for group in groups:
+        if len(fresh(INSERT, old)) != len(fresh(DELETE, new)):
             return True
     return False
 

@@ -74,10 +74,10 @@ def _key(path: Path, label: dict) -> tuple[str, str]:
 
 #: Labelled rule changes that the diff reads as a clarification, each with why. Any other fails.
 UNSEEN = {
-    # 11.0.0 points step 9 at "the order laid out under Action Priority in the Glossary" instead of
-    # "the definition of triggered effect abilities": another reference in the same sentence (less
-    # than half its words), no sentence added or removed, and no machine-readable meaning on either side.
-    ("reg-5.0.0-11.0.0", "ability-activation-order#step-9"): "clarification",
+    # 3.0.0 adds "paralyze" to the abilities whose effects a heal removes. The clause has a model
+    # (whom a heal may target, unchanged), and a modelled clause is read by its answers; which
+    # effects a heal removes is no decision of the model, so nothing shows the change.
+    ("reg-2012-3.0.0", "heal#removes-effects"): "clarification",
 }
 
 #: Labelled clarifications that the diff reads as rule changes (the safe direction), each with why.
@@ -97,8 +97,7 @@ OVERCAUTIOUS = {
     ("reg-3.0.0-4.0.0-draft", "added battle-resolution#step-3"): "names what other rules decide",
     ("reg-4.0.0-draft-5.0.0", "added targeting#default-locations"): "a lead-in to the table",
     ("numbered-rules-cr-2019-2022", "added commander#r903-9"): "a lead-in to 903.9a and 903.9b",
-    # Words added or removed that a reader knows to be implied; the words alone cannot.
-    ("numbered-rules-cr-2017-2020", "sba#r704-5g"): "an added condition that lethal damage implies",
+    # Words added or withdrawn that a reader knows to change nothing; the words alone cannot.
     ("reg-5.0.0-11.0.0", "heal#restore-abilities"): '"The phrase" prefixed: a word added, not a rule',
     ("reg-5.0.0-11.0.0", "heal#removes-effects"): "a withdrawn sentence whose rule other clauses keep",
     # The editors' model answers differently where the label reads the same rule: the model's

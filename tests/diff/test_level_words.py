@@ -69,3 +69,19 @@ def test_a_clause_added_or_removed_without_rules_is_a_rule_change(kind):
 ])
 def test_which_words_are_words_of_the_rule(old, new, changed):
     assert words_changed(old, new) is changed
+
+
+def test_a_phrase_replaced_by_a_longer_story_brings_in_words():
+    """REG 5.0.0 -> 11.0.0, ability-activation-order#step-9: another reference, a rule change."""
+    old = "Activate all pending abilities with triggered effects, following the order provided in the " \
+          "definition of triggered effect abilities."
+    new = "Activate all pending abilities with triggered effects, following the order laid out under " \
+          "Action Priority in the Glossary."
+    assert words_rule_change("reworded", redline(old, new)) is True
+
+
+def test_in_a_clause_with_rules_words_moved_within_a_sentence_are_the_models_to_judge():
+    """tests/fixtures/diff/levels v2 -> v3: the rules answer as before."""
+    line = redline("A cure targets a poisoned character.", "Only a poisoned character can be the target of a cure.")
+    assert words_rule_change("reworded", line, modelled=True) is False
+    assert words_rule_change("reworded", line, modelled=False) is True
