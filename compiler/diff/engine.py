@@ -340,10 +340,13 @@ class _Differ:
         p: Pairing | None = d["pairing"]
         step = renumbering(*self._steps, p.old[0], p.new[0]) \
             if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
+        line = redline(d["old_text"] or "", d["new_text"] or "")
+        level = self._level(d, kind or "reworded", text, line, own, changed)
         if kind is None:
-            # The rules were rewritten with the words: what changed is the meaning as written,
-            # whether or not an answer did (the level says that).
-            if behaviour_changed or (d["meaning_changed"] and text == K.REWORDED):
+            # The rules were rewritten with the words, and the words say a rule changed though the
+            # model's answers did not: the meaning changed as written (a clause whose rules were
+            # rewritten and whose answers and words say nothing changed is reworded).
+            if behaviour_changed or (d["meaning_changed"] and text == K.REWORDED and level == L.RULE_CHANGE):
                 kind = "semantic"
             elif p is not None and {c.term for c in p.old} != {c.term for c in p.new}:
                 kind = "moved"  # to another term: as such, whatever else changed but behaviour
@@ -352,8 +355,9 @@ class _Differ:
             elif p is not None and text != K.REWORDED and renumbered(p.old[0], p.new[0]):
                 # Same words under another rule number (704.5k -> 704.5j): the numbering moved, not the rule.
                 kind = "renumbered"
-            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new] and text != K.REWORDED:
-                kind = "renamed"  # words changed too: reworded, under the new id its refs show
+            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new] and \
+                    not (text == K.REWORDED and renumbered(p.old[0], p.new[0])):
+                kind = "renamed"  # a rule number is no name: 903.11g reworded as 903.12g is reworded
             elif text == K.REWORDED:
                 kind = "reworded"
             elif text == K.EDITORIAL or d["meaning_changed"] or d["header"] or \
@@ -371,7 +375,6 @@ class _Differ:
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
-        line = redline(d["old_text"] or "", d["new_text"] or "")
         return Change(
             kind=kind, term=term, clause=clause,
             old_clause="+".join(c.id for c in olds) or None,
@@ -394,7 +397,7 @@ class _Differ:
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
             step=step,
-            level=self._level(d, kind, text, line, own, changed),
+            level=level,
             numbers=_numbers(p),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
