@@ -6,6 +6,7 @@ compiler/proofs.py for what is cached and how it is keyed.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,35 +20,64 @@ class Checked:
     reused: int = 0  # decisions whose logic checks were taken from the cache
     proved: int = 0  # decisions proved in this run
     whole: bool = False  # the whole outcome came from the cache (nothing was read but hashed)
+    incremental: bool = False  # only the edited term files were read (compiler/recheck.py)
+    read: int = 0  # ... how many
 
 
 def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
     """Check the rulebook at ``root``; never raises for bad sources."""
-    from .proofs import Proofs, decode_outcome, encode_outcome, summary_line, whole_key
+    from .proofs import Proofs, decode_outcome, encode_outcome, whole_key
 
     cache = _cache() if use_cache else None
     fp = _fingerprint(root) if cache is not None else None
-    key = whole_key(fp.key, root) if fp is not None else None
-    if key is not None:
-        held = cache.proofs([key]).get(key)
-        outcome = decode_outcome(held) if held is not None else None
-        if outcome is not None:
-            return Checked(outcome[0], outcome[1], whole=True)
-    # imported only past the cache: a check of unchanged files needs none of them
-    from .build import check as build_check
-    from .lock import problems as lock_problems
-    from .logic import logic_problems
+    if cache is None or fp is None:
+        from .recheck import full
 
-    book, problems = build_check(root)
-    if book is None:
-        return Checked(problems, None)
+        outcome = full(root, None, record=False)
+        return Checked(outcome.problems, outcome.summary, proved=outcome.proved)
+    key = whole_key(fp.key, root)
+    held = cache.proofs([key]).get(key)
+    whole = decode_outcome(held) if held is not None else None
+    if whole is not None:
+        return Checked(whole[0], whole[1], whole=True)
+    # imported only past the cache: a check of unchanged files needs none of them
+    from .recheck import base_key, dump, full, incremental, state_key
+
     proofs = Proofs(cache)
-    problems = logic_problems(book, proofs) + lock_problems(book)
-    summary = summary_line(book)
-    if cache is not None and fp is not None and _fingerprint(root) == fp:  # unchanged while it was read
-        cache.store(root, fp, book)  # a diff after this check starts warm
-        cache.store_proofs({**proofs.made, key: encode_outcome(problems, summary)})
-    return Checked(problems, summary, proofs.reused, len(proofs.made))
+    top_at = state_key(proofs.compiler, root)
+    outcome = None
+    top = _json(cache.proofs([top_at]).get(top_at))
+    base_at = top.get("base") if type(top) is dict else None
+    base_text = cache.proofs([base_at]).get(base_at) if type(base_at) is str else None
+    if base_text is not None and base_key(base_text) == base_at:
+        outcome = incremental(root, fp, _json(base_text), top, proofs)
+    if outcome is None:
+        outcome = full(root, proofs, record=True)
+    # unchanged while it was read (an incremental check verified each file it read itself)
+    if outcome.read or _fingerprint(root) == fp:
+        if outcome.book is not None:
+            cache.store(root, fp, outcome.book)  # a diff after this check starts warm
+        made = {**proofs.made, key: encode_outcome(outcome.problems, outcome.summary)}
+        if outcome.state is not None:
+            top = outcome.state["top"]
+            if not outcome.read:  # a full check: a new base
+                base_text = dump({**outcome.state["base"], "shas": fp.files})
+                made[base_key(base_text)] = base_text
+                top = {**top, "base": base_key(base_text)}
+            made[top_at] = dump(top)
+        cache.store_proofs(made)
+    return Checked(outcome.problems, outcome.summary, proofs.reused, len(proofs.made),
+                   incremental=outcome.read > 0, read=outcome.read)
+
+
+def _json(text: str | None):
+    """JSON data the cache holds (checked as it is used), or None."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _cache():

@@ -25,11 +25,14 @@ from . import progress
 MAX_CONFLICTS_SHOWN = 32
 
 
-def logic_problems(book: Rulebook, proofs: "Proofs | None" = None) -> list[Diagnostic]:
+def logic_problems(book: Rulebook, proofs: "Proofs | None" = None, groups: list | None = None) -> list[Diagnostic]:
     """Every conflict, empty situation and dead rule, over all editions.
 
     With ``proofs`` (compiler/proofs.py), a decision whose inputs were proved
     before takes its problems from there, and the others are proved and kept.
+    With ``groups``, each decision checked adds (edition id, decision, the edition
+    whose file it is reported at, its problems) to it, in the order reported
+    (compiler/recheck.py proves again only those an edit touches).
     """
     problems: list[Diagnostic] = []
     first_had: dict[tuple, Edition] = {}  # rules over predicates -> the first edition that had them
@@ -67,6 +70,8 @@ def logic_problems(book: Rulebook, proofs: "Proofs | None" = None) -> list[Diagn
             found = [replace(p, message=f"{p.message}, in edition '{edition.id}', whose vocabulary differs "
                                         f"from that of edition '{first.id}'") for p in found]
         problems.extend(found)
+        if groups is not None:
+            groups.append((edition.id, model.decision.name, first.id, found))
     return problems
 
 

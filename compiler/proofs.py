@@ -49,6 +49,11 @@ def decode(text: str) -> list[Diagnostic] | None:
         rows = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    return from_rows(rows)
+
+
+def from_rows(rows: Any) -> list[Diagnostic] | None:
+    """The problems of rows as ``encode`` writes them (parsed), or None when they are not exactly that."""
     if type(rows) is not list:
         return None
     out = []
@@ -145,7 +150,7 @@ def decode_outcome(text: str) -> tuple[list[Diagnostic], str | None] | None:
         return None
     if not (data["summary"] is None or type(data["summary"]) is str):
         return None
-    problems = decode(json.dumps(data["problems"]))
+    problems = from_rows(data["problems"])
     return None if problems is None else (problems, data["summary"])
 
 

@@ -221,16 +221,33 @@ def test_the_diff_of_a_patch_names_the_clauses_it_changed(monkeypatch):
         "targeting",
         "  semantic  targeting#default-territory  patch/editions/b/targeting.yaml:3:5",
         "    Unless an ability says otherwise, it targets [-in territory-]{+anywhere+}.",
-        "    behaviour: targeting.default_location changed: answer changed in 1 of 1 situation",
+        "    behaviour: targeting.default_location changed: answer changed in 1 of 1 situation (see decisions below)",
+        "    breaks conformance: 1 of 1 case of a's suite flips: targeting.default_location-2b8b931138ac "
+        "(expected territory, now anywhere)",
+        "  semantic  targeting#protect  patch/editions/b/targeting.yaml:8:5",
+        "    A protected character [-can-]{+cannot+} be targeted.",
+        "    behaviour: targeting.may_target narrowed in 1 of 8 situations; broadened in none (see decisions below)",
+        "    breaks conformance: 1 of 3 cases of a's suite flips: targeting.may_target-61d0d7d5036f "
+        "(expected yes, now no)",
+        "",
+        "decisions, predicates and constraints:",
+        "  changed  decision targeting.default_location (targeting): "
+        "Where an ability looks for targets when it does not say.",
+        "    targeting.default_location changed: answer changed in 1 of 1 situation",
         "      territory -> anywhere in 1 situation: in every situation",
         "      when no fact holds: old territory (targeting#default-territory), "
         "new anywhere (targeting#default-territory)",
-        "  semantic  targeting#protect  patch/editions/b/targeting.yaml:8:5",
-        "    A protected character [-can-]{+cannot+} be targeted.",
-        "    behaviour: targeting.may_target narrowed in 1 of 8 situations; broadened in none",
+        "    changed by targeting#default-territory",
+        "    breaks conformance: 1 of 1 case of a's suite flips: targeting.default_location-2b8b931138ac "
+        "(expected territory, now anywhere)",
+        "  changed  decision targeting.may_target (targeting): Whether an ability may target the card.",
+        "    targeting.may_target narrowed in 1 of 8 situations; broadened in none",
         "      yes -> no in 1 situation: whenever in_play and protected and target_is_character",
         "      when in_play, protected, target_is_character: old yes (targeting#in-play-only), "
         "new no (targeting#protect)",
+        "    changed by targeting#protect",
+        "    breaks conformance: 1 of 3 cases of a's suite flips: targeting.may_target-61d0d7d5036f "
+        "(expected yes, now no)",
     ]
 
 

@@ -26,7 +26,7 @@ class _Restricted:
         return self._meaning
 
 
-def _decides(side: B.Side, name: str, core, refs: set[str]):
+def decides(side: B.Side, name: str, core, refs: set[str]):
     """Where the rules of these clauses stand in the side's decision, where it is asked (nowhere when
     the side has no such decision)."""
     if name not in side.edition.decisions:
@@ -49,7 +49,7 @@ def clause_compare(name: str, sides: tuple[B.Side, B.Side], vocabulary: Vocabula
     core = B._shared_core(old, new, vocabulary)
     mo = old.meaning("decision", name, core)
     mn = new.meaning("decision", name, core)
-    mine = _decides(old, name, core, old_refs) | _decides(new, name, core, new_refs)
+    mine = decides(old, name, core, old_refs) | decides(new, name, core, new_refs)
     outcomes = {}
     for key in mo.outcomes.keys() | mn.outcomes.keys():
         outcomes[key] = (mn.outcomes.get(key, core.false) & mine) | (mo.outcomes.get(key, core.false) & ~mine)

@@ -65,8 +65,10 @@ def _fail(message: str, code: int) -> None:
 @click.option("--exit-code", is_flag=True, help="Exit 1 when there are differences, 0 when none (like git diff).")
 @click.option("--no-cache", is_flag=True,
               help="Load and check both sides in full; neither read nor fill the cache (also RULEBOOK_NO_CACHE=1).")
-@click.option("--fail-on", "fail_on", type=click.Choice(["editorial", "clarification", "rule-change"]), default=None,
-              help="Exit 1 when some change is at this level or above (editorial < clarification < rule-change).")
+@click.option("--fail-on", "fail_on",
+              type=click.Choice(["editorial", "clarification", "rule-change", "breaks-conformance"]), default=None,
+              help="Exit 1 when some change is at this level or above (editorial < clarification < rule-change "
+                   "< breaks-conformance: cases of the old edition's suite flip).")
 def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: bool, no_cache: bool,
                  fail_on: str | None) -> None:
     """What changed from OLD to NEW: in words, in structure and in behaviour.
@@ -91,9 +93,9 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     if exit_code and not result.empty:
         sys.exit(1)
     if fail_on is not None:
-        from .level import at_least
+        from .level import fails
 
-        if any(at_least(c.level, fail_on) for c in result.changes):
+        if fails(result, fail_on):
             sys.exit(1)
 
 
@@ -148,7 +150,20 @@ def _diff(old: str, new: str, root: Path | None, cache):
         return diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
                             old_info=a.as_json(), new_info=b.as_json(),
                             old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
-                            lineage=declared_groups(a.book, a.edition, b.book, b.edition))
+                            lineage=declared_groups(a.book, a.edition, b.book, b.edition), suite=old_suite(a))
+
+
+def old_suite(side):
+    """The old side's conformance suite (made per decision when asked): from the cache, each edition
+    holds only the terms that a decision's evaluation reads."""
+    from .conformance_impact import OldSuite
+
+    if side.cached is None:
+        return OldSuite(side.book, side.edition)
+    from .cached import CachedSource
+
+    return OldSuite(side.book, side.edition,
+                    lambda edition, name: CachedSource(side.cached, edition).evaluable([("decision", name)]))
 
 
 @click.command("history")

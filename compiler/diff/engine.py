@@ -18,7 +18,9 @@ from ..model import Edition, Rulebook, Term, Vocabulary
 from .. import progress
 from . import classify as K
 from . import level as L
-from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, compare, merged_vocabulary
+from . import names as N
+from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary
+from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
 from .fingerprint import fingerprint
@@ -65,6 +67,12 @@ class Change:
     numbers: dict | None = None
     # A procedure whose steps changed (compiler.diff.steps.procedure_changes).
     procedure: dict | None = None
+    # The decisions, predicates and constraints this change adds, removes or changes, each listed once
+    # in DiffResult.names: [{"kind", "name", "status"}] (compiler.diff.names).
+    names: tuple[dict, ...] = ()
+    # Cases of the previous edition's suite that flip where this change's clauses decide:
+    # {"suite", "of", "flipped", "examples"}; None when none was evaluated (compiler.diff.conformance_impact).
+    conformance: dict | None = None
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -102,6 +110,8 @@ class Change:
             "level": self.level,
             "numbers": self.numbers,
             "procedure": self.procedure,
+            "names": list(self.names),
+            "conformance": self.conformance,
         }
 
 
@@ -114,6 +124,9 @@ class DiffResult:
     changes: tuple[Change, ...]
     behaviours: tuple[Behaviour, ...] = field(default=())  # every name compared, dependents included
     vocabulary: VocabularyChanges = NO_CHANGES  # facts, values and constraints the new edition changed
+    # Decisions, predicates and constraints of one side only, and decisions whose answers changed:
+    # each listed once, with what it answers (compiler.diff.names).
+    names: tuple[N.NameChange, ...] = ()
 
     @property
     def summary(self) -> dict[str, int]:
@@ -128,7 +141,8 @@ class DiffResult:
 
     def as_json(self) -> dict[str, Any]:
         return {"old": self.old, "new": self.new, "summary": self.summary,
-                "changes": [c.as_json() for c in self.changes], "vocabulary": self.vocabulary.as_json()}
+                "changes": [c.as_json() for c in self.changes], "vocabulary": self.vocabulary.as_json(),
+                "names": [n.as_json() for n in self.names]}
 
 
 def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
@@ -139,26 +153,30 @@ def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
 
 def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook, ed_new: Edition | str,
                   *, old_info: dict | None = None, new_info: dict | None = None,
-                  old_path=None, new_path=None, terms: Iterable[str] | None = None) -> DiffResult:
+                  old_path=None, new_path=None, terms: Iterable[str] | None = None,
+                  conformance: bool = True) -> DiffResult:
     """The diff from one edition to another (of the same or of two rulebooks).
 
     ``old_path``/``new_path`` map a source Location to the file name shown (the
-    default shows it as loaded); ``terms`` limits the diff to some term ids.
+    default shows it as loaded); ``terms`` limits the diff to some term ids;
+    ``conformance``: whether to say which cases of the old edition's suite flip.
     """
     old = book_old.edition(ed_old) if isinstance(ed_old, str) else ed_old
     new = book_new.edition(ed_new) if isinstance(ed_new, str) else ed_new
     return diff_sources(FullSource(old), old.vocabulary, FullSource(new), new.vocabulary,
                         old_info=old_info, new_info=new_info, old_path=old_path, new_path=new_path, terms=terms,
-                        lineage=declared_groups(book_old, old, book_new, new))
+                        lineage=declared_groups(book_old, old, book_new, new),
+                        suite=OldSuite(book_old, old) if conformance else None)
 
 
 def diff_sources(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource, vocabulary_new: Vocabulary,
                  *, old_info: dict | None = None, new_info: dict | None = None,
                  old_path=None, new_path=None, terms: Iterable[str] | None = None,
-                 lineage: tuple[Group, ...] = ()) -> DiffResult:
+                 lineage: tuple[Group, ...] = (), suite: OldSuite | None = None) -> DiffResult:
     """``diff_editions`` over two sources (``compiler.diff.source``): whole editions or cached ones.
 
-    ``lineage``: the declared lineage groups between the two (``compiler.diff.lineage``).
+    ``lineage``: the declared lineage groups between the two (``compiler.diff.lineage``);
+    ``suite``: the old edition's conformance suite, whose flipped cases are reported (none without it).
     """
     # As while building (compiler.build): the index and the drafts allocate many
     # long-lived objects and no cycles, and each automatic full collection would
@@ -167,18 +185,18 @@ def diff_sources(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSou
     gc.disable()
     try:
         return _run(old, vocabulary_old, new, vocabulary_new, old_info=old_info, new_info=new_info,
-                    old_path=old_path, new_path=new_path, terms=terms, lineage=lineage)
+                    old_path=old_path, new_path=new_path, terms=terms, lineage=lineage, suite=suite)
     finally:
         if enabled:
             gc.enable()
 
 
 def _run(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource, vocabulary_new: Vocabulary,
-         *, old_info, new_info, old_path, new_path, terms, lineage) -> DiffResult:
+         *, old_info, new_info, old_path, new_path, terms, lineage, suite=None) -> DiffResult:
     return _Differ(old, vocabulary_old, new, vocabulary_new, old_path or _plain_path,
                    new_path or _plain_path).run(old_info or side_json(old.edition),
                                                 new_info or side_json(new.edition),
-                                                set(terms) if terms is not None else None, lineage)
+                                                set(terms) if terms is not None else None, lineage, suite)
 
 
 def _plain_path(loc: Location) -> str:
@@ -198,9 +216,10 @@ class _Differ:
         self.vocabulary_changes = vocabulary_changes(vocabulary_old, vocabulary_new)
         # Each side's own vocabulary, for witnesses it could not describe; None when both are the same.
         self.own = (None, None) if vocabulary_old == vocabulary_new else (vocabulary_old, vocabulary_new)
+        self._vocabularies = (vocabulary_old, vocabulary_new)
 
     def run(self, old_info: dict, new_info: dict, only: set[str] | None,
-            lineage: tuple[Group, ...] = ()) -> DiffResult:
+            lineage: tuple[Group, ...] = (), suite: OldSuite | None = None) -> DiffResult:
         old_digests, new_digests = self.old.digests(), self.new.digests()
         ids = changed_ids(old_digests, new_digests)
         if only is not None:
@@ -222,12 +241,63 @@ class _Differ:
                                                      for p in progress.track(pairings, "clauses")]
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
+        self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
+        self._clause_refs: dict[int, tuple[set[str], set[str]]] = {}  # id(change) -> its old and new clause refs
         changes = [self._finish(d, behaviours) for d in drafts]
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
+        names = self._names(behaviours, changes)
+        if suite is not None:
+            changes, names = self._conformance(suite, changes, names)
         return DiffResult(old_info, new_info, tuple(changes),
-                          tuple(behaviours[k] for k in sorted(behaviours)), self.vocabulary_changes)
+                          tuple(behaviours[k] for k in sorted(behaviours)), self.vocabulary_changes, names)
+
+    def _conformance(self, suite: OldSuite, changes: list, names: tuple) -> tuple[list, tuple]:
+        """The old suite's cases that flip, per decision and per change, for the decisions whose answers
+        changed and those withdrawn only (compiler.diff.conformance_impact)."""
+        from dataclasses import replace
+
+        from . import conformance_impact as C
+
+        targets = [n for n in names if n.kind == "decision" and n.status in (N.CHANGED, N.REMOVED)]
+        if not targets:
+            return changes, names
+        fo, fn = self._function_sides
+        found = {n.name: C.decision_flips(suite, n.name, fn if n.status == N.CHANGED else None, fo, self.vocabulary)
+                 for n in targets}
+        core = _shared_core(fo, fn, self.vocabulary)
+        sid = suite.edition.id
+        names = tuple(replace(n, conformance=C.summary(sid, [found[n.name]])) if n.name in found else n
+                      for n in names)
+        out = []
+        for c in changes:
+            mine = [found[r["name"]] for r in c.names if r["kind"] == "decision" and r["name"] in found]
+            if mine and c.clause is not None:
+                olds, news = self._clause_refs[id(c)]
+                c = replace(c, conformance=C.summary(sid, mine, lambda d, f: C.charged(
+                    d, f, fn if self.new.exists(("decision", d.name)) else None, core, olds, news)))
+            out.append(c)
+        return out, names
+
+    def _names(self, behaviours: dict, changes: list) -> tuple[N.NameChange, ...]:
+        """Each decision, predicate and constraint of one side only, and each decision whose answers
+        changed, once, with the changes that refer to it."""
+        from dataclasses import replace
+        from .present import clause_name
+
+        found = dict(self._one)
+        for key, b in behaviours.items():
+            if key[0] == "decision" and b.direction != EQUIVALENT:
+                found[key] = N.changed(key[1], b, *self._editions)
+        for c in N.constraints(self._vocabularies[0], self._vocabularies[1], self.vocabulary):
+            found[(c.kind, c.name)] = c
+        out = []
+        for key in sorted(found, key=lambda k: (k[1], k[0])):
+            charged = tuple(clause_name(c) for c in changes
+                            if any((r["kind"], r["name"]) == key for r in c.names))
+            out.append(replace(found[key], changes=charged))
+        return tuple(out)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
         """The declared groups that touch the terms diffed, with their clauses as each side has them.
@@ -312,14 +382,21 @@ class _Differ:
         if not touched:
             return {}
         names = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
-        # A name on one side only is added or removed with its clauses; comparing it
-        # with nothing would only list every situation.
-        both = [k for k in sorted(names) if self.old.exists(k) and self.new.exists(k)]
-        if not both:
+        # A name on one side only is added or removed with its clauses: it is compared with
+        # nothing, which says what it answers (compiler.diff.names), not as a change of behaviour.
+        where = {k: (self.old.exists(k), self.new.exists(k)) for k in sorted(names)}
+        both = [k for k, (o, n) in where.items() if o and n]
+        one = [k for k, (o, n) in where.items() if o != n]
+        if not both and not one:
             return {}
-        fo = FunctionSide(None, self.old.evaluable(both), self.vocabulary, self.own[0])
-        fn = FunctionSide(None, self.new.evaluable(both), self.vocabulary, self.own[1])
+        fo = FunctionSide(None, self.old.evaluable(both + one), self.vocabulary, self.own[0])
+        fn = FunctionSide(None, self.new.evaluable(both + one), self.vocabulary, self.own[1])
         self._function_sides = (fo, fn)
+        self._editions = (fo.edition, fn.edition)
+        for key in one:
+            added = where[key][1]
+            self._one[key] = N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
+                                       (fn if added else fo).edition, added)
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
 
     # -- the finished change ------------------------------------------------------------------
@@ -375,7 +452,7 @@ class _Differ:
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
-        return Change(
+        change = Change(
             kind=kind, term=term, clause=clause,
             old_clause="+".join(c.id for c in olds) or None,
             new_clause="+".join(c.id for c in news) or None,
@@ -401,7 +478,23 @@ class _Differ:
             numbers=_numbers(p),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
+            names=self._refs(d, behaviours, own),
         )
+        self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
+        return change
+
+    def _refs(self, d: dict, behaviours: dict, own: list[Behaviour]) -> tuple[dict, ...]:
+        """The names this change adds or removes (of one side only), and the decisions whose answers
+        it changes where its own rules decide: each listed once in ``DiffResult.names``."""
+        mine = {(b.kind, b.name): b for b in own}
+        out = []
+        for key in sorted(set(d["names"]), key=lambda k: (k[1], k[0])):
+            if key in self._one:
+                out.append(self._one[key].ref)
+            elif key[0] == "decision" and key in behaviours and behaviours[key].direction != EQUIVALENT \
+                    and key in mine and mine[key].direction != EQUIVALENT:
+                out.append({"kind": "decision", "name": key[1], "status": N.CHANGED})
+        return tuple(out)
 
     def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:
         """A decision's change as far as these clauses decide it.

@@ -192,3 +192,16 @@ def _numbers(redline: Redline) -> bool:
     def numbers(text: str) -> list[str]:
         return set(re.findall(r"\d+", _CITED.sub(r"\1#", without_step_number(text))))
     return numbers(redline.old) != numbers(redline.new)
+
+
+#: Above rule-change for ``--fail-on``: a rule change whose old edition's suite has cases that flip
+#: (compiler.diff.conformance_impact). A flag on a change, not a level of its own: the change stays a rule change.
+BREAKS_CONFORMANCE = "breaks-conformance"
+FAIL_ON = LEVELS + (BREAKS_CONFORMANCE,)
+
+
+def fails(result, floor: str) -> bool:
+    """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``)."""
+    if floor == BREAKS_CONFORMANCE:
+        return any(x.conformance and x.conformance["flipped"] for x in (*result.changes, *result.names))
+    return any(at_least(c.level, floor) for c in result.changes)

@@ -141,6 +141,8 @@ def direction_words(behaviour) -> str:
 def rule_change_words(change: Change) -> str:
     """One line on what a rule change does: its changed names, or what it brings or takes."""
     changed = [direction_words(b) for b in change.behaviours if b.direction != "equivalent"]
+    # The decisions (predicates) it adds or removes with its rules, each listed under the decisions.
+    changed += [f"{r['kind']} {r['name']} {r['status']}" for r in change.names if r["status"] != "changed"]
     if changed:
         return "; ".join(changed)
     if change.kind == "added":

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from ..diagnostics import printable
 from .behaviour import transition_words
 from .engine import Change, DiffResult
+from . import names as N
 from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note,
                       use_words)
 from .redline import DELETE, INSERT, Redline
@@ -53,6 +54,12 @@ _DIFF = """\
 <table class="summary"><tr><th>kind</th><th>changes</th></tr>
 {%- for kind, n in summary %}<tr><td>{{ kind }}</td><td>{{ n }}</td></tr>{% endfor -%}
 <tr><th>total</th><th>{{ total }}</th></tr></table>
+{% if names %}
+<h2 id="names">Decisions, predicates and constraints</h2>
+{% for name in names %}
+{{ name }}
+{% endfor %}
+{% endif %}
 {% if vocabulary %}
 <h2>Vocabulary</h2>
 <ul>{% for line in vocabulary %}<li>{{ line }}</li>{% endfor %}</ul>
@@ -92,7 +99,27 @@ _CHANGE = """\
 {% endfor %}
 <blockquote class="redline">{{ redline }}</blockquote>
 {% for b in c.behaviours %}
+{% if b in listed %}
+<p>Behaviour of <code>{{ b.name }}</code>: <strong>{{ b.extent() }}</strong> (see <a href="#names">the decisions</a>)</p>
+{% else %}
 <p>Behaviour of <code>{{ b.name }}</code>: <strong>{{ b.extent() }}</strong></p>
+{% include "behaviour" %}
+{% endif %}
+{% endfor %}
+{% for r in c.names if r.status != "changed" %}
+<p>{{ r.kind }} <code>{{ r.name }}</code> {{ r.status }} (see <a href="#names">the decisions</a>)</p>
+{% endfor %}
+{% if breaks(c.conformance) %}<p class="breaks"><strong>{{ breaks(c.conformance) }}</strong></p>{% endif %}
+{% if c.impact %}
+<p>Used by: {% for u in c.impact %}<code>{{ u.ref }}</code> ({{ use_words(u) }}){% if not loop.last %}, {% endif %}{% endfor %}</p>
+{% endif %}
+{% for flag in c.drift %}
+<p class="drift">Drift: {{ flag }}</p>
+{% endfor %}
+</article>"""
+
+# A behaviour's transitions and witnesses (``b``).
+_BEHAVIOUR = """\
 {% if b.transitions %}
 <ul>
 {%- for head, parts in transitions(b) %}
@@ -107,13 +134,28 @@ _CHANGE = """\
 {#- #}<td>{{ w.old_clauses | join(', ') or 'no rule' }} → {{ w.new_clauses | join(', ') or 'no rule' }}</td></tr>
 {%- endfor %}</table>
 {% endif %}
-{% endfor %}
-{% if c.impact %}
-<p>Used by: {% for u in c.impact %}<code>{{ u.ref }}</code> ({{ use_words(u) }}){% if not loop.last %}, {% endif %}{% endfor %}</p>
+"""
+
+# A decision, predicate or constraint (``n``), listed once: what it answers, or how its answers changed.
+_NAME = """\
+<article id="name-{{ n.kind }}-{{ n.name }}" class="name {{ n.status }}">
+<h3><span class="kind">{{ n.status }}</span> {{ n.kind }} <code>{{ n.name }}</code>{% if n.term %} ({{ n.term }}){% endif %}</h3>
+{% if n.meaning %}<p>{{ n.meaning }}</p>{% endif %}
+{% if n.behaviour %}
+<p><strong>{{ n.behaviour.extent() }}</strong></p>
+{% with b = n.behaviour %}{% include "behaviour" %}{% endwith %}
+{% else %}
+{% if clauses %}<p>{{ clauses }}</p>{% endif %}
+{% if words %}
+<ul>
+{%- for head, parts in words %}
+<li>{{ head }}{% if parts | length == 1 %}: {{ parts[0] }}{% elif parts %}:<ul>{% for p in parts %}<li>{{ p }}</li>{% endfor %}</ul>{% endif %}</li>
+{%- endfor %}
+</ul>
 {% endif %}
-{% for flag in c.drift %}
-<p class="drift">Drift: {{ flag }}</p>
-{% endfor %}
+{% endif %}
+{% if n.changes %}<p>{{ changed_by }}</p>{% endif %}
+{% if breaks(n.conformance) %}<p class="breaks"><strong>{{ breaks(n.conformance) }}</strong></p>{% endif %}
 </article>"""
 
 # A redline's runs, each escaped; the note says when the comparison was coarse.
@@ -130,17 +172,33 @@ def shown(value):
 
 
 _ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE,
-                                      "redline": _REDLINE}),
+                                      "redline": _REDLINE, "behaviour": _BEHAVIOUR, "name": _NAME}),
                    finalize=shown, autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                    keep_trailing_newline=True)
 
 
 def render(result: DiffResult) -> str:
     old, new = side_name(result.old), side_name(result.new)
-    groups = [(term, [change_html(c, old, new) for c in changes]) for term, changes in by_term(result)]
+    listed = {n.behaviour for n in result.names if n.behaviour is not None}
+    groups = [(term, [change_html(c, old, new, listed) for c in changes]) for term, changes in by_term(result)]
     return _ENV.get_template("diff").render(title=f"Rulebook changes: {old} → {new}", style=STYLE, groups=groups,
                                             summary=[(k, n) for k, n in result.summary.items() if n],
-                                            total=len(result.changes), vocabulary=result.vocabulary.lines())
+                                            total=len(result.changes), vocabulary=result.vocabulary.lines(),
+                                            names=[name_html(n, old, new) for n in result.names])
+
+
+def name_html(name: N.NameChange, old: str, new: str) -> Markup:
+    """A decision, predicate or constraint, listed once (``compiler.diff.names``)."""
+    return Markup(_ENV.get_template("name").render(
+        n=name, clauses=N.clauses_words(name), words=N.words(name) if name.behaviour is None else [],
+        changed_by=N.changed_by(name), **_behaviour_helpers(old, new)))
+
+
+def _behaviour_helpers(old: str, new: str) -> dict:
+    from .conformance_impact import words as breaks
+
+    return dict(old=old, new=new, breaks=breaks, situation=lambda facts: situation(dict(facts)), unknown=unknown_note,
+                answer=answer, transitions=lambda b: [transition_words(t, "→") for t in b.transitions])
 
 
 def render_history(term: str, steps: list[DiffResult]) -> str:
@@ -154,15 +212,14 @@ def render_history(term: str, steps: list[DiffResult]) -> str:
     return _ENV.get_template("history").render(title=f"History of {term}", style=STYLE, steps=sections)
 
 
-def change_html(change: Change, old: str, new: str) -> Markup:
-    """One change as an ``<article>`` (the site may embed it)."""
+def change_html(change: Change, old: str, new: str, listed: frozenset | set = frozenset()) -> Markup:
+    """One change as an ``<article>`` (the site may embed it); ``listed``: the decisions' whole
+    behaviours shown in the page's list of decisions, which the change refers to."""
     locations = [(side, location(loc)) for side, loc in ((old, change.old_location), (new, change.new_location))
                  if loc]
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
-        redline=redline_markup(change.redline), old=old, new=new,
-        situation=lambda facts: situation(dict(facts)), unknown=unknown_note, answer=answer, use_words=use_words,
-        transitions=lambda b: [transition_words(t, "→") for t in b.transitions]))
+        redline=redline_markup(change.redline), use_words=use_words, listed=listed, **_behaviour_helpers(old, new)))
 
 
 def redline_markup(line: Redline) -> Markup:

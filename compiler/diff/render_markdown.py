@@ -20,6 +20,8 @@ from collections import Counter
 from ..diagnostics import printable
 from .behaviour import transition_words
 from .engine import Change, DiffResult
+from . import names as N
+from .conformance_impact import short_words as conformance_short, words as conformance_words
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 from .present import (answer, by_term, clause_name, details, introduced, location, rule_change_words, side_name,
                       situation, unknown_note, use_words)
@@ -153,13 +155,19 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
     rules = [c for c in result.changes if c.level == RULE_CHANGE]
     if rules:
         lines += ["", "### Rule changes", ""]
-        lines += [f"- {code(clause_name(c))} ({c.kind}): {escape(rule_change_words(c))}" for c in rules]
+        lines += [f"- {code(clause_name(c))} ({c.kind}): {escape(rule_change_words(c))}" + _breaks(c.conformance)
+                  for c in rules]
     if dropped_words:
         lines += ["", f"_Shortened to fit a GitHub comment: left out {escape(', '.join(dropped_words))}. "
                       f"The full report: `rulebook diff {_arg(result.old)} {_arg(result.new)} --format html` "
                       "(the example workflow uploads it as the rulebook-diff artifact)._"]
+    if result.names:
+        lines += ["", "### Decisions, predicates and constraints", ""]
+        for name in result.names:
+            lines.extend(_name(name, old, new, drop))
     if not result.vocabulary.empty:
         lines += ["", "### Vocabulary", ""] + [f"- {escape(line)}" for line in result.vocabulary.lines()]
+    listed = {n.behaviour for n in result.names if n.behaviour is not None}
     kept = {id(c) for c in rules[:kept_rules]}
     for term, changes in by_term(result):
         shown = [c for c in changes if _detail_key(c) not in drop or id(c) in kept]
@@ -167,9 +175,9 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
         counts = ", ".join(_count(levels[lv], LEVEL_NOUNS[lv]) for lv in (RULE_CHANGE, CLARIFICATION, EDITORIAL)
                            if levels[lv])
         lines += ["", f"<details><summary><code>{_html(term)}</code>: {counts}</summary>", ""]
-        seen: set[str] = set()  # a decision's witnesses are shown once per term
+        seen: set = set()  # a behaviour's details are shown once per term
         for change in shown:
-            lines.extend(_change(change, old, new, seen, drop))
+            lines.extend(_change(change, old, new, seen, drop, listed))
         if len(shown) < len(changes):
             lines += [f"_{len(changes) - len(shown)} more left out (see above)._", ""]
         lines.append("</details>")
@@ -196,7 +204,35 @@ def _html(text: str) -> str:
     return inert(html.escape(printable(text), quote=True))
 
 
-def _change(change: Change, old: str, new: str, seen: set[str], drop: set[str] = frozenset()) -> list[str]:
+def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
+    """One bullet per decision, predicate or constraint: what it answers, or how its answers changed
+    (its transitions nested, left out with the situation tables)."""
+    line = f"- {code(name.name)} ({escape(name.kind)}, {name.status}): "
+    if name.behaviour is not None:
+        line += escape(name.behaviour.extent())
+    else:
+        clauses = name.old_clauses if name.status == N.REMOVED else name.new_clauses
+        where = (f" {'Defined in' if name.kind == 'predicate' else 'Rules in'} "
+                 + ", ".join(code(c) for c in clauses) + (" (old)" if name.status == N.REMOVED else "")) \
+            if clauses and name.kind != "constraint" else ""
+        line += (escape(name.meaning) if name.meaning else "") + where
+    if name.changes:
+        verb = "changed by" if name.status == N.CHANGED else f"{name.status} with"
+        line += f"; {verb} " + ", ".join(code(c) for c in name.changes)
+    out = [line + _breaks(name.conformance)]
+    for head, parts in N.words(name) if name.behaviour is None else ():
+        parts = [] if "witnesses" in drop else parts  # the descriptions go with the situation tables
+        out.append(f"  - {escape(head)}" + (f": {escape(parts[0])}" if len(parts) == 1 else ""))
+        out += [f"    - {escape(part)}" for part in parts] if len(parts) > 1 else []
+    if name.behaviour is not None and "witnesses" not in drop:
+        out += ["  " + t for t in _transitions(name.behaviour)[1:]]
+        table = _witness_table(name.behaviour, old, new)  # in the list item: indented as its text
+        out += table[:1] + ["  " + row for row in table[1:]]
+    return out
+
+
+def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = frozenset(),
+            listed: set = frozenset()) -> list[str]:
     out = [f"#### {change.kind}: {code(clause_name(change))}", ""]
     where = [f"{escape(old)}: {code(location(change.old_location))}" if change.old_location else None,
              f"{escape(new)}: {code(location(change.new_location))}" if change.new_location else None]
@@ -208,25 +244,51 @@ def _change(change: Change, old: str, new: str, seen: set[str], drop: set[str] =
     else:
         out += ["", "_Redline left out._", ""]
     for b in change.behaviours:
+        # A decision's whole change is listed once, under the decision (above); a clause's own part is its own.
         out.append(f"**Behaviour** of {code(b.name)}: **{escape(b.extent())}**"
-                   + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
-        if b.name not in seen and "witnesses" not in drop:
+                   + (" (see the decisions above)" if b in listed
+                      else " (as above)" if b in seen and (b.witnesses or b.transitions) else ""))
+        if b in listed:
+            out.append("")
+            continue
+        if b not in seen and "witnesses" not in drop:
             out += _transitions(b)
-        if b.witnesses and b.name not in seen and "witnesses" not in drop:
-            out += ["", f"| situation | {escape(old)} | {escape(new)} | decided by |", "| --- | --- | --- | --- |"]
-            for w in b.witnesses:
-                deciders = f"{', '.join(w.old_clauses) or 'no rule'} → {', '.join(w.new_clauses) or 'no rule'}"
-                note = unknown_note(w)
-                shown = situation(dict(w.facts)) + (f" ({note})" if note else "")
-                out.append(f"| {escape(shown)} | {escape(answer(w.old))} | "
-                           f"{escape(answer(w.new))} | {escape(deciders)} |")
-        seen.add(b.name)
+        if b not in seen and "witnesses" not in drop:
+            out += _witness_table(b, old, new)
+        seen.add(b)
         out.append("")
+    one_sided = [r for r in change.names if r["status"] != N.CHANGED]
+    if one_sided:
+        out += [", ".join(f"{escape(r['kind'])} {code(r['name'])} {r['status']}" for r in one_sided)
+                + " (see the decisions above)", ""]
+    if conformance_words(change.conformance):
+        out += [f"**Breaks conformance**: {escape(conformance_words(change.conformance)[len('breaks conformance: '):])}",
+                ""]
     if change.impact:
         uses = ", ".join(f"{code(u['ref'])} ({escape(use_words(u))})" for u in change.impact)
         out += [f"Used by: {uses}", ""]
     for flag in change.drift:
         out += [f"⚠️ Drift: {escape(flag)}", ""]
+    return out
+
+
+def _breaks(conformance: dict | None) -> str:
+    """'; **breaks conformance**: 1 of 2 cases of v1's suite flip', or nothing."""
+    found = conformance_short(conformance)
+    return f"; **breaks conformance**: {escape(found)}" if found else ""
+
+
+def _witness_table(b, old: str, new: str) -> list[str]:
+    """The witnesses as a table: situation, both answers, the clauses that gave them."""
+    if not b.witnesses:
+        return []
+    out = ["", f"| situation | {escape(old)} | {escape(new)} | decided by |", "| --- | --- | --- | --- |"]
+    for w in b.witnesses:
+        deciders = f"{', '.join(w.old_clauses) or 'no rule'} → {', '.join(w.new_clauses) or 'no rule'}"
+        note = unknown_note(w)
+        shown = situation(dict(w.facts)) + (f" ({note})" if note else "")
+        out.append(f"| {escape(shown)} | {escape(answer(w.old))} | "
+                   f"{escape(answer(w.new))} | {escape(deciders)} |")
     return out
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from ..diagnostics import printable
 from .engine import Change, DiffResult
-from .behaviour import transition_lines
+from .behaviour import Behaviour, transition_lines
+from . import names as N
+from .conformance_impact import words as conformance_words
 from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation,
                       summary_line, unknown_note, use_words)
 from .redline import DELETE, INSERT, Redline
@@ -29,13 +31,43 @@ def render(result: DiffResult, colour: bool = False) -> str:
     lines = [paint(BOLD, printable(f"{header}: {summary_line(result)}"))]
     if not result.vocabulary.empty:
         lines += ["", paint(BOLD, "vocabulary:")] + ["  " + printable(line) for line in result.vocabulary.lines()]
+    listed = {n.behaviour for n in result.names if n.behaviour is not None}
     for term, changes in by_term(result):
         lines.append("")
         lines.append(paint(BOLD, printable(term)))
-        seen: set[str] = set()  # a decision's witnesses are shown once per term
+        seen: set[Behaviour] = set()  # a behaviour's details are shown once per term
         for change in changes:
-            lines.extend(_change(change, paint, colour, seen))
+            lines.extend(_change(change, paint, colour, seen, listed))
+    if result.names:
+        lines += ["", paint(BOLD, "decisions, predicates and constraints:")]
+        for name in result.names:
+            lines.extend(_name(name, paint))
     return "\n".join(lines) + "\n"
+
+
+def _name(name: N.NameChange, paint) -> list[str]:
+    """A decision, predicate or constraint, once: what it answers, or how its answers changed."""
+    out = ["  " + paint(BOLD, name.status) + printable(N.heading(name)[len(name.status):])]
+    plain = []
+    if name.behaviour is not None:
+        plain.append(f"    {name.name} {name.behaviour.extent()}")
+        plain.extend(f"      {line}" for line in transition_lines(name.behaviour) + witness_lines(name.behaviour))
+    else:
+        plain.extend(f"    {line}" for line in (N.clauses_words(name),) if line)
+        plain.extend(f"    {line}" for line in N.word_lines(name))
+    if name.changes:
+        plain.append(f"    {N.changed_by(name)}")
+    if conformance_words(name.conformance):
+        plain.append(f"    {conformance_words(name.conformance)}")
+    return out + list(map(printable, plain))
+
+
+def witness_lines(b: Behaviour) -> list[str]:
+    """Each witness: the situation, both answers and the clauses that gave them."""
+    return [f"when {situation(dict(w.facts))}: old {answer(w.old)}"
+            f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
+            f" ({', '.join(w.new_clauses) or 'no rule'})"
+            + (f" [{unknown_note(w)}]" if unknown_note(w) else "") for w in b.witnesses]
 
 
 def _painter(colour: bool):
@@ -44,7 +76,7 @@ def _painter(colour: bool):
     return lambda style, text: f"{style}{text}{RESET}"
 
 
-def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
+def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: set[Behaviour] = frozenset()) -> list[str]:
     where = printable(location(change.new_location or change.old_location))
     out = [f"  {paint(BOLD, change.kind)}  {printable(clause_name(change))}  {paint(DIM, where)}"]
     plain: list[str] = [f"    ({note})" for note in details(change)]
@@ -52,17 +84,21 @@ def _change(change: Change, paint, colour: bool, seen: set[str]) -> list[str]:
     out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
     plain = []
     for b in change.behaviours:
+        # A decision's whole change is listed once, under the decision; a clause's own part of it
+        # (compiler.diff.clause_behaviour) is its own, shown once per term.
+        shown_before = b in seen and bool(b.witnesses or b.transitions)
         plain.append(f"    behaviour: {b.name} {b.extent()}"
-                     + (" (witnesses above)" if b.name in seen and b.witnesses else ""))
-        if b.name in seen:
+                     + (" (see decisions below)" if b in listed else " (as above)" if shown_before else ""))
+        if b in seen or b in listed:
             continue
-        seen.add(b.name)
-        plain.extend(f"      {line}" for line in transition_lines(b))
-        for w in b.witnesses:
-            plain.append(f"      when {situation(dict(w.facts))}: old {answer(w.old)}"
-                         f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
-                         f" ({', '.join(w.new_clauses) or 'no rule'})"
-                         + (f" [{unknown_note(w)}]" if unknown_note(w) else ""))
+        seen.add(b)
+        plain.extend(f"      {line}" for line in transition_lines(b) + witness_lines(b))
+    one_sided = [r for r in change.names if r["status"] != N.CHANGED]
+    if one_sided:
+        plain.append("    " + ", ".join(f"{r['kind']} {r['name']} {r['status']}" for r in one_sided)
+                     + " (see decisions below)")
+    if conformance_words(change.conformance):
+        plain.append(f"    {conformance_words(change.conformance)}")
     if change.impact:
         plain.append("    used by: " + "; ".join(f"{u['ref']} ({use_words(u)})" for u in change.impact))
     out.extend(map(printable, plain))

@@ -52,11 +52,18 @@ TEXT = ("rulebook diff v1 -> v2: 1 semantic\n"
         "t\n"
         "  semantic  t#base  two/editions/v2/t.yaml:9:9\n"
         "    Base.\n"
-        "    behaviour: t.q broadened in 1 of 2 situations; narrowed in none\n"
+        "    behaviour: t.q broadened in 1 of 2 situations; narrowed in none (see decisions below)\n"
+        "    breaks conformance: 1 of 2 cases of v1's suite flips: t.q-eceff4d20050 (expected no, now yes)\n"
+        "    used by: t#top (exception in t.q, broadened)\n"
+        "    drift: the machine-readable meaning changed but the text did not\n"
+        "\n"
+        "decisions, predicates and constraints:\n"
+        "  changed  decision t.q (t): Q.\n"
+        "    t.q broadened in 1 of 2 situations; narrowed in none\n"
         "      no -> yes in 1 situation: whenever not a\n"
         "      when no fact holds: old no (t#base), new yes (t#base)\n"
-        "    used by: t#top (exception in t.q, broadened)\n"
-        "    drift: the machine-readable meaning changed but the text did not\n")
+        "    changed by t#base\n"
+        "    breaks conformance: 1 of 2 cases of v1's suite flips: t.q-eceff4d20050 (expected no, now yes)\n")
 
 
 def test_text(tied):
@@ -82,21 +89,31 @@ def test_json(tied):
 def test_markdown(tied):
     code, out, err = _rulebook("diff", "--rulebook", tied, "--no-cache", "--format", "markdown", "v1", "v2")
     assert (code, err) == (0, "")
-    start = out.index("**Behaviour**")
+    # The decision's change is listed once, under the decisions; the clause refers to it.
+    start = out.index("### Decisions")
     assert out[start:out.index("| situation")] == (
-        "**Behaviour** of `t.q`: **broadened in 1 of 2 situations; narrowed in none**\n"
+        "### Decisions, predicates and constraints\n"
         "\n"
-        "- no → yes in 1 situation: whenever not a\n"
-        "\n")
+        "- `t.q` (decision, changed): broadened in 1 of 2 situations; narrowed in none; changed by `t#base`; "
+        "**breaks conformance**: 1 of 2 cases of v1's suite flips\n"
+        "  - no → yes in 1 situation: whenever not a\n"
+        "\n"
+        "  ")
+    assert "**Behaviour** of `t.q`: **broadened in 1 of 2 situations; narrowed in none** (see the decisions above)\n" \
+        in out
 
 
 def test_html(tied):
     code, out, err = _rulebook("diff", "--rulebook", tied, "--no-cache", "--format", "html", "v1", "v2")
     assert (code, err) == (0, "")
-    start = out.index("<p>Behaviour")
+    start = out.index('<article id="name-decision-t.q"')
     assert out[start:out.index("<table>", start)] == (
-        "<p>Behaviour of <code>t.q</code>: <strong>broadened in 1 of 2 situations; narrowed in none</strong></p>\n"
+        '<article id="name-decision-t.q" class="name changed">\n'
+        "<h3><span class=\"kind\">changed</span> decision <code>t.q</code> (t)</h3>\n"
+        "<p>Q.</p><p><strong>broadened in 1 of 2 situations; narrowed in none</strong></p>\n"
         "<ul><li>no → yes in 1 situation: whenever not a</li></ul>\n")
+    assert ("<p>Behaviour of <code>t.q</code>: <strong>broadened in 1 of 2 situations; narrowed in none</strong> "
+            '(see <a href="#names">the decisions</a>)</p>') in out
 
 
 def test_history(tied):

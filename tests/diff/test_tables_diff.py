@@ -22,6 +22,15 @@ def test_a_row_added_takes_its_situation_from_the_otherwise_row(monkeypatch):
         "targeting\n"
         "  semantic  targeting#hold  editions/t2/targeting.yaml:22:9\n"
         "    Hold: Hero in Territory, Evil Character in Battle{+, Lost Soul: Top of Deck+}\n"
-        "    behaviour: targeting.location changed: answer changed in 1 of 12 situations\n"
+        "    behaviour: targeting.location changed: answer changed in 1 of 12 situations (see decisions below)\n"
+        "    breaks conformance: 1 of 7 cases of t1's suite flips: targeting.location-cbe52bcfad48 "
+        "(expected in_play, now deck)\n"
+        "\n"
+        "decisions, predicates and constraints:\n"
+        "  changed  decision targeting.location (targeting): Where the ability looks for its targets.\n"
+        "    targeting.location changed: answer changed in 1 of 12 situations\n"
         "      in_play -> deck in 1 situation: whenever ability is hold and card_type is lost_soul\n"
-        "      when ability=hold, card_type=lost_soul: old in_play (targeting#all-other), new deck (targeting#hold)\n"))
+        "      when ability=hold, card_type=lost_soul: old in_play (targeting#all-other), new deck (targeting#hold)\n"
+        "    changed by targeting#hold\n"
+        "    breaks conformance: 1 of 7 cases of t1's suite flips: targeting.location-cbe52bcfad48 "
+        "(expected in_play, now deck)\n"))

@@ -1,0 +1,153 @@
+"""Which cases of the previous edition's conformance suite flip: a rule change that breaks conformance.
+
+The old edition's suite is generated in memory by the suite's own generator
+(``compiler.conformance.cases.decision_cases``), for the decisions whose
+answers changed only (and those withdrawn): the cost follows the change, not
+the rulebook. Each case is then asked of the new edition as a set of
+situations: the case names the facts of its decision in the old edition, and
+the new edition may ask more (a fact it added), so a case **flips** when the
+new edition answers otherwise than the case expects in some allowed situation
+that the case describes, or asks nothing there (not asked, no rule, a
+conflict), or no longer has the decision ("not defined"). A case whose
+situation the new edition's constraints rule out flips too ("not allowed").
+
+Each flip is charged to the changes whose clauses decide it: the clauses the
+case quotes (the old edition's deciders), or the new clauses whose rules stand
+where it flips (``clause_behaviour.decides``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from ..conformance.cases import Case, decision_cases
+from ..decision_sets import allowed_space
+from ..model import Edition, Rulebook
+from ..symbolic import Node
+from .behaviour import NOT_DEFINED, Side, _shared_core, said
+from .clause_behaviour import decides
+
+#: Flipped cases named per change or decision ("a couple of their ids").
+EXAMPLES = 2
+NOT_ALLOWED = "not allowed"
+
+
+class OldSuite:
+    """The previous edition's suite, one decision at a time.
+
+    ``evaluable(edition, name)``: an edition holding what the decision's
+    evaluation reads (a cached side loads only those terms); by default the
+    edition itself. The suite's case facts come from this edition and the
+    ones before it, as ``rulebook conformance`` makes them, so the ids match.
+    """
+
+    def __init__(self, book: Rulebook, edition: Edition,
+                 evaluable: Callable[[Edition, str], Edition] | None = None):
+        self.book, self.edition = book, edition
+        self._evaluable = evaluable
+        self._cases: dict[str, tuple[Case, ...]] = {}
+
+    def cases(self, name: str) -> tuple[Case, ...]:
+        if name not in self._cases:
+            self._cases[name] = decision_cases(*self._view(name), name).cases
+        return self._cases[name]
+
+    def _view(self, name: str) -> tuple[Rulebook, Edition]:
+        if self._evaluable is None:
+            return self.book, self.edition
+        editions = []
+        for e in self.book.editions:
+            editions.append(self._evaluable(e, name))
+            if e.id == self.edition.id:
+                break
+        return dataclasses.replace(self.book, editions=tuple(editions)), editions[-1]
+
+
+@dataclass(frozen=True)
+class Flip:
+    """A case of the old suite that the new edition no longer passes."""
+
+    case: Case
+    now: tuple[str, ...]  # what the new edition gives where it flips: "yes", "no rule", "not defined" ...
+    region: Node | None  # where it flips (None: everywhere, the decision withdrawn or the situation ruled out)
+
+    def as_json(self) -> dict:
+        return {"id": self.case.id, "name": self.case.name, "expected": self.case.expected, "now": list(self.now)}
+
+
+@dataclass(frozen=True)
+class DecisionFlips:
+    name: str
+    cases: tuple[Case, ...]
+    flips: tuple[Flip, ...]
+
+
+def decision_flips(suite: OldSuite, name: str, new: Side | None, old: Side | None, vocabulary) -> DecisionFlips:
+    """The old suite's cases of ``name`` and those that flip; ``new`` is None when the new edition
+    has no such decision (every case flips)."""
+    cases = suite.cases(name)
+    if new is None:
+        return DecisionFlips(name, cases, tuple(Flip(c, (NOT_DEFINED,), None) for c in cases))
+    core = _shared_core(old, new, vocabulary)
+    meaning = new.meaning("decision", name, core)
+    facts = sorted(meaning.facts | {f for c in cases for f, _ in c.facts})
+    allowed = allowed_space(core, vocabulary, facts)
+    flips = []
+    for case in cases:
+        region = core.situation(dict(case.facts)) & allowed
+        if region == core.false:
+            flips.append(Flip(case, (NOT_ALLOWED,), None))
+            continue
+        bad = region & ~meaning.outcomes.get(("answer", type(case.expected).__name__, case.expected), core.false)
+        if bad != core.false:
+            now = [said(*_outcome(key)) for key, where in meaning.outcomes.items() if (where & bad) != core.false]
+            flips.append(Flip(case, tuple(sorted(now)), bad))
+    return DecisionFlips(name, cases, tuple(flips))
+
+
+def _outcome(key: tuple):
+    return (key[2], None) if key[0] == "answer" else (None, key[1])
+
+
+def summary(suite: str, found: Iterable[DecisionFlips], keep: Callable[[DecisionFlips, Flip], bool] | None = None
+            ) -> dict | None:
+    """{"suite", "of", "flipped", "examples"}: over these decisions' cases, the flips ``keep`` charges."""
+    found = list(found)
+    if not found:
+        return None
+    flips = [f for d in found for f in d.flips if keep is None or keep(d, f)]
+    return {"suite": suite, "of": sum(len(d.cases) for d in found), "flipped": len(flips),
+            "examples": [f.as_json() for f in flips[:EXAMPLES]]}
+
+
+def charged(d: DecisionFlips, flip: Flip, new: Side | None, core, old_refs: set[str], new_refs: set[str]) -> bool:
+    """Whether clauses of a change decide a flipped case: the old clauses the case quotes, or new
+    clauses whose rules stand where it flips."""
+    if old_refs.intersection(q.ref for q in flip.case.clauses):
+        return True
+    if flip.region is None or new is None or not new_refs:
+        return False
+    return (flip.region & decides(new, d.name, core, new_refs)) != core.false
+
+
+def words(conformance: dict | None) -> str | None:
+    """'breaks conformance: 1 of 2 cases of v1's suite flip: cure.may_target-c624... (expected no, now yes)'."""
+    if not conformance or not conformance["flipped"]:
+        return None
+    n, of = conformance["flipped"], conformance["of"]
+    verb = "flips" if n == 1 else "flip"
+    examples = ", ".join(f"{e['id']} (expected {said(e['expected'], None)}, now {' or '.join(e['now'])})"
+                         for e in conformance["examples"])
+    more = f", and {n - len(conformance['examples'])} more" if n > len(conformance["examples"]) else ""
+    return f"breaks conformance: {n} of {of} case{'' if of == 1 else 's'} of {conformance['suite']}'s suite " \
+           f"{verb}: {examples}{more}"
+
+
+def short_words(conformance: dict | None) -> str | None:
+    """'1 of 2 cases of v1's suite flip', for a summary line."""
+    if not conformance or not conformance["flipped"]:
+        return None
+    n, of = conformance["flipped"], conformance["of"]
+    return f"{n} of {of} case{'' if of == 1 else 's'} of {conformance['suite']}'s suite {'flips' if n == 1 else 'flip'}"

@@ -1,0 +1,185 @@
+"""Decisions, predicates and constraints as changes of their own (issue 11, point 1).
+
+A clause change says what its own rules answer differently
+(``clause_behaviour``); what a whole decision now answers is said once, here,
+under the decision, with the clause changes that made it. A name that exists
+on one side only is reported ``added`` or ``removed`` with what it answers: a
+decision's question (its meaning), the clauses whose rules answer it, and in
+how many situations it answers each way (compared with nothing, by
+``behaviour.compare``: the side without it gives "not defined" everywhere).
+A constraint of one side only says how many situations of its facts it rules out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model import Answer, Edition, Vocabulary
+from .behaviour import EQUIVALENT, NOT_DEFINED, Behaviour, Description
+
+ADDED, REMOVED, CHANGED = "added", "removed", "changed"
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The situations where a name of one side only gives one answer."""
+
+    answer: Answer
+    situations: int
+    descriptions: tuple[Description, ...]
+    undescribed: int = 0
+
+    def as_json(self) -> dict:
+        return {"answer": self.answer, "situations": self.situations,
+                "descriptions": [d.text for d in self.descriptions]}
+
+
+@dataclass(frozen=True)
+class NameChange:
+    """A decision, predicate or constraint added, removed, or whose answers changed."""
+
+    kind: str  # decision | predicate | constraint
+    name: str
+    status: str  # added | removed | changed
+    term: str | None  # the term that declares (defines) it; None for a constraint
+    meaning: str | None  # the question it answers (the side that has it; the new one when both do)
+    old_clauses: tuple[str, ...] = ()  # the clauses whose rules answer it (that define it), per side
+    new_clauses: tuple[str, ...] = ()
+    situations: int = 0  # allowed situations of its facts
+    answers: tuple[Answered, ...] = ()  # added or removed: each answer it gives, most situations first
+    behaviour: Behaviour | None = None  # changed: the whole comparison of old and new
+    changes: tuple[str, ...] = ()  # the changes charged with it (clause names, as the formats show them)
+    conformance: dict | None = None  # previous suite's cases that flip (compiler.diff.conformance_impact)
+
+    @property
+    def unanswered(self) -> int:
+        return self.situations - sum(a.situations for a in self.answers)
+
+    @property
+    def ref(self) -> dict:
+        """How a change names it: kind, name and status."""
+        return {"kind": self.kind, "name": self.name, "status": self.status}
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "status": self.status, "term": self.term,
+                "meaning": self.meaning, "old_clauses": list(self.old_clauses),
+                "new_clauses": list(self.new_clauses), "changes": list(self.changes),
+                "situations": self.situations, "unanswered": self.unanswered,
+                "answers": [a.as_json() for a in self.answers],
+                "behaviour": self.behaviour.as_json() if self.behaviour else None,
+                "conformance": self.conformance}
+
+
+def of_side(kind: str, name: str, compared: Behaviour, edition: Edition, added: bool) -> NameChange:
+    """A name of one side only: ``edition`` is the side that has it (the new one when ``added``)."""
+    answers = tuple(Answered(t.new if added else t.old, t.situations, t.descriptions, t.undescribed)
+                    for t in compared.transitions
+                    if (t.old_reason if added else t.new_reason) == NOT_DEFINED
+                    and (t.new_reason if added else t.old_reason) is None)
+    term, meaning, clauses = _declared(kind, name, edition)
+    return NameChange(kind, name, ADDED if added else REMOVED, term, meaning,
+                      () if added else clauses, clauses if added else (), compared.situations, answers)
+
+
+def changed(name: str, whole: Behaviour, old: Edition, new: Edition) -> NameChange:
+    """A decision both sides have whose answers changed somewhere."""
+    term, meaning, new_clauses = _declared("decision", name, new)
+    _, _, old_clauses = _declared("decision", name, old)
+    return NameChange("decision", name, CHANGED, term, meaning, old_clauses, new_clauses, whole.situations,
+                      behaviour=whole)
+
+
+def _declared(kind: str, name: str, edition: Edition) -> tuple[str | None, str | None, tuple[str, ...]]:
+    """The term, the meaning and the clauses (in order) of a name in an edition that has it."""
+    if kind == "predicate":
+        p = edition.predicates[name]
+        return p.clause.split("#", 1)[0], p.meaning, (p.clause,)
+    d = edition.decisions[name]
+    return d.term, d.meaning, tuple(dict.fromkeys(r.clause for r in edition.rules.get(name, ())))
+
+
+def constraints(old: Vocabulary, new: Vocabulary, vocabulary: Vocabulary) -> list[NameChange]:
+    """The constraints of one side only, each with how many situations of its facts it rules out."""
+    from ..conditions import facts_used
+    from ..symbolic import vocabulary_core
+
+    old_ids, new_ids = {c.id: c for c in old.constraints}, {c.id: c for c in new.constraints}
+    found = [(c, REMOVED) for i, c in old_ids.items() if i not in new_ids] + \
+        [(c, ADDED) for i, c in new_ids.items() if i not in old_ids]
+    if not found:
+        return []
+    core = vocabulary_core(vocabulary)
+    out = []
+    for c, status in found:
+        facts = sorted(facts_used(c.never, {}))
+        ruled_out = core.condition(c.never, {}) & core.valid(facts)
+        total = core.count(core.valid(facts), facts)
+        out.append(NameChange("constraint", c.id, status, None, c.text, situations=total,
+                              answers=(Answered("ruled out", core.count(ruled_out, facts), ()),)))
+    return out
+
+
+def words(change: NameChange) -> list[tuple[str, list[str]]]:
+    """What a name of one side only answers, as (head, descriptions) like ``behaviour.transition_words``:
+    ('answers no in 1 of 2 situations', ['whenever paralyzed']), ..., ('no answer in 1 situation', []);
+    the past tense for a removed one. A constraint: ('rules out 2 of 4 situations', [])."""
+    if change.kind == "constraint":
+        verb = "rules out" if change.status == ADDED else "ruled out"
+        return [(f"{verb} {change.answers[0].situations:,} of {_many(change.situations)}", [])]
+    verb = "answers" if change.status == ADDED else "answered"
+    if not change.answers:
+        return [(f"no rule answers it in any of {_many(change.situations)}", [])]
+    out = []
+    for i, a in enumerate(change.answers):
+        said = "yes" if a.answer is True else "no" if a.answer is False else str(a.answer)
+        size = f"{a.situations:,} of {_many(change.situations)}" if i == 0 else _many(a.situations)
+        out.append((f"{verb} {said} in {size}", [d.text for d in a.descriptions]
+                    + ([f"and {_many(a.undescribed, 'other situation')}"] if a.undescribed else [])))
+    if change.unanswered:
+        out.append((f"no answer in {_many(change.unanswered)}", []))
+    return out
+
+
+def word_lines(change: NameChange, indent: str = "  ") -> list[str]:
+    """``words`` for the text format: a head with its one description, else the descriptions under it."""
+    lines = []
+    for head, parts in words(change):
+        if len(parts) == 1:
+            lines.append(f"{head}: {parts[0]}")
+        else:
+            lines.append(head + (":" if parts else ""))
+            lines.extend(indent + part for part in parts)
+    return lines
+
+
+def _many(n: int, word: str = "situation") -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def changed_by(change: NameChange) -> str:
+    """'changed by heal#a, heal#b'; 'added with battle#step-2': the changes that refer to it."""
+    verb = "changed by" if change.status == CHANGED else f"{change.status} with"
+    return f"{verb} {', '.join(change.changes)}"
+
+
+def clauses_words(change: NameChange) -> str | None:
+    """'rules in battle#step-2 (old)': the clauses whose rules answer it, on the side that has them."""
+    if change.kind == "constraint":
+        return None
+    verb = "defined in" if change.kind == "predicate" else "rules in"
+    if change.status == REMOVED:
+        return f"{verb} {', '.join(change.old_clauses)} (old)" if change.old_clauses else None
+    return f"{verb} {', '.join(change.new_clauses)}" if change.new_clauses else None
+
+
+def heading(change: NameChange) -> str:
+    """'removed  decision battle.may_rescue (battle): Whether a rescue may be attempted.'"""
+    where = f" ({change.term})" if change.term else ""
+    return f"{change.status}  {change.kind} {change.name}{where}" + (f": {change.meaning}" if change.meaning else "")
+
+
+def is_whole(behaviour: Behaviour, names: tuple[NameChange, ...]) -> bool:
+    """Whether a change's behaviour is a decision's whole change listed under the decision."""
+    return any(n.behaviour is not None and n.behaviour == behaviour for n in names) \
+        and behaviour.direction != EQUIVALENT
+

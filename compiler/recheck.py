@@ -1,0 +1,686 @@
+"""An incremental ``check``: what checking each file gave, and what other files can see of it, kept as data.
+
+Designed as incremental compilers are (salsa's "early cutoff", mypy's per-module
+interfaces): a full check records, in one JSON state per rulebook folder (the
+cache's ``proofs`` table; never unpickled or evaluated, validated on reading):
+
+- per file: its SHA-256, the problems of reading it alone (YAML, schema, the term
+  built from it) and those of checking its term's names against its editions;
+- per term: its *interface*, everything another file's checks read of it (id,
+  the file's edition, clause ids, each rule's decision and exceptions, decisions,
+  predicates, declared lineage and dates), without locations;
+- per edition: its terms' interfaces, and the logic checks' problems per decision;
+- the problems no single file gives (``global``), the lock's and the summary.
+
+After an edit, only the edited term files are read again. When each still
+builds a term with the same interface, nothing any other file's check reads
+has changed, so their problems are the recorded ones: the edited terms'
+names are checked against their editions (rebuilt from the interfaces), and
+the logic of the decisions they declare or rule on is proved again (from
+their files and the few other term files those decisions read). Anything
+else (another kind of file changed, a file added or removed, an interface
+changed, a problem across files, a published edition under the lock) is
+checked in full, which records the state again. ``tests/test_recheck.py``
+compares both ways on many edits, problem for problem.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
+
+from .diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from .cache import Cache, Fingerprint
+    from .model import Rulebook, Term
+    from .proofs import Proofs
+
+FORMAT = 1  # of the state; compiler_key() changes with the compiler's sources anyway
+
+
+@dataclass(frozen=True)
+class Outcome:
+    problems: list[Diagnostic]
+    summary: str | None
+    state: dict | None  # what the next check starts from; None when it cannot be kept
+    read: int = 0  # term files read (an incremental check)
+    book: "Rulebook | None" = None  # the model, when a full check built it
+    proved: int = 0  # decisions whose logic was checked (without proofs to keep)
+
+
+# -- the state: a base a full check writes, and what each check after it changes -------------------
+#
+# base: {"format", "normal", "global": rows no single file gives, "others": {file: rows} (rulebook.yaml,
+#        vocabulary files, corrections), "files": {term file: [kind, id, interface key or null]},
+#        "interfaces": {key: interface}, "editions": [[id, published, {term id: interface key}]],
+#        "groups": [[edition, decision, edition reported at]] (the logic checks, in order),
+#        "tokens": {edition: [its predicates, its vocabulary], as numbers} (what else the checks compare),
+#        "sources": [...], "lock": digest of rulebook.lock, "shas": {file: sha256}}
+# top:  {"format", "base": sha256 of the base's text, "shas": {file: sha256} where it differs from the
+#        base's, "own": {term file: rows} (reading it alone and checking its names; only where some),
+#        "logic": {group index: rows} (only where some) or null when unknown, "lock_problems": rows,
+#        "summary", "budget_used"}
+# Files are named relative to the rulebook folder ("editions/a/cure.yaml"); rows as proofs.encode writes.
+
+
+def state_key(compiler: str, root: Path) -> str:
+    """One state per rulebook folder as the check names it (problems show paths relative to here)."""
+    h = hashlib.sha256()
+    for part in ("recheck-state", str(FORMAT), compiler, str(root.resolve()), os.path.relpath(root)):
+        h.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    return h.hexdigest()
+
+
+def dump(value) -> str:
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+
+
+def base_key(text: str) -> str:
+    return "recheck-base-" + hashlib.sha256(text.encode()).hexdigest()
+
+
+def _rows(problems: list[Diagnostic]) -> list:
+    from .proofs import _row
+
+    return [_row(d) for d in problems]
+
+
+def _problems(rows: Any) -> list[Diagnostic]:
+    """The problems a state's rows hold (as proofs.decode reads them), else _Stale."""
+    if rows == []:
+        return []
+    from .proofs import from_rows
+
+    found = from_rows(rows)
+    if found is None:
+        raise _Stale("a problem row")
+    return found
+
+
+class _Stale(Exception):
+    """The state cannot serve this check: check in full."""
+
+
+def _rel(root: Path, path: Path) -> str | None:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return None
+
+
+# -- the full check, recorded ----------------------------------------------------------------
+
+
+def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
+    """What ``check`` finds, exactly as build.check + logic + lock do; with ``record``, the state too."""
+    from .build import _Builder, _cyclic_gc_paused
+    from .diagnostics import RulebookError, _suggestions_left, suggestion_budget
+    from .lock import problems as lock_problems
+    from .logic import logic_problems
+    from .proofs import summary_line
+
+    builder = _recording(root) if record else _Builder(root)
+    with _cyclic_gc_paused(), suggestion_budget():
+        try:
+            book, problems = builder.build(), []
+        except RulebookError as exc:
+            book, problems = None, exc.diagnostics
+        left = _suggestions_left.get()
+    if book is None:
+        state = builder.state(None, [], [], None, left) if record else None
+        return Outcome(problems, None, state)
+    groups: list = []
+    found = logic_problems(book, proofs, groups)
+    lock = lock_problems(book)
+    summary = summary_line(book)
+    state = builder.state(book, groups, lock, summary, left) if record else None
+    return Outcome(found + lock, summary, state, book=book, proved=len(groups))
+
+
+def _recording(root: Path):
+    """A build that notes which file each problem comes from, and each term's interface."""
+    from .build import _Builder
+
+    class Recording(_Builder):
+        def __init__(self, root: Path):
+            super().__init__(root)
+            self.own: dict[str, list[int]] = {}  # a file (root-relative) -> indexes of its own problems
+            self.rel: dict[str, str] = {}  # a file as shown -> root-relative
+            self.files: dict[str, list] = {}  # a term file -> [kind, id, its term]
+            self.whole: dict[int, str] = {}  # id() of a term built from a whole term file -> that file
+            self.normal = False
+            self.resolved: list = []  # the editions, when every file was read
+
+        def _note(self, rel: str | None, before: int) -> None:
+            self.own.setdefault(rel or "", []).extend(range(before, len(self.problems)))
+
+        def load(self, path: Path, kind: str):
+            before = len(self.problems)
+            doc = super().load(path, kind)
+            rel = _rel(self.root, path)
+            if rel is not None:
+                self.rel[self.shown(path)] = rel
+                self._note(rel, before)
+            return doc
+
+        def _resolve(self, metas, files, vocabulary):
+            self.resolved = super()._resolve(metas, files, vocabulary)
+            return self.resolved
+
+        def _editions(self, main):
+            self.normal = True  # past rulebook.yaml and vocabulary.yaml: every file is checked in full
+            return super()._editions(main)
+
+        def _term_file(self, doc, edition, stem):
+            before = len(self.problems)
+            tf = super()._term_file(doc, edition, stem)
+            rel = self.rel.get(doc.path)
+            self._note(rel, before)
+            data = doc.data
+            kind = "withdrawn" if tf.withdrawn else "patch" if tf.patch else "term" if tf.term is not None else "broken"
+            if rel is not None:
+                self.files[rel] = [kind, data.get("id") if isinstance(data.get("id"), str) else None, tf.term,
+                                   "updated" in data or "released" in data]
+                if tf.term is not None:
+                    self.whole[id(tf.term)] = rel
+            return tf
+
+        def _check_term_names(self, edition, term, names, decisions):
+            before = len(self.problems)
+            super()._check_term_names(edition, term, names, decisions)
+            rel = self.whole.get(id(term))
+            if rel is not None and self.files[rel][2] is term:
+                self._note(rel, before)
+
+        def _file_of(self, term) -> str | None:
+            rel = self.whole.get(id(term))
+            return rel if rel is not None and self.files[rel][2] is term else None
+
+        def state(self, book: "Rulebook | None", groups, lock, summary, left) -> dict | None:
+            from .diagnostics import SUGGESTION_BUDGET
+
+            if left is None:
+                return None
+            owned = {i for rel, rows in self.own.items() if rel for i in rows}
+            rows_of = {rel: _rows(_dedup([self.problems[i] for i in rows])) for rel, rows in self.own.items() if rel}
+            interfaces: dict[str, list] = {}
+            files = {}
+            for rel, (kind, tid, term, dated) in self.files.items():
+                key = None
+                if term is not None:
+                    key, interfaces[key] = interface(term, rel)
+                files[rel] = [kind, tid, key, dated]
+            editions = []
+            for edition in self.resolved if self.normal else ():
+                terms = {}
+                for term in edition.terms:
+                    key, data = interface(term, self._file_of(term))
+                    interfaces.setdefault(key, data)
+                    terms[term.id] = key
+                editions.append([edition.id, edition.status == "published", terms])
+            base = {"format": FORMAT, "normal": self.normal,
+                    "global": _rows(_dedup([p for i, p in enumerate(self.problems) if i not in owned])),
+                    "others": {rel: rows for rel, rows in rows_of.items() if rel not in files and rows},
+                    "files": files, "interfaces": interfaces, "editions": editions,
+                    "groups": [[e, d, first] for e, d, first, _ in groups],
+                    "tokens": _tokens(book) if book is not None else None,
+                    "sources": sorted({s for e in self.resolved for s in e.sources}) if self.normal else [],
+                    "lock": lock_digest(self.root)}
+            top = {"format": FORMAT, "shas": {},
+                   "own": {rel: rows for rel, rows in rows_of.items() if rel in files and rows},
+                   "logic": ({str(i): _rows(found) for i, (_, _, _, found) in enumerate(groups) if found}
+                             if book is not None else None),
+                   "lock_problems": _rows(lock), "summary": summary, "budget_used": SUGGESTION_BUDGET - left}
+            return {"base": base, "top": top}
+
+    return Recording(root)
+
+
+def _tokens(book: "Rulebook") -> dict:
+    """Per edition, what the logic checks compare of it besides a decision's rules (logic.logic_problems):
+    its predicates and its vocabulary, each as a number."""
+    from .logic import _predicates_key
+
+    tokens: dict = {}
+    vocabularies: dict = {}
+    return {e.id: [tokens.setdefault(_predicates_key(e), len(tokens)),
+                   vocabularies.setdefault(e.vocabulary, len(vocabularies))] for e in book.editions}
+
+
+def _dedup(problems: list[Diagnostic]) -> list[Diagnostic]:
+    return list(dict.fromkeys(problems))
+
+
+def lock_digest(root: Path) -> str:
+    lock = root / "rulebook.lock"
+    try:
+        return hashlib.sha256(lock.read_bytes()).hexdigest() if lock.is_file() else "-"
+    except OSError:
+        return "?"
+
+
+def interface(term: "Term", rel: str | None) -> tuple[str, list]:
+    """What another file's checks read of a term, without locations, and its key.
+
+    ``rel`` is the whole term file it was built from (None: a patch built it; 1: the
+    usual ``editions/EDITION/ID.yaml``). What is only compared (the decisions' and
+    predicates' whole definitions, each rule's exceptions, lineage, dates) is kept
+    as one digest of its text; names, clause ids and the decisions each clause rules
+    on (an index among the term's own, else the name) are kept as such: an edition's
+    view for checking names is rebuilt from them.
+    """
+    own = {d.name: i for i, d in enumerate(term.decisions)}
+    clauses = [[c.id, *(own.get(d, d) for d in dict.fromkeys(r.decision for r in c.rules))] for c in term.clauses]
+    decisions = [[d.name, d.type, *d.values] for d in term.decisions]
+    predicates = [c.defines.name for c in term.clauses if c.defines is not None]
+    compared = repr(([*term.decisions], [c.defines for c in term.clauses if c.defines is not None],
+                     [(r.decision, r.exception_to) for c in term.clauses for r in c.rules],
+                     [c.lineage for c in term.clauses if c.lineage is not None], term.updated, term.released))
+    data = [term.id, term.edition, 1 if rel == f"editions/{term.edition}/{term.id}.yaml" else rel, clauses,
+            decisions, predicates, hashlib.sha256(compared.encode("utf-8", "surrogateescape")).hexdigest()[:32]]
+    return hashlib.sha256(dump(data).encode()).hexdigest()[:20], data
+
+
+def _file(data: list) -> str | None:
+    """The whole term file an interface's term was built from (None: a patch built it)."""
+    return f"editions/{data[1]}/{data[0]}.yaml" if data[2] == 1 else data[2]
+
+
+def _ruled(data: list, clause: list) -> list[str]:
+    """The decisions a clause of an interface's term rules on."""
+    return [data[4][d][0] if type(d) is int else d for d in clause[1:]]
+
+
+# -- the incremental check --------------------------------------------------------------------
+
+
+def incremental(root: Path, fp: "Fingerprint", base: Any, top: Any, proofs: "Proofs") -> Outcome | None:
+    """The check of the rulebook as ``fp`` finds it, from the state a check before kept, or None when
+    only a full check can tell."""
+    try:
+        return _Incremental(root, fp, base, top, proofs).run()
+    except _Stale:
+        return None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):  # a state not as written: forged
+        return None
+
+
+class _Incremental:
+    def __init__(self, root: Path, fp: "Fingerprint", base: Any, top: Any, proofs: "Proofs"):
+        from .build import _Builder
+
+        if (type(base) is not dict or type(top) is not dict or base.get("format") != FORMAT
+                or top.get("format") != FORMAT or not base.get("normal") or base.get("global")):
+            raise _Stale("state")
+        shas = {**base["shas"], **top["shas"]}
+        if set(shas) != set(fp.files):
+            raise _Stale("files added or removed")
+        self.root, self.fp, self.base, self.top, self.proofs = root, fp, base, top, proofs
+        self.builder = _Builder(root)
+        self.changed = sorted(rel for rel, sha in fp.files.items() if shas[rel] != sha)
+        self.terms: dict[str, Any] = {}  # a term file -> the term built from it now
+        self._indexes: dict[str, tuple] = {}
+
+    def run(self) -> Outcome | None:
+        from .diagnostics import SUGGESTION_BUDGET, _sort_key, _suggestions_left, suggestion_budget
+
+        base, top = self.base, self.top
+        if not self.changed or lock_digest(self.root) != base["lock"]:
+            raise _Stale("the lock")
+        if not all((self.root / s).is_file() for s in _strings(base["sources"])):
+            raise _Stale("a source")
+        files, interfaces = base["files"], base["interfaces"]
+        order = {e[0]: i for i, e in enumerate(base["editions"])}
+        versions: dict[str, list] = {}  # term id -> its files: (edition's place, kind, declares dates)
+        for rel, (kind, tid, _, dated) in files.items():
+            versions.setdefault(tid, []).append((order.get(rel.split("/")[1], -1), kind, dated))
+        own = dict(top["own"])
+        with suggestion_budget():
+            for rel in self.changed:
+                kind, tid, key, _ = files.get(rel) or (None, None, None, None)
+                if kind != "term" or rel.count("/") != 2 or not rel.startswith("editions/") or tid is None:
+                    raise _Stale("not a whole term file")
+                # a later patch builds on this file; dates are checked against the term's every version
+                at = order.get(rel.split("/")[1], -1)
+                later = sorted(v for v in versions[tid] if v[0] > at)
+                if at < 0 or (later and later[0][1] == "patch") or any(v[2] for v in versions[tid]):
+                    raise _Stale("a patch or dates depend on this file")
+                found, term = self._read(rel)
+                if interface(term, rel) != (key, interfaces[key]):
+                    raise _Stale("an interface changed")
+                found = _rows(_dedup(found + self._names(term, key)))
+                own.pop(rel, None)
+                if found:
+                    own[rel] = found
+            left = _suggestions_left.get()
+        used = top["budget_used"]
+        if type(used) is not int or left is None or used + (SUGGESTION_BUDGET - left) > SUGGESTION_BUDGET:
+            raise _Stale("suggestions")
+        new = {**top, "own": own, "budget_used": used + (SUGGESTION_BUDGET - left),
+               "shas": {rel: sha for rel, sha in {**top["shas"], **self.fp.files}.items()
+                        if base["shas"].get(rel) != sha}}
+        problems = [p for rows in own.values() for p in _problems(rows)]
+        problems += [p for rows in base["others"].values() for p in _problems(rows)]
+        if problems:
+            # a build with problems has no logic: what it was is not known from here on
+            new.update(logic=None, summary=None, lock_problems=[])
+            return Outcome(sorted(set(problems), key=_sort_key), None, {"base": base, "top": new}, len(self.changed))
+        if top["logic"] is None or type(top["summary"]) is not str:
+            raise _Stale("no logic recorded")
+        new["logic"] = logic = dict(top["logic"])
+        found = self._logic(logic)
+        lock = _problems(top["lock_problems"])
+        return Outcome(found + lock, top["summary"], {"base": base, "top": new}, len(self.changed))
+
+    # -- the edited files --------------------------------------------------------------------
+
+    def _read(self, rel: str):
+        """The problems of reading one term file alone, and its term (else _Stale)."""
+        builder = self.builder
+        before = len(builder.problems)
+        file = self.root / rel
+        doc = builder.load(file, "term")
+        term = None
+        if doc is not None:
+            term = builder._term_file(doc, rel.split("/")[1], file.stem).term
+        if term is None:
+            raise _Stale("the term is not built")
+        self._same(rel)
+        self.terms[rel] = term
+        return builder.problems[before:], term
+
+    def _same(self, rel: str) -> None:
+        """A file read now holds what the fingerprint hashed (else what was read is not what is kept)."""
+        from .cache import _sha
+
+        try:
+            same = _sha(self.root / rel) == self.fp.files.get(rel)
+        except OSError:
+            same = False
+        if not same:
+            raise _Stale("a file changed while it was read")
+
+    def _editions_with(self, tid: str, key: str) -> list:
+        return [e for e in self.base["editions"] if e[2].get(tid) == key]
+
+    def _names(self, term: "Term", key: str) -> list[Diagnostic]:
+        """The term's names checked in each edition that has it, against the others' interfaces."""
+        found: list[Diagnostic] = []
+        vocabularies = self._vocabularies()
+        builder = self.builder
+        for edition_id, published, terms in self._editions_with(term.id, key):
+            if published and self.base["lock"] != "-":
+                raise _Stale("a published edition under the lock")
+            env = _Edition(edition_id, terms, self.base["interfaces"])
+            before = len(builder.problems)
+            builder._check_term_names(env, term, vocabularies[edition_id].names(env.predicate_names()),
+                                      env.decisions())
+            found += builder.problems[before:]
+            del builder.problems[before:]
+        return found
+
+    def _vocabularies(self) -> dict:
+        """Each edition's vocabulary, resolved as the build resolves it (these files did not change)."""
+        if hasattr(self, "_resolved"):
+            return self._resolved
+        from .build import VOCABULARY_FILE
+        from .vocabulary import OVERLAY_FILE, apply_overlay, read_base
+
+        scratch: list[Diagnostic] = []
+        doc = self.builder._load(self.root / VOCABULARY_FILE, "vocabulary")
+        if doc is None:
+            raise _Stale("the vocabulary")
+        self._same(VOCABULARY_FILE)
+        vocabulary = read_base(doc, scratch)
+        out = {}
+        for edition_id, _, _ in self.base["editions"]:
+            rel = f"editions/{edition_id}/{OVERLAY_FILE}"
+            if rel in self.fp.files:
+                odoc = self.builder._load(self.root / rel, "vocabulary-overlay")
+                if odoc is None:
+                    raise _Stale("an overlay")
+                self._same(rel)
+                vocabulary = apply_overlay(vocabulary, odoc, edition_id, scratch)
+            out[edition_id] = vocabulary
+        self._resolved = out
+        return out
+
+    # -- the logic of the decisions the edited terms touch ----------------------------------------
+
+    def _logic(self, logic: dict) -> list[Diagnostic]:
+        """The logic checks' problems, those of the decisions the edited terms touch made again.
+
+        A decision is checked once for editions that give it the same rules over the same
+        predicates and vocabulary (logic.logic_problems): which editions those are is worked
+        out again, and if it is not as before, the check is made in full.
+        """
+        from dataclasses import replace
+
+        from .logic import decision_problems
+        from .symbolic import vocabulary_core
+
+        spans = {e[0] for rel, term in self.terms.items() if rel in self.changed
+                 for e in self._editions_with(term.id, interface(term, rel)[0])}
+        touched = sorted({name for rel, term in self.terms.items() if rel in self.changed
+                          for name in _decisions_of(term)})
+        groups = self.base["groups"]
+        tokens = self.base["tokens"]
+        at = {(edition, name): i for i, (edition, name, _) in enumerate(groups)}
+        todo = []
+        for name in touched:
+            first_had: dict = {}
+            done: set = set()
+            pattern = []
+            models = {}
+            for edition_id, _, _ in self.base["editions"]:
+                if name not in self._index(edition_id)[0]:
+                    continue
+                model = models[edition_id] = self._model(edition_id, name)
+                key = (model.decision, model.rules, tokens[edition_id][0])
+                first = first_had.setdefault(key, edition_id)
+                if (key, tokens[edition_id][1]) in done:
+                    continue
+                done.add((key, tokens[edition_id][1]))
+                pattern.append([edition_id, name, first])
+            if pattern != [g for g in groups if g[1] == name]:
+                raise _Stale("the editions a decision is checked in")
+            todo += [(at[(e, name)], e, name, first, models[e]) for e, name, first in pattern if e in spans]
+        stored = self.proofs.stored([m for *_, m in todo])
+        cores: dict = {}
+        for i, edition, name, first, model in todo:
+            core = cores.get(id(model.vocabulary))
+            if core is None:
+                core = cores[id(model.vocabulary)] = vocabulary_core(model.vocabulary)
+            found = self.proofs.problems(model, lambda model=model, core=core: decision_problems(model, core), stored)
+            if first != edition:
+                found = [replace(p, message=f"{p.message}, in edition '{edition}', whose vocabulary differs "
+                                            f"from that of edition '{first}'") for p in found]
+            logic.pop(str(i), None)
+            if found:
+                logic[str(i)] = _rows(found)
+        return [p for i in sorted(logic, key=int) for p in _problems(logic[i])]
+
+    def _model(self, edition_id: str, name: str):
+        """The decision's model in that edition, from the term files that declare it, rule on it or define
+        the predicates it reaches."""
+        from .conditions import refs
+        from .evaluate import DecisionModel
+
+        terms = self._terms_of(edition_id)
+        declared, ruled, predicates = self._index(edition_id)
+        decision = None
+        rules = []
+        for tid in sorted({*ruled.get(name, ()), *([declared[name]] if name in declared else [])}):
+            term = self._term(terms[tid])
+            if tid == declared.get(name):
+                decision = next(d for d in term.decisions if d.name == name)
+            rules += [r for c in term.clauses for r in c.rules if r.decision == name]
+        if decision is None:
+            raise _Stale("a decision")
+        stack = [c for r in rules for c in (r.when, r.test) if c is not None]
+        if decision.given is not None:
+            stack.append(decision.given)
+        conditions: dict = {}
+        while stack:
+            for ref in sorted(refs(stack.pop())):
+                if ref in predicates and ref not in conditions:
+                    term = self._term(terms[predicates[ref]])
+                    conditions[ref] = next(c.defines for c in term.clauses
+                                           if c.defines is not None and c.defines.name == ref).condition
+                    stack.append(conditions[ref])
+        vocabulary = self._vocabularies()[edition_id].vocabulary
+        return DecisionModel(vocabulary, _Decisions({name: decision}), name, rules=tuple(rules),
+                             predicates=conditions)
+
+    def _terms_of(self, edition_id: str) -> dict:
+        return next(e[2] for e in self.base["editions"] if e[0] == edition_id)
+
+    def _index(self, edition_id: str) -> tuple[dict, dict, dict]:
+        """An edition's decisions and predicates, each by the first term (in id order) that declares or
+        defines it, and the terms that rule on each decision."""
+        if edition_id not in self._indexes:
+            terms, interfaces = self._terms_of(edition_id), self.base["interfaces"]
+            declared: dict[str, str] = {}
+            ruled: dict[str, list[str]] = {}
+            predicates: dict[str, str] = {}
+            for tid in sorted(terms):
+                data = interfaces[terms[tid]]
+                for d in data[4]:
+                    declared.setdefault(d[0], tid)
+                for p in data[5]:
+                    predicates.setdefault(p, tid)
+                for name in dict.fromkeys(n for c in data[3] for n in _ruled(data, c)):
+                    ruled.setdefault(name, []).append(tid)
+            self._indexes[edition_id] = declared, ruled, predicates
+        return self._indexes[edition_id]
+
+    def _term(self, key: str) -> "Term":
+        """A term as the build makes it, from its whole term file (an edited one is read already)."""
+        rel = _file(self.base["interfaces"][key])
+        if rel is None:
+            raise _Stale("a term a patch makes")
+        if rel not in self.terms:
+            self._read(rel)
+        return self.terms[rel]
+
+
+def _strings(value: Any) -> list[str]:
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise _Stale("a list of names")
+    return value
+
+
+def _decisions_of(term: "Term") -> set[str]:
+    return {d.name for d in term.decisions} | {r.decision for c in term.clauses for r in c.rules}
+
+
+class _Decisions:
+    """What DecisionModel reads of an edition: its decisions."""
+
+    def __init__(self, decisions: dict):
+        self.decisions = decisions
+
+
+# -- an edition as the interfaces of its terms give it (what _check_term_names reads) ----------------
+
+
+@dataclass(frozen=True)
+class _RuleView:
+    decision: str
+
+
+@dataclass(frozen=True)
+class _ClauseView:
+    id: str
+    rules: tuple
+
+
+@dataclass(frozen=True)
+class _TermView:
+    id: str
+    edition: str
+    clauses: tuple
+
+
+@dataclass(frozen=True)
+class _DecisionView:
+    name: str
+    type: str
+    values: tuple
+    term: str
+
+
+class _Lazy(Mapping):
+    def __init__(self, keys, make):
+        self._keys, self._make, self._made = keys, make, {}
+
+    def __getitem__(self, key):
+        if key not in self._made:
+            if key not in self._keys:
+                raise KeyError(key)
+            self._made[key] = self._make(key)
+        return self._made[key]
+
+    def __iter__(self) -> Iterator:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key) -> bool:
+        return key in self._keys
+
+
+class _Clauses(Mapping):
+    """An edition's clauses by ref (``term#clause``), made as they are asked for."""
+
+    def __init__(self, edition: "_Edition"):
+        self._edition = edition
+
+    def _find(self, ref):
+        tid, _, cid = ref.partition("#") if isinstance(ref, str) else ("", "", "")
+        term = self._edition.term_by_id.get(tid)
+        return next((c for c in term.clauses if c.id == cid), None) if term is not None and cid else None
+
+    def __getitem__(self, ref):
+        found = self._find(ref)
+        if found is None:
+            raise KeyError(ref)
+        return found
+
+    def __contains__(self, ref) -> bool:
+        return self._find(ref) is not None
+
+    def __iter__(self) -> Iterator:
+        return iter(dict.fromkeys(f"{t.id}#{c.id}" for t in self._edition.term_by_id.values() for c in t.clauses))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _Edition:
+    def __init__(self, edition_id: str, terms: dict, interfaces: dict):
+        self.id = edition_id
+        self._terms, self._interfaces = terms, interfaces
+        self.term_by_id = _Lazy(terms, self._term)
+        self.clause_by_ref = _Clauses(self)
+
+    def _term(self, tid: str) -> _TermView:
+        data = self._interfaces[self._terms[tid]]
+        return _TermView(data[0], data[1], tuple(_ClauseView(c[0], tuple(_RuleView(d) for d in _ruled(data, c)))
+                                                 for c in data[3]))
+
+    def predicate_names(self) -> set[str]:
+        return {p for tid in self._terms for p in self._interfaces[self._terms[tid]][5]}
+
+    def decisions(self) -> dict:
+        out: dict = {}
+        for tid in sorted(self._terms):
+            for name, kind, *values in self._interfaces[self._terms[tid]][4]:
+                out.setdefault(name, _DecisionView(name, kind, tuple(values), tid))
+        return out

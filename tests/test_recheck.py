@@ -1,0 +1,212 @@
+"""An incremental check (what the cache holds from the check before, only the edited files read again)
+gives exactly what a full check gives: the same problems, in the same order, and the same summary.
+
+Differential: each edit is applied to a copy of tests/fixtures/recheck after a check that filled the
+cache; ``check`` then runs warm and with ``--no-cache``, and the two must agree byte for byte.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from compiler.checking import check_rulebook
+from compiler.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
+SUMMARY = "Recheck: 3 editions (a, b, c), 7 terms, latest c with 7 terms and 30 clauses: no problems"
+
+
+def _copy(tmp: Path) -> Path:
+    book = tmp / "book"
+    if book.exists():
+        shutil.rmtree(book)
+    shutil.copytree(FIXTURE, book)
+    return book
+
+
+@pytest.fixture
+def book(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _copy(tmp_path)
+    return Path("book")
+
+
+def _shown(result) -> tuple[list[str], list[str], str | None]:
+    return [str(p) for p in result.problems], [p.code for p in result.problems], result.summary
+
+
+def _replace(path: str, old: str, new: str):
+    def edit(root: Path) -> None:
+        file = root / path
+        text = file.read_text()
+        assert old in text, (path, old)
+        file.write_text(text.replace(old, new, 1))
+    return edit
+
+
+def _remove(path: str):
+    return lambda root: (root / path).unlink()
+
+
+def _add(path: str, text: str):
+    return lambda root: (root / path).write_text(text)
+
+
+ANTIDOTE = """id: antidote
+name: Antidote
+sections:
+  - key: definition
+    kind: definition
+    clauses:
+      - id: ends
+        text: An antidote ends a poison.
+        links: [{phrase: poison, term: poison}]
+"""
+
+# edit id -> (the edit, whether the check after it reads only the edited files)
+EDITS = {
+    "rule-condition": (_replace("editions/b/poison.yaml", "requires: poisonable", "requires: diseased"), True),
+    "rule-condition-conflict": (_replace("editions/b/disease.yaml", "when: {not: poisonable}", "when: diseased"),
+                                True),
+    "rule-condition-empty": (_replace("editions/b/poison.yaml", "requires: poisonable", "value: true, when: poisonable"),
+                             True),
+    "drop-exception": (_replace("editions/b/poison.yaml", ", exception_to: [poison#targets]", ""), False),
+    "dead-rule": (_replace("editions/b/poison.yaml", "forbids: being_discarded",
+                           "forbids: {all: [being_discarded, in_discard_pile]}"), True),
+    "lines-move": (_replace("editions/b/poison.yaml", "id: poison\n", "# moved down\n\nid: poison\n"), True),
+    "clause-text": (_replace("editions/b/disease.yaml", "Disease spreads to", "A disease spreads to"), True),
+    "carried-term-rule": (_replace("editions/c/plague.yaml", "value: later", "value: never"), True),
+    "unknown-fact-misspelt": (_replace("editions/b/poison.yaml", "requires: poisonable", "requires: poisonabel"),
+                              True),
+    "unknown-table-value": (_replace("editions/c/plague.yaml", "keys: [heal]", "keys: [heel]"), True),
+    "two-terms": (lambda root: (_replace("editions/b/poison.yaml", "requires: poisonable", "requires: diseased")(root),
+                                _replace("editions/b/disease.yaml", "when: {not: poisonable}",
+                                         "when: {not: diseased}")(root)), True),
+    "later-version-text": (_replace("editions/c/cure.yaml", "targets only a", "targets just a"), True),
+    "later-version-rule-checked-apart-from-the-version-before": (
+        _replace("editions/c/cure.yaml", "requires: curable", "requires: {not: being_discarded}"), False),
+    "carried-version-condition": (_replace("editions/b/battle.yaml", "when: {not: {is: {outcome: hero_wins}}}",
+                                           "when: {is: {outcome: evil_wins}}"), True),
+    "broken-yaml": (_replace("editions/b/poison.yaml", "meaning: Whether a poison", "meaning: [Whether a poison"),
+                    False),
+    "schema-error": (_replace("editions/b/disease.yaml", "type: bool", "type: boolean"), False),
+    "rename-predicate-used-elsewhere": (_replace("editions/b/poison.yaml", "name: poisonable", "name: venomous"),
+                                        False),
+    "rename-clause-linked-elsewhere": (_replace("editions/b/poison.yaml", "id: poisonable", "id: venom"), False),
+    "rename-term": (_replace("editions/b/poison.yaml", "id: poison\n", "id: venom\n"), False),
+    "rename-decision-ruled-elsewhere": (
+        _replace("editions/b/poison.yaml", "name: poison.may_target", "name: poison.may_aim"), False),
+    "remove-used-term": (_remove("editions/b/disease.yaml"), False),
+    "remove-term-file-others-use": (_remove("editions/b/poison.yaml"), False),
+    "add-term-file": (_add("editions/b/antidote.yaml", ANTIDOTE), False),
+    "edit-vocabulary": (_replace("vocabulary.yaml", "name: being_discarded", "name: being_removed"), False),
+    "edit-vocabulary-overlay": (_replace("editions/b/_vocabulary.yaml", "withdraw: [stunned]\n", ""), False),
+    "edit-published-edition-against-lock": (
+        _replace("editions/a/cure.yaml", "unless it is in a discard pile", "unless it is in the discard pile"),
+        False),
+    "edit-published-rule-against-lock": (
+        _replace("editions/a/heal.yaml", "forbids: in_discard_pile", "forbids: being_discarded"), False),
+    "edit-patch": (_replace("editions/b/targeting.yaml", "now says something else", "says another thing"), False),
+    "remove-lock": (_remove("rulebook.lock"), False),
+    "edit-rulebook-yaml": (_replace("rulebook.yaml", "id: c\n    title: Edition C", "id: c\n    title: Edition Z"),
+                           False),
+}
+
+
+@pytest.mark.parametrize("edit_id", sorted(EDITS))
+def test_an_edit_checked_warm_gives_what_a_full_check_gives(book, edit_id):
+    edit, incremental = EDITS[edit_id]
+    first = check_rulebook(book)
+    assert _shown(first) == ([], [], SUMMARY)
+    edit(book)
+    warm = check_rulebook(book)
+    assert (_shown(warm), warm.incremental) == (_shown(check_rulebook(book, use_cache=False)), incremental)
+    # and once more after a second edit, from what the first incremental or full check kept
+    _replace("editions/c/plague.yaml", "A plague kills", "The plague kills")(book)
+    again = check_rulebook(book)
+    assert _shown(again) == _shown(check_rulebook(book, use_cache=False))
+
+
+def test_the_command_prints_the_same_bytes_warm_and_with_no_cache(book):
+    runner = CliRunner()
+    assert runner.invoke(main, ["check", str(book)]).exit_code == 0
+    EDITS["rule-condition-conflict"][0](book)
+    _replace("editions/b/disease.yaml", "id: disease\n", "# moved down\n\nid: disease\n")(book)
+    warm = runner.invoke(main, ["check", str(book)])
+    full = runner.invoke(main, ["check", "--no-cache", str(book)])
+    assert (warm.exit_code, warm.stdout, warm.stderr) == (full.exit_code, full.stdout, full.stderr)
+    assert warm.stderr.splitlines() == [
+        "book/editions/b/disease.yaml:6:5: error: decision 'disease.spreads' has no answer when diseased=false, "
+        "in_discard_pile=false",
+        "  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it out of "
+        "the question's scope",
+        "book/editions/b/disease.yaml:18:13: error: decision 'disease.spreads' is in conflict when diseased=true, "
+        "in_discard_pile=false: disease#spreads says true; disease#spreads says false, and no rule is an exception "
+        "to the other",
+        "  hint: mark one rule 'exception_to' the other's clause, or narrow a 'when'",
+        "2 problems found"]
+
+
+def test_fixing_the_only_problem_checks_the_logic_of_every_decision(book):
+    EDITS["unknown-fact-misspelt"][0](book)
+    assert check_rulebook(book).summary is None
+    _replace("editions/b/poison.yaml", "requires: poisonabel", "requires: poisonable")(book)
+    fixed = check_rulebook(book)
+    assert (_shown(fixed), fixed.incremental) == (([], [], SUMMARY), False)
+
+
+# Random edits: a word of a term file swapped for another word of the fixture, a line removed,
+# doubled or pushed down; one to three of them, each checked warm and in full.
+_FILES = sorted(str(p.relative_to(FIXTURE)) for p in (FIXTURE / "editions").rglob("*.yaml"))
+_WORDS = sorted({"poisonable", "curable", "diseased", "being_discarded", "in_discard_pile", "poison", "cure",
+                 "disease", "heal", "targets", "protected", "spreads", "immune", "poison.may_target",
+                 "disease.spreads", "requires", "forbids", "permits", "value", "true", "false", "now", "never",
+                 "poison#targets", "poison#protected", "stunned", "negate", "territory", "battle"})
+
+# ... and, as often, a word of a rule's condition swapped for another (edits that leave what other files
+# see of a term as it was, so that only the edited file is read again)
+_CONDITION_WORDS = ["poisonable", "curable", "diseased", "being_discarded", "in_discard_pile", "stunned", "true",
+                    "false", "requires", "forbids", "permits", "not", "any", "all"]
+_edit = st.one_of(
+    st.tuples(st.sampled_from(_FILES), st.sampled_from(["swap", "drop", "double", "push"]),
+              st.integers(0, 10_000), st.sampled_from(_WORDS), st.sampled_from(_WORDS)),
+    st.tuples(st.sampled_from(_FILES), st.just("rule"), st.integers(0, 10_000), st.sampled_from(_CONDITION_WORDS),
+              st.sampled_from(_CONDITION_WORDS)))
+
+
+def _apply(root: Path, step: tuple) -> None:
+    path, kind, at, old, new = step
+    file = root / path
+    lines = file.read_text().split("\n")
+    i = at % len(lines)
+    if kind in ("swap", "rule"):
+        found = [j for j, line in enumerate(lines) if old in line and (kind == "swap" or "decision:" in line)]
+        if found:
+            j = found[at % len(found)]
+            lines[j] = lines[j].replace(old, new, 1)
+    elif kind == "drop":
+        del lines[i]
+    elif kind == "double":
+        lines.insert(i, lines[i])
+    else:
+        lines.insert(i, "")
+    file.write_text("\n".join(lines))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(_edit, min_size=1, max_size=3))
+def test_random_edits_checked_warm_give_what_a_full_check_gives(tmp_path, monkeypatch, steps):
+    monkeypatch.chdir(tmp_path)
+    root = Path("book")
+    _copy(tmp_path)
+    shutil.rmtree(tmp_path / "cache", ignore_errors=True)
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    check_rulebook(root)
+    for step in steps:
+        _apply(root, step)
+        assert _shown(check_rulebook(root)) == _shown(check_rulebook(root, use_cache=False)), step
