@@ -66,6 +66,73 @@ def remembering() -> Iterator[None]:
     finally:
         _remembering = False
         _REMEMBERED.clear()
+        _forget_models()
+
+
+# What loads in ``remembering`` keep besides the files, so that a load after a one-clause edit builds
+# and checks again only what the edit can have changed (rulebook serve's rebuilds):
+# - each term file's model, by (shown path, edition, file stem), reused while its document is the
+#   very object remembered (the file unchanged), with the problems and lineage building it gave;
+_TERM_FILES: dict[tuple[str, str, str], tuple[Document, "_TermFile", list[Diagnostic], tuple]] = {}
+# - the (term digest, term's edition, interface number) keys whose name checks found no problem,
+#   from the last load without problems; an edition's interface (``_interface``) is everything a
+#   term's name check reads besides the term itself, numbered in _INTERFACES;
+_NAMES_CHECKED: set[tuple] = set()
+_INTERFACES: dict[tuple, int] = {}
+# - each term's part of the interface, by its digest (which the file's content determines), and its
+#   part of an edition's predicate and exception graphs, by ("graph", digest).
+_SHAPES: dict = {}
+
+
+def _forget_models() -> None:
+    for held in (_TERM_FILES, _NAMES_CHECKED, _INTERFACES, _SHAPES):
+        held.clear()
+
+
+def _interface(edition: Edition, vocabulary: Resolved, predicates: dict[str, Predicate],
+               decisions: dict[str, Decision]) -> tuple:
+    """What ``_check_term_names`` reads of an edition besides the term checked.
+
+    The facts (with their values, and what was withdrawn), the predicates' names,
+    the decisions' types and values, and each term's clause ids with the decisions
+    its rules answer (what links and exceptions name). A term whose own content
+    and edition's interface are as at an earlier check without problems has none.
+    """
+    shapes = []
+    for term in edition.terms:
+        shape = _SHAPES.get(term.digest)
+        if shape is None:
+            shape = _SHAPES[term.digest] = (term.id, tuple(
+                (c.id, tuple(sorted({r.decision for r in c.rules}))) for c in term.clauses))
+        shapes.append(shape)
+    return (vocabulary.vocabulary, tuple(sorted(vocabulary.withdrawn.items())), frozenset(predicates),
+            tuple(sorted((d.name, d.type, d.values) for d in decisions.values())), tuple(shapes))
+
+
+def _defined(term: Term) -> tuple[Predicate, ...]:
+    """The predicates a term's clauses define (while remembering, kept by the term's digest)."""
+    if not _remembering:
+        return tuple(c.defines for c in term.clauses if c.defines)
+    key = ("defines", term.digest, term.edition)
+    found = _SHAPES.get(key)
+    if found is None or found[0] is not term:
+        found = _SHAPES[key] = (term, tuple(c.defines for c in term.clauses if c.defines))
+    return found[1]
+
+
+def _edition_graphs(edition: Edition) -> tuple:
+    """What the checks over a whole edition's predicates and exceptions read (cycles, depth): each
+    term's predicate definitions and its rules' exceptions, by the term's digest."""
+    graphs = []
+    for term in edition.terms:
+        key = ("graph", term.digest)
+        graph = _SHAPES.get(key)
+        if graph is None:
+            graph = _SHAPES[key] = (
+                tuple((c.defines.name, c.defines.condition) for c in term.clauses if c.defines),
+                tuple((r.decision, r.clause, r.exception_to) for c in term.clauses for r in c.rules))
+        graphs.append(graph)
+    return tuple(graphs)
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -102,6 +169,9 @@ class _Builder:
         self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
         self.withdrawn_by: dict[str, str] = {}  # term id -> the edition that withdrew it last
         self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
+        self.names_checked: set[tuple] = set()  # while remembering: this load's keys into _NAMES_CHECKED
+        self.root_resolved = root.resolve()
+        self.inside: set[Path] = {root}  # folders found inside the rulebook folder (``outside``)
 
     # -- helpers --------------------------------------------------------------
 
@@ -117,7 +187,11 @@ class _Builder:
     def outside(self, path: Path) -> bool:
         """Whether a path in the rulebook folder leads outside it (through a symbolic link),
         reported as an error; a rulebook reads only its own files, as its sources."""
-        if path.resolve().is_relative_to(self.root.resolve()):
+        if path.parent in self.inside and not path.is_symlink():
+            return False  # a plain entry of a folder found inside (one lstat, not a realpath per file)
+        if path.resolve().is_relative_to(self.root_resolved):
+            if path.is_dir() and not path.is_symlink():
+                self.inside.add(path)
             return False
         self.error(Location(self.shown(path)), "a symbolic link to outside the rulebook folder",
                    "a rulebook reads only files inside its folder, as for 'sources'; "
@@ -187,6 +261,8 @@ class _Builder:
         corrections = self._corrections(editions)
         if self.problems:
             raise RulebookError(self.problems)
+        if _remembering:  # every check of this load found nothing: the next load may skip them
+            _NAMES_CHECKED.update(self.names_checked)
         data = main.data
         return Rulebook(root=str(self.root), title=data["title"], publisher=data["publisher"],
                         notes=data.get("notes"), editions=tuple(editions),
@@ -298,7 +374,7 @@ class _Builder:
                 doc = self.load(path, "term")
                 if doc is None:
                     continue
-                term_file = self._term_file(doc, folder.name, path.stem)
+                term_file = self._remembered_term_file(doc, folder.name, path.stem)
                 term_id = doc.data.get("id")
                 if isinstance(term_id, str):
                     # cure.yaml beside cure.yml, or a file whose id is not its name
@@ -309,6 +385,23 @@ class _Builder:
                     first_file[term_id] = doc.path
                 grouped.setdefault(folder.name, []).append(term_file)
         return grouped
+
+    def _remembered_term_file(self, doc: Document, edition: str, stem: str) -> _TermFile:
+        """``_term_file``; while remembering, the last load's when the file is unchanged (the same document)."""
+        if not _remembering:
+            return self._term_file(doc, edition, stem)
+        key = (doc.path, edition, stem)
+        found = _TERM_FILES.get(key)
+        if found is not None and found[0] is doc:
+            _, term_file, problems, declared = found
+            self.problems.extend(problems)
+            if declared:
+                self.declared[doc.path] = list(declared)
+            return term_file
+        before = len(self.problems)
+        term_file = self._term_file(doc, edition, stem)
+        _TERM_FILES[key] = (doc, term_file, self.problems[before:], tuple(self.declared.get(doc.path, ())))
+        return term_file
 
     def _term_file(self, doc: Document, edition: str, stem: str) -> _TermFile:
         data = doc.data
@@ -651,10 +744,7 @@ class _Builder:
         facts = vocabulary.vocabulary.by_name
         predicates: dict[str, Predicate] = {}
         for term in edition.terms:
-            for clause in term.clauses:
-                p = clause.defines
-                if p is None:
-                    continue
+            for p in _defined(term):
                 if p.name in facts:
                     self.error(p.loc, f"predicate '{p.name}' has the name of a fact",
                                "rename the predicate; facts and predicates share one namespace")
@@ -671,19 +761,32 @@ class _Builder:
                                f"also declared by term '{decisions[d.name].term}'")
                 decisions.setdefault(d.name, d)
         names = vocabulary.names(predicates)
-        self._check_cycles(edition, predicates)
-        self._check_exception_cycles(edition)
+        graphs = (_edition_graphs(edition),) if _remembering else None
+        if graphs is None or graphs not in _NAMES_CHECKED:  # as at an earlier load without problems: none
+            self._check_cycles(edition, predicates)
+            self._check_exception_cycles(edition)
+        if graphs is not None:
+            self.names_checked.add(graphs)
         # What a term's references resolve against is the whole edition and its vocabulary:
         # a term need not be checked again in an edition whose every term and vocabulary are as before.
         signature = (tuple((t.id, t.digest) for t in edition.terms), vocabulary.vocabulary)
         # A number stands for it in the keys: hashing the whole list for every
         # term made this quadratic in the number of terms.
         token = self.signatures.setdefault(signature, len(self.signatures))
+        # While remembering, nor one an earlier load checked without problems under the same
+        # interface (``_interface``: what the check reads besides the term), as after an edit elsewhere.
+        interface = _INTERFACES.setdefault(_interface(edition, vocabulary, predicates, decisions),
+                                           len(_INTERFACES)) if _remembering else None
         for term in edition.terms:
             key = (term.digest, term.edition, token)
             if key in checked:
                 continue
             checked.add(key)
+            if interface is not None:
+                clean = (term.digest, term.edition, interface)
+                self.names_checked.add(clean)
+                if clean in _NAMES_CHECKED:
+                    continue
             self._check_term_names(edition, term, names, decisions)
 
     def _check_term_names(self, edition: Edition, term: Term, names: C.Names,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from .counts import counted
 from .diagnostics import Diagnostic, printable
 from .where import default_root, missing_default_rulebook  # noqa: F401 (default_root: imported from here by the back ends)
 
@@ -26,7 +27,7 @@ def report(problems: list[Diagnostic]) -> None:
         click.echo(text, err=True)
     count = sum(p.severity == "error" for p in problems)
     if count:
-        click.echo(f"{count} problem{'s' if count != 1 else ''} found", err=True)
+        click.echo(f"{counted(count, 'problem')} found", err=True)
 
 
 def load_or_exit(root: Path | None):

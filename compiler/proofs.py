@@ -156,13 +156,11 @@ def decode_outcome(text: str) -> tuple[list[Diagnostic], str | None] | None:
 
 def summary_line(book: "Rulebook") -> str:
     """What ``check`` prints when there is no problem: editions, terms, the latest edition's size."""
+    from .counts import counted as count
     from .diagnostics import printable
-
-    def count(n: int, noun: str) -> str:
-        return f"{n} {noun}{'' if n == 1 else 's'}"
 
     terms = {t.id for e in book.editions for t in e.terms}
     clauses = sum(len(t.clauses) for t in book.latest.terms)
-    return (f"{printable(book.title)}: {len(book.editions)} editions ({', '.join(e.id for e in book.editions)}), "
+    return (f"{printable(book.title)}: {count(len(book.editions), 'edition')} ({', '.join(e.id for e in book.editions)}), "
             f"{count(len(terms), 'term')}, latest {book.latest.id} with {count(len(book.latest.terms), 'term')} "
             f"and {count(clauses, 'clause')}: no problems")

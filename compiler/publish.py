@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from .cli import ROOT_OPTION, default_root, load_or_exit, report
+from .counts import counted
 from .diagnostics import Diagnostic, printable
 
 CORRECTION_KINDS = ("transcription", "erratum")
@@ -106,7 +107,7 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
                                  {"date": date, "edition": edition_id, "kind": kind, "reason": reason,
                                   "changed": changes}))
         write_text(root / lock.LOCK_FILE, lock.lock_text({**current.entries, edition_id: new}))
-    what = f"{len(changes)} change{'s' if len(changes) != 1 else ''}" if kind != "publish" else "locked"
+    what = counted(len(changes), "change") if kind != "publish" else "locked"
     click.echo(printable(f"{edition_id}: {what}; recorded in {CORRECTIONS_FILE} and {lock.LOCK_FILE}"))
 
 

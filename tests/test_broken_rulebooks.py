@@ -365,4 +365,4 @@ def test_a_chain_of_6400_exceptions_is_checked(tmp_path):
     _hostile(tmp_path, "exception-chain", 80)
     proc = run_check("exception-chain", cwd=tmp_path)
     assert (proc.returncode, proc.stderr) == (0, "")
-    assert proc.stdout == "Hostile: 1 editions (v1), 1 term, latest v1 with 1 term and 80 clauses: no problems\n"
+    assert proc.stdout == "Hostile: 1 edition (v1), 1 term, latest v1 with 1 term and 80 clauses: no problems\n"

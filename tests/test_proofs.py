@@ -15,7 +15,7 @@ from compiler.checking import check_rulebook
 from compiler.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "proofs"
-SUMMARY = "Proofs: 1 editions (e1), 2 terms, latest e1 with 2 terms and 4 clauses: no problems"
+SUMMARY = "Proofs: 1 edition (e1), 2 terms, latest e1 with 2 terms and 4 clauses: no problems"
 
 
 @pytest.fixture

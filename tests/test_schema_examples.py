@@ -135,7 +135,7 @@ def test_the_new_term_snippet_checks(tmp_path):
     (tmp_path / "editions" / "e1" / "term-id.yaml").write_text(yaml.safe_dump(term, sort_keys=False))
     result = CliRunner().invoke(main, ["check", str(tmp_path)])
     assert (result.exit_code, result.output) == (
-        0, "T: 1 editions (e1), 1 term, latest e1 with 1 term and 1 clause: no problems\n")
+        0, "T: 1 edition (e1), 1 term, latest e1 with 1 term and 1 clause: no problems\n")
 
 
 def test_the_placeholder_expansion_keeps_defaults():

@@ -49,7 +49,7 @@ def test_init_writes_the_project(started):
 
 def test_check_build_diff_and_conformance_work_at_once(started):
     check = rulebook("check")
-    assert (check.exit_code, check.stdout) == (0, "mygame: 1 editions (1.0), 1 term, latest 1.0 with 1 term and "
+    assert (check.exit_code, check.stdout) == (0, "mygame: 1 edition (1.0), 1 term, latest 1.0 with 1 term and "
                                                   "1 clause: no problems\n")
     build = rulebook("build")
     assert build.exit_code == 0, build.output

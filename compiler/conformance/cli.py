@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..cli import ROOT_OPTION, edition_or_exit, load_or_exit
+from ..counts import counted
 from ..diagnostics import printable  # ids from case and expectations files reach the terminal
 
 EDITION_OPTION = click.option("--edition", "edition_id", required=True, help="Edition id.")
@@ -42,7 +43,7 @@ def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int)
         suite = build_suite(book, edition, max_exhaustive)
         _warn_gaps(suite)
         cases_path, module_path = write_suite(suite, book.title, out)
-    click.echo(f"edition {edition.id}: {len(suite.cases)} cases over {len(suite.decisions)} decisions: "
+    click.echo(f"edition {edition.id}: {counted(len(suite.cases), 'case')} over {counted(len(suite.decisions), 'decision')}: "
                f"{cases_path}, {module_path}")
 
 
@@ -222,7 +223,7 @@ def mutants(root: Path | None, edition_id: str, max_exhaustive: int, fail_under:
             click.echo(f"survived: {r.mutant.label}")
     _excluded(report, "equivalent", "they change no answer in any allowed situation", show_excluded)
     _excluded(report, "unused", "they mutate predicates that no decision uses", show_excluded)
-    click.echo(f"killed {report.count('killed')} of {report.scored} mutants (score {report.score:.2f})")
+    click.echo(f"killed {report.count('killed')} of {counted(report.scored, 'mutant')} (score {report.score:.2f})")
     if fail_under is not None and report.score < fail_under:
         sys.exit(1)
 
@@ -232,7 +233,7 @@ def _excluded(report, status: str, why: str, show_all: bool) -> None:
     found = [r.mutant for r in report.results if r.status == status]
     if not found:
         return
-    click.echo(f"{len(found)} {status} mutant{'s' if len(found) != 1 else ''} excluded ({why}):")
+    click.echo(f"{counted(len(found), status + ' mutant')} excluded ({why}):")
     if show_all:
         for m in found:
             click.echo(f"  {m.label}")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ..counts import counted
 from ..diagnostics import printable
 from ..evaluate import show_state
 from .cases import Case
@@ -105,7 +106,7 @@ def summary(verdicts: list[Verdict], extra_failures: int = 0) -> str:
     known = sum(v.status == KNOWN for v in verdicts)
     text = f"{passed} passed, {failed} failed"
     if known:
-        text += f", {known} known failure{'s' if known != 1 else ''}"
+        text += f", {counted(known, 'known failure')}"
     return text
 
 

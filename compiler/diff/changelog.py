@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..counts import counted
 from ..model import Edition, Rulebook
 from .engine import Change, DiffResult, diff_editions
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
@@ -136,7 +137,7 @@ def render_markdown(log: Changelog) -> str:
             for it in notice.clarifications:
                 lines += _item(it, escape, code)
     if log.editorial:
-        lines += [f"Also {log.editorial} editorial {'change' if log.editorial == 1 else 'changes'} "
+        lines += [f"Also {counted(log.editorial, 'editorial change')} "
                   "(spelling, punctuation, numbering or links; no word of a rule).", ""]
     return "\n".join(lines)
 

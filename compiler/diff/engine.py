@@ -24,6 +24,7 @@ from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
 from .fingerprint import fingerprint
+from .inside import SubChange, sub_changes
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
@@ -73,6 +74,8 @@ class Change:
     # Cases of the previous edition's suite that flip where this change's clauses decide:
     # {"suite", "of", "flipped", "examples"}; None when none was evaluated (compiler.diff.conformance_impact).
     conformance: dict | None = None
+    # What changed inside the clause: items added, removed, moved; each edit (compiler.diff.inside).
+    sub_changes: tuple[SubChange, ...] = ()
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -112,6 +115,7 @@ class Change:
             "procedure": self.procedure,
             "names": list(self.names),
             "conformance": self.conformance,
+            "sub_changes": [s.as_json() for s in self.sub_changes],
         }
 
 
@@ -479,6 +483,7 @@ class _Differ:
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
             names=self._refs(d, behaviours, own),
+            sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
         return change

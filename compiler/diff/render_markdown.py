@@ -25,6 +25,7 @@ from .conformance_impact import short_words as conformance_short, words as confo
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 from .present import (answer, by_term, clause_name, details, introduced, location, rule_change_words, side_name,
                       situation, unknown_note, use_words)
+from . import inside
 from .redline import DELETE, INSERT, Redline
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
@@ -240,7 +241,9 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     out += [f"<br>_{escape(note)}_" for note in details(change)]
     redline_key = {EDITORIAL: "editorial-redlines", CLARIFICATION: "clarification-redlines"}.get(change.level)
     if redline_key not in drop:
-        out += ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
+        out += [""] if inside.is_long(change) else \
+            ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
+        out += _inside(change)
     else:
         out += ["", "_Redline left out._", ""]
     for b in change.behaviours:
@@ -269,6 +272,19 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
         out += [f"Used by: {uses}", ""]
     for flag in change.drift:
         out += [f"⚠️ Drift: {escape(flag)}", ""]
+    return out
+
+
+def _inside(change: Change) -> list[str]:
+    """What changed inside the clause (compiler.diff.inside): a count, then a list of the changed
+    items and sentences; left out with the redline when the comment is shortened."""
+    if not inside.is_shown(change):
+        return []
+    note = f" ({escape(inside.LONG_NOTE)})" if inside.is_long(change) else ""
+    out = [f"**Inside the clause**{note}: {escape(inside.counts(change.sub_changes))}", ""]
+    if inside.is_listed(change):
+        out += [f"- {escape(label)}: {redline_markdown(line)}"
+                for label, line in inside.shown_lines(change.sub_changes)] + [""]
     return out
 
 

@@ -14,6 +14,7 @@ from . import names as N
 from .conformance_impact import words as conformance_words
 from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation,
                       summary_line, unknown_note, use_words)
+from . import inside
 from .redline import DELETE, INSERT, Redline
 
 RED, GREEN, BOLD, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -81,7 +82,9 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     out = [f"  {paint(BOLD, change.kind)}  {printable(clause_name(change))}  {paint(DIM, where)}"]
     plain: list[str] = [f"    ({note})" for note in details(change)]
     out.extend(map(printable, plain))
-    out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
+    if not inside.is_long(change):
+        out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
+    out.extend(_inside(change, colour))
     plain = []
     for b in change.behaviours:
         # A decision's whole change is listed once, under the decision; a clause's own part of it
@@ -104,6 +107,17 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     out.extend(map(printable, plain))
     for flag in change.drift:
         out.append("    " + paint(BOLD, "drift: ") + printable(flag))
+    return out
+
+
+def _inside(change: Change, colour: bool) -> list[str]:
+    """What changed inside the clause (compiler.diff.inside): a count, then each changed item or sentence."""
+    if not inside.is_shown(change):
+        return []
+    out = [f"    ({inside.LONG_NOTE})"] if inside.is_long(change) else []
+    out.append("    inside: " + inside.counts(change.sub_changes))
+    for label, line in inside.shown_lines(change.sub_changes) if inside.is_listed(change) else ():
+        out.append(f"      {label}: " + redline_text(line, colour).replace("\n", "\n        "))
     return out
 
 

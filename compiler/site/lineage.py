@@ -40,8 +40,11 @@ def _meaning(clause: Clause) -> tuple:
             clause.table)
 
 
-def clause_marks(book: Rulebook) -> Mapping[str, Mapping[str, Mapping[str, ClauseMark]]]:
-    """For every edition id: term id -> clause id -> the clause's mark as of that edition."""
+def clause_marks(book: Rulebook, only: frozenset[str] | None = None) -> Mapping[str, Mapping[str, Mapping[str, ClauseMark]]]:
+    """For every edition id: term id -> clause id -> the clause's mark as of that edition.
+
+    ``only``: the marks of these terms alone (with every term their lineage names among them).
+    """
     result: dict[str, dict[str, dict[str, ClauseMark]]] = {}
     marks: dict[str, dict[str, ClauseMark]] = {}
     meanings: dict[str, dict[str, tuple]] = {}
@@ -54,6 +57,8 @@ def clause_marks(book: Rulebook) -> Mapping[str, Mapping[str, Mapping[str, Claus
             meanings.pop(term_id, None)
         declared = {item.clause: item for item in edition.lineage}  # this edition's own, not carried over
         for term_id in edition.changed:
+            if only is not None and term_id not in only:
+                continue
             # Fresh inner dicts: the snapshots of earlier editions share the old ones.
             old_marks, old_meanings = marks.get(term_id, {}), meanings.get(term_id, {})
             new_marks, new_meanings = {}, {}
@@ -73,6 +78,43 @@ def clause_marks(book: Rulebook) -> Mapping[str, Mapping[str, Mapping[str, Claus
             marks[term_id], meanings[term_id] = new_marks, new_meanings
         result[edition.id] = dict(marks)
     return result
+
+
+def clause_marks_since(book: Rulebook, earlier: Rulebook, marks: Mapping) -> Mapping:
+    """``clause_marks(book)``, from ``marks`` (those of ``earlier``): worked out again only for the terms
+    an edit changed and those tied to them by declared lineage (``rulebook serve``).
+
+    ``earlier`` must have the same editions, with the same terms changed, withdrawn and declared in
+    each (the site's frame). A term is changed when any edition's own version of it is another
+    object than before (the model keeps the object of an unchanged file).
+    """
+    changed = {term_id for old, new in zip(earlier.editions, book.editions) for term_id in new.changed
+               if old.term_by_id.get(term_id) is not new.term_by_id.get(term_id)}
+    if not changed:
+        return marks
+    tied = _lineage_ties(book)
+    todo = list(changed)
+    while todo:  # the terms the changed ones reach through lineage, either way
+        for other in tied.get(todo.pop(), ()):
+            if other not in changed:
+                changed.add(other)
+                todo.append(other)
+    again = clause_marks(book, frozenset(changed))
+    return {e.id: {**{t: m for t, m in marks[e.id].items() if t not in changed}, **again[e.id]}
+            for e in book.editions}
+
+
+def _lineage_ties(book: Rulebook) -> dict[str, set[str]]:
+    """Term id -> the terms whose clauses its declared lineage names, or that name its clauses."""
+    tied: dict[str, set[str]] = {}
+    for edition in book.editions:
+        for declared in edition.lineage:
+            term = declared.clause.split("#", 1)[0]
+            for source in declared.sources:
+                other = source.split("#", 1)[0]
+                tied.setdefault(term, set()).add(other)
+                tied.setdefault(other, set()).add(term)
+    return tied
 
 
 def _declared_mark(declared: Lineage, meaning: tuple, edition: str, marks: Mapping, meanings: Mapping,

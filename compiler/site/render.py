@@ -13,7 +13,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -77,8 +77,11 @@ class Renderer:
                  changes: Callable[[Edition, Edition], object] | None = None, show_editor_notes: bool = False):
         self.book = book
         self.show_editor_notes = show_editor_notes
-        self.marks = lineage.clause_marks(book)
+        self._marks: Mapping | None = None  # worked out when first asked (serve may give them: ``marks``)
         self.changes = changes
+        # ``rulebook serve``'s store of rendered term bodies (``term_body``), kept from build to build
+        # while the site's frame is the same; None: render each every time.
+        self.fragments: dict | None = None
         folders = (templates,) if isinstance(templates, Path) else templates  # searched in order
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(t) for t in folders]), autoescape=True,
                                       undefined=jinja2.StrictUndefined, trim_blocks=True,
@@ -88,6 +91,17 @@ class Renderer:
         self.env.globals.update(section_title=section_title, section_id=section_id,
                                 edition_anchor=edition_anchor, book=book, latest=book.latest,
                                 P=P, r=self, DELETE=DELETE, INSERT=INSERT)
+
+    @property
+    def marks(self) -> Mapping[str, Mapping[str, Mapping[str, lineage.ClauseMark]]]:
+        """Every clause's mark in every edition (``lineage.clause_marks``)."""
+        if self._marks is None:
+            self._marks = lineage.clause_marks(self.book)
+        return self._marks
+
+    @marks.setter
+    def marks(self, marks: Mapping) -> None:
+        self._marks = marks
 
     # -- helpers the templates call -------------------------------------------------
 
@@ -186,6 +200,27 @@ class Renderer:
         if term_id not in edition.term_by_id or (clause_id and ref not in edition.clause_by_ref):
             return None
         return P.edition_term_uri(self.book, edition.id, term_id) + (f"#{clause_id}" if clause_id else "")
+
+    def term_body(self, spec: P.PageSpec, edition: Edition, term: Term, href: Href, base_level: int,
+                  prefix: str) -> Markup:
+        """The ``term_body`` macro of ``_macros.html``, as the printable glossary shows each term.
+
+        With ``fragments`` (``rulebook serve``), a term's body is rendered again only
+        when the term (the very object: the model keeps an unchanged file's) or its
+        clauses' marks changed; everything else it shows is the site's frame, and a
+        change there rebuilds the whole site with an empty store.
+        """
+        macro = self.env.get_template("_macros.html").module.term_body
+        if self.fragments is None:
+            return macro(self, edition, term, href, base_level, prefix)
+        key = (spec.src_uri, edition.id, term.id, base_level, prefix, self.show_editor_notes)
+        marks = self.marks[edition.id].get(term.id, {})
+        held = self.fragments.get(key)
+        if held is not None and held[0] is term and held[1] == marks:
+            return held[2]
+        body = macro(self, edition, term, href, base_level, prefix)
+        self.fragments[key] = (term, marks, body)
+        return body
 
     # -- pages ---------------------------------------------------------------------------
 

@@ -46,9 +46,13 @@ from mkdocs.livereload import LiveReloadServer, _serve_url
 from mkdocs.plugins import BasePlugin, event_priority
 
 from ..diagnostics import printable
+from ..counts import counted
 
 OVERLAY_ID = "rulebook-error-overlay"
 REBUILDS_BETWEEN_COLLECTIONS = 20
+# The pages over every term (the printable glossary, "What changed") are written once edits
+# have paused this long: a save that follows soon after never waits behind them.
+QUIET_BEFORE_LATER_PAGES = 2.0  # seconds
 
 # Inline styles: the overlay must show whatever the theme's stylesheets are.
 _OVERLAY = (
@@ -96,6 +100,11 @@ class Site:
         self.templates: dict[str, bytes] = {}  # compiled templates, kept from build to build
         self.theme_files: list[str] | None = None  # the theme's files, listed at the last whole build
         self.rebuilds = 0
+        self.fragments: dict = {}  # rendered term bodies of the printout (Renderer.term_body), per frame
+        self.pending: frozenset[str] = frozenset()  # pages over every term not yet written again
+        self.quiet = QUIET_BEFORE_LATER_PAGES
+        self.config_stamp = _stamp(config_file)  # mkdocs.yml as the site served was built with it
+        self.marks: tuple | None = None  # (rulebook, its clauses' marks) of the site served
 
     def load_config(self, site_dir: str, only: frozenset[str] | None = None, later: bool = False):
         from mkdocs.config import load_config
@@ -103,7 +112,8 @@ class Site:
         config = load_config(config_file=str(self.config_file), site_dir=site_dir, dev_addr=self.dev_addr)
         if self.url:
             config.site_url = self.url
-        config.plugins["rulebook-serve"] = Incremental(only, self.search, self.templates, later)
+        config.plugins["rulebook-serve"] = Incremental(only, self.search, self.templates, later, self.fragments,
+                                                       self.marks)
         theme_env = config.theme.get_env
 
         def get_env():
@@ -137,6 +147,9 @@ class Site:
                 config.plugins.on_build_error(error=exc)
             raise
         self.search = config.plugins["rulebook-serve"].entries
+        renderer = getattr(config.plugins.get("rulebook"), "renderer", None)
+        if renderer is not None:
+            self.marks = (renderer.book, renderer.marks)
 
     def rebuild(self) -> None:
         """After an edit: check; build what changed (or everything, elsewhere); on errors keep the last site."""
@@ -152,22 +165,29 @@ class Site:
         if book is None:
             report(problems)
             count = sum(p.severity == "error" for p in problems)
-            self.fail("\n".join(str(p) for p in problems) + f"\n{count} problem{'s' if count != 1 else ''} found")
+            self.fail("\n".join(str(p) for p in problems) + f"\n{counted(count, 'problem')} found")
             return
-        only = None if self.damaged else affected(self.book, book)
+        stamp = _stamp(self.config_file)
+        only = None if self.damaged or stamp != self.config_stamp else affected(self.book, book)
         try:
             if only is None:
                 self._whole(book)
+                self.config_stamp = stamp
                 click.echo(f"Rebuilt the site in {time.monotonic() - start:.1f} s")
             else:
-                now, later = _split(book, only)
-                self._pages(book, now)
+                now, later = _split(book, only | self.pending)
+                if now:
+                    self._pages(book, now)
                 self.book, self.server.errors = book, None
                 click.echo(f"Rebuilt {_pages(now)} in {time.monotonic() - start:.1f} s")
+                self.pending = later
                 if later:
                     self._release()
+                    if not self._settled():
+                        return  # another edit came: its rebuild writes these too
                     start = time.monotonic()
                     self._pages(book, later, later=True)
+                    self.pending = frozenset()
                     click.echo(f"Rebuilt {_pages(later)} more (the printable glossary, \"What changed\") "
                                f"in {time.monotonic() - start:.1f} s")
         except (MkDocsException, SystemExit) as exc:
@@ -176,6 +196,14 @@ class Site:
             self.fail(f"the site was not rebuilt\n{message}")
             return
         self.book, self.server.errors = book, None
+
+    def _settled(self) -> bool:
+        """Whether edits have paused for ``quiet`` seconds (False as soon as another comes, or at ^C)."""
+        server = self.server
+        assert server is not None
+        with server._rebuild_cond:
+            server._rebuild_cond.wait_for(lambda: server._want_rebuild or server._shutdown, timeout=self.quiet)
+            return not (server._want_rebuild or server._shutdown)
 
     def _freeze(self) -> None:
         """Freeze the heap as it is (the rulebook served, mkdocs' state) for the cyclic collector.
@@ -186,11 +214,14 @@ class Site:
         ever; garbage in cycles waits for the collection every REBUILDS_BETWEEN_COLLECTIONS
         rebuilds, paid once rather than at every rebuild.
         """
+        from . import plugin
+
         self.rebuilds += 1
         if self.rebuilds % REBUILDS_BETWEEN_COLLECTIONS == 0:
             gc.unfreeze()
             gc.collect()
         gc.freeze()
+        plugin.HOST_FREEZES = True
 
     def _whole(self, book) -> None:
         """Every page, into a fresh folder switched in once complete."""
@@ -198,6 +229,8 @@ class Site:
 
         assert self.server is not None
         out = tempfile.mkdtemp(prefix="rulebook-serve-")
+        self.fragments.clear()  # rendered in another frame (titles, editions, templates)
+        self.pending = frozenset()
         try:
             with checked(self.rulebook, book):
                 self.build(self.load_config(out))
@@ -244,9 +277,10 @@ class Incremental(BasePlugin):
     """
 
     def __init__(self, only: frozenset[str] | None, entries: list[dict], templates: dict[str, bytes],
-                 later: bool = False):
+                 later: bool = False, fragments: dict | None = None, marks: tuple | None = None):
         super().__init__()
         self.only, self.entries, self.templates, self.later = only, entries, templates, later
+        self.fragments, self.marks = fragments, marks
         self.urls: set[str] = set()
 
     @event_priority(-100)  # after the rulebook plugin has made its renderer
@@ -256,10 +290,18 @@ class Incremental(BasePlugin):
         renderer = getattr(config.plugins.get("rulebook"), "renderer", None)
         if renderer is not None:
             renderer.env.bytecode_cache = _Compiled(self.templates)
+            renderer.fragments = self.fragments
+            if self.only is not None and self.marks is not None:
+                # The same frame as the site served (``affected``): only the edited terms' marks change.
+                from .lineage import clause_marks_since
+
+                renderer.marks = clause_marks_since(renderer.book, *self.marks)
+        if self.only is not None:
+            # 404.html and the sitemap show the site's frame, unchanged since the whole build; written
+            # again here they would date every page not built today (mkdocs dates a page when it reads it).
+            config.theme.static_templates.clear()
         if self.later:
-            for plugin in config.plugins.values():
-                if hasattr(plugin, "search_index"):  # Material's search: no index to write, none to serve half-done
-                    plugin.config.enabled = False
+            config.plugins["rulebook-serve-index-kept"] = _IndexKept()
         return config
 
 
@@ -295,6 +337,21 @@ class Incremental(BasePlugin):
             index = search.search_index.generate_search_index(None)
             write_file(index.encode(), str(Path(config.site_dir) / "search" / "search_index.json"))
         self.entries = list(entries)
+
+
+class _IndexKept(BasePlugin):
+    """Added to the builds of pages written while requests are answered: Material's search index is
+    left as it is (the pages have no entries; it would be written with none, and not whole).
+
+    The search plugin stays enabled while the pages are built: it gives every page its search
+    box and strips the ``data-search-*`` marks, as in a whole build.
+    """
+
+    @event_priority(100)  # before the search plugin writes its index
+    def on_post_build(self, config) -> None:
+        for plugin in config.plugins.values():
+            if hasattr(plugin, "search_index"):
+                plugin.config.enabled = False
 
 
 class _Compiled(BytecodeCache):
@@ -367,8 +424,16 @@ def _split(book, only: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
     return only - later, later
 
 
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return None
+    return (stat.st_size, stat.st_mtime_ns)
+
+
 def _pages(uris: frozenset[str]) -> str:
-    return f"{len(uris)} page{'s' if len(uris) != 1 else ''}"
+    return counted(len(uris), "page")
 
 
 def _frame(book) -> tuple:
@@ -404,6 +469,9 @@ def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
         host, port = config.dev_addr
         mount = urlsplit(config.site_url or "/").path
         server = site.server = Server(builder=site.rebuild, host=host, port=port, root=first, mount_path=mount)
+        # Told of each save by the system (inotify), not by looking at every file twice a second:
+        # at 2,000 terms a look took longer than a rebuild's own work (mkdocs polls).
+        server.observer = _native_observer()
         try:
             server.server_bind()
         except OSError as exc:
@@ -426,7 +494,7 @@ def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
         for item in config.watch:
             server.watch(item)
         server.server_activate()
-        server.observer.start()
+        _start_watching(server)
         click.echo(f"Serving on {site.url}")
         server.serve_thread.start()
         try:
@@ -441,6 +509,41 @@ def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
         if site.server is not None and os.path.isdir(site.server.root):
             shutil.rmtree(site.server.root, ignore_errors=True)
         shutil.rmtree(first, ignore_errors=True)
+
+
+def _native_observer():
+    """watchdog's observer for the system (inotify on Linux), told of writes only.
+
+    The system also reports files opened and read, so a rebuild reading the
+    rulebook would set off the next one, and so on, forever.
+    """
+    from watchdog import events as E
+    from watchdog.observers import Observer
+
+    writes = [E.FileCreatedEvent, E.FileDeletedEvent, E.FileModifiedEvent, E.FileMovedEvent, E.FileClosedEvent]
+
+    class Writes(Observer):
+        def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):
+            return super().schedule(event_handler, path, recursive=recursive, event_filter=event_filter or writes,
+                                    follow_symlink=follow_symlink)
+
+    return Writes()
+
+
+def _start_watching(server: Server) -> None:
+    """Start the observer; where the system's notices fail (inotify's limits), poll as mkdocs does."""
+    try:
+        server.observer.start()
+    except OSError:
+        from watchdog.observers.polling import PollingObserver
+
+        paths = list(server._watched_paths)
+        server.observer = PollingObserver(timeout=0.5)
+        server._watched_paths.clear()
+        server._watch_refs.clear()
+        for path in paths:
+            server.watch(path)
+        server.observer.start()
 
 
 def _interrupt(signum, frame) -> None:

@@ -32,7 +32,7 @@ def tied(tmp_path, monkeypatch, hostile) -> Path:
 
 def test_generate_gives_a_decision_tied_to_30_facts_its_cases(cli, tied):
     code, out, err = cli("conformance", "generate", "--rulebook", tied, "--edition", "v1", "--out", "suite")
-    assert (code, out, err) == (0, "edition v1: 2 cases over 1 decisions: suite/cases.json, suite/test_conformance.py\n",
+    assert (code, out, err) == (0, "edition v1: 2 cases over 1 decision: suite/cases.json, suite/test_conformance.py\n",
                                 "")
     data = json.loads(Path("suite/cases.json").read_text(encoding="utf-8"))
     assert data["decisions"] == [{"decision": "t.q", "type": "bool", "values": [], "facts": ["a"],
