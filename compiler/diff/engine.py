@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 from functools import cached_property
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from ..diagnostics import Location
@@ -19,7 +19,7 @@ from .. import progress
 from . import classify as K
 from . import level as L
 from . import names as N
-from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary
+from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
@@ -231,6 +231,7 @@ class _Differ:
         # Only the terms that differ are read (from the cache, they are loaded here).
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
+        self._pairs = pairs
         self._terms = {p.id: p.new or p.old for p in pairs}
         # Each side's words per term, for a sentence that moved to or from another clause (level).
         self._words = ({p.id: " ".join(c.text for c in p.old.clauses) for p in pairs if p.old},
@@ -248,6 +249,7 @@ class _Differ:
         self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
         self._clause_refs: dict[int, tuple[set[str], set[str]]] = {}  # id(change) -> its old and new clause refs
+        self._steps_of: dict[int, tuple] = {}  # id(change) -> a procedure's old and new steps, where they changed
         changes = [self._finish(d, behaviours) for d in drafts]
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
@@ -265,24 +267,39 @@ class _Differ:
         from . import conformance_impact as C
 
         targets = [n for n in names if n.kind == "decision" and n.status in (N.CHANGED, N.REMOVED)]
-        if not targets:
+        if not targets and not self._steps_of:
             return changes, names
-        fo, fn = self._function_sides
-        found = {n.name: C.decision_flips(suite, n.name, fn if n.status == N.CHANGED else None, fo, self.vocabulary)
-                 for n in targets}
-        core = _shared_core(fo, fn, self.vocabulary)
         sid = suite.edition.id
-        names = tuple(replace(n, conformance=C.summary(sid, [found[n.name]])) if n.name in found else n
-                      for n in names)
+        found, core, fn = {}, None, None
+        if targets:
+            fo, fn = self._function_sides
+            found = {n.name: C.decision_flips(suite, n.name, fn if n.status == N.CHANGED else None, fo,
+                                              self.vocabulary) for n in targets}
+            core = _shared_core(fo, fn, self.vocabulary)
+            names = tuple(replace(n, conformance=C.summary(sid, [found[n.name]])) if n.name in found else n
+                          for n in names)
         out = []
         for c in changes:
             mine = [found[r["name"]] for r in c.names if r["kind"] == "decision" and r["name"] in found]
-            if mine and c.clause is not None:
+            steps = [self._steps_flips(*self._steps_of[id(c)])] if id(c) in self._steps_of else []
+            if (mine or steps) and c.clause is not None:
                 olds, news = self._clause_refs[id(c)]
-                c = replace(c, conformance=C.summary(sid, mine, lambda d, f: C.charged(
+                c = replace(c, conformance=C.summary(sid, mine + steps, lambda d, f: d in steps or C.charged(
                     d, f, fn if self.new.exists(("decision", d.name)) else None, core, olds, news)))
             out.append(c)
         return out, names
+
+    def _steps_flips(self, old_steps, new_steps):
+        """The old suite's next-step cases of a procedure whose steps changed, and those that flip."""
+        from dataclasses import replace
+
+        from .conformance_impact import steps_flips
+
+        procedure_clause = next(c for p in self._pairs if p.old is not None for c in p.old.clauses
+                                if c.steps == old_steps)
+        terms = {ref.split("#", 1)[0] for ref in old_steps.order} | {procedure_clause.term}
+        view = replace(self.old.edition, terms=tuple(self.old.term(t) for t in sorted(terms)))
+        return steps_flips(view, old_steps, new_steps, self._counterpart)
 
     def _names(self, behaviours: dict, changes: list) -> tuple[N.NameChange, ...]:
         """Each decision, predicate and constraint of one side only, and each decision whose answers
@@ -399,8 +416,10 @@ class _Differ:
         self._editions = (fo.edition, fn.edition)
         for key in one:
             added = where[key][1]
-            self._one[key] = N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
-                                       (fn if added else fo).edition, added)
+            self._one[key] = replace(
+                N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
+                          (fn if added else fo).edition, added),
+                unanswered_reasons=unanswered(key[0], key[1], fo, fn, self.vocabulary, added))
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
 
     # -- the finished change ------------------------------------------------------------------
@@ -450,9 +469,7 @@ class _Differ:
                 return None
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
-        drift = K.drift(text, d["meaning_changed"], bool(changed), d["has_meaning"],
-                        d["old_text"] or "", d["new_text"] or "", self._phrases()) \
-            if kind not in ("added", "removed") else []
+        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") else []
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -486,6 +503,8 @@ class _Differ:
             sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
+        if p is not None and len(p.old) == 1 and p.old[0].steps is not None and d["steps_changed"]:
+            self._steps_of[id(change)] = (p.old[0].steps, p.new[0].steps if len(p.new) == 1 else None)
         return change
 
     def _refs(self, d: dict, behaviours: dict, own: list[Behaviour]) -> tuple[dict, ...]:
@@ -544,11 +563,30 @@ class _Differ:
         compared = {(b.kind, b.name) for b in own}
         return any(n not in compared for n in d["names"])
 
-    def _phrases(self) -> K.Phrases:
-        if not hasattr(self, "_phrase_cache"):
-            self._phrase_cache = K.Phrases(K.condition_phrases(
-                self.vocabulary, set(self.old.predicate_names()) | set(self.new.predicate_names())))
-        return self._phrase_cache
+    def _drift(self, d: dict, text: str, behaviour_changed: bool) -> list[str]:
+        """Drift flags (``classify.drift``); a heading's text is its declarations, so only a clause's
+        mentions of facts and values are compared with what its rules test."""
+        clause = not d["header"]
+        reworded = clause and d["has_meaning"] and text == K.REWORDED
+        return K.drift(text, behaviour_changed, clause and d["has_meaning"],
+                       self._drift_side(self.old, d["olds"], d["old_text"], reworded),
+                       self._drift_side(self.new, d["news"], d["new_text"], reworded), self._labels())
+
+    def _drift_side(self, side, clauses: tuple, text: str | None, reworded: bool) -> K.Side:
+        """What the clauses' conditions test, through the predicates they use (loaded only when compared)."""
+        if not reworded:
+            return K.Side(text or "", set())
+        refs = K.predicate_refs(clauses) & set(side.predicate_names())
+        edition = side.evaluable([("predicate", n) for n in sorted(refs)]) if refs else None
+        predicates = {n: p.condition for n, p in edition.predicates.items()} if edition else {}
+        return K.Side(text or "", K.keys_tested(clauses, predicates), tuple(l.phrase for c in clauses for l in c.links),
+                      K.predicate_keys(predicates))
+
+    def _labels(self) -> K.Labels:
+        if not hasattr(self, "_label_cache"):
+            self._label_cache = K.condition_labels(
+                self.vocabulary, set(self.old.predicate_names()) | set(self.new.predicate_names()))
+        return self._label_cache
 
     def _impact(self, d: dict, behaviours: dict) -> list[dict]:
         """Clauses elsewhere that use what this change touched, transitively, in the new edition first."""

@@ -17,8 +17,8 @@ from ..diagnostics import printable
 from .behaviour import transition_words
 from .engine import Change, DiffResult
 from . import names as N
-from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note,
-                      use_words)
+from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, side_name, situation,
+                      unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -134,8 +134,8 @@ _BEHAVIOUR = """\
 {% if b.witnesses %}
 <table><tr><th>situation</th><th>{{ old }}</th><th>{{ new }}</th><th>decided by</th></tr>
 {%- for w in b.witnesses -%}
-<tr><td>{{ situation(w.facts) }}{% if unknown(w) %} <em>({{ unknown(w) }})</em>{% endif %}</td><td>{{ answer(w.old) }}</td><td>{{ answer(w.new) }}</td>
-{#- #}<td>{{ w.old_clauses | join(', ') or 'no rule' }} → {{ w.new_clauses | join(', ') or 'no rule' }}</td></tr>
+<tr><td>{{ situation(w.facts) }}{% if unknown(w) %} <em>({{ unknown(w) }})</em>{% endif %}</td><td>{{ outcome(w.old, w.old_reason) }}</td><td>{{ outcome(w.new, w.new_reason) }}</td>
+{#- #}<td>{{ deciders(w) }}</td></tr>
 {%- endfor %}</table>
 {% endif %}
 """
@@ -218,7 +218,7 @@ def _behaviour_helpers(old: str, new: str) -> dict:
     from .conformance_impact import words as breaks
 
     return dict(old=old, new=new, breaks=breaks, situation=lambda facts: situation(dict(facts)), unknown=unknown_note,
-                answer=answer, transitions=lambda b: [transition_words(t, "→") for t in b.transitions])
+                outcome=outcome, deciders=deciders, transitions=lambda b: [transition_words(t, "→") for t in b.transitions])
 
 
 def render_history(term: str, steps: list[DiffResult]) -> str:

@@ -12,7 +12,7 @@ from .engine import Change, DiffResult
 from .behaviour import Behaviour, transition_lines
 from . import names as N
 from .conformance_impact import words as conformance_words
-from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation,
+from .present import (by_term, clause_name, details, introduced, location, outcome, side_name, situation,
                       summary_line, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
@@ -65,9 +65,8 @@ def _name(name: N.NameChange, paint) -> list[str]:
 
 def witness_lines(b: Behaviour) -> list[str]:
     """Each witness: the situation, both answers and the clauses that gave them."""
-    return [f"when {situation(dict(w.facts))}: old {answer(w.old)}"
-            f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
-            f" ({', '.join(w.new_clauses) or 'no rule'})"
+    return [f"when {situation(dict(w.facts))}: old {outcome(w.old, w.old_reason, w.old_clauses)}"
+            f", new {outcome(w.new, w.new_reason, w.new_clauses)}"
             + (f" [{unknown_note(w)}]" if unknown_note(w) else "") for w in b.witnesses]
 
 
