@@ -231,6 +231,7 @@ class _Differ:
         # Only the terms that differ are read (from the cache, they are loaded here).
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
+        self._pairs = pairs
         self._terms = {p.id: p.new or p.old for p in pairs}
         self._steps = ({r: n for p in pairs for r, n in step_numbers(p.old).items()},
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
@@ -245,6 +246,7 @@ class _Differ:
         self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
         self._clause_refs: dict[int, tuple[set[str], set[str]]] = {}  # id(change) -> its old and new clause refs
+        self._steps_of: dict[int, tuple] = {}  # id(change) -> a procedure's old and new steps, where they changed
         changes = [self._finish(d, behaviours) for d in drafts]
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
@@ -262,24 +264,39 @@ class _Differ:
         from . import conformance_impact as C
 
         targets = [n for n in names if n.kind == "decision" and n.status in (N.CHANGED, N.REMOVED)]
-        if not targets:
+        if not targets and not self._steps_of:
             return changes, names
-        fo, fn = self._function_sides
-        found = {n.name: C.decision_flips(suite, n.name, fn if n.status == N.CHANGED else None, fo, self.vocabulary)
-                 for n in targets}
-        core = _shared_core(fo, fn, self.vocabulary)
         sid = suite.edition.id
-        names = tuple(replace(n, conformance=C.summary(sid, [found[n.name]])) if n.name in found else n
-                      for n in names)
+        found, core, fn = {}, None, None
+        if targets:
+            fo, fn = self._function_sides
+            found = {n.name: C.decision_flips(suite, n.name, fn if n.status == N.CHANGED else None, fo,
+                                              self.vocabulary) for n in targets}
+            core = _shared_core(fo, fn, self.vocabulary)
+            names = tuple(replace(n, conformance=C.summary(sid, [found[n.name]])) if n.name in found else n
+                          for n in names)
         out = []
         for c in changes:
             mine = [found[r["name"]] for r in c.names if r["kind"] == "decision" and r["name"] in found]
-            if mine and c.clause is not None:
+            steps = [self._steps_flips(*self._steps_of[id(c)])] if id(c) in self._steps_of else []
+            if (mine or steps) and c.clause is not None:
                 olds, news = self._clause_refs[id(c)]
-                c = replace(c, conformance=C.summary(sid, mine, lambda d, f: C.charged(
+                c = replace(c, conformance=C.summary(sid, mine + steps, lambda d, f: d in steps or C.charged(
                     d, f, fn if self.new.exists(("decision", d.name)) else None, core, olds, news)))
             out.append(c)
         return out, names
+
+    def _steps_flips(self, old_steps, new_steps):
+        """The old suite's next-step cases of a procedure whose steps changed, and those that flip."""
+        from dataclasses import replace
+
+        from .conformance_impact import steps_flips
+
+        procedure_clause = next(c for p in self._pairs if p.old is not None for c in p.old.clauses
+                                if c.steps == old_steps)
+        terms = {ref.split("#", 1)[0] for ref in old_steps.order} | {procedure_clause.term}
+        view = replace(self.old.edition, terms=tuple(self.old.term(t) for t in sorted(terms)))
+        return steps_flips(view, old_steps, new_steps, self._counterpart)
 
     def _names(self, behaviours: dict, changes: list) -> tuple[N.NameChange, ...]:
         """Each decision, predicate and constraint of one side only, and each decision whose answers
@@ -478,6 +495,8 @@ class _Differ:
             sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
+        if p is not None and len(p.old) == 1 and p.old[0].steps is not None and d["steps_changed"]:
+            self._steps_of[id(change)] = (p.old[0].steps, p.new[0].steps if len(p.new) == 1 else None)
         return change
 
     def _refs(self, d: dict, behaviours: dict, own: list[Behaviour]) -> tuple[dict, ...]:

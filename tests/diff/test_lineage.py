@@ -46,6 +46,7 @@ cure
   semantic  cure#order  rename/editions/v2/cure.yaml:8:9
     (steps of cure.order: 2 steps -> 3; inserted reveal-the-cure (step 1); renumbered choose-a-character (1 -> 2), remove-the-poison (2 -> 3))
     To cure, follow these steps:
+    breaks conformance: 1 of 3 cases of v1's suite flips: cure.order.next_step-e497e0c54b39 (expected cure#step-1, now cure#reveal-the-cure)
   added  cure#reveal-the-cure  rename/editions/v2/cure.yaml:11:9
     {+1. Reveal the cure to your opponent.+}
   renamed  cure#step-1 -> cure#choose-a-character  rename/editions/v2/cure.yaml:13:9
