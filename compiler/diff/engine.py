@@ -233,6 +233,9 @@ class _Differ:
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._pairs = pairs
         self._terms = {p.id: p.new or p.old for p in pairs}
+        # Each side's words per term, for a sentence that moved to or from another clause (level).
+        self._words = ({p.id: " ".join(c.text for c in p.old.clauses) for p in pairs if p.old},
+                       {p.id: " ".join(c.text for c in p.new.clauses) for p in pairs if p.new})
         self._steps = ({r: n for p in pairs for r, n in step_numbers(p.old).items()},
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
@@ -431,12 +434,19 @@ class _Differ:
         one_sided = d["meaning_changed"] and any(n not in behaviours for n in d["names"])
         behaviour_changed = bool(changed) or d["steps_changed"] or one_sided
         text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
+        if text == K.REWORDED and L.only_cited_numbers_changed(d["old_text"] or "", d["new_text"] or ""):
+            text = K.EDITORIAL  # a cited rule's new number ("see rule 711" -> "712"): a number, not a word
         kind = d["kind"]
         p: Pairing | None = d["pairing"]
         step = renumbering(*self._steps, p.old[0], p.new[0]) \
             if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
+        line = redline(d["old_text"] or "", d["new_text"] or "")
+        level = self._level(d, kind or "reworded", text, line, own, changed)
         if kind is None:
-            if behaviour_changed:
+            # The rules were rewritten with the words, and the words say a rule changed though the
+            # model's answers did not: the meaning changed as written (a clause whose rules were
+            # rewritten and whose answers and words say nothing changed is reworded).
+            if behaviour_changed or (d["meaning_changed"] and text == K.REWORDED and level == L.RULE_CHANGE):
                 kind = "semantic"
             elif p is not None and {c.term for c in p.old} != {c.term for c in p.new}:
                 kind = "moved"  # to another term: as such, whatever else changed but behaviour
@@ -445,8 +455,9 @@ class _Differ:
             elif p is not None and text != K.REWORDED and renumbered(p.old[0], p.new[0]):
                 # Same words under another rule number (704.5k -> 704.5j): the numbering moved, not the rule.
                 kind = "renumbered"
-            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
-                kind = "renamed"
+            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new] and \
+                    not (text == K.REWORDED and renumbered(p.old[0], p.new[0])):
+                kind = "renamed"  # a rule number is no name: 903.11g reworded as 903.12g is reworded
             elif text == K.REWORDED:
                 kind = "reworded"
             elif text == K.EDITORIAL or d["meaning_changed"] or d["header"] or \
@@ -462,7 +473,6 @@ class _Differ:
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
-        line = redline(d["old_text"] or "", d["new_text"] or "")
         change = Change(
             kind=kind, term=term, clause=clause,
             old_clause="+".join(c.id for c in olds) or None,
@@ -485,9 +495,7 @@ class _Differ:
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
             step=step,
-            level=L.level(self._answers_changed(d, own, changed)
-                          or (not d["header"] and text == K.REWORDED and L.prose_rule_change(kind, line)),
-                          text == K.REWORDED),
+            level=level,
             numbers=_numbers(p),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
@@ -526,6 +534,24 @@ class _Differ:
             return whole
         return clause_compare(whole.name, self._function_sides, self.vocabulary,
                               {c.ref for c in olds}, {c.ref for c in news})
+
+    def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
+        """Answers first (the clause's own, by its model), then the words (``compiler.diff.level``):
+        an added or removed clause with rules of its own that answer as the other side did is a
+        clarification, one without rules is read by its words; a rewording of a clause with rules
+        is read by its sentences only (its words within a sentence are the model's to judge)."""
+        if self._answers_changed(d, own, changed):
+            return L.RULE_CHANGE
+        if d["header"]:
+            return L.level(False, text == K.REWORDED or kind in ("added", "removed"))
+        if kind in ("added", "removed"):
+            return L.CLARIFICATION if d["has_meaning"] or not L.words_rule_change(kind, line) else L.RULE_CHANGE
+        if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
+            return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
+        terms = {c.term for c in d["olds"] + d["news"]}
+        elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
+        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"]) \
+            else L.CLARIFICATION
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,
