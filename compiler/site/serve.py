@@ -12,13 +12,17 @@ and after a failed rebuild it answered no request until the next good build
   build that fails half-way leaves the last good site whole;
 - "Serving on URL" is printed once the first build is served (the port is the
   one bound, so ``--dev-addr 127.0.0.1:0`` picks a free one);
-- a rebuild reads again only the files changed since (``build.remembering``)
-  and, when the edit changed terms but not the site's frame (editions, term
-  names, the set of pages), writes only the pages those terms show on (their
-  pages in every edition, their histories, the "What changed" pages around the
-  edition, the printable glossary), in place, as mkdocs' ``--dirty`` build
-  does, and merges their search entries into the index
-  (``affected``). Anything else rebuilds the whole site.
+- saves are noticed by the system's file events (``_native_observer``);
+- a rebuild reads again only the files changed since, and builds and checks
+  again only the terms they hold (``build.remembering``); when the edit changed
+  terms but not the site's frame (editions, term names, the set of pages,
+  mkdocs.yml), it writes only the pages those terms show on (their pages in
+  every edition, their histories), in place, as mkdocs' ``--dirty`` build
+  does, merges their search entries into the index (``affected``), and once
+  edits pause, the pages over every term (the "What changed" pages around the
+  edition, the printable glossary, which renders again only the changed terms).
+  Anything else rebuilds the whole site. Either way the files served are those
+  a whole build writes (tests/site/test_serve_incremental.py).
 
 It drives mkdocs' ``LiveReloadServer`` (file watching, live reload, request
 handling) with its own builder, in place of ``mkdocs.commands.serve``.
@@ -45,8 +49,9 @@ from jinja2 import BytecodeCache
 from mkdocs.livereload import LiveReloadServer, _serve_url
 from mkdocs.plugins import BasePlugin, event_priority
 
-from ..diagnostics import printable
+from ..build import _stamp  # a file's (size, mtime): how remembering tells an unchanged one
 from ..counts import counted
+from ..diagnostics import printable
 
 OVERLAY_ID = "rulebook-error-overlay"
 REBUILDS_BETWEEN_COLLECTIONS = 20
@@ -103,7 +108,7 @@ class Site:
         self.fragments: dict = {}  # rendered term bodies of the printout (Renderer.term_body), per frame
         self.pending: frozenset[str] = frozenset()  # pages over every term not yet written again
         self.quiet = QUIET_BEFORE_LATER_PAGES
-        self.config_stamp = _stamp(config_file)  # mkdocs.yml as the site served was built with it
+        self.config_stamp = _stamp(Path(config_file))  # mkdocs.yml as the site served was built with it
         self.marks: tuple | None = None  # (rulebook, its clauses' marks) of the site served
 
     def load_config(self, site_dir: str, only: frozenset[str] | None = None, later: bool = False):
@@ -167,7 +172,7 @@ class Site:
             count = sum(p.severity == "error" for p in problems)
             self.fail("\n".join(str(p) for p in problems) + f"\n{counted(count, 'problem')} found")
             return
-        stamp = _stamp(self.config_file)
+        stamp = _stamp(Path(self.config_file))
         only = None if self.damaged or stamp != self.config_stamp else affected(self.book, book)
         try:
             if only is None:
@@ -422,14 +427,6 @@ def _split(book, only: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
 
     later = only & ({P.print_uri()} | {P.changes_uri(e.id) for e in book.editions})
     return only - later, later
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = Path(path).stat()
-    except OSError:
-        return None
-    return (stat.st_size, stat.st_mtime_ns)
 
 
 def _pages(uris: frozenset[str]) -> str:
