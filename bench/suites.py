@@ -16,7 +16,12 @@ and 30 constraints, in pairs over one y: "never lit_a and not y" and "never
 lit_b and (y or y')", so lit_a and lit_b never hold together, which the
 allowed space only knows through an existential over the y's.
 
+A third table, alone (``--wide``): hostile.py's wide condition of N items (3N conditions),
+with the time of every condition's deciding region in one pass (flips.py) against the former
+way, one variant of the decision per condition (up to --baseline-max items: it is quadratic).
+
 Run: python bench/suites.py [--sizes 10,20,40,80] [--repeat 3] [--bundled rulebook]
+     python bench/suites.py --wide 100,1000,10000 [--baseline-max 1000] [--repeat 1]
 Times are CPU times (process_time), the best of --repeat runs, in ms; the ratios and sizes are the point.
 "mutants ms" is `conformance mutants`' scoring after its own generation (it reuses the
 diagrams of the variants generation made; the first measure of a fresh edition pays for them).
@@ -119,6 +124,67 @@ def generated_table(sizes: list[int], repeat: int) -> list[str]:
     return lines
 
 
+def _wide_rulebook(out: Path, items: int) -> Path:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hostile", ROOT / "bench" / "hostile.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.wide_condition(out, items)
+
+
+def _regions_one_pass(space, atoms) -> None:
+    from compiler.conformance.cases import _deciding
+
+    for atom in atoms:
+        _deciding(space, atom)
+
+
+def _regions_per_variant(space, atoms) -> None:
+    """The former way (before flips.py): each condition's deciding region from the decision with that
+    condition negated, built whole (a variant per condition: quadratic)."""
+    from compiler.conformance.cases import _negated
+
+    for atom in atoms:
+        space.outcomes.difference(space.variant(_negated(space.model, atom)), space.allowed)
+    space._variants.clear()
+
+
+def wide_table(sizes: list[int], repeat: int, baseline_max: int) -> list[str]:
+    """hostile.py's wide condition (an ``any`` of N items ``all[f0, fI, not f0]``: 3N conditions) at each size."""
+    from compiler.build import load_rulebook
+    from compiler.conformance import cases
+    from compiler.conformance.mutants import measure
+    from compiler.conformance.regions import DecisionSpace
+    from compiler.evaluate import DecisionModel
+
+    lines = ["| items | conditions | regions, one pass ms | regions, a variant each ms (former) | ratio "
+             "| generate ms | mutants ms | cases | 3 x (conditions + 1) | uncovered | mutants scored | equivalent "
+             "| score |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            book = load_rulebook(_wide_rulebook(Path(tmp) / f"w{n}", n))
+            edition = book.edition_by_id["v1"]
+            model = DecisionModel(edition.vocabulary, edition, "t.q")
+            atoms = cases.rule_atoms(model)
+            space = DecisionSpace(model, cases.case_facts(book, edition, "t.q"))
+            one_ms, _ = _best(lambda: (space._flips.clear(), space._part_flips.clear(),
+                                       _regions_one_pass(space, atoms)), repeat)
+            if n <= baseline_max:
+                variant_ms, _ = _best(lambda: _regions_per_variant(space, atoms), 1)
+                former, ratio = f"{variant_ms:,.0f}", f"{variant_ms / one_ms:,.0f}x"
+            else:
+                former, ratio = "not run", "-"
+            gen_ms, suite = _best(lambda: _fresh_suite(book, edition), repeat)
+            mut_ms, report = _best(lambda: measure(book, edition, suite), repeat)
+            (d,) = suite.decisions
+            lines.append(f"| {n:,} | {len(atoms):,} | {one_ms:,.0f} | {former} | {ratio} | {gen_ms:,.0f} "
+                         f"| {mut_ms:,.0f} | {len(d.cases)} | {3 * (len(atoms) + 1):,} | {len(d.uncovered):,} "
+                         f"| {report.scored:,} | {report.count('equivalent'):,} | {report.score:.2f} |")
+            print(lines[-1], flush=True)
+    return lines
+
+
 def bundled_table(root: Path) -> list[str]:
     from compiler.build import load_rulebook
     from compiler.conformance.cases import build_suite
@@ -151,7 +217,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="10,20,40,80")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--bundled", type=Path, default=ROOT / "rulebook")
+    parser.add_argument("--wide", default="", help="Sizes of the wide condition (items): its table only.")
+    parser.add_argument("--baseline-max", type=int, default=1000,
+                        help="Time the former per-condition variants up to this many items (quadratic).")
     args = parser.parse_args(argv)
+    if args.wide:
+        wide_table([int(s) for s in args.wide.split(",")], args.repeat, args.baseline_max)
+        return 0
     generated_table([int(s) for s in args.sizes.split(",")], args.repeat)
     print()
     print("\n".join(bundled_table(args.bundled)))

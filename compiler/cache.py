@@ -48,7 +48,7 @@ import sqlite3
 import sys
 import time
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -130,16 +130,46 @@ class Fingerprint:
 
     key: str
     files: dict  # root-relative posix path -> sha256 of its bytes
+    stats: dict = field(default_factory=dict, compare=False)  # path -> [size, mtime_ns, sha256] (see ``known``)
+    taken: int = field(default=0, compare=False)  # time.time_ns() when it was taken
+    hashed: int = field(default=0, compare=False)  # files read and hashed (the others came from ``known``)
 
 
-def fingerprint(root: Path | str) -> Fingerprint | None:
+# A file's hash is taken from ``known`` only when its size and modification time are as recorded
+# and it was last modified at least this long before the record was taken: a file changed within
+# the same tick of the clock as it was hashed would otherwise keep its old hash (git's "racy" files).
+RACY_NS = 2_000_000_000
+
+
+def fingerprint(root: Path | str, known: "Fingerprint | None" = None) -> Fingerprint | None:
     """Hash what ``build`` reads under ``root``, walked as it walks; None when it cannot be cached.
 
-    Declared source texts are not read by the build, only looked for: their
-    presence is verified when an entry is used (``Cache.lookup``).
+    With ``known`` (an earlier fingerprint of the same folder), a file whose size
+    and modification time are as ``known`` recorded them, and that was not new
+    then (``RACY_NS``), is not read again: its hash is taken from there, as mypy
+    and git take theirs. Declared source texts are not read by the build, only
+    looked for: their presence is verified when an entry is used (``Cache.lookup``).
     """
     root = Path(root)
     files: dict[str, str] = {}
+    stats: dict[str, list] = {}
+    taken = time.time_ns()
+    trusted = known.stats if known is not None else {}
+    before = (known.taken if known is not None else 0) - RACY_NS
+
+    hashed = 0
+
+    def sha(rel: str, path, stat) -> str:
+        nonlocal hashed
+        held = trusted.get(rel)
+        if held is not None and held[0] == stat.st_size and held[1] == stat.st_mtime_ns < before:
+            digest = held[2]
+        else:
+            digest = _sha(path)
+            hashed += 1
+        stats[rel] = [stat.st_size, stat.st_mtime_ns, digest]
+        return digest
+
     lines = [compiler_key()]
     try:
         if not root.is_dir() or not (root / "rulebook.yaml").is_file():
@@ -147,7 +177,7 @@ def fingerprint(root: Path | str) -> Fingerprint | None:
         for name in ("rulebook.yaml", "vocabulary.yaml", "corrections.yaml"):
             path = root / name
             if path.is_file():
-                files[name] = _sha(path)
+                files[name] = sha(name, path, path.stat())
                 lines.append(f"f {name} {files[name]}")
             else:
                 lines.append(f"- {name}")
@@ -163,7 +193,7 @@ def fingerprint(root: Path | str) -> Fingerprint | None:
                 for entry in _entries(folder.path):
                     rel = f"editions/{folder.name}/{entry.name}"
                     if entry.is_file():
-                        files[rel] = _sha(entry.path)
+                        files[rel] = sha(rel, entry.path, entry.stat())
                         lines.append(f"f {rel} {files[rel]}")
                     else:
                         lines.append(f"d {rel}")
@@ -172,7 +202,19 @@ def fingerprint(root: Path | str) -> Fingerprint | None:
     except OSError:
         return None
     key = hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
-    return Fingerprint(key, files)
+    return Fingerprint(key, files, stats, taken, hashed)
+
+
+def known_fingerprint(data) -> Fingerprint | None:
+    """A fingerprint kept as JSON data (``{"taken": ns, "stats": {path: [size, mtime_ns, sha256]}}``),
+    or None when it is not exactly that."""
+    if type(data) is not dict or type(data.get("taken")) is not int or type(data.get("stats")) is not dict:
+        return None
+    for rel, held in data["stats"].items():
+        if not (type(held) is list and len(held) == 3 and type(held[0]) is int and type(held[1]) is int
+                and type(held[2]) is str):
+            return None
+    return Fingerprint("", {}, data["stats"], data["taken"])
 
 
 def _entries(folder) -> list[os.DirEntry]:

@@ -6,6 +6,7 @@ compiler/proofs.py for what is cached and how it is keyed.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,12 @@ def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
     from .proofs import Proofs, decode_outcome, encode_outcome, whole_key
 
     cache = _cache() if use_cache else None
-    fp = _fingerprint(root) if cache is not None else None
+    known, known_at = _known(cache, root) if cache is not None else (None, "")
+    fp = _fingerprint(root, known) if cache is not None else None
+    # what the next check need not read again; not rewritten for a few edited files (they are cheap
+    # to hash again, and the record is as large as the rulebook has files)
+    if fp is not None and fp.hashed > max(16, len(fp.files) // 20):
+        cache.store_proofs({known_at: dump_json({"taken": fp.taken, "stats": fp.stats})})
     if cache is None or fp is None:
         from .recheck import full
 
@@ -50,11 +56,16 @@ def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
     base_at = top.get("base") if type(top) is dict else None
     base_text = cache.proofs([base_at]).get(base_at) if type(base_at) is str else None
     if base_text is not None and base_key(base_text) == base_at:
-        outcome = incremental(root, fp, _json(base_text), top, proofs)
+        from .build import _cyclic_gc_paused
+
+        # decoding the record makes a million small lists and no cycles: a collection of the cyclic
+        # garbage collector in the midst of it rescanned a large heap, up to seconds (bench_recheck.py)
+        with _cyclic_gc_paused():
+            outcome = incremental(root, fp, _json(base_text), top, proofs)
     if outcome is None:
         outcome = full(root, proofs, record=True)
     # unchanged while it was read (an incremental check verified each file it read itself)
-    if outcome.read or _fingerprint(root) == fp:
+    if outcome.read or _fingerprint(root, fp) == fp:
         if outcome.book is not None:
             cache.store(root, fp, outcome.book)  # a diff after this check starts warm
         made = {**proofs.made, key: encode_outcome(outcome.problems, outcome.summary)}
@@ -86,7 +97,19 @@ def _cache():
     return None if disabled_by_env() else Cache.open()
 
 
-def _fingerprint(root: Path):
+def _fingerprint(root: Path, known=None):
     from .cache import fingerprint
 
-    return fingerprint(root)
+    return fingerprint(root, known)
+
+
+def _known(cache, root: Path):
+    """The fingerprint the check before kept of this folder (file sizes, times and hashes), and its key."""
+    from .cache import known_fingerprint
+
+    at = "stat-" + hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
+    return known_fingerprint(_json(cache.proofs([at]).get(at))), at
+
+
+def dump_json(value) -> str:
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))

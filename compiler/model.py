@@ -248,7 +248,7 @@ class Term:
     updated: Dated | None = None  # "Last Updated", as the entry prints it
     released: Dated | None = None  # "Released", as the entry prints it
 
-    @property
+    @cached_property  # asked for often while checking: made once (a frozen dataclass keeps it in __dict__)
     def clauses(self) -> tuple[Clause, ...]:
         return tuple(c for s in self.sections for c in s.clauses)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -128,13 +129,14 @@ class Proofs:
 
 
 def whole_key(fingerprint_key: str, root: Path) -> str:
-    """The key of a rulebook's whole check: its fingerprint and its lock file's bytes."""
+    """The key of a rulebook's whole check: its fingerprint, its lock file's bytes and where it is."""
     lock = root / "rulebook.lock"
     try:
         lock_digest = hashlib.sha256(lock.read_bytes()).hexdigest() if lock.is_file() else "-"
     except OSError:
         lock_digest = "?"
-    return _digest("rulebook", fingerprint_key, lock_digest)
+    # problems name files relative to the current folder, so the folder as shown is part of the key
+    return _digest("rulebook", fingerprint_key, lock_digest, os.path.relpath(root))
 
 
 def encode_outcome(problems: list[Diagnostic], summary: str | None) -> str:

@@ -272,7 +272,8 @@ def interface(term: "Term", rel: str | None) -> tuple[str, list]:
     predicates' whole definitions, each rule's exceptions, lineage, dates) is kept
     as one digest of its text; names, clause ids and the decisions each clause rules
     on (an index among the term's own, else the name) are kept as such: an edition's
-    view for checking names is rebuilt from them.
+    view for checking names is rebuilt from them; and the decisions of other terms it
+    rules on, so that a decision's rules are found without reading every clause.
     """
     own = {d.name: i for i, d in enumerate(term.decisions)}
     clauses = [[c.id, *(own.get(d, d) for d in dict.fromkeys(r.decision for r in c.rules))] for c in term.clauses]
@@ -281,8 +282,10 @@ def interface(term: "Term", rel: str | None) -> tuple[str, list]:
     compared = repr(([*term.decisions], [c.defines for c in term.clauses if c.defines is not None],
                      [(r.decision, r.exception_to) for c in term.clauses for r in c.rules],
                      [c.lineage for c in term.clauses if c.lineage is not None], term.updated, term.released))
+    foreign = sorted({r.decision for c in term.clauses for r in c.rules} - own.keys())
     data = [term.id, term.edition, 1 if rel == f"editions/{term.edition}/{term.id}.yaml" else rel, clauses,
-            decisions, predicates, hashlib.sha256(compared.encode("utf-8", "surrogateescape")).hexdigest()[:32]]
+            decisions, predicates, hashlib.sha256(compared.encode("utf-8", "surrogateescape")).hexdigest()[:32],
+            foreign]
     return hashlib.sha256(dump(data).encode()).hexdigest()[:20], data
 
 
@@ -417,9 +420,9 @@ class _Incremental:
             if published and self.base["lock"] != "-":
                 raise _Stale("a published edition under the lock")
             env = _Edition(edition_id, terms, self.base["interfaces"])
+            declared, _, predicates = self._index(edition_id)
             before = len(builder.problems)
-            builder._check_term_names(env, term, vocabularies[edition_id].names(env.predicate_names()),
-                                      env.decisions())
+            builder._check_term_names(env, term, vocabularies[edition_id].names(predicates), env.decisions(declared))
             found += builder.problems[before:]
             del builder.problems[before:]
         return found
@@ -542,7 +545,7 @@ class _Incremental:
 
     def _index(self, edition_id: str) -> tuple[dict, dict, dict]:
         """An edition's decisions and predicates, each by the first term (in id order) that declares or
-        defines it, and the terms that rule on each decision."""
+        defines it, and the terms that rule on each decision another term declares."""
         if edition_id not in self._indexes:
             terms, interfaces = self._terms_of(edition_id), self.base["interfaces"]
             declared: dict[str, str] = {}
@@ -554,7 +557,7 @@ class _Incremental:
                     declared.setdefault(d[0], tid)
                 for p in data[5]:
                     predicates.setdefault(p, tid)
-                for name in dict.fromkeys(n for c in data[3] for n in _ruled(data, c)):
+                for name in data[7]:
                     ruled.setdefault(name, []).append(tid)
             self._indexes[edition_id] = declared, ruled, predicates
         return self._indexes[edition_id]
@@ -675,12 +678,11 @@ class _Edition:
         return _TermView(data[0], data[1], tuple(_ClauseView(c[0], tuple(_RuleView(d) for d in _ruled(data, c)))
                                                  for c in data[3]))
 
-    def predicate_names(self) -> set[str]:
-        return {p for tid in self._terms for p in self._interfaces[self._terms[tid]][5]}
-
-    def decisions(self) -> dict:
-        out: dict = {}
-        for tid in sorted(self._terms):
-            for name, kind, *values in self._interfaces[self._terms[tid]][4]:
-                out.setdefault(name, _DecisionView(name, kind, tuple(values), tid))
-        return out
+    def decisions(self, declared: dict[str, str]) -> Mapping:
+        """The edition's decisions by name, each as the first term (in id order) that declares it
+        (``declared``) declares it."""
+        def view(name: str) -> _DecisionView:
+            tid = declared[name]
+            _, kind, *values = next(d for d in self._interfaces[self._terms[tid]][4] if d[0] == name)
+            return _DecisionView(name, kind, tuple(values), tid)
+        return _Lazy(declared, view)

@@ -46,6 +46,7 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 _MERGE = "tag:yaml.org,2002:merge"
 _RESOLVER = Resolver()  # YAML 1.1's implicit types, as PyYAML's safe loader resolves them
+_RESOLVED: dict[tuple, str] = {}  # (a scalar's text, its implicit flags) -> the tag _RESOLVER gives it
 
 
 class Document:
@@ -304,9 +305,12 @@ class _Builder:
             event = get()
             kind = type(event)
             if kind is yaml.ScalarEvent:
-                self._count(1)
+                self.nodes += 1  # _count(1) and _anchor, inline: this branch runs for every scalar
+                if self.nodes > MAX_NODES:
+                    raise _Budget
                 node = yaml.ScalarNode(self._tag(event, yaml.ScalarNode), event.value, event.start_mark)
-                self._anchor(event.anchor, event.start_mark)
+                if event.anchor is not None:
+                    self._anchor(event.anchor, event.start_mark)
                 # a merge key ('<<') is reported as such by _key, not also as a tag
                 value = None if node.tag == _MERGE and self._expects_key() else self._scalar(node)
                 if event.anchor:
@@ -331,7 +335,17 @@ class _Builder:
     def _tag(self, event, kind) -> str:
         tag = event.tag
         if tag is None or tag == "!":
-            return _RESOLVER.resolve(kind, getattr(event, "value", None), event.implicit)
+            if kind is not yaml.ScalarNode:
+                return _RESOLVER.resolve(kind, None, event.implicit)
+            # The same short scalars (keys, names, values) recur in every file: resolving each by
+            # PyYAML's regular expressions again was a twentieth of check's time (bench_check.py).
+            key = (event.value, event.implicit)
+            found = _RESOLVED.get(key)
+            if found is None:
+                found = _RESOLVER.resolve(kind, event.value, event.implicit)
+                if len(event.value) <= 64 and len(_RESOLVED) < 100_000:
+                    _RESOLVED[key] = found
+            return found
         return tag
 
     def _anchor(self, anchor: str | None, mark) -> None:

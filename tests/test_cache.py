@@ -189,3 +189,42 @@ def test_each_editions_vocabulary_comes_back_from_the_cache_where_it_was_declare
     assert located(back.editions) == located(book.editions)
     diseased = back.edition_by_id["b"].vocabulary.by_name["diseased"].loc
     assert (diseased.path, diseased.line) == (cache.shown_path(root, "editions/b/_vocabulary.yaml"), 3)
+
+
+def _age(root: Path, seconds: int) -> None:
+    """Every file of the rulebook last modified ``seconds`` ago."""
+    import os
+    import time
+
+    then = time.time_ns() - seconds * 1_000_000_000
+    for path in root.rglob("*"):
+        os.utime(path, ns=(then, then))
+
+
+def test_a_fingerprint_reads_again_only_files_whose_size_or_time_changed(tmp_path):
+    root = tmp_path / "book"
+    shutil.copytree(MINIMAL, root)
+    _age(root, 60)
+    first = cache.fingerprint(root)
+    assert (first.hashed, cache.fingerprint(root, first).hashed) == (len(first.files), 0)
+    cure = root / "editions" / "v2" / "cure.yaml"
+    cure.write_text(cure.read_text() + "\n")
+    again = cache.fingerprint(root, first)
+    assert (again.hashed, again.key != first.key, again.files == cache.fingerprint(root).files) == (1, True, True)
+
+
+def test_a_file_changed_as_it_was_hashed_is_read_again_though_its_size_and_time_are_the_same(tmp_path):
+    # git's "racy" files: the same size and modification time, other bytes, within the clock's tick
+    import os
+
+    root = tmp_path / "book"
+    shutil.copytree(MINIMAL, root)
+    _age(root, 0)
+    first = cache.fingerprint(root)  # the files are new: modified within RACY_NS of the fingerprint
+    cure = root / "editions" / "v2" / "cure.yaml"
+    stat = cure.stat()
+    cure.write_text(cure.read_text().replace("Cure", "Cura", 1))
+    os.utime(cure, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert cure.stat().st_size == stat.st_size
+    again = cache.fingerprint(root, first)
+    assert (again.key != first.key, again.files == cache.fingerprint(root).files) == (True, True)

@@ -210,3 +210,12 @@ def test_random_edits_checked_warm_give_what_a_full_check_gives(tmp_path, monkey
     for step in steps:
         _apply(root, step)
         assert _shown(check_rulebook(root)) == _shown(check_rulebook(root, use_cache=False)), step
+
+
+def test_a_check_from_another_folder_names_the_files_from_there(book, monkeypatch):
+    # problems name files relative to the current folder: what a check from elsewhere kept is not reused
+    EDITS["unknown-fact-misspelt"][0](book)
+    assert check_rulebook(book).problems[0].location.path == "book/editions/b/poison.yaml"
+    monkeypatch.chdir(book)
+    again = check_rulebook(Path("."))
+    assert (again.problems[0].location.path, again.whole) == ("editions/b/poison.yaml", False)

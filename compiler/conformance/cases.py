@@ -9,7 +9,10 @@ own, each exception toggled, each enum value a condition names and each ordered
 boundary exercised, each rule standing, and then, for every mutant of the
 decision (``mutants.py``) that no case kills yet, the first situation that
 tells it from the decision. Every question is asked of the decision's BDDs
-(``regions``), so the set is found without listing situations, at any size.
+(``regions``), so the set is found without listing situations, at any size;
+where each condition decides, and where each one-node mutant differs, comes
+from one pass of Boolean differences over each rule's condition (``flips``),
+so the work grows with the conditions, not with their square.
 With ``max_exhaustive`` N, a decision of at most N allowed situations gets all
 of them instead.
 
@@ -31,13 +34,16 @@ from ..model import Answer, Edition, Rule, Rulebook, Steps
 from .. import progress
 from ..symbolic import Node, vocabulary_core
 from . import condpaths
-from .regions import CONFLICT_KEY, EMPTY_KEY, DecisionSpace
+from .regions import CONFLICT_KEY, EMPTY_KEY, GIVEN, DecisionSpace, FirstIn
 
 # Conditions (leaves of a decision's rules and 'given', predicates inlined) that MC/DC shows
-# deciding, at most: each is shown on a variant of the decision, so the work grows with their
-# square (a 200-item condition: 10 s; 10,000 items: hours). Past it the decision's cases show
-# each rule standing and each answer only, its mutants are not made, and both commands say so.
-MAX_ATOMS = 400
+# deciding, and whose decision's mutants are made, at most. Every condition's deciding region and
+# every one-node mutant's difference come from one pass over each rule's condition (flips.py), so
+# time and memory grow in proportion to the conditions: 90,000 (a 1.2 MB condition) take 8 s of
+# CPU to generate and 570 MB to score (bench/README.md). The limit keeps memory at about that.
+# Past it the decision's cases show each rule standing and each answer only, its mutants are not
+# made, and both commands say so.
+MAX_ATOMS = 100_000
 MAX_EXHAUSTIVE = 0  # by default every decision gets the MC/DC-sized set (``--max-exhaustive`` for all situations)
 MCDC = "mcdc"
 
@@ -264,21 +270,23 @@ def rule_atoms(model: DecisionModel) -> list[_Atom]:
     return found
 
 
-GIVEN = -1  # the rule index of an atom of the decision's ``given``
-
-
 class _Chosen:
     """The situations chosen so far, and whether one lies in a region (each requirement reuses them first)."""
 
     def __init__(self, space: DecisionSpace):
         self.space = space
         self.states: dict[tuple, dict[str, Answer]] = {}
-        self.union = space.core.false
+        self.order = FirstIn(space.core)
+        self._list: list[dict[str, Answer]] = []
+
+    @property
+    def union(self) -> Node:
+        return self.order.union
 
     def find(self, region: Node) -> dict[str, Answer] | None:
-        if (region & self.union) == self.space.core.false:
-            return None
-        return next(s for s in self.states.values() if self.space.contains(region, s))
+        """The first chosen situation (in the order chosen) in ``region``."""
+        k = self.order.first(region)
+        return None if k is None else self._list[k]
 
     def has(self, state: Mapping[str, Answer]) -> bool:
         return _key(state) in self.states
@@ -286,13 +294,15 @@ class _Chosen:
     def add(self, state: dict[str, Answer]) -> None:
         if _key(state) not in self.states:
             self.states[_key(state)] = state
-            self.union |= self.space.core.situation(state)
+            self._list.append(state)
+            self.order.add(self.space.core.situation(state))
 
     def need(self, region: Node) -> bool:
         """Some chosen situation in ``region``, adding its first when none is; False when it is empty."""
-        if region == self.space.core.false:
+        false = self.space.core.false
+        if region == false:
             return False
-        if self.find(region) is None:
+        if (region & self.union) == false:
             self.add(self.space.core.first(region, self.space.facts))
         return True
 
@@ -310,10 +320,8 @@ def mcdc_states(edition: Edition, space: DecisionSpace) -> tuple[list[dict[str, 
     same decision gives the same cases. The conditions no situation can show
     deciding are returned by label.
     """
-    from .mutants import decision_mutants
-
-    chosen = _Chosen(space)
-    uncovered = [atom.label for atom in rule_atoms(space.model) if not _show_atom(space, chosen, atom)]
+    chosen, pairs = _Chosen(space), _Pairs(space)
+    uncovered = [atom.label for atom in rule_atoms(space.model) if not _show_atom(space, chosen, pairs, atom)]
     model, sets = space.model, space.sets
     for i, rule in enumerate(model.rules):
         if rule.exception_to and not _toggle_exception(space, chosen, i):
@@ -344,6 +352,11 @@ def _kill_mutants(edition: Edition, space: DecisionSpace, chosen: _Chosen) -> No
     pending: list[Node] = []
     states = list(chosen.states.values())
     for mutant in decision_mutants(edition, model.decision.name):
+        if mutant.site is not None:  # one node of one rule's condition: its difference without the mutant
+            region = space.local_difference(*mutant.site) & space.answered
+            if region != core.false and (region & chosen.union) == core.false:
+                pending.append(region)
+            continue
         rules, predicates = mutant.rules.get(model.decision.name), _predicates(model, mutant.predicates)
         if space.first_telling(states, rules, predicates) is not None:
             continue  # killed already
@@ -388,13 +401,12 @@ def _negated(model: DecisionModel, atom: _Atom) -> tuple[Rule, ...]:
 
 
 def _deciding(space: DecisionSpace, atom: _Atom) -> Node:
-    """The answered situations whose outcome changes when this one atom is negated."""
-    core, model = space.core, space.model
-    if atom.rule == GIVEN:
-        full = condpaths.inline(model.decision.given, model.predicates)
-        return space.answered & ~core.condition(condpaths.replace(full, atom.path, Not(atom.node)), {})
-    variant = space.variant(_negated(model, atom))
-    return space.outcomes.difference(variant, space.allowed) & space.answered
+    """The answered situations whose outcome changes when this one atom is negated: where it flips its
+    condition (its Boolean difference, flips.py) and flipping that condition changes the outcome."""
+    difference = space.flips(atom.rule, atom.part, inlined=True).difference[atom.path]
+    if atom.rule == GIVEN:  # the situation leaves the question: answered ones all change
+        return space.answered & difference
+    return difference & space.part_flip(atom.rule, atom.part) & space.answered
 
 
 def _atom_facts(node: Condition) -> tuple[str, ...]:
@@ -407,14 +419,55 @@ def _atom_facts(node: Condition) -> tuple[str, ...]:
     return ()
 
 
-def _show_atom(space: DecisionSpace, chosen: _Chosen, atom: _Atom) -> bool:
+class _Pairs:
+    """What a unique-cause pair asks of each fact value and each atom, made once per decision: in a
+    wide condition the same atom stands in thousands of places, and each asks the same."""
+
+    def __init__(self, space: DecisionSpace):
+        self.space = space
+        self._holds: dict[Condition, Node] = {}
+        self._base: dict[tuple[str, Answer], Node] = {}
+        self._moved: dict[tuple[str, Answer, Condition], Node] = {}
+
+    def holds(self, node: Condition) -> Node:
+        if node not in self._holds:
+            self._holds[node] = self.space.core.condition(node, {})
+        return self._holds[node]
+
+    def _there(self, fact: str, value: Answer, u: Node) -> Node:
+        """The situations whose partner (the fact set to value) is in u."""
+        return self.space.core.exists([fact], u & self.space.core.eq(fact, value))
+
+    def base(self, fact: str, value: Answer) -> Node:
+        """The answered situations, not at value, whose partner at value is answered otherwise."""
+        key = (fact, value)
+        if key not in self._base:
+            space, core = self.space, self.space.core
+            region = core.false
+            for outcome, answer in space.outcomes.regions.items():
+                if outcome not in (CONFLICT_KEY, EMPTY_KEY):
+                    region |= answer & ~self._there(fact, value, answer)
+            self._base[key] = region & ~core.eq(fact, value) & self._there(fact, value, space.answered)
+        return self._base[key]
+
+    def moved(self, fact: str, value: Answer, node: Condition) -> Node:
+        """The situations where setting the fact to value changes the atom's value."""
+        key = (fact, value, node)
+        if key not in self._moved:
+            holds = self.holds(node)
+            flipped = self._there(fact, value, holds)
+            self._moved[key] = (holds & ~flipped) | (~holds & flipped)
+        return self._moved[key]
+
+
+def _show_atom(space: DecisionSpace, chosen: _Chosen, pairs: _Pairs, atom: _Atom) -> bool:
     """An MC/DC pair for the atom, and its enum values and boundaries; False when no situation shows it deciding."""
     core = space.core
     deciding = _deciding(space, atom)
     if deciding == core.false:
         return False
-    holds = core.condition(atom.node, {})
-    if atom.rule == GIVEN or not _unique_cause_pair(space, chosen, atom, deciding, holds):
+    holds = pairs.holds(atom.node)
+    if atom.rule == GIVEN or not _unique_cause_pair(space, chosen, pairs, atom, deciding):
         # masking MC/DC: the atom decides on both sides, though no single fact's change shows it
         chosen.need(deciding & holds)
         chosen.need(deciding & ~holds)
@@ -424,7 +477,7 @@ def _show_atom(space: DecisionSpace, chosen: _Chosen, atom: _Atom) -> bool:
     return True
 
 
-def _unique_cause_pair(space: DecisionSpace, chosen: _Chosen, atom: _Atom, deciding: Node, holds: Node) -> bool:
+def _unique_cause_pair(space: DecisionSpace, chosen: _Chosen, pairs: _Pairs, atom: _Atom, deciding: Node) -> bool:
     """Two answered situations that differ in one of the atom's facts, where the atom decides and the
     outcome changes; reusing chosen ones first (the fewest new cases, then the first fact and value)."""
     core = space.core
@@ -433,17 +486,7 @@ def _unique_cause_pair(space: DecisionSpace, chosen: _Chosen, atom: _Atom, decid
         if fact not in space.facts:
             continue
         for value in core.domains[fact]:
-            at = core.eq(fact, value)
-
-            def there(u: Node) -> Node:  # the situations whose partner (the fact set to value) is in u
-                return core.exists([fact], u & at)
-
-            region = core.false
-            for key, answer in space.outcomes.regions.items():
-                if key not in (CONFLICT_KEY, EMPTY_KEY):
-                    region |= answer & ~there(answer)
-            flipped = there(holds)
-            region &= deciding & ~at & there(space.answered) & ((holds & ~flipped) | (~holds & flipped))
+            region = pairs.base(fact, value) & pairs.moved(fact, value, atom.node) & deciding
             if region == core.false:
                 continue
             found = _best_in(chosen, region, fact, value, space)
@@ -462,13 +505,16 @@ def _unique_cause_pair(space: DecisionSpace, chosen: _Chosen, atom: _Atom, decid
 
 
 def _best_in(chosen: _Chosen, region: Node, fact: str, value: Answer, space: DecisionSpace) -> tuple:
-    """(new cases needed, situation, partner): a chosen situation whose partner is chosen too, else one chosen."""
-    inside = [s for s in chosen.states.values() if space.contains(region, s)]
-    for s in inside:
-        if chosen.has({**s, fact: value}):
-            return 0, s, {**s, fact: value}
-    s = inside[0] if inside else space.core.first(region, space.facts)
-    return (1 if inside else 2), s, {**s, fact: value}
+    """(new cases needed, situation, partner): the first chosen situation whose partner is chosen too,
+    else the first chosen one, else the region's first."""
+    core = space.core
+    s = chosen.find(region & core.exists([fact], chosen.union & core.eq(fact, value)))
+    if s is not None:
+        return 0, s, {**s, fact: value}
+    s = chosen.find(region)
+    new = 1 if s is not None else 2
+    s = s if s is not None else core.first(region, space.facts)
+    return new, s, {**s, fact: value}
 
 
 def _values_and_boundaries(space: DecisionSpace, node: Condition) -> list[Node]:

@@ -27,6 +27,8 @@ from .. import progress
 from ..model import Edition, Rule, Rulebook
 from . import condpaths
 from .cases import STEP_SUFFIX, Suite, decision_space, procedures
+from .flips import Change
+from .regions import FirstIn
 from .reference import next_step
 
 
@@ -39,6 +41,9 @@ class Mutant:
     rules: Mapping[str, tuple[Rule, ...]] = field(default_factory=dict, compare=False)
     predicates: Mapping[str, Condition] = field(default_factory=dict, compare=False)
     steps: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    # (rule index, part, change) when it changes one node of one rule's condition: its difference is
+    # then found from the decision's Boolean differences (flips.py), without building the variant
+    site: tuple[int, str, Change] | None = field(default=None, compare=False)
 
     @property
     def label(self) -> str:
@@ -72,8 +77,9 @@ class Report:
 
 
 def condition_mutants(cond: Condition, domains: Mapping[str, tuple]
-                      ) -> Iterator[tuple[str, str, Callable[[], Condition]]]:
-    """(operator, detail, maker of the mutated condition) for every place each operator fits.
+                      ) -> Iterator[tuple[str, str, Callable[[], Condition], Change]]:
+    """(operator, detail, maker of the mutated condition, the one node it changes) for every place
+    each operator fits.
 
     Made only when needed: copying a wide condition for each of its mutants is quadratic.
     """
@@ -82,13 +88,14 @@ def condition_mutants(cond: Condition, domains: Mapping[str, tuple]
             word = "all" if isinstance(node, All) else "any"
             for i, arg in enumerate(node.args):
                 yield ("drop an operand", f"drop {describe(arg)!r} from {word}",
-                       partial(condpaths.replace, cond, path + (i,), None))
+                       partial(condpaths.replace, cond, path + (i,), None), Change(path, "drop", i))
             if len(node.args) >= 2:
                 other = Any_ if isinstance(node, All) else All
                 yield "swap all/any", f"{word} of {describe(node)!r} becomes {'any' if word == 'all' else 'all'}", \
-                    partial(condpaths.replace, cond, path, other(node.args))
+                    partial(condpaths.replace, cond, path, other(node.args)), Change(path, "swap")
         elif isinstance(node, (Ref, In, Const, Cmp)):
-            yield "negate an atom", f"{describe(node)!r} becomes not", partial(condpaths.replace, cond, path, Not(node))
+            yield ("negate an atom", f"{describe(node)!r} becomes not", partial(condpaths.replace, cond, path, Not(node)),
+                   Change(path, "replace", Not(node)))
         if isinstance(node, Cmp):
             yield from _boundary_mutants(cond, path, node, domains.get(node.fact, ()))
         if isinstance(node, In):
@@ -96,9 +103,9 @@ def condition_mutants(cond: Condition, domains: Mapping[str, tuple]
                 for other_value in domains.get(node.fact, ()):
                     if other_value in node.values:
                         continue
-                    values = node.values[:k] + (other_value,) + node.values[k + 1:]
+                    new = In(node.fact, node.values[:k] + (other_value,) + node.values[k + 1:], node.single)
                     yield ("change an enum value", f"{node.fact}: {value} becomes {other_value}",
-                           partial(condpaths.replace, cond, path, In(node.fact, values, node.single)))
+                           partial(condpaths.replace, cond, path, new), Change(path, "replace", new))
 
 
 # The comparison that differs from each only at its bound.
@@ -106,11 +113,11 @@ _FLIPPED = {"before": "at_most", "at_most": "before", "after": "at_least", "at_l
 
 
 def _boundary_mutants(cond: Condition, path: condpaths.Path, node: Cmp, order: tuple
-                      ) -> Iterator[tuple[str, str, Callable[[], Condition]]]:
+                      ) -> Iterator[tuple[str, str, Callable[[], Condition], Change]]:
     """Off by one: the comparison flipped at its bound, and a value bound moved one step either way."""
     flipped = Cmp(node.fact, _FLIPPED[node.op], node.bound, node.against_fact)
     yield ("change a comparison", f"{describe(node)} becomes {describe(flipped)}",
-           partial(condpaths.replace, cond, path, flipped))
+           partial(condpaths.replace, cond, path, flipped), Change(path, "replace", flipped))
     if node.against_fact or node.bound not in order:
         return
     i = order.index(node.bound)
@@ -118,7 +125,7 @@ def _boundary_mutants(cond: Condition, path: condpaths.Path, node: Cmp, order: t
         if 0 <= j < len(order):
             shifted = Cmp(node.fact, node.op, order[j])
             yield ("shift a bound", f"{describe(node)} becomes {describe(shifted)}",
-                   partial(condpaths.replace, cond, path, shifted))
+                   partial(condpaths.replace, cond, path, shifted), Change(path, "replace", shifted))
 
 
 def mutants(book: Rulebook, edition: Edition) -> Iterator[Mutant]:
@@ -162,9 +169,9 @@ def _rule_mutants(edition: Edition, decision: str, domains: Mapping[str, tuple])
             cond = getattr(rule, part)
             if cond is None:
                 continue
-            for op, detail, new in condition_mutants(cond, domains):
+            for op, detail, new, change in condition_mutants(cond, domains):
                 yield Mutant(op, where, f"{part}: {detail}", (decision,),
-                             rules=with_rule(dc_replace(rule, **{part: new()})))
+                             rules=_OneRuleChanged(decision, rules, i, part, new), site=(i, part, change))
         for k, target in enumerate(rule.exception_to):
             rest = rule.exception_to[:k] + rule.exception_to[k + 1:]
             yield Mutant("remove an exception", where, f"no longer an exception to {target}", (decision,),
@@ -174,6 +181,27 @@ def _rule_mutants(edition: Edition, decision: str, domains: Mapping[str, tuple])
                 if other != rule.value:
                     yield Mutant("change a value", where, f"answer {_show(rule.value)} becomes {_show(other)}",
                                  (decision,), rules=with_rule(dc_replace(rule, value=other)))
+
+
+class _OneRuleChanged(Mapping[str, tuple[Rule, ...]]):
+    """A mutant's rules, made each time they are asked for and never kept: a mutant of a wide
+    condition held as a copy of its rules is the condition's size, and a score keeps every mutant
+    (80,000 of them, 6.5 GB, for a 400 KB condition). Scoring reads only ``site``."""
+
+    def __init__(self, decision: str, rules: tuple[Rule, ...], i: int, part: str, new: Callable[[], Condition]):
+        self._decision, self._rules, self._i, self._part, self._new = decision, rules, i, part, new
+
+    def __getitem__(self, decision: str) -> tuple[Rule, ...]:
+        if decision != self._decision:
+            raise KeyError(decision)
+        rule = dc_replace(self._rules[self._i], **{self._part: self._new()})
+        return self._rules[:self._i] + (rule,) + self._rules[self._i + 1:]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter((self._decision,))
+
+    def __len__(self) -> int:
+        return 1
 
 
 def _over_limit(edition: Edition) -> set[str]:
@@ -193,7 +221,7 @@ def _predicate_mutants(edition: Edition, domains: Mapping[str, tuple], decision:
         users = tuple(d for d in sorted(edition.decisions) if _uses(edition.rules.get(d, ()), name, preds))
         if (decision is not None and decision not in users) or any(u in skip for u in users):
             continue
-        for op, detail, new in condition_mutants(pred.condition, domains):
+        for op, detail, new, _ in condition_mutants(pred.condition, domains):
             yield Mutant(op, pred.clause, f"defines {name}: {detail}", users, predicates={name: new()})
 
 
@@ -232,6 +260,13 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
     by_decision = {d.decision: d for d in suite.decisions}
     steps = {s.procedure + STEP_SUFFIX: s.order for s in procedures(edition)}
     results = []
+    indexes: dict[str, FirstIn] = {}
+
+    def found(decision: str, space, cases) -> FirstIn:  # the decision's cases, to find the first in a region
+        if decision not in indexes:
+            indexes[decision] = FirstIn(space.core, [c.facts_dict for c in cases])
+        return indexes[decision]
+
     for mutant in progress.track(mutants(book, edition), "mutants"):
         if not mutant.decisions:  # a predicate that no decision uses: nothing can observe it
             results.append(MutantResult(mutant, "unused"))
@@ -244,6 +279,12 @@ def measure(book: Rulebook, edition: Edition, suite: Suite) -> Report:
                 differs = differs or mutant.steps[decision] != steps[decision]
                 killer = next((c.name for c in cases if next_step(mutant.steps[decision], c.facts_dict) != c.expected),
                               None)
+            elif mutant.site is not None:  # one node of one rule: where it differs, and the first case there
+                space = decision_space(book, edition, decision)
+                region = space.local_difference(*mutant.site)
+                first = found(decision, space, cases).first(region)
+                differs = differs or region != space.core.false
+                killer = cases[first].name if first is not None else None
             else:
                 space = decision_space(book, edition, decision)
                 preds = {**space.model.predicates, **mutant.predicates} if mutant.predicates else None

@@ -12,16 +12,19 @@ lies in the difference.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace as dc_replace
 from typing import Mapping, Sequence
 
-from ..conditions import Condition
-from ..decision_sets import DecisionSets, allowed_space
-from ..evaluate import DecisionModel
+from ..conditions import Condition, Not
+from ..decision_sets import DecisionSets, _key, allowed_space
+from ..evaluate import CONFLICT, EMPTY, DecisionModel, Result
 from ..model import Answer, Rule
 from ..symbolic import Core, Node, vocabulary_core
+from . import condpaths
+from .flips import Change, Flips
 
 CONFLICT_KEY = ("conflict",)
+GIVEN = -1  # the rule index that stands for the decision's ``given``
 EMPTY_KEY = ("empty",)
 
 
@@ -79,6 +82,9 @@ class DecisionSpace:
         self.outcomes = outcomes(self.sets, self.allowed)
         self.answered = self.outcomes.answered(self.core)
         self._variants: dict[tuple, Outcomes] = {}
+        self._flips: dict[tuple[int, str, bool], Flips] = {}
+        self._part_flips: dict[tuple[int, str], Node] = {}
+        self._answers: dict[tuple, dict[int, Answer]] = {}
 
     def variant(self, rules: Sequence[Rule] | None = None,
                 predicates: Mapping[str, Condition] | None = None) -> Outcomes:
@@ -89,6 +95,44 @@ class DecisionSpace:
             self._variants[key] = outcomes(_VariantSets(self.sets, key[0], predicates), self.allowed)
         return self._variants[key]
 
+    def condition(self, rule: int, part: str) -> Condition | None:
+        """Rule ``rule``'s ``when`` or ``test`` (the decision's ``given`` for GIVEN)."""
+        return self.model.decision.given if rule == GIVEN else getattr(self.model.rules[rule], part)
+
+    def flips(self, rule: int, part: str, inlined: bool) -> Flips:
+        """Every node's Boolean difference in a rule's condition, with its predicates as leaves or inlined
+        (the nodes mutants name, or the atoms MC/DC shows); made once (``flips``)."""
+        key = (rule, part, inlined)
+        if key not in self._flips:
+            cond = self.condition(rule, part)
+            full = condpaths.inline(cond, self.model.predicates) if inlined else cond
+            if inlined and full == cond and (rule, part, False) in self._flips:
+                self._flips[key] = self._flips[(rule, part, False)]
+            else:
+                self._flips[key] = Flips(self.core, full, self.model.predicates)
+        return self._flips[key]
+
+    def part_flip(self, rule: int, part: str) -> Node:
+        """The allowed situations whose outcome changes when the rule's ``when`` or ``test`` is negated.
+
+        An outcome is a function of each rule's condition values in the one
+        situation, so a variant whose condition differs from the rule's in a
+        region F has the outcomes of this one there and the decision's
+        elsewhere: its difference is ``F & part_flip``, one variant per rule
+        part instead of one per node.
+        """
+        key = (rule, part)
+        if key not in self._part_flips:
+            rules = list(self.model.rules)
+            rules[rule] = dc_replace(rules[rule], **{part: Not(getattr(rules[rule], part))})
+            self._part_flips[key] = self.outcomes.difference(self.variant(tuple(rules)), self.allowed)
+        return self._part_flips[key]
+
+    def local_difference(self, rule: int, part: str, change: Change) -> Node:
+        """The allowed situations where the decision with one node of a rule's condition changed
+        (predicates as leaves) has another outcome: exact, without building the variant."""
+        return self.flips(rule, part, inlined=False).changed(change) & self.part_flip(rule, part)
+
     def first_telling(self, states: Sequence[Mapping[str, Answer]], rules: Sequence[Rule] | None = None,
                       predicates: Mapping[str, Condition] | None = None) -> int | None:
         """The index of the first situation in which the variant's outcome differs, evaluated one by one.
@@ -96,19 +140,84 @@ class DecisionSpace:
         The same answer as asking which lies in the difference of the outcome
         regions (tests/conformance/test_symbolic_mutants.py), without building
         the variant's diagrams: most mutants are killed by a case already
-        chosen, and a variant's diagrams cost as much as the decision's.
+        chosen, and a variant's diagrams cost as much as the decision's. A
+        variant that keeps every condition (another answer, an exception
+        removed) is evaluated from the rules' answers in each situation, read
+        once: evaluating a wide condition again per mutant and case is slow.
         """
         model = self.model
         variant = DecisionModel(model.vocabulary, _One(model), model.decision.name,
                                 rules=tuple(model.rules if rules is None else rules),
                                 predicates=model.predicates if predicates is None else predicates)
+        if rules is not None and predicates is None and same_conditions(self.sets, rules):
+            for k, state in enumerate(states):
+                base = self._answers_at(state)
+                new = {i: (variant.rules[i].value if variant.rules[i].kind == "value" else a) for i, a in base.items()}
+                if _outcome(model.rules, model._override_bits, base) != \
+                        _outcome(variant.rules, variant._override_bits, new):
+                    return k
+            return None
         return next((k for k, state in enumerate(states) if model.outcome(state) != variant.outcome(state)), None)
+
+    def _answers_at(self, state: Mapping[str, Answer]) -> dict[int, Answer]:
+        """Rule index -> its answer in the situation (the rules that answer there), evaluated once."""
+        key = tuple(sorted(state.items()))
+        if key not in self._answers:
+            self._answers[key] = {i: a for i, c in enumerate(self.model._compiled)
+                                  if (a := c.answer(state)) is not None}
+        return self._answers[key]
 
     def contains(self, region: Node, state: Mapping[str, Answer]) -> bool:
         return (region & self.core.situation(state)) != self.core.false
 
     def count(self, region: Node) -> int:
         return self.core.count(region, self.facts)
+
+
+class FirstIn:
+    """Situations in the order they were added; the first one in a region, in log time.
+
+    A segment tree of unions: the first situation of a region is found by
+    descending to the leftmost half that meets it, so that asking it of every
+    condition or mutant is not a scan over every case.
+    """
+
+    def __init__(self, core: Core, states: Sequence[Mapping[str, Answer]] = ()):
+        self.core = core
+        self.size = 1
+        self.nodes: list[Node] = []
+        self.tree = [core.false, core.false]
+        for state in states:
+            self.add(core.situation(state))
+
+    @property
+    def union(self) -> Node:
+        return self.tree[1]
+
+    def add(self, node: Node) -> None:
+        self.nodes.append(node)
+        if len(self.nodes) > self.size:  # double, and build the tree again (amortized constant per add)
+            self.size *= 2
+            self.tree = [self.core.false] * (2 * self.size)
+            self.tree[self.size:self.size + len(self.nodes)] = self.nodes
+            for k in range(self.size - 1, 0, -1):
+                self.tree[k] = self.tree[2 * k] | self.tree[2 * k + 1]
+            return
+        k = self.size + len(self.nodes) - 1
+        self.tree[k] = node
+        while k > 1:
+            k //= 2
+            self.tree[k] = self.tree[2 * k] | self.tree[2 * k + 1]
+
+    def first(self, region: Node) -> int | None:
+        """The index of the first situation in ``region``, or None."""
+        false = self.core.false
+        if (self.tree[1] & region) == false:
+            return None
+        k = 1
+        while k < self.size:
+            k = 2 * k if (self.tree[2 * k] & region) != false else 2 * k + 1
+        return k - self.size
 
 
 class _VariantSets(DecisionSets):
@@ -128,14 +237,47 @@ class _VariantSets(DecisionSets):
         self.model = _Rules(rules, model.predicates if predicates is None else predicates, overrides)
         self.core = base.core
         memo: dict[str, Node] = {}
-        self.answers = [base.answers[i] if same[i] and predicates is None else self._rule_answers(i, memo)
-                        for i in range(len(rules))]
+        self.answers = [base.answers[i] if same[i] and predicates is None
+                        else _same_conditions(base, i, rules[i]) if predicates is None
+                        else None for i in range(len(rules))]
+        self.answers = [a if a is not None else self._rule_answers(i, memo) for i, a in enumerate(self.answers)]
         self.applies = []
         for answers in self.answers:
             out = self.core.false
             for region in answers.values():
                 out |= region
             self.applies.append(out)
+
+
+def _same_conditions(base: DecisionSets, i: int, rule: Rule) -> dict[tuple, Node] | None:
+    """Rule i's answers when the variant's rule i keeps the base rule's conditions (another answer, or an
+    exception removed): the base's regions, under the new answer; None when its conditions differ."""
+    model = base.model
+    if i >= len(model.rules):
+        return None
+    old = model.rules[i]
+    if (rule.kind, rule.when, rule.test) != (old.kind, old.when, old.test) \
+            or (rule.kind == "value") != (old.kind == "value"):
+        return None
+    if rule.kind != "value":
+        return base.answers[i]
+    (region,) = base.answers[i].values()
+    return {_key(rule.value): region}
+
+
+def _outcome(rules: Sequence[Rule], overrides: Sequence[int], answers: Mapping[int, Answer]) -> object:
+    """DecisionModel.outcome from the rules' answers in one situation: the rules left standing decide."""
+    beaten = 0
+    for i in answers:
+        beaten |= overrides[i]
+    result = Result(tuple((rules[i], a) for i, a in answers.items() if not beaten >> i & 1))
+    return CONFLICT if result.conflict else EMPTY if result.empty else result.answer
+
+
+def same_conditions(base: DecisionSets, rules: Sequence[Rule]) -> bool:
+    """Whether a variant's rules keep every condition of the base's (only answers or exceptions differ)."""
+    return len(rules) == len(base.model.rules) and all(
+        r is base.model.rules[i] or _same_conditions(base, i, r) is not None for i, r in enumerate(rules))
 
 
 @dataclass(frozen=True)

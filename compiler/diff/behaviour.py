@@ -64,11 +64,16 @@ class Witness:
     # values ('phase=end'); a situation the old edition could not describe, or the new one.
     old_unknown: tuple[str, ...] = ()
     new_unknown: tuple[str, ...] = ()
+    # Why a side gives no answer here (NOT_ASKED, NO_RULE, CONFLICT, NOT_DEFINED), from the same
+    # outcome sets as the transitions; None where it answers.
+    old_reason: str | None = None
+    new_reason: str | None = None
 
     def as_json(self) -> dict:
         return {"facts": dict(self.facts), "old": self.old, "new": self.new,
                 "old_clauses": list(self.old_clauses), "new_clauses": list(self.new_clauses),
-                "old_unknown": list(self.old_unknown), "new_unknown": list(self.new_unknown)}
+                "old_unknown": list(self.old_unknown), "new_unknown": list(self.new_unknown),
+                "old_reason": self.old_reason, "new_reason": self.new_reason}
 
 
 @dataclass(frozen=True)
@@ -316,7 +321,7 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) 
         kinds[key] |= region
     states = [s for region in kinds.values() for s in smallest(core, region, facts, WITNESSES_PER_KIND)]
     states.sort(key=lambda s: rank(core, s))
-    witnesses = tuple(_witness(s, mo.explain, mn.explain, old.own, new.own) for s in states)
+    witnesses = tuple(_witness(s, mo, mn, old.own, new.own, core) for s in states)
     behaviour = Behaviour(name, kind, EQUIVALENT, witnesses, core.count(allowed, facts), transitions)
     gained, lost = behaviour.broadened > 0, behaviour.narrowed > 0
     other = behaviour.changed - behaviour.broadened - behaviour.narrowed > 0
@@ -327,6 +332,23 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) 
     else:
         direction = CHANGED
     return Behaviour(name, kind, direction, witnesses, behaviour.situations, transitions)
+
+
+def unanswered(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
+               added: bool) -> tuple[tuple[str, int], ...]:
+    """Where the side that has a name (the new one when ``added``) gives no answer, by reason
+    (NOT_ASKED, NO_RULE, CONFLICT), over the allowed situations of both sides' facts as ``compare``
+    counts them: for a name of one side only, whose no-answer meets the other side's NOT_DEFINED
+    and is no transition."""
+    core = _shared_core(old, new, vocabulary)
+    mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
+    facts = sorted(mo.facts | mn.facts)
+    allowed = allowed_space(core, vocabulary, facts)
+    found = []
+    for key, region in (mn if added else mo).outcomes.items():
+        if key[0] == "none" and key[1] != NOT_DEFINED and (n := core.count(region & allowed, facts)):
+            found.append((key[1], n))
+    return tuple(sorted(found, key=lambda x: _REASONS.index(x[0])))
 
 
 def _transition(core: Core, ko: OutcomeKey, kn: OutcomeKey, region: Node, allowed: Node,
@@ -368,12 +390,23 @@ def describe(values: dict[str, tuple[Answer, ...]], domains: dict[str, tuple[Ans
     return "whenever " + " and ".join(parts) if parts else "in every situation"
 
 
-def _witness(state: dict, f_old: Function, f_new: Function, own_old: Vocabulary | None,
-             own_new: Vocabulary | None) -> Witness:
-    """Both sides evaluated by the reference evaluator in one situation, for the clauses that decided."""
-    a, ca = f_old(state)
-    b, cb = f_new(state)
-    return Witness(tuple(sorted(state.items())), a, b, ca, cb, unknown(own_old, state), unknown(own_new, state))
+def _witness(state: dict, m_old: _Meaning, m_new: _Meaning, own_old: Vocabulary | None,
+             own_new: Vocabulary | None, core: Core) -> Witness:
+    """Both sides evaluated by the reference evaluator in one situation, for the clauses that decided;
+    where a side gives no answer, why (from its outcome sets, as the transitions say it)."""
+    a, ca = m_old.explain(state)
+    b, cb = m_new.explain(state)
+    return Witness(tuple(sorted(state.items())), a, b, ca, cb, unknown(own_old, state), unknown(own_new, state),
+                   _reason(m_old, state, core), _reason(m_new, state, core))
+
+
+def _reason(meaning: _Meaning, state: dict, core: Core) -> str | None:
+    """The reason of the no-answer outcome that holds in ``state``, or None where the side answers."""
+    here = core.situation(state)
+    for key, region in meaning.outcomes.items():
+        if key[0] == "none" and region & here != core.false:
+            return key[1]
+    return None
 
 
 def unknown(vocabulary: Vocabulary | None, state: dict) -> tuple[str, ...]:
@@ -393,10 +426,16 @@ def unknown(vocabulary: Vocabulary | None, state: dict) -> tuple[str, ...]:
     return tuple(found)
 
 
+#: How each reason for no answer reads ("not asked" is not "no rule answers": the question was out of
+#: the decision's ``given`` there, not left open by its rules).
+REASON_WORDS = {NOT_ASKED: "not asked", NO_RULE: "no rule answers", CONFLICT: "rules conflict",
+                NOT_DEFINED: "not defined"}
+
+
 def said(value: Answer | None, reason: str | None) -> str:
-    """yes / no / an enum value, or why there is no answer ('no rule', 'not asked', ...)."""
+    """yes / no / an enum value, or why there is no answer ('no rule answers', 'not asked', ...)."""
     if reason is not None:
-        return reason
+        return REASON_WORDS[reason]
     return "yes" if value is True else "no" if value is False else str(value)
 
 

@@ -9,21 +9,28 @@ then the clarifications (words changed, no answer did). Editorial changes
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..counts import counted
 from ..model import Edition, Rulebook
+from .behaviour import CONFLICT, NO_RULE, NOT_ASKED, NOT_DEFINED, Behaviour, Witness
 from .engine import Change, DiffResult, diff_editions
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 
 
 @dataclass(frozen=True)
 class Played:
-    """One situation that now plays differently, in words."""
+    """Situations that now play differently, in words: the facts that matter, by their labels."""
 
-    holds: tuple[str, ...]  # the vocabulary's sentences for what holds
+    holds: tuple[str, ...]  # "paralyzed", "not poisoned", "phase is battle or end"; () in every situation
     old: str
     new: str
+
+    @property
+    def when(self) -> str:
+        """'When paralyzed and not poisoned', 'In every situation'."""
+        return "When " + " and ".join(self.holds) if self.holds else "In every situation"
 
 
 @dataclass(frozen=True)
@@ -57,9 +64,14 @@ class Changelog:
         return not self.terms and not self.editorial
 
 
+#: A side that gives no answer, as players read it after "was" / "now" (``behaviour`` gives the reason).
+NO_ANSWER_WORDS = {NOT_ASKED: "not asked", NO_RULE: "answered by no rule",
+                   CONFLICT: "in conflict between rules", NOT_DEFINED: "not a question"}
+
+# A clause's id is no word players read: a renamed clause is changed or clarified like any other.
 WHAT = {
     "added": "New rule", "removed": "Rule withdrawn", "split": "Rule split", "merged": "Rules merged",
-    "moved": "Rule moved", "renamed": "Rule renamed", "renumbered": "Rule renumbered",
+    "moved": "Rule moved", "renumbered": "Rule renumbered",
 }
 
 
@@ -80,19 +92,23 @@ def changelog(book: Rulebook, edition_id: str) -> Changelog:
 
 def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Changelog:
     """The notice from a diff already made (the site's What changed page has one)."""
-    from ..site.changes import DIRECTION_WORDS, question, situation
+    from ..site.changes import DIRECTION_WORDS, question
+
+    domains = _domains(previous, edition)
 
     def item(change: Change) -> Item:
         ref = f"{change.term}#{change.new_clause or change.old_clause}" if change.clause else change.term
         what = WHAT.get(change.kind, "Rule changed" if change.level == RULE_CHANGE else "Clarified")
         if change.clause is None:
-            what = "Entry heading changed" if change.level == RULE_CHANGE else "Entry heading clarified"
+            what = HEADING_WHAT.get(change.kind) or (
+                "Entry heading changed" if change.level == RULE_CHANGE else "Entry heading clarified")
         changed = [b for b in change.behaviours if b.direction != "equivalent"]
         questions = tuple(f"{question(previous, edition, b).rstrip('.')}: "
-                          f"{DIRECTION_WORDS.get(b.direction, b.direction)}" for b in changed)
-        # A predicate and the decision it feeds often share a witness: each situation once.
-        played = tuple(dict.fromkeys(Played(*_played(situation(previous, edition, w)))
-                                     for b in changed for w in b.witnesses))
+                          f"{DIRECTION_WORDS.get(b.direction, b.direction)}" for b in changed) \
+            + one_sided_questions(change, previous, edition)
+        # A predicate and the decision it feeds often share a witness, and two witnesses one
+        # description: each line once.
+        played = tuple(dict.fromkeys(played_words(b, w, domains) for b in changed for w in b.witnesses))
         # A heading is read for its questions, not as text.
         text = "" if change.clause is None else change.new_text if change.new_text is not None else change.old_text
         return Item(ref, what, text or "", questions, played)
@@ -103,15 +119,96 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
         grouped.setdefault(change.term, []).append(change)
     terms = []
     for term, changes in grouped.items():
-        rules = tuple(item(c) for c in changes if c.level == RULE_CHANGE)
-        clarified = tuple(item(c) for c in changes if c.level == CLARIFICATION)
+        # A new or withdrawn entry is news before its clauses, whatever the level of its heading.
+        entry = [c for c in changes if c.clause is None and c.kind in HEADING_WHAT]
+        changes = entry + [c for c in changes if c not in entry]
+        rules = tuple(item(c) for c in changes if c.level == RULE_CHANGE or c in entry)
+        clarified = tuple(item(c) for c in changes if c.level == CLARIFICATION and c not in entry)
         if rules or clarified:
             terms.append(TermNotice(term, names.get(term, term), rules, clarified))
     return Changelog(edition, previous, tuple(terms), sum(c.level == EDITORIAL for c in result.changes))
 
 
-def _played(s) -> tuple[tuple[str, ...], str, str]:
-    return tuple(s.holds), s.old, s.new
+HEADING_WHAT = {"added": "New entry", "removed": "Entry withdrawn"}
+
+
+def one_sided_questions(change: Change, previous: Edition, edition: Edition) -> tuple[str, ...]:
+    """The questions one edition asks and the other does not, that this change declares (a heading)
+    or answers (a clause's rules): "Whether ...: a new question", "Whether ...: no longer asked"."""
+    def declared(e: Edition, term: str | None, clauses: str | None) -> dict[str, str]:
+        if change.clause is None:
+            t = e.term_by_id.get(change.term)
+            return {d.name: d.meaning for d in t.decisions} if t else {}
+        refs = [f"{term or change.term}#{c}" for c in (clauses or "").split("+") if c]
+        return {r.decision: e.decisions[r.decision].meaning for ref in refs if ref in e.clause_by_ref
+                for r in e.clause_by_ref[ref].rules if r.decision in e.decisions}
+
+    old = declared(previous, change.old_term, change.old_clause)
+    new = declared(edition, change.new_term, change.new_clause)
+    return tuple([f"{new[n].rstrip('.')}: a new question" for n in new if n not in previous.decisions]
+                 + [f"{old[n].rstrip('.')}: no longer asked" for n in old if n not in edition.decisions])
+
+
+def _domains(previous: Edition, edition: Edition) -> dict[str, tuple]:
+    """Each fact's values over both editions (the new one's first), as the diff compares them."""
+    out: dict[str, tuple] = {}
+    for vocabulary in (edition.vocabulary, previous.vocabulary):
+        for fact in vocabulary.facts:
+            out[fact.name] = tuple(dict.fromkeys(out.get(fact.name, ()) + fact.domain))
+    return out
+
+
+def played_words(behaviour: Behaviour, witness: Witness, domains: dict[str, tuple]) -> Played:
+    """A witness as players read it: the facts of the description that covers it (every situation it
+    names plays the same way: these are the facts that matter), or, past the descriptions, the witness's
+    facts away from their resting value; each by its label."""
+    facts = _covering(behaviour, witness)
+    if facts is None:
+        facts = tuple((f, (v,)) for f, v in witness.facts if v is not False and v != domains.get(f, (v,))[0])
+    return Played(condition_words(facts, domains), _said(witness.old, witness.old_reason),
+                  _said(witness.new, witness.new_reason))
+
+
+def _covering(behaviour: Behaviour, witness: Witness) -> tuple | None:
+    """The facts of the first description of the witness's transition that names its situation."""
+    state = dict(witness.facts)
+    for t in behaviour.transitions:
+        if (t.old, t.old_reason, t.new, t.new_reason) != (witness.old, witness.old_reason,
+                                                          witness.new, witness.new_reason):
+            continue
+        for d in t.descriptions:
+            if all(state.get(f) in vs for f, vs in d.facts):
+                return d.facts
+    return None
+
+
+def label(name: str) -> str:
+    """A fact's or value's label: its name as words ('target_location' -> 'target location')."""
+    return name.replace("_", " ")
+
+
+def condition_words(facts: tuple, domains: dict[str, tuple]) -> tuple[str, ...]:
+    """('paralyzed', 'not poisoned', 'target location is territory or battle', 'phase is not draw')."""
+    out = []
+    for name, values in facts:
+        domain = domains.get(name, tuple(values))
+        if set(domain) <= {True, False}:
+            out.append(label(name) if values == (True,) else f"not {label(name)}")
+            continue
+        others = [v for v in domain if v not in values]
+        if len(others) == 1 and len(values) > 1:
+            out.append(f"{label(name)} is not {label(others[0])}")
+        else:
+            shown = [label(v) for v in values]
+            out.append(f"{label(name)} is " + (f"{', '.join(shown[:-1])} or {shown[-1]}" if len(shown) > 1
+                                                 else shown[0]))
+    return tuple(out)
+
+
+def _said(value, reason: str | None) -> str:
+    from ..site.changes import answer_words
+
+    return NO_ANSWER_WORDS[reason] if reason is not None else answer_words(value)
 
 
 def render_markdown(log: Changelog) -> str:
@@ -119,11 +216,13 @@ def render_markdown(log: Changelog) -> str:
     from .render_markdown import code, escape
 
     ed = log.edition
-    lines = [f"# What changed in {escape(ed.title)}", ""]
+    lines = [f"# What changed in {escape(ed.title, inline=True)}", ""]
     if log.previous is None:
         return "\n".join(lines + [f"{escape(ed.id)} is the first edition: there is nothing to compare it with.", ""])
-    lines += [f"Changes from {escape(log.previous.title)} ({escape(log.previous.id)}) to {escape(ed.id)}"
-              + (f", published {escape(ed.date)}" if ed.date else "") + ".", ""]
+    # Mid-line: "5.0.0" opens no list there, so it is written without a backslash.
+    lines += [f"Changes from {escape(log.previous.title, inline=True)} ({escape(log.previous.id, inline=True)}) "
+              f"to {escape(ed.id, inline=True)}" + (f", published {_date(ed.date, escape)}" if ed.date else "")
+              + ".", ""]
     if log.empty:
         return "\n".join(lines + ["No rule changed, and no word of one.", ""])
     for notice in log.terms:
@@ -142,12 +241,17 @@ def render_markdown(log: Changelog) -> str:
     return "\n".join(lines)
 
 
+def _date(date: str, escape) -> str:
+    """An ISO date as it is (digits and hyphens link nothing); anything else escaped."""
+    return date if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) else escape(date, inline=True)
+
+
 def _item(it: Item, escape, code) -> list[str]:
-    out = [f"- **{escape(it.what)}** ({code(it.ref)})" + (f": {escape(it.text)}" if it.text else "")]
+    out = [f"- **{escape(it.what, inline=True)}** ({code(it.ref)})"
+           + (f": {escape(it.text, inline=True)}" if it.text else "")]
     for q in it.questions:
         out.append(f"  - {escape(q)}.")
     for p in it.played:
-        when = "; ".join(h.rstrip(".") for h in p.holds) or "None of the conditions it tests holds"
-        out.append(f"  - {escape(when)}: was **{escape(p.old)}**, now **{escape(p.new)}**.")
+        out.append(f"  - {escape(p.when)}: was **{escape(p.old, inline=True)}**, now **{escape(p.new, inline=True)}**.")
     out.append("")
     return out

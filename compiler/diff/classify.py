@@ -12,9 +12,12 @@ term (nothing but the place changed).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
 
 from ..export import rule_json, table_json
+from ..conditions import Cmp, Condition, In, Ref, walk
 from ..conditions import to_json as cond_json
 from ..model import Clause, Vocabulary
 from .redline import words
@@ -81,43 +84,192 @@ def steps_changed(old: Iterable[Clause], new: Iterable[Clause]) -> bool:
     return steps(old) != steps(new)
 
 
-def condition_phrases(vocabulary: Vocabulary, predicates: Iterable[str]) -> dict[str, str]:
-    """Phrases that name a condition in prose (``being discarded``) and the name they stand for."""
-    phrases: dict[str, str] = {}
+def label(name: str) -> str:
+    """How prose names a fact, a value or a predicate: its name in words ('discard_pile' -> 'discard pile')."""
+    return name.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The phrases that name a condition in prose, and the keys they stand for.
+
+    Keys: a fact (``poisoned``), a value (``location=discard_pile``), a predicate.
+    The vocabulary declares no aliases, so a label is a name in words, and
+    only where it names the condition itself: a bool fact's or a predicate's
+    name (``paralyzed``, ``being discarded``: the condition), an enum fact's
+    name or a value's only when it is a phrase of two words or more
+    (``current step``, ``discard pile``). A one-word enum name or value
+    (``ability``, ``other``, ``heal``) is an ordinary English word that names
+    no condition on its own, and is not matched.
+    """
+
+    phrases: Mapping[str, frozenset[str]]  # phrase -> the keys it names
+    domains: Mapping[str, tuple[str, ...]]  # enum fact -> its values
+    longest: int  # words in the longest phrase
+
+    @property
+    def keys(self) -> dict[str, str]:
+        """Each key a label names, with its (first) label, in order."""
+        out: dict[str, str] = {}
+        for phrase, keys in self.phrases.items():
+            for key in sorted(keys):
+                out.setdefault(key, phrase)
+        return out
+
+
+def condition_labels(vocabulary: Vocabulary, predicates: Iterable[str]) -> Labels:
+    """The labels of a vocabulary's facts and values and of the predicates (see ``Labels``)."""
+    phrases: dict[str, set[str]] = {}
+
+    def add(phrase: str, key: str) -> None:
+        phrases.setdefault(phrase.casefold(), set()).add(key)
+
     for fact in vocabulary.facts:
-        phrases[fact.name.replace("_", " ")] = fact.name
+        if fact.type == "bool" or " " in label(fact.name):
+            add(label(fact.name), fact.name)
         for value in fact.values:
-            phrases[value.replace("_", " ")] = f"{fact.name}={value}"
-    for name in predicates:
-        phrases[name.replace("_", " ")] = name
-    return phrases
+            if " " in label(value):
+                add(label(value), f"{fact.name}={value}")
+    for name in sorted(predicates):
+        add(label(name), name)
+    return Labels({p: frozenset(k) for p, k in phrases.items()},
+                  {f.name: f.values for f in vocabulary.facts if f.type == "enum"},
+                  max((p.count(" ") + 1 for p in phrases), default=0))
 
 
-class Phrases(dict):
-    """``condition_phrases`` with the word count of the longest phrase, counted once."""
+def mentions(text: str, labels: Labels, links: Iterable[str] = ()) -> set[str]:
+    """The keys a text names by their labels, as whole words (looked up by word n-grams).
 
-    def __init__(self, phrases: dict[str, str]):
-        super().__init__(phrases)
-        self.longest = max((p.count(" ") + 1 for p in phrases), default=0)
-
-
-def named_conditions(text: str, phrases: dict[str, str]) -> set[str]:
-    """The condition phrases a text names, as whole words (looked up by word n-grams)."""
-    ws = normal_words(text)
-    longest = phrases.longest if isinstance(phrases, Phrases) else max((p.count(" ") + 1 for p in phrases), default=0)
-    grams = {" ".join(ws[i:i + n]) for n in range(1, longest + 1) for i in range(len(ws) - n + 1)}
-    return grams & phrases.keys()
+    ``links``: the phrases the clause links to other terms. Each is a name of
+    its own, so no label is read across its edge ("described in Battle
+    Resolution" does not name "in battle").
+    """
+    grams: set[str] = set()
+    for part in _link_parts(text, links):
+        ws = normal_words(part)
+        grams |= {" ".join(ws[i:i + n]) for n in range(1, labels.longest + 1) for i in range(len(ws) - n + 1)}
+    return {key for gram in grams & labels.phrases.keys() for key in labels.phrases[gram]}
 
 
-def drift(text: str, meaning_changed: bool, behaviour_changed: bool, has_meaning: bool,
-          old_text: str, new_text: str, phrases: dict[str, str]) -> list[str]:
-    """Flags for prose and meaning that moved apart (``text`` is the text kind)."""
+def _link_parts(text: str, links: Iterable[str]) -> list[str]:
+    """The text cut at each occurrence of a link's phrase (the phrases are parts of their own)."""
+    phrases = sorted({p for p in links if p}, key=len, reverse=True)
+    if not phrases:
+        return [text]
+    return re.split("(" + "|".join(map(re.escape, phrases)) + ")", text)
+
+
+def clause_conditions(clause: Clause) -> list[Condition]:
+    """The conditions of a clause's rules (their ``when`` and test) and of the predicate it defines."""
+    found = [c for r in clause.rules for c in (r.when, r.test) if c is not None]
+    return found + ([clause.defines.condition] if clause.defines else [])
+
+
+def predicate_keys(predicates: Mapping[str, Condition]) -> dict[str, set[str]]:
+    """What each predicate tests, through the predicates it uses."""
+    out = {}
+    for name, condition in predicates.items():
+        keys = keys_tested([], predicates, (condition,))
+        out[name] = keys - {name}
+    return out
+
+
+def keys_tested(clauses: Iterable[Clause], predicates: Mapping[str, Condition],
+                conditions: Iterable[Condition] = ()) -> set[str]:
+    """The keys the clauses' conditions name: facts, values (``f=v``) and predicates, through the
+    predicates they use (``predicates``: their conditions); a defined predicate is its own."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    stack: list[Condition] = list(conditions)
+    for clause in clauses:
+        if clause.defines:
+            found.add(clause.defines.name)
+        stack += clause_conditions(clause)
+    while stack:
+        for node in walk(stack.pop()):
+            if isinstance(node, Ref):
+                found.add(node.name)
+                if node.name in predicates and node.name not in seen:
+                    seen.add(node.name)
+                    stack.append(predicates[node.name])
+            elif isinstance(node, In):
+                found |= {node.fact} | {f"{node.fact}={v}" for v in node.values}
+            elif isinstance(node, Cmp):
+                found |= {node.fact, node.bound} if node.against_fact else {node.fact, f"{node.fact}={node.bound}"}
+    return found
+
+
+def predicate_refs(clauses: Iterable[Clause]) -> set[str]:
+    """The names the clauses' conditions refer to (predicates and bool facts alike)."""
+    return {n.name for c in clauses for cond in clause_conditions(c) for n in walk(cond) if isinstance(n, Ref)}
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a clause's change as drift reads it."""
+
+    text: str
+    tested: set[str]  # ``keys_tested``
+    links: tuple[str, ...] = ()  # the phrases its clauses link
+    covers: Mapping[str, set[str]] = field(default_factory=dict)  # a predicate it tests -> what that tests
+
+    def said(self, labels: Labels) -> set[str]:
+        """What the text names; naming a predicate the rules use names what it tests ("healable")."""
+        found = mentions(self.text, labels, self.links)
+        return found.union(*(self.covers.get(k, set()) for k in found))
+
+
+def drift(text: str, behaviour_changed: bool, has_meaning: bool, old: Side, new: Side, labels: Labels) -> list[str]:
+    """Flags for prose and meaning that moved apart (``text`` is the text kind).
+
+    Past "the meaning changed but the text did not", a reworded clause with
+    rules compares, for each fact and value that has a label, what the texts
+    name with what the rules test (``keys_tested``): the text newly names one
+    that no rule tests on either side, or it stops naming one that the rules
+    test on both. A value counts as tested wherever its fact is tested at all,
+    and as named wherever its fact is. A text that newly names what the new
+    rules test says what changed: no flag.
+
+    Rules that newly test (or stop testing) what neither text names are not
+    flagged: labels are names, and prose names most facts otherwise (the
+    values of "target card type" as "Characters, Artifacts", "ability step" as
+    "the step it falls in"). On REG 5.0.0 -> 11.0.0 such flags were 14 on 11
+    clauses, none of them a real drift. Declared aliases would allow them.
+    """
     flags = []
     if behaviour_changed and text in (SAME, EDITORIAL):
         flags.append("the machine-readable meaning changed but the text did not")
-    if has_meaning and text == REWORDED and not behaviour_changed:
-        gained = sorted(named_conditions(new_text, phrases) - named_conditions(old_text, phrases))
-        if gained:
-            flags.append("the text now names " + ", ".join(f"'{g}'" for g in gained)
-                         + " but the machine-readable meaning did not change")
+    if not (has_meaning and text == REWORDED):
+        return flags
+    said_old, said_new = old.said(labels), new.said(labels)
+    any_old, any_new = _all_values(old.tested, labels), _all_values(new.tested, labels)
+    now_names, no_longer = [], []
+    for key in labels.keys:
+        named_old, named_new = _named(key, said_old), _named(key, said_new)
+        if named_new and not named_old and key not in any_old and key not in any_new:
+            now_names.append(key)
+        elif named_old and not named_new and key in old.tested and key in new.tested:
+            no_longer.append(key)
+    if now_names:
+        flags.append(f"the text now names {_phrases(now_names, labels)}, which no rule of this clause tests")
+    if no_longer:
+        flags.append(f"the text no longer names {_phrases(no_longer, labels)}, which its rules still test")
     return flags
+
+
+def _phrases(keys: list[str], labels: Labels) -> str:
+    """"'a', 'b'" in order of the labels; a fact is left out where one of its values is listed."""
+    valued = {k.split("=", 1)[0] for k in keys if "=" in k}
+    names = labels.keys
+    return ", ".join(f"'{p}'" for p in sorted(names[k] for k in keys if k not in valued))
+
+
+def _named(key: str, said: set[str]) -> bool:
+    """A value is named where it or its fact is; a fact where it or one of its values is."""
+    fact = key.split("=", 1)[0]
+    return key in said or fact in said or ("=" not in key and any(k.startswith(key + "=") for k in said))
+
+
+def _all_values(keys: set[str], labels: Labels) -> set[str]:
+    """Tested keys with every value of each enum fact they test (a test of a fact decides each value)."""
+    return keys | {f"{f}={v}" for f in keys if f in labels.domains for v in labels.domains[f]}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 from functools import cached_property
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from ..diagnostics import Location
@@ -19,11 +19,12 @@ from .. import progress
 from . import classify as K
 from . import level as L
 from . import names as N
-from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary
+from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
 from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
 from .fingerprint import fingerprint
+from .inside import SubChange, sub_changes
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
@@ -73,6 +74,8 @@ class Change:
     # Cases of the previous edition's suite that flip where this change's clauses decide:
     # {"suite", "of", "flipped", "examples"}; None when none was evaluated (compiler.diff.conformance_impact).
     conformance: dict | None = None
+    # What changed inside the clause: items added, removed, moved; each edit (compiler.diff.inside).
+    sub_changes: tuple[SubChange, ...] = ()
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -112,6 +115,7 @@ class Change:
             "procedure": self.procedure,
             "names": list(self.names),
             "conformance": self.conformance,
+            "sub_changes": [s.as_json() for s in self.sub_changes],
         }
 
 
@@ -392,8 +396,10 @@ class _Differ:
         self._editions = (fo.edition, fn.edition)
         for key in one:
             added = where[key][1]
-            self._one[key] = N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
-                                       (fn if added else fo).edition, added)
+            self._one[key] = replace(
+                N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
+                          (fn if added else fo).edition, added),
+                unanswered_reasons=unanswered(key[0], key[1], fo, fn, self.vocabulary, added))
         return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
 
     # -- the finished change ------------------------------------------------------------------
@@ -435,9 +441,7 @@ class _Differ:
                 return None
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
-        drift = K.drift(text, d["meaning_changed"], bool(changed), d["has_meaning"],
-                        d["old_text"] or "", d["new_text"] or "", self._phrases()) \
-            if kind not in ("added", "removed") else []
+        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") else []
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -471,6 +475,7 @@ class _Differ:
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
             names=self._refs(d, behaviours, own),
+            sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
         return change
@@ -513,11 +518,30 @@ class _Differ:
         compared = {(b.kind, b.name) for b in own}
         return any(n not in compared for n in d["names"])
 
-    def _phrases(self) -> K.Phrases:
-        if not hasattr(self, "_phrase_cache"):
-            self._phrase_cache = K.Phrases(K.condition_phrases(
-                self.vocabulary, set(self.old.predicate_names()) | set(self.new.predicate_names())))
-        return self._phrase_cache
+    def _drift(self, d: dict, text: str, behaviour_changed: bool) -> list[str]:
+        """Drift flags (``classify.drift``); a heading's text is its declarations, so only a clause's
+        mentions of facts and values are compared with what its rules test."""
+        clause = not d["header"]
+        reworded = clause and d["has_meaning"] and text == K.REWORDED
+        return K.drift(text, behaviour_changed, clause and d["has_meaning"],
+                       self._drift_side(self.old, d["olds"], d["old_text"], reworded),
+                       self._drift_side(self.new, d["news"], d["new_text"], reworded), self._labels())
+
+    def _drift_side(self, side, clauses: tuple, text: str | None, reworded: bool) -> K.Side:
+        """What the clauses' conditions test, through the predicates they use (loaded only when compared)."""
+        if not reworded:
+            return K.Side(text or "", set())
+        refs = K.predicate_refs(clauses) & set(side.predicate_names())
+        edition = side.evaluable([("predicate", n) for n in sorted(refs)]) if refs else None
+        predicates = {n: p.condition for n, p in edition.predicates.items()} if edition else {}
+        return K.Side(text or "", K.keys_tested(clauses, predicates), tuple(l.phrase for c in clauses for l in c.links),
+                      K.predicate_keys(predicates))
+
+    def _labels(self) -> K.Labels:
+        if not hasattr(self, "_label_cache"):
+            self._label_cache = K.condition_labels(
+                self.vocabulary, set(self.old.predicate_names()) | set(self.new.predicate_names()))
+        return self._label_cache
 
     def _impact(self, d: dict, behaviours: dict) -> list[dict]:
         """Clauses elsewhere that use what this change touched, transitively, in the new edition first."""

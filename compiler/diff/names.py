@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
-from .behaviour import EQUIVALENT, NOT_DEFINED, Behaviour, Description
+from .behaviour import EQUIVALENT, NOT_DEFINED, REASON_WORDS, Behaviour, Description
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 
@@ -50,6 +50,8 @@ class NameChange:
     behaviour: Behaviour | None = None  # changed: the whole comparison of old and new
     changes: tuple[str, ...] = ()  # the changes charged with it (clause names, as the formats show them)
     conformance: dict | None = None  # previous suite's cases that flip (compiler.diff.conformance_impact)
+    # added or removed: where it gives no answer, by reason ("not asked", "no rule", "conflict"), with counts
+    unanswered_reasons: tuple[tuple[str, int], ...] = ()
 
     @property
     def unanswered(self) -> int:
@@ -67,7 +69,7 @@ class NameChange:
                 "situations": self.situations, "unanswered": self.unanswered,
                 "answers": [a.as_json() for a in self.answers],
                 "behaviour": self.behaviour.as_json() if self.behaviour else None,
-                "conformance": self.conformance}
+                "conformance": self.conformance, "unanswered_reasons": dict(self.unanswered_reasons)}
 
 
 def of_side(kind: str, name: str, compared: Behaviour, edition: Edition, added: bool) -> NameChange:
@@ -135,8 +137,11 @@ def words(change: NameChange) -> list[tuple[str, list[str]]]:
         size = f"{a.situations:,} of {_many(change.situations)}" if i == 0 else _many(a.situations)
         out.append((f"{verb} {said} in {size}", [d.text for d in a.descriptions]
                     + ([f"and {_many(a.undescribed, 'other situation')}"] if a.undescribed else [])))
-    if change.unanswered:
-        out.append((f"no answer in {_many(change.unanswered)}", []))
+    # Each reason in its own words ("not asked" is outside the question's given, not a rule missing).
+    out += [(f"{REASON_WORDS[reason]} in {_many(n)}", []) for reason, n in change.unanswered_reasons]
+    rest = change.unanswered - sum(n for _, n in change.unanswered_reasons)
+    if rest:
+        out.append((f"no answer in {_many(rest)}", []))
     return out
 
 

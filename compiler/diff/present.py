@@ -24,6 +24,20 @@ def answer(value: Any) -> str:
     return str(value)
 
 
+def outcome(value: Any, reason: str | None, clauses: tuple[str, ...] = ()) -> str:
+    """One side's outcome in a situation: "yes (heal#a)", "not asked", "no rule answers",
+    "rules conflict (heal#a, heal#b)", "not defined" (its words from ``behaviour.REASON_WORDS``)."""
+    from .behaviour import CONFLICT, said
+
+    words = said(value, reason) if reason is not None or value is not None else answer(value)
+    return f"{words} ({', '.join(clauses)})" if clauses and (reason is None or reason == CONFLICT) else words
+
+
+def deciders(witness) -> str:
+    """The clauses that gave each side's outcome, "—" for a side where none did: "— → heal#a"."""
+    return f"{', '.join(witness.old_clauses) or '—'} → {', '.join(witness.new_clauses) or '—'}"
+
+
 def situation(facts: dict) -> str:
     """The facts that hold (bools that are true) and every enum value; the rest are false."""
     parts = []

@@ -17,8 +17,9 @@ from ..diagnostics import printable
 from .behaviour import transition_words
 from .engine import Change, DiffResult
 from . import names as N
-from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation, unknown_note,
-                      use_words)
+from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, side_name, situation,
+                      unknown_note, use_words)
+from . import inside
 from .redline import DELETE, INSERT, Redline
 
 STYLE = Markup("""
@@ -27,7 +28,7 @@ table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;paddin
 del{background:#fdd;color:#900}ins{background:#dfd;color:#060;text-decoration:none}
 .kind{font-variant:small-caps;font-weight:bold}.loc,.fp{color:#666;font-size:.85em}
 blockquote{border-left:4px solid #ccc;margin:.5rem 0;padding:.2rem .8rem;white-space:pre-wrap}
-.drift{color:#a60}article{margin:1.2rem 0;border-top:1px solid #eee;padding-top:.5rem}
+.drift{color:#a60}.inside li{white-space:pre-wrap}article{margin:1.2rem 0;border-top:1px solid #eee;padding-top:.5rem}
 """)
 
 _LAYOUT = """\
@@ -97,7 +98,10 @@ _CHANGE = """\
 {% for note in notes %}
 <p class="loc"><em>{{ note }}</em></p>
 {% endfor %}
+{% if not long %}
 <blockquote class="redline">{{ redline }}</blockquote>
+{% endif %}
+{{ inside }}
 {% for b in c.behaviours %}
 {% if b in listed %}
 <p>Behaviour of <code>{{ b.name }}</code>: <strong>{{ b.extent() }}</strong> (see <a href="#names">the decisions</a>)</p>
@@ -130,8 +134,8 @@ _BEHAVIOUR = """\
 {% if b.witnesses %}
 <table><tr><th>situation</th><th>{{ old }}</th><th>{{ new }}</th><th>decided by</th></tr>
 {%- for w in b.witnesses -%}
-<tr><td>{{ situation(w.facts) }}{% if unknown(w) %} <em>({{ unknown(w) }})</em>{% endif %}</td><td>{{ answer(w.old) }}</td><td>{{ answer(w.new) }}</td>
-{#- #}<td>{{ w.old_clauses | join(', ') or 'no rule' }} → {{ w.new_clauses | join(', ') or 'no rule' }}</td></tr>
+<tr><td>{{ situation(w.facts) }}{% if unknown(w) %} <em>({{ unknown(w) }})</em>{% endif %}</td><td>{{ outcome(w.old, w.old_reason) }}</td><td>{{ outcome(w.new, w.new_reason) }}</td>
+{#- #}<td>{{ deciders(w) }}</td></tr>
 {%- endfor %}</table>
 {% endif %}
 """
@@ -164,6 +168,21 @@ _REDLINE = (
     "{% elif op.op == INSERT %}<ins>{{ op.text }}</ins>{% else %}{{ op.text }}{% endif %}{% endfor %}"
     '{% if line.coarse %} <small class="redline-coarse">({{ line.coarse }})</small>{% endif %}')
 
+# What changed inside a clause (compiler.diff.inside): a count, then each changed item or sentence.
+_INSIDE = """\
+{% if subs %}
+<div class="inside"><p>Inside the clause{% if note %} ({{ note }}){% endif %}: {{ counts }}</p>
+{% if lines %}
+<ul>
+{% for label, line in lines %}
+<li>{{ label }}: {{ line }}</li>
+{% endfor %}
+</ul>
+{% endif %}
+</div>
+{% endif %}"""
+
+
 def shown(value):
     """Each value a template prints: text with what a browser obeys shown escaped (Markup is already HTML)."""
     if isinstance(value, str) and not isinstance(value, Markup):
@@ -172,7 +191,8 @@ def shown(value):
 
 
 _ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE,
-                                      "redline": _REDLINE, "behaviour": _BEHAVIOUR, "name": _NAME}),
+                                      "redline": _REDLINE, "behaviour": _BEHAVIOUR, "name": _NAME,
+                                      "inside": _INSIDE}),
                    finalize=shown, autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                    keep_trailing_newline=True)
 
@@ -198,7 +218,7 @@ def _behaviour_helpers(old: str, new: str) -> dict:
     from .conformance_impact import words as breaks
 
     return dict(old=old, new=new, breaks=breaks, situation=lambda facts: situation(dict(facts)), unknown=unknown_note,
-                answer=answer, transitions=lambda b: [transition_words(t, "→") for t in b.transitions])
+                outcome=outcome, deciders=deciders, transitions=lambda b: [transition_words(t, "→") for t in b.transitions])
 
 
 def render_history(term: str, steps: list[DiffResult]) -> str:
@@ -219,7 +239,18 @@ def change_html(change: Change, old: str, new: str, listed: frozenset | set = fr
                  if loc]
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
-        redline=redline_markup(change.redline), use_words=use_words, listed=listed, **_behaviour_helpers(old, new)))
+        redline=redline_markup(change.redline), use_words=use_words, listed=listed,
+        long=inside.is_long(change), inside=inside_markup(change), **_behaviour_helpers(old, new)))
+
+
+def inside_markup(change: Change) -> Markup:
+    """The changed items and sentences of a clause, each redline a template of its own."""
+    counted = inside.is_shown(change)
+    return Markup(_ENV.get_template("inside").render(
+        subs=counted, note=inside.LONG_NOTE if inside.is_long(change) else None,
+        counts=inside.counts(change.sub_changes) if counted else "",
+        lines=[(label, redline_markup(line)) for label, line in inside.shown_lines(change.sub_changes)]
+        if counted and inside.is_listed(change) else []))
 
 
 def redline_markup(line: Redline) -> Markup:

@@ -23,13 +23,16 @@ from .engine import Change, DiffResult
 from . import names as N
 from .conformance_impact import short_words as conformance_short, words as conformance_words
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
-from .present import (answer, by_term, clause_name, details, introduced, location, rule_change_words, side_name,
-                      situation, unknown_note, use_words)
+from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, rule_change_words,
+                      side_name, situation, unknown_note, use_words)
+from . import inside
 from .redline import DELETE, INSERT, Redline
 
 _MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
-# A line that starts like a list item, a heading rule or a numbered step.
-_LINE_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)]))", re.M)
+# A line that starts like a list item, a heading rule or a numbered step: digits are an ordered
+# list's marker only before "." or ")" and a space, a tab or the end ("5.0.0" is none; "5." at the
+# end of a text may be followed by anything, so it is escaped).
+_LINE_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)](?:[ \t]|$)))", re.M)
 
 
 # Line breaks (each becomes <br>, or a space in code) and tabs are the text's own.
@@ -40,10 +43,14 @@ KEEPS = "\n\t"
 WORD_JOINER = "\u2060"
 # What GitHub links in a comment's text, each broken right after its first
 # character that no link can start without: "@" (mentions, e-mail addresses,
-# user@sha), "#" (#12, owner/repo#12), ":" (https://..., :emoji:), "www" before
-# a dot, "-" before a digit (GH-12 and a repository's own PREFIX-12 autolinks),
-# and words of 7 or more hex digits (commit SHAs), cut every 6.
-_LINKABLE = re.compile(r"[@#:]|(?i:www)(?=\.)|-(?=\d)|(?<![0-9A-Za-z])[0-9A-Fa-f]{7,}(?![0-9A-Za-z])")
+# user@sha), "#" (#12, owner/repo#12), ":" before a character that is not a
+# space or the end (https://..., :emoji:; the colon of "exceptions: " or of
+# "turn:" at the end of a text starts neither, and is left alone), "www"
+# before a dot, "-" before a digit (GH-12 and a repository's own PREFIX-12
+# autolinks), and words of 7 or more hex digits (commit SHAs), cut every 6.
+# Escaped texts are joined only with markup or spaces between them (a redline's
+# runs are merged and each insertion or deletion is in its own tags).
+_LINKABLE = re.compile(r"[@#]|:(?=\S)|(?i:www)(?=\.)|-(?=\d)|(?<![0-9A-Za-z])[0-9A-Fa-f]{7,}(?![0-9A-Za-z])")
 
 
 def _break(match: re.Match) -> str:
@@ -58,11 +65,18 @@ def inert(text: str) -> str:
     return _LINKABLE.sub(_break, text)
 
 
-def escape(text: str) -> str:
-    """Untrusted text safe as Markdown prose: no markup, no mention, no link."""
+def escape(text: str, inline: bool = False) -> str:
+    """Untrusted text safe as Markdown prose: no markup, no mention, no link.
+
+    ``inline``: the text goes after other text on its line (a heading's words, a
+    table cell, after "Changes from "), where no block can start: its line breaks
+    become ``<br>`` on that same line, so what would open a list or a heading at
+    the start of a line ("5.0.0", "- x") is left as it is, without backslashes.
+    """
     text = _MD.sub(r"\\\1", inert(html.escape(printable(text, KEEPS), quote=False)))
-    text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
-                           else m.group(1) + m.group(2) + "\\", text)
+    if not inline:
+        text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
+                               else m.group(1) + m.group(2) + "\\", text)
     return text.replace("\n", "<br>")
 
 
@@ -142,7 +156,8 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
     ``kept_rules`` rule changes are still shown."""
     old, new = side_name(result.old), side_name(result.new)
     first = introduced(result)
-    lines = [f"## Introduced in {escape(first)}" if first else f"## Rulebook changes: {escape(old)} → {escape(new)}", ""]
+    lines = [f"## Introduced in {escape(first, inline=True)}" if first
+             else f"## Rulebook changes: {escape(old, inline=True)} → {escape(new, inline=True)}", ""]
     if result.empty:
         lines.append("No changes.")
         return "\n".join(lines) + "\n"
@@ -240,7 +255,9 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     out += [f"<br>_{escape(note)}_" for note in details(change)]
     redline_key = {EDITORIAL: "editorial-redlines", CLARIFICATION: "clarification-redlines"}.get(change.level)
     if redline_key not in drop:
-        out += ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
+        out += [""] if inside.is_long(change) else \
+            ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
+        out += _inside(change)
     else:
         out += ["", "_Redline left out._", ""]
     for b in change.behaviours:
@@ -272,6 +289,19 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     return out
 
 
+def _inside(change: Change) -> list[str]:
+    """What changed inside the clause (compiler.diff.inside): a count, then a list of the changed
+    items and sentences; left out with the redline when the comment is shortened."""
+    if not inside.is_shown(change):
+        return []
+    note = f" ({escape(inside.LONG_NOTE)})" if inside.is_long(change) else ""
+    out = [f"**Inside the clause**{note}: {escape(inside.counts(change.sub_changes))}", ""]
+    if inside.is_listed(change):
+        out += [f"- {escape(label)}: {redline_markdown(line)}"
+                for label, line in inside.shown_lines(change.sub_changes)] + [""]
+    return out
+
+
 def _breaks(conformance: dict | None) -> str:
     """'; **breaks conformance**: 1 of 2 cases of v1's suite flip', or nothing."""
     found = conformance_short(conformance)
@@ -282,13 +312,13 @@ def _witness_table(b, old: str, new: str) -> list[str]:
     """The witnesses as a table: situation, both answers, the clauses that gave them."""
     if not b.witnesses:
         return []
-    out = ["", f"| situation | {escape(old)} | {escape(new)} | decided by |", "| --- | --- | --- | --- |"]
+    out = ["", f"| situation | {escape(old, inline=True)} | {escape(new, inline=True)} | decided by |",
+           "| --- | --- | --- | --- |"]
     for w in b.witnesses:
-        deciders = f"{', '.join(w.old_clauses) or 'no rule'} → {', '.join(w.new_clauses) or 'no rule'}"
         note = unknown_note(w)
         shown = situation(dict(w.facts)) + (f" ({note})" if note else "")
-        out.append(f"| {escape(shown)} | {escape(answer(w.old))} | "
-                   f"{escape(answer(w.new))} | {escape(deciders)} |")
+        out.append(f"| {escape(shown, inline=True)} | {escape(outcome(w.old, w.old_reason), inline=True)} | "
+                   f"{escape(outcome(w.new, w.new_reason), inline=True)} | {escape(deciders(w), inline=True)} |")
     return out
 
 

@@ -12,8 +12,9 @@ from .engine import Change, DiffResult
 from .behaviour import Behaviour, transition_lines
 from . import names as N
 from .conformance_impact import words as conformance_words
-from .present import (answer, by_term, clause_name, details, introduced, location, side_name, situation,
+from .present import (by_term, clause_name, details, introduced, location, outcome, side_name, situation,
                       summary_line, unknown_note, use_words)
+from . import inside
 from .redline import DELETE, INSERT, Redline
 
 RED, GREEN, BOLD, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -64,9 +65,8 @@ def _name(name: N.NameChange, paint) -> list[str]:
 
 def witness_lines(b: Behaviour) -> list[str]:
     """Each witness: the situation, both answers and the clauses that gave them."""
-    return [f"when {situation(dict(w.facts))}: old {answer(w.old)}"
-            f" ({', '.join(w.old_clauses) or 'no rule'}), new {answer(w.new)}"
-            f" ({', '.join(w.new_clauses) or 'no rule'})"
+    return [f"when {situation(dict(w.facts))}: old {outcome(w.old, w.old_reason, w.old_clauses)}"
+            f", new {outcome(w.new, w.new_reason, w.new_clauses)}"
             + (f" [{unknown_note(w)}]" if unknown_note(w) else "") for w in b.witnesses]
 
 
@@ -81,7 +81,9 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     out = [f"  {paint(BOLD, change.kind)}  {printable(clause_name(change))}  {paint(DIM, where)}"]
     plain: list[str] = [f"    ({note})" for note in details(change)]
     out.extend(map(printable, plain))
-    out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
+    if not inside.is_long(change):
+        out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
+    out.extend(_inside(change, colour))
     plain = []
     for b in change.behaviours:
         # A decision's whole change is listed once, under the decision; a clause's own part of it
@@ -104,6 +106,17 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     out.extend(map(printable, plain))
     for flag in change.drift:
         out.append("    " + paint(BOLD, "drift: ") + printable(flag))
+    return out
+
+
+def _inside(change: Change, colour: bool) -> list[str]:
+    """What changed inside the clause (compiler.diff.inside): a count, then each changed item or sentence."""
+    if not inside.is_shown(change):
+        return []
+    out = [f"    ({inside.LONG_NOTE})"] if inside.is_long(change) else []
+    out.append("    inside: " + inside.counts(change.sub_changes))
+    for label, line in inside.shown_lines(change.sub_changes) if inside.is_listed(change) else ():
+        out.append(f"      {label}: " + redline_text(line, colour).replace("\n", "\n        "))
     return out
 
 

@@ -53,6 +53,13 @@ def answer_words(value: Any) -> str:
     return answer(value).replace("_", " ")
 
 
+def outcome_words(value: Any, reason: str | None) -> str:
+    """An answer, or why there is none: "not asked" (outside the question's given), "no rule answers"..."""
+    from ..diff.behaviour import REASON_WORDS
+
+    return REASON_WORDS[reason] if reason is not None else answer_words(value)
+
+
 def situation(old: Edition, new: Edition, witness) -> Situation:
     """A witness in words: each fact in the newer edition's sentence (the older's for a withdrawn one)."""
     facts = {**old.vocabulary.by_name, **new.vocabulary.by_name}
@@ -67,7 +74,8 @@ def situation(old: Edition, new: Edition, witness) -> Situation:
     unknown = tuple(f"Edition {edition.id} could not describe this situation: it does not know "
                     + ", ".join(_unknown_words(n, facts) for n in names) + "."
                     for edition, names in ((old, witness.old_unknown), (new, witness.new_unknown)) if names)
-    return Situation(tuple(holds), answer_words(witness.old), answer_words(witness.new),
+    return Situation(tuple(holds), outcome_words(witness.old, witness.old_reason),
+                     outcome_words(witness.new, witness.new_reason),
                      tuple(witness.old_clauses), tuple(witness.new_clauses), unknown)
 
 

@@ -78,7 +78,8 @@ def test_json(tied):
     assert change["behaviour"] == {
         "name": "t.q", "kind": "decision", "direction": "broadened",
         "witnesses": [{"facts": {"a": False}, "old": False, "new": True, "old_clauses": ["t#base"],
-                       "new_clauses": ["t#base"], "old_unknown": [], "new_unknown": []}],
+                       "new_clauses": ["t#base"], "old_unknown": [], "new_unknown": [],
+                           "old_reason": None, "new_reason": None}],
         "situations": 2, "changed": 1, "broadened": 1, "narrowed": 0,
         "transitions": [{"old": False, "old_reason": None, "new": True, "new_reason": None, "situations": 1,
                          "descriptions": [{"facts": {"a": [False]}, "situations": 1, "text": "whenever not a"}],

@@ -15,7 +15,6 @@ from click.testing import CliRunner
 from compiler.cli import main
 
 LEVELS = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "levels"
-WJ = "\u2060"
 
 
 def _changelog(*args: str):
@@ -25,21 +24,96 @@ def _changelog(*args: str):
 @pytest.mark.parametrize(("edition", "expected"), [
     ("v1", "# What changed in First\n\nv1 is the first edition: there is nothing to compare it with.\n"),
     ("v2", "# What changed in Punctuation\n\n"
-           f"Changes from First (v1) to v2, published 2020-{WJ}02-{WJ}01.\n\n"
+           f"Changes from First (v1) to v2, published 2020-02-01.\n\n"
            "Also 1 editorial change (spelling, punctuation, numbering or links; no word of a rule).\n"),
     ("v3", "# What changed in Reworded\n\n"
-           f"Changes from Punctuation (v2) to v3, published 2020-{WJ}03-{WJ}01.\n\n"
+           f"Changes from Punctuation (v2) to v3, published 2020-03-01.\n\n"
            "## Cure\n\n### Clarifications\n\n"
            "- **Clarified** (`cure#targets`): Only a poisoned character can be the target of a cure.\n"),
     ("v4", "# What changed in Rule change\n\nChanges from Reworded (v3) to v4.\n\n"
            "## Cure\n\n### Rule changes\n\n"
            "- **Rule changed** (`cure#targets`): Only a poisoned or paralyzed character can be the target of a cure.\n"
-           f"  - Whether a cure may target the character:{WJ} now says yes in more situations.\n"
-           "  - The character is paralyzed: was **no**, now **yes**.\n"),
+           "  - Whether a cure may target the character: now says yes in more situations.\n"
+           "  - When paralyzed and not poisoned: was **no**, now **yes**.\n"),
 ])
 def test_the_notice_says_what_plays_differently_then_what_was_clarified(edition, expected):
     result = _changelog(edition)
     assert (result.exit_code, result.stderr, result.stdout) == (0, "", expected)
+
+
+FIXTURES = LEVELS.parent
+
+
+@pytest.mark.parametrize(("fixture", "expected"), [
+    # A version mid-line is no ordered list (no "1\\.0.0"); a new entry says it is new.
+    ("new-entry", "# What changed in With Poison\n\n"
+                  "Changes from First (1.0.0) to 2.0.0, published 2020-02-01.\n\n"
+                  "## Poison\n\n### Rule changes\n\n"
+                  "- **New entry** (`poison`)\n\n"
+                  "- **New rule** (`poison#cannot-attack`): A poisoned character cannot attack.\n"),
+    # Where the old edition did not ask the question, it was not asked (not "no answer").
+    ("not-asked", "# What changed in Asked of everyone\n\n"
+                  "Changes from Asked of the poisoned (1.0.0) to 2.0.0.\n\n"
+                  "## Cure\n\n### Rule changes\n\n"
+                  "- **Entry heading changed** (`cure`)\n"
+                  "  - Whether a cure may target the character: now answers differently in some situations.\n"
+                  "  - When not paralyzed and not poisoned: was **not asked**, now **no**.\n"
+                  "  - When paralyzed and not poisoned: was **not asked**, now **yes**.\n\n"
+                  "### Clarifications\n\n"
+                  "- **Clarified** (`cure#targets`): A cure may target a character if and only if it is "
+                  "paralyzed.\n"),
+    # A question one edition asks and the other does not is said as such, under the heading that
+    # declares it and under the clause that answers it.
+    ("drift-mentions", "# What changed in Second\n\n"
+                       "Changes from First (1.0.0) to 2.0.0, published 2020-02-01.\n\n"
+                       "## Cure\n\n### Rule changes\n\n"
+                       "- **Entry heading changed** (`cure`)\n"
+                       "  - Whether a cure may be played on a character in a discard pile: a new question.\n\n"
+                       "- **Rule changed** (`cure#new-decision`): A cure is played on a character, even one in a "
+                       "discard pile.\n"
+                       "  - Whether a cure may be played on a character in a discard pile: a new question.\n\n"
+                       "- **Rule changed** (`cure#tests-unnamed`): A cure can be played on a poisoned character, "
+                       "once per turn.\n"
+                       "  - Whether a cure may be played on the character: now says yes in fewer situations.\n"
+                       "  - When location is hand and poisoned: was **yes**, now **no**.\n\n"
+                       "### Clarifications\n\n"
+                       "- **Clarified** (`cure#english-word`): A cure ability targets a poisoned character.\n\n"
+                       "- **Clarified** (`cure#names-untested`): A cure may be used again on a poisoned or paralyzed "
+                       "character.\n\n"
+                       "- **Clarified** (`cure#stops-naming`): A cured character returns to its owner's hand.\n"),
+])
+def test_the_notice_for_2_0_0(fixture, expected):
+    result = CliRunner().invoke(main, ["changelog", "2.0.0", "--rulebook", str(FIXTURES / fixture)],
+                                catch_exceptions=False)
+    assert (result.exit_code, result.stderr, result.stdout) == (0, "", expected)
+
+
+def test_a_clause_with_a_new_id_reads_as_changed_not_renamed():
+    """Players never see a clause's id: a declared rename is a rule changed (or clarified) like any other."""
+    rename = LEVELS.parents[1] / "lineage" / "rename"
+    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", str(rename)], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines()[6:14] == [
+        "### Rule changes", "",
+        "- **Rule changed** (`cure#order`): To cure, follow these steps:", "",
+        "- **New rule** (`cure#reveal-the-cure`): 1. Reveal the cure to your opponent.", "",
+        "- **Rule changed** (`cure#choose-a-character`): 2. Pick one character that suffers from poison.", ""]
+
+
+@pytest.mark.parametrize(("facts", "words"), [
+    ((), ()),
+    ((("paralyzed", (True,)), ("poisoned", (False,))), ("paralyzed", "not poisoned")),
+    ((("target_location", ("territory",)),), ("target location is territory",)),
+    ((("target_location", ("territory", "battle")),), ("target location is territory or battle",)),
+    ((("target_location", ("territory", "battle", "hand")),), ("target location is territory, battle or hand",)),
+    ((("target_location", ("territory", "battle", "hand", "deck")),), ("target location is not discard pile",)),
+])
+def test_the_facts_that_matter_by_their_labels(facts, words):
+    from compiler.diff.changelog import condition_words
+
+    domains = {"paralyzed": (False, True), "poisoned": (False, True),
+               "target_location": ("territory", "battle", "hand", "deck", "discard_pile")}
+    assert condition_words(facts, domains) == words
 
 
 def test_the_notice_as_json_keeps_each_situation():
@@ -50,7 +124,7 @@ def test_the_notice_as_json_keeps_each_situation():
             "ref": "cure#targets", "what": "Rule changed",
             "text": "Only a poisoned or paralyzed character can be the target of a cure.",
             "questions": ["Whether a cure may target the character: now says yes in more situations"],
-            "played": [{"holds": ["The character is paralyzed."], "old": "no", "new": "yes"}]}]}]}
+            "played": [{"holds": ["paralyzed", "not poisoned"], "old": "no", "new": "yes"}]}]}]}
 
 
 def test_an_unknown_edition_is_named_with_the_editions():
@@ -59,13 +133,13 @@ def test_an_unknown_edition_is_named_with_the_editions():
         2, "", "rulebook: error: unknown edition 'v9'; editions: v1, v2, v3, v4\n")
 
 
-def _changes_page(edition: str) -> str:
+def _changes_page(edition: str, root: Path = LEVELS) -> str:
     from compiler.build import load_rulebook
     from compiler.site.changes import provider
     from compiler.site.pages import PageSpec
     from compiler.site.render import Renderer
 
-    book = load_rulebook(LEVELS)
+    book = load_rulebook(root)
     spec = PageSpec(f"editions/{edition}/changes.md", "changes", "What changed", False, edition=edition)
     return Renderer(book, changes=provider(book)).render(spec, lambda uri: uri).html
 
@@ -78,7 +152,7 @@ def test_the_what_changed_page_opens_with_the_notice_for_players():
         '<p class="rb-meta">Rule changes</p>\n<ul class="rb-notice">\n'
         '<li><strong>Rule changed</strong> (cure#targets): Only a poisoned or paralyzed character can be the '
         'target of a cure.<ul><li>Whether a cure may target the character: now says yes in more situations.</li>'
-        '<li>The character is paralyzed. Was <strong>no</strong>, now <strong>yes</strong>.</li></ul></li>\n'
+        '<li>When paralyzed and not poisoned: was <strong>no</strong>, now <strong>yes</strong>.</li></ul></li>\n'
         '</ul>\n')
 
 
@@ -86,3 +160,11 @@ def test_the_what_changed_page_of_an_editorial_edition_says_no_rule_plays_differ
     page = _changes_page("v2")
     assert ('<h2 id="notice">For players</h2>\n<p>No rule plays differently; 1 editorial change '
             '(spelling, punctuation, numbering or links).</p>\n<h2 id="summary">') in page
+
+
+def test_the_what_changed_page_says_not_asked_where_the_old_edition_did_not_ask():
+    page = _changes_page("2.0.0", FIXTURES / "not-asked")
+    assert ("<li>When paralyzed and not poisoned: was <strong>not asked</strong>, now <strong>yes</strong>.</li>"
+            in page)
+    assert "<p>1.0.0: <strong>not asked</strong> → 2.0.0: <strong>yes</strong> (cure#targets)</p>" in page
+    assert "no answer" not in page

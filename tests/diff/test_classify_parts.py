@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from compiler.build import load_rulebook
-from compiler.diff.classify import (EDITORIAL, REWORDED, SAME, Phrases, condition_phrases, drift, extras_json,
-                                    meaning_json, named_conditions, names_of, normal_words, steps_changed,
-                                    text_kind)
+from compiler.diff.classify import (EDITORIAL, REWORDED, SAME, Labels, condition_labels, drift, extras_json,
+                                    meaning_json, mentions, names_of, normal_words, predicate_refs, steps_changed,
+                                    keys_tested, text_kind, Side)
+from compiler.model import Vocabulary
 
 TERM = """\
 id: t
@@ -145,40 +146,73 @@ def test_steps_changed(book):
     assert steps_changed([], [proc]) is True
 
 
-def test_condition_phrases_name_facts_values_and_predicates(book):
-    assert condition_phrases(book.latest.vocabulary, ["hidden_card"]) == {
-        "face down": "face_down", "zone": "zone", "hand": "zone=hand", "battle zone": "zone=battle_zone",
-        "ability": "ability", "draw": "ability=draw", "discard pile": "ability=discard_pile",
-        "band": "ability=band", "hidden card": "hidden_card"}
+def test_labels_are_bool_facts_predicates_and_phrases_of_two_words_or_more(book):
+    labels = condition_labels(book.latest.vocabulary, ["hidden_card"])
+    # 'zone', 'ability' (one-word enum names) and 'hand', 'draw', 'band' (one-word values) are not labels.
+    assert labels.phrases == {"face down": {"face_down"}, "battle zone": {"zone=battle_zone"},
+                              "discard pile": {"ability=discard_pile"}, "hidden card": {"hidden_card"}}
+    assert (labels.longest, labels.domains) == (
+        2, {"zone": ("hand", "battle_zone"), "ability": ("draw", "discard_pile", "band")})
 
 
-def test_named_conditions_are_whole_word_runs():
-    phrases = {"face down": "face_down", "hand": "zone=hand", "battle zone": "zone=battle_zone"}
+def test_mentions_are_whole_word_runs(book):
+    labels = condition_labels(book.latest.vocabulary, [])
     text = "A Face-down card, face down in the Battle  Zone, handles no hands."
-    assert named_conditions(text, phrases) == {"face down", "battle zone"}
-    assert named_conditions(text, Phrases(phrases)) == {"face down", "battle zone"}
-    assert Phrases(phrases).longest == 2
-    assert Phrases({}).longest == 0
-    assert named_conditions("Face down.", {}) == set()
+    assert mentions(text, labels) == {"face_down", "zone=battle_zone"}
+    assert mentions("Face down.", condition_labels(Vocabulary((), ()), [])) == set()
 
 
-PHRASES = {"face down": "face_down", "hand": "zone=hand"}
+def test_tested_keys_follow_predicates(book):
+    defn, exc = clause(book, "defn"), clause(book, "exc")
+    predicates = {n: p.condition for n, p in book.latest.predicates.items()}
+    assert keys_tested([defn], predicates) == {"hidden_card", "face_down", "zone", "zone=hand"}
+    assert keys_tested([exc], predicates) == {"hidden_card", "face_down", "zone", "zone=hand"}
+    assert keys_tested([exc], {}) == {"hidden_card", "face_down"}
+    assert predicate_refs([exc]) == {"hidden_card", "face_down"}
+
+
+LABELS = Labels({"face down": frozenset({"face_down"}), "battle zone": frozenset({"zone=battle_zone"}),
+                 "zone kind": frozenset({"zone"}), "hidden card": frozenset({"hidden_card"})},
+                {"zone": ("hand", "battle_zone")}, 2)
 
 
 @pytest.mark.parametrize("args, flags", [
-    ((SAME, True, True, True, "A.", "A."), ["the machine-readable meaning changed but the text did not"]),
-    ((EDITORIAL, True, True, True, "A.", "a"), ["the machine-readable meaning changed but the text did not"]),
-    ((REWORDED, True, True, True, "A.", "B."), []),
-    ((SAME, True, False, True, "A.", "A."), []),
-    ((REWORDED, False, False, True, "A card.", "A face down card in hand."),
-     ["the text now names 'face down', 'hand' but the machine-readable meaning did not change"]),
-    ((REWORDED, False, False, True, "A face down card.", "A face down card, in a hand."),
-     ["the text now names 'hand' but the machine-readable meaning did not change"]),
-    ((REWORDED, False, False, True, "A face down card.", "A card."), []),
-    ((REWORDED, False, False, False, "A card.", "A card in hand."), []),
-    ((REWORDED, True, True, True, "A card.", "A card in hand."), []),
-    ((EDITORIAL, False, False, True, "A card.", "A card in hand."), []),
+    ((SAME, True, True, "A.", "A.", set(), set()), ["the machine-readable meaning changed but the text did not"]),
+    ((EDITORIAL, True, True, "A.", "a", set(), set()), ["the machine-readable meaning changed but the text did not"]),
+    ((REWORDED, True, True, "A.", "B.", set(), set()), []),
+    ((SAME, False, True, "A.", "A.", set(), set()), []),
+    # The text newly names what no rule tests, on either side.
+    ((REWORDED, False, True, "A card.", "A face down card in the battle zone.", set(), set()),
+     ["the text now names 'battle zone', 'face down', which no rule of this clause tests"]),
+    # ... but not what the new rules test, nor a value of a fact they test.
+    ((REWORDED, True, True, "A card.", "A face down card.", set(), {"face_down"}), []),
+    ((REWORDED, True, True, "A card.", "A card in the battle zone.", set(), {"zone", "zone=hand"}), []),
+    # It stops naming what the rules test on both sides.
+    ((REWORDED, False, True, "A face down card.", "A card.", {"face_down"}, {"face_down"}),
+     ["the text no longer names 'face down', which its rules still test"]),
+    ((REWORDED, False, True, "A face down card.", "A card.", set(), set()), []),
+    # A value named, its fact tested on both sides: the value is listed, not the fact as well.
+    ((REWORDED, False, True, "A card in the battle zone.", "A card.", {"zone", "zone=battle_zone"},
+      {"zone", "zone=battle_zone"}), ["the text no longer names 'battle zone', which its rules still test"]),
+    # The rules newly test (or stop testing) what neither text names: labels are names, not flagged.
+    ((REWORDED, True, True, "A card.", "A card, once.", set(), {"hidden_card"}), []),
+    ((REWORDED, True, True, "A card.", "A card, once.", {"zone", "zone=battle_zone"}, set()), []),
+    ((REWORDED, True, True, "A hidden card.", "A card.", {"hidden_card"}, set()), []),
+    # No rule on either side, or no word changed: no mention is compared.
+    ((REWORDED, False, False, "A card.", "A face down card.", set(), set()), []),
+    ((EDITORIAL, False, True, "A card.", "A card!", set(), {"face_down"}), []),
 ])
 def test_drift_flags(args, flags):
-    text, meaning_changed, behaviour_changed, has_meaning, old, new = args
-    assert drift(text, meaning_changed, behaviour_changed, has_meaning, old, new, PHRASES) == flags
+    text, behaviour_changed, has_meaning, old, new, old_tested, new_tested = args
+    assert drift(text, behaviour_changed, has_meaning, Side(old, old_tested), Side(new, new_tested), LABELS) == flags
+
+
+def test_naming_a_predicate_names_what_it_tests_and_a_link_is_a_name_of_its_own():
+    # The rules now test face_down through hidden_card, which the new text names.
+    old, new = Side("A card.", set()), Side("A hidden card.", {"hidden_card", "face_down"},
+                                            covers={"hidden_card": {"face_down"}})
+    assert drift(REWORDED, True, True, old, new, LABELS) == []
+    # "Battle Zone" is a link: its words and the word before it name no 'zone battle'; inside it, they do.
+    assert mentions("Face Battle Zone.", LABELS, ["Battle Zone"]) == {"zone=battle_zone"}
+    assert mentions("Face down Zone.", LABELS, ["down Zone"]) == set()
+

@@ -53,12 +53,13 @@ def test_decisions_of_one_side_only_are_reported_removed_and_added_with_what_the
          # the one case of v1's suite for it (compiler.diff.conformance_impact)
          "conformance": {"suite": "v1", "of": 1, "flipped": 1, "examples": [
              {"id": "battle.may_rescue-1fe9723f7ee4", "name": "battle.may_rescue[paralyzed]", "expected": False,
-              "now": ["not defined"]}]}},
+              "now": ["not defined"]}]},
+         "unanswered_reasons": {"no rule": 1}},
         {"kind": "decision", "name": "battle.rescue_succeeds", "status": "added", "term": "battle",
          "meaning": "Whether a rescue succeeds.", "old_clauses": [], "new_clauses": ["battle#step-2"],
          "changes": ["battle (heading)", "battle#step-2"], "situations": 2, "unanswered": 1,
          "answers": [{"answer": False, "situations": 1, "descriptions": ["whenever paralyzed"]}],
-         "behaviour": None, "conformance": None},
+         "behaviour": None, "conformance": None, "unanswered_reasons": {"no rule": 1}},
     ]
     step = next(c for c in result.changes if c.clause == "step-2")
     assert (step.kind, step.level) == ("semantic", "rule-change")
@@ -75,14 +76,14 @@ def test_the_text_format_lists_each_decision_once_and_the_clause_refers_to_it():
         "  removed  decision battle.may_rescue (battle): Whether a rescue may be attempted.",
         "    rules in battle#step-2 (old)",
         "    answered no in 1 of 2 situations: whenever paralyzed",
-        "    no answer in 1 situation",
+        "    no rule answers in 1 situation",
         "    removed with battle (heading), battle#step-2",
         "    breaks conformance: 1 of 1 case of v1's suite flips: battle.may_rescue-1fe9723f7ee4 "
         "(expected no, now not defined)",
         "  added  decision battle.rescue_succeeds (battle): Whether a rescue succeeds.",
         "    rules in battle#step-2",
         "    answers no in 1 of 2 situations: whenever paralyzed",
-        "    no answer in 1 situation",
+        "    no rule answers in 1 situation",
         "    added with battle (heading), battle#step-2",
     ]
 
@@ -140,7 +141,7 @@ def test_a_clause_s_own_witnesses_are_shown_when_another_clause_of_the_decision_
     (equivalent), the second changes it; the second's witnesses were hidden as 'witnesses above'."""
     out = _run("per-clause")
     assert "witnesses above" not in out
-    assert out.count("when phase=battle: old no (cure#no-battle), new no answer (no rule)") == 1
+    assert out.count("when phase=battle: old no (cure#no-battle), new no rule answers") == 1
 
 
 def test_json_lists_the_names_and_each_change_refers_to_them():
@@ -155,8 +156,7 @@ def test_json_lists_the_names_and_each_change_refers_to_them():
 def test_markdown_and_html_list_each_decision_once():
     md = _run("split-same-answers", "markdown")
     assert md.count("bondage → bondage\\_or\\_play in 1 situation") == 1
-    # (escape puts a word joiner after each ":", so that GitHub links nothing)
-    assert "- `targeting.location` (decision, changed): changed:\u2060 answer changed in 1 of 3 situations; " \
+    assert "- `targeting.location` (decision, changed): changed: answer changed in 1 of 3 situations; " \
            "changed by `targeting#rescue`; **breaks conformance**: 1 of 2 cases of v1\'s suite flips" in md.splitlines()
     html = _run("split-same-answers", "html")
     assert html.count("bondage → bondage_or_play in 1 situation") == 1

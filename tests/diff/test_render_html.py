@@ -18,7 +18,8 @@ MINIMAL = Path(__file__).resolve().parents[1] / "fixtures" / "minimal"
 HOSTILE = "\"'><script>alert(1)</script><img src=x onerror=alert(2)>"
 # The only tags and attributes the renderer itself writes.
 TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "table", "tr", "th", "td",
-        "section", "article", "span", "code", "p", "em", "strong", "blockquote", "del", "ins", "small"}
+        "section", "article", "span", "code", "p", "em", "strong", "blockquote", "del", "ins", "small",
+        "div", "ul", "li"}  # div/ul/li: what changed inside a clause (compiler.diff.inside)
 ATTRIBUTES = {"lang", "charset", "class", "id"}
 
 

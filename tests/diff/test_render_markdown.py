@@ -33,8 +33,10 @@ CASES = {
     "url": ("https://evil.example/x", f"https:{WJ}//evil.example/x"),
     "www": ("www.evil.example", f"www{WJ}.evil.example"),
     "email": ("judge@evil.example", f"judge@{WJ}evil.example"),
-    "emoji-shortcode": (":tada:", f":{WJ}tada:{WJ}"),
+    "emoji-shortcode": (":tada:", f":{WJ}tada:"),
     "plain-prose": ("A cure, once played, cannot be undone.", "A cure, once played, cannot be undone."),
+    "colon-before-a-space": ("There are 2 exceptions: a and b.", "There are 2 exceptions: a and b."),
+    "colon-at-the-end": ("There are 2 exceptions:", "There are 2 exceptions:"),
     "short-hex-word": ("a decade", "a decade"),
 }
 
@@ -42,6 +44,18 @@ CASES = {
 @pytest.mark.parametrize("text,expected", list(CASES.values()), ids=list(CASES))
 def test_escape_makes_mentions_and_links_inert(text, expected):
     assert escape(text) == expected
+
+
+@pytest.mark.parametrize(("text", "block", "inline"), [
+    ("5.0.0", "5.0.0", "5.0.0"),  # a list marker is followed by a space, a tab or the line's end
+    ("5. x", "5\\. x", "5. x"),  # an ordered list, only where a line starts
+    ("5.", "5\\.", "5."),  # (what follows the text is not known)
+    ("- x", "\\- x", "- x"),
+    ("1) a\n2) b", "1\\) a<br>2\\) b", "1\\) a<br>2\\) b"),  # ")" stays escaped as a mark anywhere
+    ("*x*", "\\*x\\*", "\\*x\\*"),
+])
+def test_inline_text_is_escaped_without_line_start_marks(text, block, inline):
+    assert (escape(text), escape(text, inline=True)) == (block, inline)
 
 
 def test_code_spans_keep_paths_exact_but_break_mentions():
@@ -81,7 +95,7 @@ def test_the_comment_for_a_rule_text_full_of_mentions_and_links(book):
         "\n"
         f"> Ask <del>the judge.</del><ins>@{WJ}octocat or @{WJ}org/judges \\(see \\#{WJ}12, "
         f"owner/repo\\#{WJ}34, GH-{WJ}56, commit deadbe{WJ}ef1234, https:{WJ}//evil.example/x, "
-        f"www{WJ}.evil.example, judge@{WJ}evil.example\\) :{WJ}tada:{WJ}</ins>\n"
+        f"www{WJ}.evil.example, judge@{WJ}evil.example\\) :{WJ}tada:</ins>\n"
         "\n"
         "</details>\n")
 
@@ -203,7 +217,7 @@ def test_a_diff_of_many_long_changes_fits_a_github_comment_and_keeps_every_rule_
     out = render(result)
     assert utf16_length(out) <= COMMENT_BUDGET
     assert [line for line in out.splitlines() if line.startswith("- `cure#r")] == [
-        f"- `cure#r{i}` (semantic): cure.may\\_target changed:\u2060 narrowed in 1 of 4 situations; broadened in 1; "
+        f"- `cure#r{i}` (semantic): cure.may\\_target changed: narrowed in 1 of 4 situations; broadened in 1; "
         "**breaks conformance**: 2 of 2 cases of v1's suite flip" for i in range(3)]
 
 

@@ -90,6 +90,6 @@ def test_a_steps_block_added_as_a_pull_request_comment(book):
         "v1: `book/editions/v1/turn.yaml:8:9` · v2: `book/editions/v2/turn.yaml:8:9` · "
         "fingerprint `24d8dafd46dbea8f`\n"
         "\n"
-        "> At the start of a turn:\u2060\n"
+        "> At the start of a turn:\n"
         "\n"
         "</details>\n")

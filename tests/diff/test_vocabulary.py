@@ -30,28 +30,28 @@ def test_the_json_names_what_each_edition_does_not_know():
     data = json.loads(diff("--format", "json"))
     assert witnesses(data, "cure.timing") == [
         {"facts": {"phase": "end"}, "old": None, "new": "later", "old_clauses": [], "new_clauses": ["cure#timing"],
-         "old_unknown": ["phase=end"], "new_unknown": []}]
+         "old_unknown": ["phase=end"], "new_unknown": [], "old_reason": "no rule", "new_reason": None}]
     # Under the withdrawn cure#not-stunned, the situations it decided (issue 11: per clause; the
     # diseased character that cure#curable's change admits is shown under cure#curable).
     assert witnesses(data, "cure.may_target") == [
         {"facts": {"diseased": True, "paralyzed": False, "poisoned": False, "stunned": True},
          "old": False, "new": True, "old_clauses": ["cure#not-stunned"], "new_clauses": ["cure#targets"],
-         "old_unknown": ["diseased"], "new_unknown": ["stunned"]},
+         "old_unknown": ["diseased"], "new_unknown": ["stunned"], "old_reason": None, "new_reason": None},
         {"facts": {"diseased": False, "paralyzed": True, "poisoned": False, "stunned": True},
          "old": False, "new": True, "old_clauses": ["cure#not-stunned"], "new_clauses": ["cure#targets"],
-         "old_unknown": [], "new_unknown": ["stunned"]}]
+         "old_unknown": [], "new_unknown": ["stunned"], "old_reason": None, "new_reason": None}]
 
 
 def test_the_text_says_a_situation_the_old_edition_could_not_describe():
     lines = [line.strip() for line in diff().splitlines()]
-    assert "when phase=end: old no answer (no rule), new later (cure#timing) " \
+    assert "when phase=end: old no rule answers, new later (cure#timing) " \
            "[the old edition does not know value phase=end]" in lines
     assert "when diseased, stunned: old no (cure#not-stunned), new yes (cure#targets) " \
            "[the old edition does not know fact diseased; the new edition does not know fact stunned]" in lines
 
 
 def test_markdown_and_html_say_it_too():
-    assert "| phase=end \\(the old edition does not know value phase=end\\) | no answer | later |" \
+    assert "| phase=end \\(the old edition does not know value phase=end\\) | no rule answers | later |" \
         in diff("--format", "markdown")
     assert "<td>phase=end <em>(the old edition does not know value phase=end)</em></td>" in diff("--format", "html")
 
