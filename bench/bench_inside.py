@@ -18,26 +18,17 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_diff import best  # noqa: E402
 from compiler.diff.inside import sub_changes  # noqa: E402
 from compiler.diff.redline import redline  # noqa: E402
 
 WORDS = ("card", "hero", "evil", "battle", "site", "soul", "lost", "fortress", "enhancement", "artifact",
          "dominant", "curse", "covenant", "territory", "deck", "hand", "discard", "reserve", "banish", "heal")
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def _name(rng: random.Random, n: int) -> str:

@@ -490,11 +490,13 @@ class Cache:
             self.fail(exc)
             return {}
 
-    def store_proofs(self, items: dict[str, str]) -> bool:
-        """Record proofs (key -> JSON text); the least recently stored beyond MAX_PROOFS are dropped."""
+    def store_proofs(self, items: dict[str, str], replaced: tuple[str, ...] = ()) -> bool:
+        """Record proofs (key -> JSON text), dropping those ``replaced`` names (a record a newer one
+        replaces); the least recently stored beyond MAX_PROOFS are dropped."""
         now = time.time()
 
         def change() -> None:
+            self.db.executemany("DELETE FROM proofs WHERE key=?", [(k,) for k in replaced if k not in items])
             self.db.executemany("INSERT OR REPLACE INTO proofs VALUES(?, ?, ?)",
                                 [(k, v, now) for k, v in sorted(items.items())])
             self.db.execute("DELETE FROM proofs WHERE key NOT IN "

@@ -69,14 +69,16 @@ def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
         if outcome.book is not None:
             cache.store(root, fp, outcome.book)  # a diff after this check starts warm
         made = {**proofs.made, key: encode_outcome(outcome.problems, outcome.summary)}
+        replaced: tuple[str, ...] = ()
         if outcome.state is not None:
             top = outcome.state["top"]
-            if not outcome.read:  # a full check: a new base
+            if not outcome.read:  # a full check: a new base, which replaces the one before (megabytes)
                 base_text = dump({**outcome.state["base"], "shas": fp.files})
                 made[base_key(base_text)] = base_text
                 top = {**top, "base": base_key(base_text)}
+                replaced = (base_at,) if type(base_at) is str else ()
             made[top_at] = dump(top)
-        cache.store_proofs(made)
+        cache.store_proofs(made, replaced)
     return Checked(outcome.problems, outcome.summary, proofs.reused, len(proofs.made),
                    incremental=outcome.read > 0, read=outcome.read)
 

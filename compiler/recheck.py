@@ -124,6 +124,11 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
     from .logic import logic_problems
     from .proofs import summary_line
 
+    from . import build
+
+    # while serve remembers files (build.remembering), a load reuses unchanged files' terms without
+    # building them again: what each file gives cannot be noted, so nothing is recorded
+    record = record and not build._remembering
     builder = _recording(root) if record else _Builder(root)
     with _cyclic_gc_paused(), suggestion_budget():
         try:
@@ -276,7 +281,10 @@ def interface(term: "Term", rel: str | None) -> tuple[str, list]:
     rules on, so that a decision's rules are found without reading every clause.
     """
     own = {d.name: i for i, d in enumerate(term.decisions)}
-    clauses = [[c.id, *(own.get(d, d) for d in dict.fromkeys(r.decision for r in c.rules))] for c in term.clauses]
+    # kept as text, read only for the few terms an edited term links or excepts to: decoding every
+    # term's clauses as lists was a third of reading the record back
+    clauses = dump([[c.id, *(own.get(d, d) for d in dict.fromkeys(r.decision for r in c.rules))]
+                    for c in term.clauses])
     decisions = [[d.name, d.type, *d.values] for d in term.decisions]
     predicates = [c.defines.name for c in term.clauses if c.defines is not None]
     compared = repr(([*term.decisions], [c.defines for c in term.clauses if c.defines is not None],
@@ -676,7 +684,7 @@ class _Edition:
     def _term(self, tid: str) -> _TermView:
         data = self._interfaces[self._terms[tid]]
         return _TermView(data[0], data[1], tuple(_ClauseView(c[0], tuple(_RuleView(d) for d in _ruled(data, c)))
-                                                 for c in data[3]))
+                                                 for c in json.loads(data[3])))
 
     def decisions(self, declared: dict[str, str]) -> Mapping:
         """The edition's decisions by name, each as the first term (in id order) that declares it

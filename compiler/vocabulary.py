@@ -84,9 +84,11 @@ _FIX = {("fact", "change"): "add it under 'facts: add'",
         ("constraint", "add"): "replace it under 'constraints: change'"}
 
 
-def _items(raw: list | None, key: str):
-    """(index, item) of the items that have ``key``: the schema has reported the others."""
-    return [(i, item) for i, item in enumerate(raw or []) if isinstance(item, dict) and key in item]
+def _items(raw: list | None, key: str, *read: str):
+    """(index, item) of the items that have ``key`` and the keys ``read`` (what is read of each item
+    unconditionally): the schema has reported the others as lacking a required key."""
+    return [(i, item) for i, item in enumerate(raw or [])
+            if isinstance(item, dict) and key in item and all(k in item for k in read)]
 
 
 class _Overlay:
@@ -109,7 +111,7 @@ class _Overlay:
             path = ("facts", "change", i)
             if self.present("fact", "change", raw["name"], self.facts, path + ("name",)):
                 self.change_fact(path, raw)
-        for i, raw in _items(raw_facts.get("add"), "name"):
+        for i, raw in _items(raw_facts.get("add"), "name", "type", "meaning"):
             path = ("facts", "add", i)
             if self.present("fact", "add", raw["name"], self.facts, path + ("name",)):
                 self.facts[raw["name"]] = _fact(self.doc, path, raw, self.problems)
@@ -120,7 +122,7 @@ class _Overlay:
             if self.present("constraint", "withdraw", cid, self.constraints, ("constraints", "withdraw", i)):
                 del self.constraints[cid]
         for verb in ("change", "add"):
-            for i, raw in _items(raw_constraints.get(verb), "id"):
+            for i, raw in _items(raw_constraints.get(verb), "id", "text", "never"):
                 path = ("constraints", verb, i)
                 if self.present("constraint", verb, raw["id"], self.constraints, path + ("id",)):
                     new = _constraint(self.doc, path, raw, names, self.problems)

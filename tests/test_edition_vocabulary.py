@@ -124,6 +124,13 @@ def test_the_later_edition_exports_its_own_vocabulary():
     ("constraints:\n  add:\n    - {name: stray, type: bool, meaning: A fact under constraints.}\n",
      ["constraints' lacks required key 'id'", "constraints' lacks required key 'never'",
       "constraints' lacks required key 'text'"]),
+    # with its id but not what the overlay reads of it (found by tests/test_recheck.py's random edits)
+    ("constraints:\n  add:\n    - {id: stray, text: A constraint without its condition.}\n",
+     ["constraints' lacks required key 'never'"]),
+    ("constraints:\n  add:\n    - {id: stray, never: false}\n", ["constraints' lacks required key 'text'"]),
+    ("facts:\n  add:\n    - {name: stray, type: bool}\n", ["facts' lacks required key 'meaning'"]),
+    ("facts:\n  add:\n    - {name: stray, meaning: A fact without its type.}\n",
+     ["facts' lacks required key 'type'"]),
     ("facts:\n  add:\n    - {id: stray, text: A constraint under facts., never: false}\n",
      ["facts' lacks required key 'meaning'", "facts' lacks required key 'name'", "facts' lacks required key 'type'"]),
 ])

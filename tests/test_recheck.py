@@ -219,3 +219,30 @@ def test_a_check_from_another_folder_names_the_files_from_there(book, monkeypatc
     monkeypatch.chdir(book)
     again = check_rulebook(Path("."))
     assert (again.problems[0].location.path, again.whole) == ("editions/b/poison.yaml", False)
+
+
+def test_a_full_check_replaces_the_record_of_the_one_before(book):
+    import os
+    import sqlite3
+
+    from compiler.cache import DB_NAME
+
+    check_rulebook(book)
+    EDITS["rename-term"][0](book)  # an interface changes: checked in full, and recorded again
+    assert check_rulebook(book).incremental is False
+    db = sqlite3.connect(Path(os.environ["RULEBOOK_CACHE_DIR"]) / DB_NAME)
+    assert db.execute("SELECT count(*) FROM proofs WHERE key LIKE 'recheck-base-%'").fetchone() == (1,)
+    db.close()
+
+
+def test_a_check_while_serve_remembers_files_records_nothing_it_did_not_read(book):
+    # under build.remembering() a load reuses unchanged files' terms without building them again, so a
+    # check there cannot note what each file gives: it checks in full and keeps no record to start from
+    from compiler.build import remembering
+
+    with remembering():
+        check_rulebook(book, use_cache=False)
+        assert _shown(check_rulebook(book)) == ([], [], SUMMARY)
+    EDITS["rule-condition-conflict"][0](book)
+    warm = check_rulebook(book)
+    assert (_shown(warm), warm.incremental) == (_shown(check_rulebook(book, use_cache=False)), False)

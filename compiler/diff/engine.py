@@ -231,7 +231,11 @@ class _Differ:
         # Only the terms that differ are read (from the cache, they are loaded here).
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
+        self._pairs = pairs
         self._terms = {p.id: p.new or p.old for p in pairs}
+        # Each side's words per term, for a sentence that moved to or from another clause (level).
+        self._words = ({p.id: " ".join(c.text for c in p.old.clauses) for p in pairs if p.old},
+                       {p.id: " ".join(c.text for c in p.new.clauses) for p in pairs if p.new})
         self._steps = ({r: n for p in pairs for r, n in step_numbers(p.old).items()},
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
@@ -245,6 +249,7 @@ class _Differ:
         self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
         self._clause_refs: dict[int, tuple[set[str], set[str]]] = {}  # id(change) -> its old and new clause refs
+        self._steps_of: dict[int, tuple] = {}  # id(change) -> a procedure's old and new steps, where they changed
         changes = [self._finish(d, behaviours) for d in drafts]
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
@@ -262,24 +267,39 @@ class _Differ:
         from . import conformance_impact as C
 
         targets = [n for n in names if n.kind == "decision" and n.status in (N.CHANGED, N.REMOVED)]
-        if not targets:
+        if not targets and not self._steps_of:
             return changes, names
-        fo, fn = self._function_sides
-        found = {n.name: C.decision_flips(suite, n.name, fn if n.status == N.CHANGED else None, fo, self.vocabulary)
-                 for n in targets}
-        core = _shared_core(fo, fn, self.vocabulary)
         sid = suite.edition.id
-        names = tuple(replace(n, conformance=C.summary(sid, [found[n.name]])) if n.name in found else n
-                      for n in names)
+        found, core, fn = {}, None, None
+        if targets:
+            fo, fn = self._function_sides
+            found = {n.name: C.decision_flips(suite, n.name, fn if n.status == N.CHANGED else None, fo,
+                                              self.vocabulary) for n in targets}
+            core = _shared_core(fo, fn, self.vocabulary)
+            names = tuple(replace(n, conformance=C.summary(sid, [found[n.name]])) if n.name in found else n
+                          for n in names)
         out = []
         for c in changes:
             mine = [found[r["name"]] for r in c.names if r["kind"] == "decision" and r["name"] in found]
-            if mine and c.clause is not None:
+            steps = [self._steps_flips(*self._steps_of[id(c)])] if id(c) in self._steps_of else []
+            if (mine or steps) and c.clause is not None:
                 olds, news = self._clause_refs[id(c)]
-                c = replace(c, conformance=C.summary(sid, mine, lambda d, f: C.charged(
+                c = replace(c, conformance=C.summary(sid, mine + steps, lambda d, f: d in steps or C.charged(
                     d, f, fn if self.new.exists(("decision", d.name)) else None, core, olds, news)))
             out.append(c)
         return out, names
+
+    def _steps_flips(self, old_steps, new_steps):
+        """The old suite's next-step cases of a procedure whose steps changed, and those that flip."""
+        from dataclasses import replace
+
+        from .conformance_impact import steps_flips
+
+        procedure_clause = next(c for p in self._pairs if p.old is not None for c in p.old.clauses
+                                if c.steps == old_steps)
+        terms = {ref.split("#", 1)[0] for ref in old_steps.order} | {procedure_clause.term}
+        view = replace(self.old.edition, terms=tuple(self.old.term(t) for t in sorted(terms)))
+        return steps_flips(view, old_steps, new_steps, self._counterpart)
 
     def _names(self, behaviours: dict, changes: list) -> tuple[N.NameChange, ...]:
         """Each decision, predicate and constraint of one side only, and each decision whose answers
@@ -414,12 +434,19 @@ class _Differ:
         one_sided = d["meaning_changed"] and any(n not in behaviours for n in d["names"])
         behaviour_changed = bool(changed) or d["steps_changed"] or one_sided
         text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
+        if text == K.REWORDED and L.only_cited_numbers_changed(d["old_text"] or "", d["new_text"] or ""):
+            text = K.EDITORIAL  # a cited rule's new number ("see rule 711" -> "712"): a number, not a word
         kind = d["kind"]
         p: Pairing | None = d["pairing"]
         step = renumbering(*self._steps, p.old[0], p.new[0]) \
             if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
+        line = redline(d["old_text"] or "", d["new_text"] or "")
+        level = self._level(d, kind or "reworded", text, line, own, changed)
         if kind is None:
-            if behaviour_changed:
+            # The rules were rewritten with the words, and the words say a rule changed though the
+            # model's answers did not: the meaning changed as written (a clause whose rules were
+            # rewritten and whose answers and words say nothing changed is reworded).
+            if behaviour_changed or (d["meaning_changed"] and text == K.REWORDED and level == L.RULE_CHANGE):
                 kind = "semantic"
             elif p is not None and {c.term for c in p.old} != {c.term for c in p.new}:
                 kind = "moved"  # to another term: as such, whatever else changed but behaviour
@@ -428,8 +455,9 @@ class _Differ:
             elif p is not None and text != K.REWORDED and renumbered(p.old[0], p.new[0]):
                 # Same words under another rule number (704.5k -> 704.5j): the numbering moved, not the rule.
                 kind = "renumbered"
-            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
-                kind = "renamed"
+            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new] and \
+                    not (text == K.REWORDED and renumbered(p.old[0], p.new[0])):
+                kind = "renamed"  # a rule number is no name: 903.11g reworded as 903.12g is reworded
             elif text == K.REWORDED:
                 kind = "reworded"
             elif text == K.EDITORIAL or d["meaning_changed"] or d["header"] or \
@@ -445,7 +473,6 @@ class _Differ:
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
-        line = redline(d["old_text"] or "", d["new_text"] or "")
         change = Change(
             kind=kind, term=term, clause=clause,
             old_clause="+".join(c.id for c in olds) or None,
@@ -468,9 +495,7 @@ class _Differ:
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
             step=step,
-            level=L.level(self._answers_changed(d, own, changed)
-                          or (not d["header"] and text == K.REWORDED and L.prose_rule_change(kind, line)),
-                          text == K.REWORDED),
+            level=level,
             numbers=_numbers(p),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
@@ -478,6 +503,8 @@ class _Differ:
             sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
+        if p is not None and len(p.old) == 1 and p.old[0].steps is not None and d["steps_changed"]:
+            self._steps_of[id(change)] = (p.old[0].steps, p.new[0].steps if len(p.new) == 1 else None)
         return change
 
     def _refs(self, d: dict, behaviours: dict, own: list[Behaviour]) -> tuple[dict, ...]:
@@ -507,6 +534,24 @@ class _Differ:
             return whole
         return clause_compare(whole.name, self._function_sides, self.vocabulary,
                               {c.ref for c in olds}, {c.ref for c in news})
+
+    def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
+        """Answers first (the clause's own, by its model), then the words (``compiler.diff.level``):
+        an added or removed clause with rules of its own that answer as the other side did is a
+        clarification, one without rules is read by its words; a rewording of a clause with rules
+        is read by its sentences only (its words within a sentence are the model's to judge)."""
+        if self._answers_changed(d, own, changed):
+            return L.RULE_CHANGE
+        if d["header"]:
+            return L.level(False, text == K.REWORDED or kind in ("added", "removed"))
+        if kind in ("added", "removed"):
+            return L.CLARIFICATION if d["has_meaning"] or not L.words_rule_change(kind, line) else L.RULE_CHANGE
+        if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
+            return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
+        terms = {c.term for c in d["olds"] + d["news"]}
+        elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
+        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"]) \
+            else L.CLARIFICATION
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,

@@ -195,10 +195,11 @@ def sub_changes(old: str | None, new: str | None) -> tuple[SubChange, ...]:
     for j, ub in enumerate(b):
         if j not in paired_b:
             placed.append(((j, 0, -1), SubChange(ADDED, ub.unit, None, ub.position, None, ub.core)))
+    before = -1  # the furthest new place of the old units before: a removed unit is shown after it
     for i, ua in enumerate(a):
-        if i not in paired_a:
-            # After the new place of the old unit before it.
-            before = max((paired_a[k] for k in range(i) if k in paired_a), default=-1)
+        if i in paired_a:
+            before = max(before, paired_a[i])
+        else:
             placed.append(((before, 1, i), SubChange(REMOVED, ua.unit, ua.position, None, ua.core, None)))
     placed.sort(key=lambda p: p[0])
     return tuple(s for _, s in placed)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
-from .behaviour import EQUIVALENT, NOT_DEFINED, REASON_WORDS, Behaviour, Description
+from .behaviour import NOT_DEFINED, REASON_WORDS, Behaviour, Description
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 
@@ -181,10 +181,3 @@ def heading(change: NameChange) -> str:
     """'removed  decision battle.may_rescue (battle): Whether a rescue may be attempted.'"""
     where = f" ({change.term})" if change.term else ""
     return f"{change.status}  {change.kind} {change.name}{where}" + (f": {change.meaning}" if change.meaning else "")
-
-
-def is_whole(behaviour: Behaviour, names: tuple[NameChange, ...]) -> bool:
-    """Whether a change's behaviour is a decision's whole change listed under the decision."""
-    return any(n.behaviour is not None and n.behaviour == behaviour for n in names) \
-        and behaviour.direction != EQUIVALENT
-

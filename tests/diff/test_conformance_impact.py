@@ -98,3 +98,27 @@ def test_the_cached_run_finds_the_same_flips(tmp_path, monkeypatch):
     cold = _run("--format", "json")
     warm = _run("--format", "json")
     assert cold == warm == _run("--no-cache", "--format", "json")
+
+
+def test_a_procedure_s_next_step_cases_flip_where_its_steps_changed():
+    """tests/fixtures/diff/steps-in-words: turn.order a, b, c, d becomes a, x, c, b, y, d, z; only
+    the first step still follows the start."""
+    changes = {c.new_clause: c for c in _result(DIFF / "steps-in-words").changes}
+    assert changes["order"].conformance == {"suite": "v1", "of": 5, "flipped": 4, "examples": [
+        {"id": "turn.order.next_step-230ab4d5bc4d", "name": "turn.order.next_step[current_step=turn#a]",
+         "expected": "turn#b", "now": ["turn#x"]},
+        {"id": "turn.order.next_step-6d201340a7e9", "name": "turn.order.next_step[current_step=turn#b]",
+         "expected": "turn#c", "now": ["turn#y"]}]}
+
+
+def test_the_old_suite_is_the_generator_s_own_though_made_from_the_terms_each_decision_reads():
+    """OldSuite hands the generator only the terms a decision reads (its mutants of predicates scan
+    every predicate of the edition for every decision); the cases are those of the whole edition."""
+    from compiler.conformance.cases import decision_cases
+
+    for root, edition in ((FLIPS, "v1"), (DIFF.parent / "ordered", "o2"), (DIFF / "per-clause", "v1")):
+        book = load_rulebook(root)
+        whole = book.edition_by_id[edition]
+        suite = conformance_impact.OldSuite(book, whole)
+        assert {n: suite.cases(n) for n in whole.decisions} == \
+            {n: decision_cases(book, whole, n).cases for n in whole.decisions}
