@@ -512,19 +512,29 @@ def _native_observer():
     """watchdog's observer for the system (inotify on Linux), told of writes only.
 
     The system also reports files opened and read, so a rebuild reading the
-    rulebook would set off the next one, and so on, forever.
+    rulebook would set off the next one, and so on, forever. (Filtered in a
+    handler, not with ``schedule(event_filter=...)``, which watchdog has only from 4.0.)
     """
-    from watchdog import events as E
+    from watchdog.events import FileSystemEventHandler
     from watchdog.observers import Observer
 
-    writes = [E.FileCreatedEvent, E.FileDeletedEvent, E.FileModifiedEvent, E.FileMovedEvent, E.FileClosedEvent]
+    class OnlyWrites(FileSystemEventHandler):
+        def __init__(self, handler):
+            super().__init__()
+            self.handler = handler
+
+        def dispatch(self, event) -> None:
+            if event.event_type in _WRITES:
+                self.handler.dispatch(event)
 
     class Writes(Observer):
-        def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):
-            return super().schedule(event_handler, path, recursive=recursive, event_filter=event_filter or writes,
-                                    follow_symlink=follow_symlink)
+        def schedule(self, event_handler, path, *args, **kwargs):
+            return super().schedule(OnlyWrites(event_handler), path, *args, **kwargs)
 
     return Writes()
+
+
+_WRITES = frozenset({"created", "deleted", "modified", "moved", "closed"})  # not opened, closed_no_write
 
 
 def _start_watching(server: Server) -> None:
