@@ -273,8 +273,7 @@ def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
         used_new.update(cand.news)
         chosen.append(cand)
     singles = [c for k, c in candidates.items() if k[0] not in used_old and k[1] not in used_new]
-    # Ties go to the clauses named first, the same from either side (as diff(B, A) mirrors diff(A, B)).
-    singles.sort(key=lambda c: (-c.score, sorted([olds[c.olds[0]].ref, news[c.news[0]].ref])))
+    singles.sort(key=lambda c: _tie_order(c, olds, news))
     chosen += _assign(singles)
     used_old.update(i for c in chosen for i in c.olds)
     used_new.update(j for c in chosen for j in c.news)
@@ -298,6 +297,15 @@ def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
     out += [Pairing((c,), (), None, 0.0) for i, c in enumerate(olds) if i not in used_old]
     out += [Pairing((), (c,), None, 0.0) for j, c in enumerate(news) if j not in used_new]
     return out
+
+
+def _tie_order(c: _Candidate, olds: list[Clause], news: list[Clause]) -> tuple:
+    """Where candidates fit alike, the order in which ``_assign`` prefers them: the same from
+    either side (diff(B, A) mirrors diff(A, B)), so the key names each clause by its ref and its
+    words, never by side or position. A clause kept under its id comes first: an id whose words
+    or meaning still agree is a rewording, not a renaming (issue 11 point 2)."""
+    o, n = olds[c.olds[0]], news[c.news[0]]
+    return -c.score, c.how != "id", sorted([(o.ref, o.text), (n.ref, n.text)])
 
 
 def _single(o: Clause, n: Clause, okey: list[str], nkey: list[str], same_term: bool,
