@@ -233,6 +233,9 @@ class _Differ:
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._pairs = pairs
         self._terms = {p.id: p.new or p.old for p in pairs}
+        # Each side's words per term, for a sentence that moved to or from another clause (level).
+        self._words = ({p.id: " ".join(c.text for c in p.old.clauses) for p in pairs if p.old},
+                       {p.id: " ".join(c.text for c in p.new.clauses) for p in pairs if p.new})
         self._steps = ({r: n for p in pairs for r, n in step_numbers(p.old).items()},
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
@@ -247,6 +250,7 @@ class _Differ:
         behaviours = self._behaviours(touched)
         self._clause_refs: dict[int, tuple[set[str], set[str]]] = {}  # id(change) -> its old and new clause refs
         self._steps_of: dict[int, tuple] = {}  # id(change) -> a procedure's old and new steps, where they changed
+        self._predicates_of: dict[int, list[str]] = {}  # id(change) -> the predicates it changed
         changes = [self._finish(d, behaviours) for d in drafts]
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
@@ -310,11 +314,19 @@ class _Differ:
                 found[key] = N.changed(key[1], b, *self._editions)
         for c in N.constraints(self._vocabularies[0], self._vocabularies[1], self.vocabulary):
             found[(c.kind, c.name)] = c
+        # The decisions each changed predicate reaches (through the predicates and rules that use it).
+        reach = {p: self.uses_new.dependents({("predicate", p)}) | self.uses_old.dependents({("predicate", p)})
+                 for c in changes for p in self._predicates_of.get(id(c), ())}
         out = []
         for key in sorted(found, key=lambda k: (k[1], k[0])):
-            charged = tuple(clause_name(c) for c in changes
-                            if any((r["kind"], r["name"]) == key for r in c.names))
-            out.append(replace(found[key], changes=charged))
+            charged = []
+            for c in changes:
+                through = [p for p in self._predicates_of.get(id(c), ()) if key in reach[p]]
+                if any((r["kind"], r["name"]) == key for r in c.names):
+                    charged.append(clause_name(c))
+                elif through:
+                    charged.append(f"{clause_name(c)} (through {', '.join(through)})")
+            out.append(replace(found[key], changes=tuple(charged)))
         return tuple(out)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
@@ -431,12 +443,19 @@ class _Differ:
         one_sided = d["meaning_changed"] and any(n not in behaviours for n in d["names"])
         behaviour_changed = bool(changed) or d["steps_changed"] or one_sided
         text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
+        if text == K.REWORDED and L.only_cited_numbers_changed(d["old_text"] or "", d["new_text"] or ""):
+            text = K.EDITORIAL  # a cited rule's new number ("see rule 711" -> "712"): a number, not a word
         kind = d["kind"]
         p: Pairing | None = d["pairing"]
         step = renumbering(*self._steps, p.old[0], p.new[0]) \
             if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
+        line = redline(d["old_text"] or "", d["new_text"] or "")
+        level = self._level(d, kind or "reworded", text, line, own, changed)
         if kind is None:
-            if behaviour_changed:
+            # The rules were rewritten with the words, and the words say a rule changed though the
+            # model's answers did not: the meaning changed as written (a clause whose rules were
+            # rewritten and whose answers and words say nothing changed is reworded).
+            if behaviour_changed or (d["meaning_changed"] and text == K.REWORDED and level == L.RULE_CHANGE):
                 kind = "semantic"
             elif p is not None and {c.term for c in p.old} != {c.term for c in p.new}:
                 kind = "moved"  # to another term: as such, whatever else changed but behaviour
@@ -445,8 +464,9 @@ class _Differ:
             elif p is not None and text != K.REWORDED and renumbered(p.old[0], p.new[0]):
                 # Same words under another rule number (704.5k -> 704.5j): the numbering moved, not the rule.
                 kind = "renumbered"
-            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new]:
-                kind = "renamed"
+            elif p is not None and [c.id for c in p.old] != [c.id for c in p.new] and \
+                    not (text == K.REWORDED and renumbered(p.old[0], p.new[0])):
+                kind = "renamed"  # a rule number is no name: 903.11g reworded as 903.12g is reworded
             elif text == K.REWORDED:
                 kind = "reworded"
             elif text == K.EDITORIAL or d["meaning_changed"] or d["header"] or \
@@ -462,7 +482,6 @@ class _Differ:
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
-        line = redline(d["old_text"] or "", d["new_text"] or "")
         change = Change(
             kind=kind, term=term, clause=clause,
             old_clause="+".join(c.id for c in olds) or None,
@@ -485,9 +504,7 @@ class _Differ:
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
             step=step,
-            level=L.level(self._answers_changed(d, own, changed)
-                          or (not d["header"] and text == K.REWORDED and L.prose_rule_change(kind, line)),
-                          text == K.REWORDED),
+            level=level,
             numbers=_numbers(p),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
@@ -495,6 +512,9 @@ class _Differ:
             sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
+        self._predicates_of[id(change)] = [n for k, n in d["names"] if k == "predicate" and (k, n) in behaviours
+                                           and behaviours[(k, n)].direction != EQUIVALENT] \
+            if d["meaning_changed"] else []
         if p is not None and len(p.old) == 1 and p.old[0].steps is not None and d["steps_changed"]:
             self._steps_of[id(change)] = (p.old[0].steps, p.new[0].steps if len(p.new) == 1 else None)
         return change
@@ -526,6 +546,24 @@ class _Differ:
             return whole
         return clause_compare(whole.name, self._function_sides, self.vocabulary,
                               {c.ref for c in olds}, {c.ref for c in news})
+
+    def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
+        """Answers first (the clause's own, by its model), then the words (``compiler.diff.level``):
+        an added or removed clause with rules of its own that answer as the other side did is a
+        clarification, one without rules is read by its words; a rewording of a clause with rules
+        is read by its sentences only (its words within a sentence are the model's to judge)."""
+        if self._answers_changed(d, own, changed):
+            return L.RULE_CHANGE
+        if d["header"]:
+            return L.level(False, text == K.REWORDED or kind in ("added", "removed"))
+        if kind in ("added", "removed"):
+            return L.CLARIFICATION if d["has_meaning"] or not L.words_rule_change(kind, line) else L.RULE_CHANGE
+        if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
+            return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
+        terms = {c.term for c in d["olds"] + d["news"]}
+        elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
+        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"]) \
+            else L.CLARIFICATION
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,

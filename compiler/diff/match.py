@@ -14,6 +14,7 @@ sides share is a move (a pure reordering is not a removal plus an addition).
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping
@@ -286,6 +287,8 @@ def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
             chosen.append(_Candidate(0.0, (i,), (j,), "id", similarity(okeys[i], nkeys[j])))
             used_old.add(i)
             used_new.add(j)
+    chosen += _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new)
+    chosen = _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new)
     out: list[Pairing] = []
     for cand in chosen:
         o = tuple(olds[i] for i in cand.olds)
@@ -436,3 +439,133 @@ def _groups(wholes: list[Clause], parts: list[Clause], wkeys: list[list[str]], p
             else:
                 found.append(_Candidate(score, (a, b), (i,), how))
     return found
+
+
+# A rule number as an id: the number and the letters of its subrule ("r903-11d" -> "r903-11", "d").
+_RULE_ID = re.compile(r"\A(.*\d)([a-z]*)\Z")
+#: Letters that stand for a word when words are compared loosely ("exiled" and "exile").
+STEM = 5
+#: Fewest words that a pairing loses (or gains) to a clause left alone, for a split (or merge).
+LOST_WORDS = 2
+#: Share of those words that the clause left alone must hold.
+LOST_SHARE = 2 / 3
+#: Fewest words of a clause left alone before its words are looked for elsewhere.
+LIVES_ON_WORDS = 8
+
+
+def _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new) -> list[_Candidate]:
+    """Clauses left alone under an id that the numbering moved: where the pairs found say that rule
+    903.11's subrules are now 903.12's (903.11a -> 903.12a, ...), a 903.11g left alone pairs with a
+    903.12g left alone, as a rewording at a low confidence (its place in the numbering is kept)."""
+    shifts: dict[tuple[str, str], set[str]] = {}
+    for c in chosen:
+        if len(c.olds) == 1 and len(c.news) == 1:
+            o, n = olds[c.olds[0]], news[c.news[0]]
+            a, b = _RULE_ID.match(o.id), _RULE_ID.match(n.id)
+            if o.term == n.term and a and b and a.group(2) == b.group(2) and a.group(1) != b.group(1):
+                shifts.setdefault((o.term, a.group(1)), set()).add(b.group(1))
+    stem = {k: next(iter(v)) for k, v in shifts.items() if len(v) == 1}  # one consistent shift only
+    left_new = {(c.term, c.id): j for j, c in enumerate(news) if j not in used_new}
+    found = []
+    for i, o in enumerate(olds):
+        m = _RULE_ID.match(o.id)
+        if i in used_old or m is None or (o.term, m.group(1)) not in stem:
+            continue
+        j = left_new.pop((o.term, stem[(o.term, m.group(1))] + m.group(2)), None)
+        if j is not None:
+            found.append(_Candidate(0.0, (i,), (j,), "text", similarity(okeys[i], nkeys[j])))
+            used_old.add(i)
+            used_new.add(j)
+    return found
+
+
+def _stems(key: list[str]) -> list[str]:
+    from .level import FUNCTION_WORDS  # level reads no pairing: no cycle
+
+    return [w[:STEM] for w in key if w not in FUNCTION_WORDS]
+
+
+def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) -> list[_Candidate]:
+    """No clause is reported removed (or added) while its words live on in (or come from) another.
+
+    - A pairing whose old clause loses words (``LOST_WORDS`` or more) that a new clause of the same
+      term left alone holds (``LOST_SHARE`` of them) is a split into both: rule 903.9's graveyard and
+      exile go to a new 903.9a while its other words stay in 903.9b. The same the other way is a merge.
+    - A clause left alone whose words (``CONTAINMENT`` of them) live on in a clause of the other side
+      left alone is paired with it, and split (or merged) with a second one that holds words the
+      first does not (``LOST_WORDS``).
+    """
+    ostems = [_stems(k) for k in okeys]
+    nstems = [_stems(k) for k in nkeys]
+    out = []
+    for c in chosen:
+        if len(c.olds) != 1 or len(c.news) != 1:
+            out.append(c)
+            continue
+        i, j = c.olds[0], c.news[0]
+        lost = set(ostems[i]) - set(nstems[j])
+        gained = set(nstems[j]) - set(ostems[i])
+        part = _holder(lost, news, j, nstems, used_new)
+        whole = None if part is not None else _holder(gained, olds, i, ostems, used_old)
+        if part is not None:
+            used_new.add(part)
+            out.append(_Candidate(c.score, (i,), tuple(sorted((j, part))), "split",
+                                  similarity(okeys[i], _joined(nkeys, sorted((j, part))))))
+        elif whole is not None:
+            used_old.add(whole)
+            out.append(_Candidate(c.score, tuple(sorted((i, whole))), (j,), "merge",
+                                  similarity(_joined(okeys, sorted((i, whole))), nkeys[j])))
+        else:
+            out.append(c)
+    # Only a clause left alone on the old side: "removed" would say its rule is gone.
+    for side, other, sstems, ostems_, used_side, used_other in (("old", news, ostems, nstems, used_old, used_new),):
+        items = olds if side == "old" else news
+        for i, clause in enumerate(items):
+            words = set(sstems[i])
+            if i in used_side or len(sstems[i]) < LIVES_ON_WORDS:
+                continue
+            near = sorted((-sum(w in set(ostems_[j]) for w in sstems[i]), other[j].ref, j)
+                          for j, o in enumerate(other) if j not in used_other and o.term == clause.term)
+            if not near or -near[0][0] < CONTAINMENT * len(sstems[i]):
+                continue
+            first = near[0][2]
+            rest = words - set(ostems_[first])
+            second = next((j for _, _, j in near[1:] if len(rest & set(ostems_[j])) >= LOST_WORDS), None)
+            parts = tuple(sorted(p for p in (first, second) if p is not None))
+            used_side.add(i)
+            used_other.update(parts)
+            keys = nkeys if side == "old" else okeys
+            own = okeys[i] if side == "old" else nkeys[i]
+            how = "text" if len(parts) == 1 else ("split" if side == "old" else "merge")
+            fit = similarity(own, _joined(keys, parts))
+            out.append(_Candidate(0.0, (i,), parts, how, fit) if side == "old"
+                       else _Candidate(0.0, parts, (i,), how, fit))
+    return out
+
+
+def _holder(words: set[str], clauses, paired: int, stems, used) -> int | None:
+    """The clause left alone beside ``clauses[paired]`` that holds most of ``words`` (see
+    ``_words_that_live_on``). Beside: a subrule of the same rule (903.9a and 903.9b) where the ids
+    are rule numbers, else the next clause left alone before or after it in the same term."""
+    if len(words) < LOST_WORDS:
+        return None
+    near = clauses[paired]
+    rule = _RULE_ID.match(near.id)
+
+    def beside(k: int, c) -> bool:
+        if c.term != near.term:
+            return False
+        m = _RULE_ID.match(c.id)
+        if rule and m:
+            return m.group(1) == rule.group(1)
+        left = [x for x in range(len(clauses)) if x not in used or x == paired]
+        return abs(left.index(k) - left.index(paired)) == 1 if k in left else False
+    best = max(((len(words & set(stems[k])), -k) for k, c in enumerate(clauses)
+                if k not in used and k != paired and beside(k, c)), default=None)
+    if best is None or best[0] < LOST_WORDS or best[0] < LOST_SHARE * len(words):
+        return None
+    return -best[1]
+
+
+def _joined(keys: list[list[str]], parts) -> list[str]:
+    return [w for p in parts for w in keys[p]]

@@ -163,9 +163,10 @@ def rule_change_words(change: Change) -> str:
         return "a new rule" + _names(change)
     if change.kind == "removed":
         return "a rule withdrawn" + _names(change)
-    if change.step or change.structure:
+    if change.step or change.procedure or any("steps" in e["path"] for e in change.structure):
         return "a procedure's steps changed"
-    return "answers changed"
+    # No model shows it: the words do (compiler.diff.level reads them conservatively).
+    return "the words add, drop or rewrite a rule"
 
 
 def _names(change: Change) -> str:

@@ -35,9 +35,14 @@ def renumbering(old_numbers: Mapping[str, tuple[str, int]], new_numbers: Mapping
     return {"procedure": now[0], "old": was[1], "new": now[1]}
 
 
+def without_step_number(text: str) -> str:
+    """The text after its printed step number ("2. Determine ..." -> "Determine ...")."""
+    return _NUMBER.sub("", text, count=1)
+
+
 def only_number_changed(old_text: str, new_text: str) -> bool:
     """The two texts are the same words after their printed step numbers."""
-    return _NUMBER.sub("", old_text, count=1) == _NUMBER.sub("", new_text, count=1)
+    return without_step_number(old_text) == without_step_number(new_text)
 
 
 def renumbered(old: Clause, new: Clause) -> bool:

@@ -111,14 +111,18 @@ def test_a_clause_moved_to_another_term_names_both_terms(here):
     assert _run("diff", "v1", "v2", "--rulebook", "move", "--format", "markdown") == """\
 ## Rulebook changes: v1 → v2
 
-**0 rule changes**, 1 clarification, 0 editorial
+**1 rule change**, 0 clarifications, 0 editorial
 
 | kind | changes |
 | --- | ---: |
 | moved | 1 |
 | **total** | **1** |
 
-<details><summary><code>heal</code>: 1 clarification</summary>
+### Rule changes
+
+- `cure#lost-souls -> heal#no-lost-souls` (moved): the words add, drop or rewrite a rule
+
+<details><summary><code>heal</code>: 1 rule change</summary>
 
 #### moved: `cure#lost-souls -> heal#no-lost-souls`
 

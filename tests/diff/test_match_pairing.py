@@ -158,8 +158,10 @@ def test_a_split_must_fit_clearly_better_than_the_best_single_pairing():
 
 
 @pytest.mark.parametrize("near, paired", [(12, True), (13, False)])
-def test_a_split_is_looked_for_among_at_most_a_dozen_near_parts(near, paired):
-    # two halves of the whole, and filler clauses whose words all occur in it (each "near" it)
+def test_a_split_is_looked_for_among_at_most_a_dozen_near_parts(near, paired, monkeypatch):
+    # two halves of the whole, and filler clauses whose words all occur in it (each "near" it).
+    # Without the words that live on (below), the search among near parts is bounded:
+    monkeypatch.setattr(match, "_words_that_live_on", lambda olds, news, okeys, nkeys, chosen, *used: chosen)
     pieces = {"first": "a1 a2 a3 a4 a5 a6", "second": "b1 b2 b3 b4 b5 b6"}
     pieces |= {f"filler-{i:02d}": "a1 b1" for i in range(near - 2)}
     got = _pairings([TermPair("t", _term("t", {"whole": SPLIT_OLD}, "1"), _term("t", pieces, "2"))])
@@ -233,3 +235,12 @@ def test_an_insertion_shifts_numbers_rather_than_rewording_every_later_rule():
     assert _pairings([TermPair("t", old, new)]) == {
         (("t#r1",), ("t#r2",), "text", 1.0, False), (("t#r2",), ("t#r3",), "text", 1.0, False),
         (("t#r3",), ("t#r4",), "text", 1.0, False), ((), ("t#r1",), None, 0.0, False)}
+
+
+def test_past_the_bound_the_words_a_pairing_loses_still_find_the_other_part():
+    """Beyond a dozen near parts no split is searched for, but whole -> first loses b1-b6, which
+    the clause next to first holds: a split all the same (match._words_that_live_on)."""
+    pieces = {"first": "a1 a2 a3 a4 a5 a6", "second": "b1 b2 b3 b4 b5 b6"}
+    pieces |= {f"filler-{i:02d}": "a1 b1" for i in range(11)}
+    got = _pairings([TermPair("t", _term("t", {"whole": SPLIT_OLD}, "1"), _term("t", pieces, "2"))])
+    assert (("t#whole",), ("t#first", "t#second"), "split", 1.0, False) in got

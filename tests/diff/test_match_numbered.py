@@ -1,0 +1,67 @@
+"""Numbered rules: an inserted rule, a rule subdivided into subrules, subrules joined back.
+
+Fixture: tests/fixtures/diff/numbered-rules-commander, rules 903.4-903.12h of the Magic: The
+Gathering Comprehensive Rules as effective 2019-05-03 and 2022-07-08 (verbatim, source in its
+rulebook.yaml). Issue 11, "Why": id-first pairing trusted blindly; splits and merges of numbered
+rules; a merge shows as a removal. Before this, 903.9 -> 903.9a + 903.9b read as "renamed
+903.9 -> 903.9b, clarification" (a rule change hidden) plus an added 903.9a, and 903.11g and 903.11d
+as removed while 903.12g and 903.12d were added.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from compiler.build import load_rulebook
+from compiler.diff.engine import diff_editions
+
+COMMANDER = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "numbered-rules-commander"
+OLD, NEW = "cr-2019-05-03", "cr-2022-07-08"
+
+
+@lru_cache(maxsize=None)
+def _changes(old: str, new: str):
+    book = load_rulebook(COMMANDER)
+    return {(c.old_clause, c.new_clause): c for c in diff_editions(book, old, book, new).changes}
+
+
+def _row(c):
+    return c.kind, c.level, c.matched_by, c.confidence
+
+
+def test_an_inserted_rule_does_not_pair_the_rules_after_it_by_their_old_numbers():
+    changes = _changes(OLD, NEW)
+    # The new 903.11 took the number of Brawl: Brawl is renumbered, the new rule is added.
+    assert _row(changes[("r903-11", "r903-12")]) == ("renumbered", "editorial", "text", 1.0)
+    assert _row(changes[(None, "r903-11")]) == ("added", "rule-change", None, None)
+    assert ("r903-11", "r903-11") not in changes
+
+
+def test_a_rewritten_subrule_keeps_its_place_in_the_renumbering():
+    """903.11g's words are mostly new (the London mulligan), but its neighbours 903.11a-f moved to
+    903.12a-f: it is 903.12g reworded, a rule change, not a removal plus an addition."""
+    changes = _changes(OLD, NEW)
+    assert _row(changes[("r903-11g", "r903-12g")]) == ("reworded", "rule-change", "text", 0.359)
+    assert _row(changes[("r903-11d", "r903-12d")]) == ("reworded", "clarification", "text", 0.595)
+    assert not [k for k in changes if k in (("r903-11g", None), (None, "r903-12g"))]
+
+
+def test_a_rule_subdivided_into_subrules_is_a_split_and_a_rule_change():
+    changes = _changes(OLD, NEW)
+    assert _row(changes[("r903-9", "r903-9a+r903-9b")]) == ("split", "rule-change", "split", 0.647)
+    assert _row(changes[(None, "r903-9")]) == ("added", "rule-change", None, None)
+
+
+def test_subrules_joined_back_are_a_merge_not_a_removal():
+    changes = _changes(NEW, OLD)
+    assert _row(changes[("r903-9a+r903-9b", "r903-9")]) == ("merged", "rule-change", "merge", 0.647)
+    assert sorted(k[0] for k, c in changes.items() if c.kind == "removed") == [
+        "r903-11", "r903-4b", "r903-4e", "r903-9"]
+
+
+def test_a_cited_rule_number_is_no_word_of_the_rule():
+    """903.4c -> 903.4d cites the double-faced card rules under their new number (711 -> 712)."""
+    changes = _changes(OLD, NEW)
+    assert _row(changes[("r903-4c", "r903-4d")]) == ("renumbered", "editorial", "text", 0.923)
+    assert _row(changes[("r903-11h", "r903-12h")]) == ("renumbered", "editorial", "text", 0.97)
