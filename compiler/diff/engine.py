@@ -221,6 +221,9 @@ class _Differ:
         # Each side's own vocabulary, for witnesses it could not describe; None when both are the same.
         self.own = (None, None) if vocabulary_old == vocabulary_new else (vocabulary_old, vocabulary_new)
         self._vocabularies = (vocabulary_old, vocabulary_new)
+        # Drift's reading of each side, made once per diff (see _predicate_names, _conditions).
+        self._names_memo: dict[int, set[str]] = {}
+        self._conditions_memo: dict[int, tuple] = {}
 
     def run(self, old_info: dict, new_info: dict, only: set[str] | None,
             lineage: tuple[Group, ...] = (), suite: OldSuite | None = None) -> DiffResult:
@@ -588,11 +591,29 @@ class _Differ:
         """What the clauses' conditions test, through the predicates they use (loaded only when compared)."""
         if not reworded:
             return K.Side(text or "", set())
-        refs = K.predicate_refs(clauses) & set(side.predicate_names())
+        refs = K.predicate_refs(clauses) & self._predicate_names(side)
         edition = side.evaluable([("predicate", n) for n in sorted(refs)]) if refs else None
-        predicates = {n: p.condition for n, p in edition.predicates.items()} if edition else {}
+        predicates, covers = self._conditions(edition)
         return K.Side(text or "", K.keys_tested(clauses, predicates), tuple(l.phrase for c in clauses for l in c.links),
-                      K.predicate_keys(predicates))
+                      covers)
+
+    def _predicate_names(self, side) -> set[str]:
+        """The side's predicate names as a set, made once per diff (drift intersects it per change)."""
+        memo = self._names_memo
+        if id(side) not in memo:
+            memo[id(side)] = set(side.predicate_names())
+        return memo[id(side)]
+
+    def _conditions(self, edition) -> tuple[dict, K.PredicateKeys]:
+        """The edition's predicate conditions and what each tests, made once per edition object: a side
+        loaded whole hands the same edition for every change, so drift costs what the changes read."""
+        if edition is None:
+            return {}, K.PredicateKeys({})
+        memo = self._conditions_memo
+        if id(edition) not in memo:
+            predicates = {n: p.condition for n, p in edition.predicates.items()}
+            memo[id(edition)] = (edition, predicates, K.PredicateKeys(predicates))  # the edition keeps its id
+        return memo[id(edition)][1:]
 
     def _labels(self) -> K.Labels:
         if not hasattr(self, "_label_cache"):
