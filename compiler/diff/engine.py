@@ -550,8 +550,9 @@ class _Differ:
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
         terms = {c.term for c in d["olds"] + d["news"]}
         elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
-        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"]) \
-            else L.CLARIFICATION
+        tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
+        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
+                                                    tested=tested) else L.CLARIFICATION
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,
