@@ -427,7 +427,7 @@ class _Differ:
     def _finish(self, d: dict, behaviours: dict) -> Change | None:
         own = [behaviours[n] for n in d["names"] if n in behaviours] if d["meaning_changed"] else []
         if not d["header"]:
-            own = [self._clause_behaviour(b, d["olds"], d["news"]) for b in own]
+            own = [self._clause_behaviour(b, d["olds"], d["news"]) for b in own] + self._unasked(d, behaviours)
         changed = [b for b in own if b.direction != EQUIVALENT]
         # Rules that move to or from a decision (or predicate) that one side does not have answer
         # differently there, though nothing is compared: the clause's rules changed what they answer.
@@ -534,6 +534,23 @@ class _Differ:
             return whole
         return clause_compare(whole.name, self._function_sides, self.vocabulary,
                               {c.ref for c in olds}, {c.ref for c in news})
+
+    def _unasked(self, d: dict, behaviours: dict) -> list[Behaviour]:
+        """For a clause whose rules are the same on both sides: the decisions they feed where they now
+        answer in situations that one side does not ask (the decision's ``given`` changed), compared
+        there only. "Not asked" -> an answer is a change of what the clause's rules decide."""
+        if d["meaning_changed"] or not d["olds"] or not d["news"]:
+            return []
+        out = []
+        for key in K.names_of(d["olds"] + d["news"]):
+            whole = behaviours.get(key)
+            if key[0] != "decision" or whole is None or whole.direction == EQUIVALENT:
+                continue
+            mine = clause_compare(key[1], self._function_sides, self.vocabulary,
+                                  {c.ref for c in d["olds"]}, {c.ref for c in d["news"]}, only_unasked=True)
+            if mine.direction != EQUIVALENT:
+                out.append(mine)
+        return out
 
     def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
         """Answers first (the clause's own, by its model), then the words (``compiler.diff.level``):

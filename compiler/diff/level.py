@@ -55,6 +55,8 @@ SENTENCE_WORDS = 4
 REWRITTEN = 0.5
 #: Most words of an item in the middle of a list within a sentence ("poison, disease, or paralysis").
 SHORT_ITEM = 5
+#: Words that end a list as an idiom, not an item: "paralyzed, poisoned or not", "or so", "or else".
+IDIOM_ENDS = frozenset({"not", "so", "else", "otherwise"})
 #: Letters that stand for a word when words are compared loosely.
 STEM = 5
 #: Words that change no rule when added or dropped (English articles).
@@ -134,7 +136,7 @@ def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
     for side, other in ((new, old), (old, new)):
         there = {w[:STEM] for w in normal_words(other)}
         for item in _items(side):
-            content = {w[:STEM] for w in normal_words(item) if w not in FUNCTION_WORDS}
+            content = {w[:STEM] for w in normal_words(item) if w not in FUNCTION_WORDS | IDIOM_ENDS}
             if content - there and not content & keys:
                 out.append(item)
     return out
