@@ -27,7 +27,7 @@ class Checked:
 
 def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
     """Check the rulebook at ``root``; never raises for bad sources."""
-    from .proofs import Proofs, decode_outcome, encode_outcome, whole_key
+    from .proofs import Proofs, decode_outcome, whole_key
 
     cache = _cache() if use_cache else None
     known, known_at = _known(cache, root) if cache is not None else (None, "")
@@ -47,23 +47,33 @@ def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
     if whole is not None:
         return Checked(whole[0], whole[1], whole=True)
     # imported only past the cache: a check of unchanged files needs none of them
-    from .recheck import base_key, dump, full, incremental, state_key
+    from .recheck import base_key, full, incremental, state_key
 
     proofs = Proofs(cache)
     top_at = state_key(proofs.compiler, root)
-    outcome = None
     top = _json(cache.proofs([top_at]).get(top_at))
     base_at = top.get("base") if type(top) is dict else None
     base_text = cache.proofs([base_at]).get(base_at) if type(base_at) is str else None
     if base_text is not None and base_key(base_text) == base_at:
         from .build import _cyclic_gc_paused
 
-        # decoding the record makes a million small lists and no cycles: a collection of the cyclic
-        # garbage collector in the midst of it rescanned a large heap, up to seconds (bench_recheck.py)
+        # The record is a million small lists and no cycles: decoded and freed while the cyclic
+        # collector is paused, it is never scanned (a collection in the midst of it, or of the young
+        # objects it left, rescanned a large heap: up to seconds, bench_recheck.py).
         with _cyclic_gc_paused():
             outcome = incremental(root, fp, _json(base_text), top, proofs)
-    if outcome is None:
-        outcome = full(root, proofs, record=True)
+            if outcome is not None:
+                checked = _keep(root, cache, fp, key, proofs, outcome, top_at, base_at)
+                del outcome
+                return checked
+    return _keep(root, cache, fp, key, proofs, full(root, proofs, record=True), top_at, base_at)
+
+
+def _keep(root: Path, cache, fp, key: str, proofs, outcome, top_at: str, base_at) -> Checked:
+    """Store what the check found and proved, and what the next one starts from; the result."""
+    from .proofs import encode_outcome
+    from .recheck import base_key, dump
+
     # unchanged while it was read (an incremental check verified each file it read itself)
     if outcome.read or _fingerprint(root, fp) == fp:
         if outcome.book is not None:

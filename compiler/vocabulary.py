@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from . import conditions as C
+from .counts import counted
 from .diagnostics import Diagnostic, did_you_mean
 from .model import Constraint, Fact, Vocabulary
 from .yamlsource import Document
@@ -177,8 +178,7 @@ class _Overlay:
             values.append(value)
             self.withdrawn.pop(f"{name}={value}", None)
         if old.type == "enum" and len(values) < 2:
-            self.error(path, f"enum fact '{name}' would be left with {len(values)} "
-                             f"value{'s' if len(values) != 1 else ''}",
+            self.error(path, f"enum fact '{name}' would be left with {counted(len(values), 'value')}",
                        "an enum fact has at least two values; withdraw the fact instead")
         # An ordered fact's added values come last in its order, unless 'order' restates it.
         if "order" in raw:

@@ -146,18 +146,23 @@ class DecisionSpace:
         once: evaluating a wide condition again per mutant and case is slow.
         """
         model = self.model
-        variant = DecisionModel(model.vocabulary, _One(model), model.decision.name,
-                                rules=tuple(model.rules if rules is None else rules),
-                                predicates=model.predicates if predicates is None else predicates)
+
+        def variant() -> DecisionModel:
+            return DecisionModel(model.vocabulary, _One(model), model.decision.name,
+                                 rules=tuple(model.rules if rules is None else rules),
+                                 predicates=model.predicates if predicates is None else predicates)
+
         if rules is not None and predicates is None and same_conditions(self.sets, rules):
+            same_exceptions = all(r.exception_to == old.exception_to for r, old in zip(rules, model.rules))
+            overrides = model._override_bits if same_exceptions else variant()._override_bits
             for k, state in enumerate(states):
                 base = self._answers_at(state)
-                new = {i: (variant.rules[i].value if variant.rules[i].kind == "value" else a) for i, a in base.items()}
-                if _outcome(model.rules, model._override_bits, base) != \
-                        _outcome(variant.rules, variant._override_bits, new):
+                new = {i: (rules[i].value if rules[i].kind == "value" else a) for i, a in base.items()}
+                if _outcome(model.rules, model._override_bits, base) != _outcome(rules, overrides, new):
                     return k
             return None
-        return next((k for k, state in enumerate(states) if model.outcome(state) != variant.outcome(state)), None)
+        mutant = variant()
+        return next((k for k, state in enumerate(states) if model.outcome(state) != mutant.outcome(state)), None)
 
     def _answers_at(self, state: Mapping[str, Answer]) -> dict[int, Answer]:
         """Rule index -> its answer in the situation (the rules that answer there), evaluated once."""

@@ -250,6 +250,7 @@ class _Differ:
         behaviours = self._behaviours(touched)
         self._clause_refs: dict[int, tuple[set[str], set[str]]] = {}  # id(change) -> its old and new clause refs
         self._steps_of: dict[int, tuple] = {}  # id(change) -> a procedure's old and new steps, where they changed
+        self._predicates_of: dict[int, list[str]] = {}  # id(change) -> the predicates it changed
         changes = [self._finish(d, behaviours) for d in drafts]
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
@@ -313,11 +314,19 @@ class _Differ:
                 found[key] = N.changed(key[1], b, *self._editions)
         for c in N.constraints(self._vocabularies[0], self._vocabularies[1], self.vocabulary):
             found[(c.kind, c.name)] = c
+        # The decisions each changed predicate reaches (through the predicates and rules that use it).
+        reach = {p: self.uses_new.dependents({("predicate", p)}) | self.uses_old.dependents({("predicate", p)})
+                 for c in changes for p in self._predicates_of.get(id(c), ())}
         out = []
         for key in sorted(found, key=lambda k: (k[1], k[0])):
-            charged = tuple(clause_name(c) for c in changes
-                            if any((r["kind"], r["name"]) == key for r in c.names))
-            out.append(replace(found[key], changes=charged))
+            charged = []
+            for c in changes:
+                through = [p for p in self._predicates_of.get(id(c), ()) if key in reach[p]]
+                if any((r["kind"], r["name"]) == key for r in c.names):
+                    charged.append(clause_name(c))
+                elif through:
+                    charged.append(f"{clause_name(c)} (through {', '.join(through)})")
+            out.append(replace(found[key], changes=tuple(charged)))
         return tuple(out)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
@@ -503,6 +512,9 @@ class _Differ:
             sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
+        self._predicates_of[id(change)] = [n for k, n in d["names"] if k == "predicate" and (k, n) in behaviours
+                                           and behaviours[(k, n)].direction != EQUIVALENT] \
+            if d["meaning_changed"] else []
         if p is not None and len(p.old) == 1 and p.old[0].steps is not None and d["steps_changed"]:
             self._steps_of[id(change)] = (p.old[0].steps, p.new[0].steps if len(p.new) == 1 else None)
         return change

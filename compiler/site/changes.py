@@ -149,4 +149,6 @@ def provider(book: Rulebook) -> Callable[[Edition, Edition], Any] | None:
         from ..diff.engine import diff_editions
     except ImportError:
         return None
-    return lambda old, new: diff_editions(book, old, book, new)
+    # No conformance impact: the page does not show it, and it generates the old suite's cases for
+    # every changed decision (minutes at 2,000 terms; tests/site/test_changes_provider.py).
+    return lambda old, new: diff_editions(book, old, book, new, conformance=False)

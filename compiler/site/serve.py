@@ -12,13 +12,17 @@ and after a failed rebuild it answered no request until the next good build
   build that fails half-way leaves the last good site whole;
 - "Serving on URL" is printed once the first build is served (the port is the
   one bound, so ``--dev-addr 127.0.0.1:0`` picks a free one);
-- a rebuild reads again only the files changed since (``build.remembering``)
-  and, when the edit changed terms but not the site's frame (editions, term
-  names, the set of pages), writes only the pages those terms show on (their
-  pages in every edition, their histories, the "What changed" pages around the
-  edition, the printable glossary), in place, as mkdocs' ``--dirty`` build
-  does, and merges their search entries into the index
-  (``affected``). Anything else rebuilds the whole site.
+- saves are noticed by the system's file events (``_native_observer``);
+- a rebuild reads again only the files changed since, and builds and checks
+  again only the terms they hold (``build.remembering``); when the edit changed
+  terms but not the site's frame (editions, term names, the set of pages,
+  mkdocs.yml), it writes only the pages those terms show on (their pages in
+  every edition, their histories), in place, as mkdocs' ``--dirty`` build
+  does, merges their search entries into the index (``affected``), and once
+  edits pause, the pages over every term (the "What changed" pages around the
+  edition, the printable glossary, which renders again only the changed terms).
+  Anything else rebuilds the whole site. Either way the files served are those
+  a whole build writes (tests/site/test_serve_incremental.py).
 
 It drives mkdocs' ``LiveReloadServer`` (file watching, live reload, request
 handling) with its own builder, in place of ``mkdocs.commands.serve``.
@@ -45,8 +49,9 @@ from jinja2 import BytecodeCache
 from mkdocs.livereload import LiveReloadServer, _serve_url
 from mkdocs.plugins import BasePlugin, event_priority
 
-from ..diagnostics import printable
+from ..build import _stamp  # a file's (size, mtime): how remembering tells an unchanged one
 from ..counts import counted
+from ..diagnostics import printable
 
 OVERLAY_ID = "rulebook-error-overlay"
 REBUILDS_BETWEEN_COLLECTIONS = 20
@@ -103,7 +108,7 @@ class Site:
         self.fragments: dict = {}  # rendered term bodies of the printout (Renderer.term_body), per frame
         self.pending: frozenset[str] = frozenset()  # pages over every term not yet written again
         self.quiet = QUIET_BEFORE_LATER_PAGES
-        self.config_stamp = _stamp(config_file)  # mkdocs.yml as the site served was built with it
+        self.config_stamp = _stamp(Path(config_file))  # mkdocs.yml as the site served was built with it
         self.marks: tuple | None = None  # (rulebook, its clauses' marks) of the site served
 
     def load_config(self, site_dir: str, only: frozenset[str] | None = None, later: bool = False):
@@ -167,7 +172,7 @@ class Site:
             count = sum(p.severity == "error" for p in problems)
             self.fail("\n".join(str(p) for p in problems) + f"\n{counted(count, 'problem')} found")
             return
-        stamp = _stamp(self.config_file)
+        stamp = _stamp(Path(self.config_file))
         only = None if self.damaged or stamp != self.config_stamp else affected(self.book, book)
         try:
             if only is None:
@@ -424,14 +429,6 @@ def _split(book, only: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
     return only - later, later
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = Path(path).stat()
-    except OSError:
-        return None
-    return (stat.st_size, stat.st_mtime_ns)
-
-
 def _pages(uris: frozenset[str]) -> str:
     return counted(len(uris), "page")
 
@@ -515,19 +512,29 @@ def _native_observer():
     """watchdog's observer for the system (inotify on Linux), told of writes only.
 
     The system also reports files opened and read, so a rebuild reading the
-    rulebook would set off the next one, and so on, forever.
+    rulebook would set off the next one, and so on, forever. (Filtered in a
+    handler, not with ``schedule(event_filter=...)``, which watchdog has only from 4.0.)
     """
-    from watchdog import events as E
+    from watchdog.events import FileSystemEventHandler
     from watchdog.observers import Observer
 
-    writes = [E.FileCreatedEvent, E.FileDeletedEvent, E.FileModifiedEvent, E.FileMovedEvent, E.FileClosedEvent]
+    class OnlyWrites(FileSystemEventHandler):
+        def __init__(self, handler):
+            super().__init__()
+            self.handler = handler
+
+        def dispatch(self, event) -> None:
+            if event.event_type in _WRITES:
+                self.handler.dispatch(event)
 
     class Writes(Observer):
-        def schedule(self, event_handler, path, *, recursive=False, event_filter=None, follow_symlink=False):
-            return super().schedule(event_handler, path, recursive=recursive, event_filter=event_filter or writes,
-                                    follow_symlink=follow_symlink)
+        def schedule(self, event_handler, path, *args, **kwargs):
+            return super().schedule(OnlyWrites(event_handler), path, *args, **kwargs)
 
     return Writes()
+
+
+_WRITES = frozenset({"created", "deleted", "modified", "moved", "closed"})  # not opened, closed_no_write
 
 
 def _start_watching(server: Server) -> None:

@@ -161,3 +161,11 @@ def test_markdown_and_html_list_each_decision_once():
     html = _run("split-same-answers", "html")
     assert html.count("bondage → bondage_or_play in 1 situation") == 1
     assert '<h2 id="names">Decisions, predicates and constraints</h2>' in html
+
+
+def test_a_decision_changed_through_a_predicate_names_the_change_of_the_predicate():
+    """tests/fixtures/vocab: cure.may_target changes where cure#not-stunned is withdrawn, and where
+    cure#curable's predicate (which its rule uses) now holds of diseased characters."""
+    book = load_rulebook(DIFF.parent / "vocab")
+    [may_target] = [n for n in diff_editions(book, "a", book, "b").names if n.name == "cure.may_target"]
+    assert may_target.changes == ("cure#curable (through curable)", "cure#not-stunned")

@@ -7,6 +7,7 @@ over two editions: ``heal`` (from v1, kept in v2) links to ``cure#targets``.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -118,3 +119,22 @@ def test_an_edit_that_other_pages_show_rewrites_them_as_a_whole_build_does(book,
     assert _lines(printed)[-1] == "Rebuilt the site in N s"
     assert served.keys() == whole.keys()
     assert [name for name in served if served[name] != whole[name]] == []
+
+
+def test_an_edit_to_mkdocs_yml_rebuilds_the_whole_site(book, tmp_path, capsys):
+    # It used to be ignored: the rulebook was as before, so no page was written again.
+    from compiler.build import remembering
+
+    with remembering():
+        site = _site(book, tmp_path)
+        try:
+            capsys.readouterr()
+            site.config_file.write_text(site.config_file.read_text().replace("site_name: Minimal",
+                                                                             "site_name: Minimal rules"))
+            site.rebuild()
+            home = (Path(site.server.root) / "index.html").read_text()
+        finally:
+            shutil.rmtree(site.server.root, ignore_errors=True)
+            _thaw()
+    assert _lines(capsys.readouterr().out) == ["Rebuilt the site in N s"]
+    assert re.search(r"<title>[^<]*</title>", home).group() == "<title>Minimal - Minimal rules</title>"
