@@ -439,7 +439,7 @@ class _Differ:
     def _finish(self, d: dict, behaviours: dict) -> Change | None:
         own = [behaviours[n] for n in d["names"] if n in behaviours] if d["meaning_changed"] else []
         if not d["header"]:
-            own = [self._clause_behaviour(b, d["olds"], d["news"]) for b in own]
+            own = [self._clause_behaviour(b, d["olds"], d["news"]) for b in own] + self._unasked(d, behaviours)
         changed = [b for b in own if b.direction != EQUIVALENT]
         # Rules that move to or from a decision (or predicate) that one side does not have answer
         # differently there, though nothing is compared: the clause's rules changed what they answer.
@@ -550,6 +550,23 @@ class _Differ:
         return clause_compare(whole.name, self._function_sides, self.vocabulary,
                               {c.ref for c in olds}, {c.ref for c in news})
 
+    def _unasked(self, d: dict, behaviours: dict) -> list[Behaviour]:
+        """For a clause whose rules are the same on both sides: the decisions they feed where they now
+        answer in situations that one side does not ask (the decision's ``given`` changed), compared
+        there only. "Not asked" -> an answer is a change of what the clause's rules decide."""
+        if d["meaning_changed"] or not d["olds"] or not d["news"]:
+            return []
+        out = []
+        for key in K.names_of(d["olds"] + d["news"]):
+            whole = behaviours.get(key)
+            if key[0] != "decision" or whole is None or whole.direction == EQUIVALENT:
+                continue
+            mine = clause_compare(key[1], self._function_sides, self.vocabulary,
+                                  {c.ref for c in d["olds"]}, {c.ref for c in d["news"]}, only_unasked=True)
+            if mine.direction != EQUIVALENT:
+                out.append(mine)
+        return out
+
     def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
         """Answers first (the clause's own, by its model), then the words (``compiler.diff.level``):
         an added or removed clause with rules of its own that answer as the other side did is a
@@ -565,8 +582,9 @@ class _Differ:
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
         terms = {c.term for c in d["olds"] + d["news"]}
         elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
-        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"]) \
-            else L.CLARIFICATION
+        tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
+        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
+                                                    tested=tested) else L.CLARIFICATION
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,
