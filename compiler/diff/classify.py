@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from functools import cached_property
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..export import rule_json, table_json
 from ..conditions import Cmp, Condition, In, Ref, walk
@@ -107,14 +108,38 @@ class Labels:
     domains: Mapping[str, tuple[str, ...]]  # enum fact -> its values
     longest: int  # words in the longest phrase
 
-    @property
+    @cached_property
     def keys(self) -> dict[str, str]:
-        """Each key a label names, with its (first) label, in order."""
+        """Each key a label names, with its (first) label, in order (worked out once: drift reads it per change)."""
         out: dict[str, str] = {}
         for phrase, keys in self.phrases.items():
             for key in sorted(keys):
                 out.setdefault(key, phrase)
         return out
+
+    @cached_property
+    def values_of(self) -> dict[str, list[str]]:
+        """Fact -> the keys of its values that have a label (``fact=value``), in the order of ``keys``."""
+        out: dict[str, list[str]] = {}
+        for key in self.keys:
+            if "=" in key:
+                out.setdefault(key.split("=", 1)[0], []).append(key)
+        return out
+
+    def near(self, said: set[str]) -> list[str]:
+        """The keys with a label that ``_named`` can find named in ``said``, in the order of ``keys``: each
+        key said, its fact, and that fact's values. Drift reads these, not every label of the edition,
+        so its cost follows what a change's texts name."""
+        found: set[str] = set()
+        for key in said:
+            fact = key.split("=", 1)[0]
+            found |= {key, fact, *self.values_of.get(fact, ())}
+        position = self._positions
+        return sorted((k for k in found if k in position), key=position.__getitem__)
+
+    @cached_property
+    def _positions(self) -> dict[str, int]:
+        return {k: i for i, k in enumerate(self.keys)}
 
 
 def condition_labels(vocabulary: Vocabulary, predicates: Iterable[str]) -> Labels:
@@ -165,13 +190,28 @@ def clause_conditions(clause: Clause) -> list[Condition]:
     return found + ([clause.defines.condition] if clause.defines else [])
 
 
-def predicate_keys(predicates: Mapping[str, Condition]) -> dict[str, set[str]]:
-    """What each predicate tests, through the predicates it uses."""
-    out = {}
-    for name, condition in predicates.items():
-        keys = keys_tested([], predicates, (condition,))
-        out[name] = keys - {name}
-    return out
+class PredicateKeys(Mapping[str, set[str]]):
+    """What each predicate tests, through the predicates it uses; each worked out when first asked.
+
+    Drift asks only for the predicates a changed clause's text names, so one of
+    these per edition serves every change of a diff and costs what they name,
+    not the edition's thousands of predicates for each change.
+    """
+
+    def __init__(self, predicates: Mapping[str, Condition]):
+        self._predicates = predicates
+        self._keys: dict[str, set[str]] = {}
+
+    def __getitem__(self, name: str) -> set[str]:
+        if name not in self._keys:
+            self._keys[name] = keys_tested([], self._predicates, (self._predicates[name],)) - {name}
+        return self._keys[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._predicates)
+
+    def __len__(self) -> int:
+        return len(self._predicates)
 
 
 def keys_tested(clauses: Iterable[Clause], predicates: Mapping[str, Condition],
@@ -244,7 +284,7 @@ def drift(text: str, behaviour_changed: bool, has_meaning: bool, old: Side, new:
     said_old, said_new = old.said(labels), new.said(labels)
     any_old, any_new = _all_values(old.tested, labels), _all_values(new.tested, labels)
     now_names, no_longer = [], []
-    for key in labels.keys:
+    for key in labels.near(said_old | said_new):
         named_old, named_new = _named(key, said_old), _named(key, said_new)
         if named_new and not named_old and key not in any_old and key not in any_new:
             now_names.append(key)

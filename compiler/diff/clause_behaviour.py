@@ -26,14 +26,22 @@ class _Restricted:
         return self._meaning
 
 
+def _sets(side: B.Side, name: str, core):
+    """The side's model of the decision and its decision sets (None when the side has no such decision)."""
+    if name not in side.edition.decisions:
+        return None
+    side.meaning("decision", name, core)  # builds the side's model of the decision
+    model = side._models[name]
+    return model, DecisionSets(model, with_orders(core, side.orders))
+
+
 def decides(side: B.Side, name: str, core, refs: set[str]):
     """Where the rules of these clauses stand in the side's decision, where it is asked (nowhere when
     the side has no such decision)."""
-    if name not in side.edition.decisions:
+    found = _sets(side, name, core)
+    if found is None:
         return core.false
-    side.meaning("decision", name, core)  # builds the side's model of the decision
-    model = side._models[name]
-    sets = DecisionSets(model, with_orders(core, side.orders))
+    model, sets = found
     region = core.false
     for rule, standing in zip(model.rules, sets.standing):
         if rule.clause in refs:
@@ -42,14 +50,28 @@ def decides(side: B.Side, name: str, core, refs: set[str]):
     return region & sets.given if sets.given is not None else region
 
 
+def asked(side: B.Side, name: str, core):
+    """Where the side asks the decision (its ``given``; nowhere when it has no such decision)."""
+    found = _sets(side, name, core)
+    if found is None:
+        return core.false
+    given = found[1].given
+    return core.true if given is None else given
+
+
 def clause_compare(name: str, sides: tuple[B.Side, B.Side], vocabulary: Vocabulary,
-                   old_refs: set[str], new_refs: set[str]) -> B.Behaviour:
-    """``name`` compared where the old clauses (``old_refs``) or the new ones decide it."""
+                   old_refs: set[str], new_refs: set[str], only_unasked: bool = False) -> B.Behaviour:
+    """``name`` compared where the old clauses (``old_refs``) or the new ones decide it; with
+    ``only_unasked``, only where they decide on one side and the other side does not ask the
+    decision (its ``given`` changed): there the same rules answer in situations the other edition
+    did not ask about, which is a change of the clause's behaviour even when its rules are the same."""
     old, new = sides
     core = B._shared_core(old, new, vocabulary)
     mo = old.meaning("decision", name, core)
     mn = new.meaning("decision", name, core)
-    mine = decides(old, name, core, old_refs) | decides(new, name, core, new_refs)
+    mine_old, mine_new = decides(old, name, core, old_refs), decides(new, name, core, new_refs)
+    mine = (mine_old & ~asked(new, name, core)) | (mine_new & ~asked(old, name, core)) if only_unasked \
+        else mine_old | mine_new
     outcomes = {}
     for key in mo.outcomes.keys() | mn.outcomes.keys():
         outcomes[key] = (mn.outcomes.get(key, core.false) & mine) | (mo.outcomes.get(key, core.false) & ~mine)

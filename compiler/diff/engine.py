@@ -221,6 +221,9 @@ class _Differ:
         # Each side's own vocabulary, for witnesses it could not describe; None when both are the same.
         self.own = (None, None) if vocabulary_old == vocabulary_new else (vocabulary_old, vocabulary_new)
         self._vocabularies = (vocabulary_old, vocabulary_new)
+        # Drift's reading of each side, made once per diff (see _predicate_names, _conditions).
+        self._names_memo: dict[int, set[str]] = {}
+        self._conditions_memo: dict[int, tuple] = {}
 
     def run(self, old_info: dict, new_info: dict, only: set[str] | None,
             lineage: tuple[Group, ...] = (), suite: OldSuite | None = None) -> DiffResult:
@@ -436,7 +439,7 @@ class _Differ:
     def _finish(self, d: dict, behaviours: dict) -> Change | None:
         own = [behaviours[n] for n in d["names"] if n in behaviours] if d["meaning_changed"] else []
         if not d["header"]:
-            own = [self._clause_behaviour(b, d["olds"], d["news"]) for b in own]
+            own = [self._clause_behaviour(b, d["olds"], d["news"]) for b in own] + self._unasked(d, behaviours)
         changed = [b for b in own if b.direction != EQUIVALENT]
         # Rules that move to or from a decision (or predicate) that one side does not have answer
         # differently there, though nothing is compared: the clause's rules changed what they answer.
@@ -547,6 +550,23 @@ class _Differ:
         return clause_compare(whole.name, self._function_sides, self.vocabulary,
                               {c.ref for c in olds}, {c.ref for c in news})
 
+    def _unasked(self, d: dict, behaviours: dict) -> list[Behaviour]:
+        """For a clause whose rules are the same on both sides: the decisions they feed where they now
+        answer in situations that one side does not ask (the decision's ``given`` changed), compared
+        there only. "Not asked" -> an answer is a change of what the clause's rules decide."""
+        if d["meaning_changed"] or not d["olds"] or not d["news"]:
+            return []
+        out = []
+        for key in K.names_of(d["olds"] + d["news"]):
+            whole = behaviours.get(key)
+            if key[0] != "decision" or whole is None or whole.direction == EQUIVALENT:
+                continue
+            mine = clause_compare(key[1], self._function_sides, self.vocabulary,
+                                  {c.ref for c in d["olds"]}, {c.ref for c in d["news"]}, only_unasked=True)
+            if mine.direction != EQUIVALENT:
+                out.append(mine)
+        return out
+
     def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
         """Answers first (the clause's own, by its model), then the words (``compiler.diff.level``):
         an added or removed clause with rules of its own that answer as the other side did is a
@@ -562,8 +582,9 @@ class _Differ:
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
         terms = {c.term for c in d["olds"] + d["news"]}
         elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
-        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"]) \
-            else L.CLARIFICATION
+        tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
+        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
+                                                    tested=tested) else L.CLARIFICATION
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,
@@ -588,11 +609,29 @@ class _Differ:
         """What the clauses' conditions test, through the predicates they use (loaded only when compared)."""
         if not reworded:
             return K.Side(text or "", set())
-        refs = K.predicate_refs(clauses) & set(side.predicate_names())
+        refs = K.predicate_refs(clauses) & self._predicate_names(side)
         edition = side.evaluable([("predicate", n) for n in sorted(refs)]) if refs else None
-        predicates = {n: p.condition for n, p in edition.predicates.items()} if edition else {}
+        predicates, covers = self._conditions(edition)
         return K.Side(text or "", K.keys_tested(clauses, predicates), tuple(l.phrase for c in clauses for l in c.links),
-                      K.predicate_keys(predicates))
+                      covers)
+
+    def _predicate_names(self, side) -> set[str]:
+        """The side's predicate names as a set, made once per diff (drift intersects it per change)."""
+        memo = self._names_memo
+        if id(side) not in memo:
+            memo[id(side)] = set(side.predicate_names())
+        return memo[id(side)]
+
+    def _conditions(self, edition) -> tuple[dict, K.PredicateKeys]:
+        """The edition's predicate conditions and what each tests, made once per edition object: a side
+        loaded whole hands the same edition for every change, so drift costs what the changes read."""
+        if edition is None:
+            return {}, K.PredicateKeys({})
+        memo = self._conditions_memo
+        if id(edition) not in memo:
+            predicates = {n: p.condition for n, p in edition.predicates.items()}
+            memo[id(edition)] = (edition, predicates, K.PredicateKeys(predicates))  # the edition keeps its id
+        return memo[id(edition)][1:]
 
     def _labels(self) -> K.Labels:
         if not hasattr(self, "_label_cache"):

@@ -27,7 +27,11 @@ only the questions its editors asked (``words_rule_change``):
   reviewer, says whether the answer moved. In a clause with rules of
   its own only whole (or rewritten) sentences and numbers count: words moved
   within a sentence ("A cure targets a poisoned character" -> "Only a
-  poisoned character can be the target of a cure") are the model's to judge.
+  poisoned character can be the target of a cure") are the model's to judge,
+  but for an item added to or removed from a list that no rule of the clause
+  tests (``items_in_or_out``): "poison or disease" -> "poison, disease, or
+  paralysis" in a clause whose rules say whom a cure may target adds what the
+  clause covers where its model asks nothing.
 
 ``--fail-on LEVEL`` exits 1 when some change is at that level or above.
 """
@@ -49,6 +53,10 @@ SENTENCE_WORDS = 4
 #: sentence: more than half ("the first time a player takes a mulligan, they draw a new hand of as
 #: many cards" -> "the first mulligan a player takes doesn't count toward the number of cards").
 REWRITTEN = 0.5
+#: Most words of an item in the middle of a list within a sentence ("poison, disease, or paralysis").
+SHORT_ITEM = 5
+#: Words that end a list as an idiom, not an item: "paralyzed, poisoned or not", "or so", "or else".
+IDIOM_ENDS = frozenset({"not", "so", "else", "otherwise"})
 #: Letters that stand for a word when words are compared loosely.
 STEM = 5
 #: Words that change no rule when added or dropped (English articles).
@@ -94,18 +102,58 @@ def words_changed(old: str, new: str) -> bool:
 
 
 def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
-                      modelled: bool = False) -> bool:
+                      modelled: bool = False, tested: frozenset[str] = frozenset()) -> bool:
     """Whether the words alone may change a rule that no model shows (see the module docstring).
 
     ``old_elsewhere`` and ``new_elsewhere``: the text of the rest of the terms on each side. A sentence
     that this clause gains from, or gives to, another clause is moved, not a new or withdrawn rule.
-    ``modelled``: the clause has rules of its own, whose answers did not change.
+    ``modelled``: the clause has rules of its own, whose answers did not change; ``tested``: the
+    facts, values (``fact=value``) and predicates they test.
     """
     if kind in ("added", "removed"):
         return True
     whole = _whole(redline, INSERT) + _whole(redline, DELETE)
     return bool(_whole_sentences(redline, old_elsewhere, new_elsewhere) or _numbers(redline)
-                or (not modelled and _words_in_or_out(redline, whole)))
+                or (not modelled and _words_in_or_out(redline, whole))
+                or (modelled and items_in_or_out(redline.old, redline.new, tested)))
+
+
+# A list of three or more: "a, b, or c" / "a, b and c" (its middle items delimited on both sides).
+_LIST = re.compile(r"(?i)((?:\w[\w'’\-]*\s+){0,4}\w[\w'’\-]*)((?:\s*,\s*[^,.;:!?()]+?){1,})\s*,?\s+(?:or|and)\s+"
+                   r"((?:\w[\w'’\-]*\s*){1,5})")
+
+
+def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
+    """Items of a list on one side whose words (articles and prepositions aside, compared by their
+    first ``STEM`` letters) are not all found on the other side and that no key in ``tested`` names
+    (a fact, value or predicate whose words are the item's): what a list now covers or no longer
+    does, where no rule of the clause tests it. Lists are a clause's list items (``inside.units``)
+    and, within a sentence, three or more items joined by commas and a last "or"/"and"; the first
+    and last item are cut to as many words as the longest middle one, since nothing marks where
+    they begin and end."""
+    keys = {w[:STEM] for key in tested for w in re.split(r"[_=\s]+", key.casefold()) if w and w not in FUNCTION_WORDS}
+    out = []
+    for side, other in ((new, old), (old, new)):
+        there = {w[:STEM] for w in normal_words(other)}
+        for item in _items(side):
+            content = {w[:STEM] for w in normal_words(item) if w not in FUNCTION_WORDS | IDIOM_ENDS}
+            if content - there and not content & keys:
+                out.append(item)
+    return out
+
+
+def _items(text: str) -> list[str]:
+    """The list items of a text (see ``items_in_or_out``)."""
+    from .inside import ITEM, units  # inside reads the redline too; imported where used
+
+    found = [u.core for u in units(text) if u.unit == ITEM]
+    for m in _LIST.finditer(text):
+        middle = [part.strip() for part in m.group(2).split(",") if part.strip()]
+        if not middle or any(len(words(part)) > SHORT_ITEM for part in middle):
+            continue
+        width = max(len(words(part)) for part in middle)
+        found += [" ".join(words(m.group(1))[-width:]), *middle, " ".join(words(m.group(3))[:width])]
+    return found
 
 
 def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str) -> list[str]:

@@ -247,13 +247,15 @@ def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
     candidates: dict[tuple[int, int], _Candidate] = {}
     best_single_old = [0.0] * len(olds)
     best_single_new = [0.0] * len(news)
+    # One matcher per new clause: difflib indexes its second sequence once, not once per old clause.
+    matchers = [difflib.SequenceMatcher(None, (), k, autojunk=False) for k in nkeys]
     for i, o in enumerate(olds):
         for j, n in enumerate(news):
             same = o.term == n.term
             if not same and not global_ok:
                 continue
             kept_id = o.ref == n.ref
-            found = _single(o, n, okeys[i], nkeys[j], same, kept_id)
+            found = _single(o, n, okeys[i], nkeys[j], same, kept_id, matchers[j])
             if found is None:
                 continue
             score, how, fit = found
@@ -309,7 +311,7 @@ def _tie_order(c: _Candidate, olds: list[Clause], news: list[Clause]) -> tuple:
 
 
 def _single(o: Clause, n: Clause, okey: list[str], nkey: list[str], same_term: bool,
-            kept_id: bool) -> tuple[float, str, float] | None:
+            kept_id: bool, matcher: difflib.SequenceMatcher | None = None) -> tuple[float, str, float] | None:
     """(score in the assignment, how, confidence) of pairing two clauses; None when they are no candidate.
 
     Pairs under one id need their words to agree (``ID_FLOOR``) or their meaning
@@ -320,7 +322,8 @@ def _single(o: Clause, n: Clause, okey: list[str], nkey: list[str], same_term: b
     floor = ID_FLOOR if kept_id else SAME_TERM if same_term else OTHER_TERM
     same_meaning = same_term and _meaning(o) is not None and _meaning(o) == _meaning(n)
     if not same_meaning:
-        m = difflib.SequenceMatcher(None, okey, nkey, autojunk=False)
+        m = matcher or difflib.SequenceMatcher(None, (), nkey, autojunk=False)  # over nkey
+        m.set_seq1(okey)
         if m.real_quick_ratio() < floor or m.quick_ratio() < floor:
             return None
     fit = similarity(okey, nkey)

@@ -59,9 +59,12 @@ FIXTURES = LEVELS.parent
                   "  - Whether a cure may target the character: now answers differently in some situations.\n"
                   "  - When not paralyzed and not poisoned: was **not asked**, now **no**.\n"
                   "  - When paralyzed and not poisoned: was **not asked**, now **yes**.\n\n"
-                  "### Clarifications\n\n"
-                  "- **Clarified** (`cure#targets`): A cure may target a character if and only if it is "
-                  "paralyzed.\n"),
+                  # Its rule is the same, but now answers where 1.0.0 did not ask: a rule change.
+                  "- **Rule changed** (`cure#targets`): A cure may target a character if and only if it is "
+                  "paralyzed.\n"
+                  "  - Whether a cure may target the character: now answers differently in some situations.\n"
+                  "  - When not paralyzed and not poisoned: was **not asked**, now **no**.\n"
+                  "  - When paralyzed and not poisoned: was **not asked**, now **yes**.\n"),
     # A question one edition asks and the other does not is said as such, under the heading that
     # declares it and under the clause that answers it.
     ("drift-mentions", "# What changed in Second\n\n"

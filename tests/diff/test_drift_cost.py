@@ -1,0 +1,60 @@
+"""Drift's cost follows the change: what it reads of each side is what the changed clauses test
+and what their texts name, not every predicate or label of the edition for each change.
+
+Fixture: tests/fixtures/diff/drift-reads-what-changes (three reworded clauses whose rules use the
+predicate 'sick', one text naming it; twelve predicates in another term that no change uses).
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from compiler.build import load_rulebook
+from compiler.diff import classify
+from compiler.diff.classify import Labels, _named
+from compiler.diff.engine import diff_editions
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "drift-reads-what-changes"
+
+
+def test_drift_reads_the_predicates_a_change_names_not_every_predicate_of_the_edition(monkeypatch):
+    book = load_rulebook(FIXTURE)
+    calls: list[tuple[str, ...]] = []
+    real = classify.keys_tested
+
+    def counted(clauses, predicates, conditions=()):
+        calls.append(tuple(c.ref for c in clauses))
+        return real(clauses, predicates, conditions)
+
+    monkeypatch.setattr(classify, "keys_tested", counted)
+    result = diff_editions(book, book.edition("1.0.0"), book, book.edition("2.0.0"))
+    assert {c.clause: c.drift for c in result.changes} == {
+        "heals": ("the text now names 'paralyzed', which no rule of this clause tests",),
+        # What the rules test through 'sick' (poisoned) counts as tested.
+        "targets": ("the text no longer names 'poisoned', which its rules still test",),
+        "repeats": (),
+    }
+    # Drift: once per side of each reworded clause, plus once per side for the predicate that a text
+    # names ('sick': what it tests counts as named). The level: once per reworded clause, both sides.
+    # Before, each side of each change worked out what every predicate of the edition tests:
+    # 3 x 2 x (1 + 13) calls, growing with changes x predicates.
+    drift = [("cure#heals",)] * 2 + [("cure#targets",)] * 2 + [("cure#repeats",)] * 2 + [()] * 2
+    level = [("cure#heals", "cure#heals"), ("cure#targets", "cure#targets"), ("cure#repeats", "cure#repeats")]
+    assert sorted(calls) == sorted(drift + level)
+
+
+LABELS = Labels({"face down": frozenset({"face_down"}), "battle zone": frozenset({"zone=battle_zone"}),
+                 "discard pile": frozenset({"zone=discard_pile"}), "zone kind": frozenset({"zone"}),
+                 "hidden card": frozenset({"hidden_card"})},
+                {"zone": ("hand", "battle_zone", "discard_pile")}, 2)
+SAID = ["face_down", "zone", "zone=battle_zone", "zone=discard_pile", "zone=hand", "hidden_card", "untested",
+        "other=x"]
+
+
+@pytest.mark.parametrize("said", [set(s) for n in range(4) for s in itertools.combinations(SAID, n)])
+def test_the_labels_near_what_was_said_are_every_label_it_names(said):
+    everything = [k for k in LABELS.keys if _named(k, said)]
+    assert [k for k in LABELS.near(said) if _named(k, said)] == everything
