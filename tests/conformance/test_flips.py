@@ -88,35 +88,35 @@ def test_each_atoms_deciding_region_is_what_a_variant_and_enumeration_find(chunk
 @pytest.mark.parametrize("chunk", range(6))
 def test_each_one_node_mutants_difference_is_what_enumeration_finds(chunk):
     checked = 0
-    for seed in SEEDS[chunk::6]:
+    # a predicate's, or an exception removed or an answer changed, is built as a variant: not one node
+    for seed, model, space, states, mutant, variant in _mutants_and_variants(SEEDS[chunk::6], lambda m: m.site is not None):
+        region = space.local_difference(*mutant.site)
+        differing = [s for s in states if model.outcome(s) != variant.outcome(s)]
+        assert [s for s in states if space.contains(region, s)] == differing, (seed, mutant.label)
+        assert space.count(region) == len(differing), (seed, mutant.label)
+        checked += 1
+    assert checked > 1000
+
+
+def _mutants_and_variants(seeds, wanted):
+    """Each wanted mutant of t.q in the generated decisions, with the decision's space and its variant."""
+    for seed in seeds:
         model, edition = _with_predicate(seed)
         space = DecisionSpace(model, model.facts)
         states = list(model.states())
         for mutant in decision_mutants(edition, "t.q"):
-            if mutant.site is None:
-                continue  # a predicate's, or an exception removed or an answer changed: built as a variant
-            region = space.local_difference(*mutant.site)
-            variant = DecisionModel(model.vocabulary, edition, "t.q", rules=mutant.rules["t.q"])
-            differing = [s for s in states if model.outcome(s) != variant.outcome(s)]
-            assert [s for s in states if space.contains(region, s)] == differing, (seed, mutant.label)
-            assert space.count(region) == len(differing), (seed, mutant.label)
-            checked += 1
-    assert checked > 1000
+            if wanted(mutant):
+                variant = DecisionModel(model.vocabulary, edition, "t.q", rules=mutant.rules["t.q"])
+                yield seed, model, space, states, mutant, variant
 
 
 @pytest.mark.parametrize("chunk", range(3))
 def test_a_mutant_of_answers_or_exceptions_is_told_apart_from_the_rules_answers_as_enumeration_does(chunk):
     # such a mutant keeps every condition: first_telling reads each rule's answer once per situation
     checked = 0
-    for seed in SEEDS[chunk::3]:
-        model, edition = _with_predicate(seed)
-        space = DecisionSpace(model, model.facts)
-        states = list(model.states())
-        for mutant in decision_mutants(edition, "t.q"):
-            if mutant.site is not None or mutant.operator not in ("remove an exception", "change a value"):
-                continue
-            variant = DecisionModel(model.vocabulary, edition, "t.q", rules=mutant.rules["t.q"])
-            first = next((k for k, s in enumerate(states) if model.outcome(s) != variant.outcome(s)), None)
-            assert space.first_telling(states, mutant.rules["t.q"]) == first, (seed, mutant.label)
-            checked += 1
+    wanted = lambda m: m.site is None and m.operator in ("remove an exception", "change a value")  # noqa: E731
+    for seed, model, space, states, mutant, variant in _mutants_and_variants(SEEDS[chunk::3], wanted):
+        first = next((k for k, s in enumerate(states) if model.outcome(s) != variant.outcome(s)), None)
+        assert space.first_telling(states, mutant.rules["t.q"]) == first, (seed, mutant.label)
+        checked += 1
     assert checked > 100
