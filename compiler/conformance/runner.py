@@ -141,11 +141,6 @@ def expectation_problems(path: Path, cases: Iterable[Case]) -> tuple[Expectation
     return expectations, [_located(path, p) for p in sorted(problems)]
 
 
-def stale_expectations(expectations: Expectations, cases: Iterable[Case]) -> list[str]:
-    """Entries that name no case of the suite: a renamed decision or a typo."""
-    return [_located(expectations.path, p) for p in _stale(expectations, cases)]
-
-
 def _located(path: Path | str, problem: tuple[int, int, str]) -> str:
     line, col, message = problem
     return f"{path}:{line}:{col}: error: {message}"

@@ -6,12 +6,6 @@ from typing import Any
 
 from .engine import Change, DiffResult
 
-KIND_WORDS = {
-    "added": "added", "removed": "removed", "moved": "moved", "renamed": "renamed", "renumbered": "renumbered", "split": "split",
-    "merged": "merged",
-    "editorial": "editorial", "reworded": "reworded", "semantic": "semantic",
-}
-
 
 def answer(value: Any) -> str:
     """yes / no / an enum value / "no answer"."""
