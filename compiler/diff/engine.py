@@ -453,6 +453,7 @@ class _Differ:
         step = renumbering(*self._steps, p.old[0], p.new[0]) \
             if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
         line = redline(d["old_text"] or "", d["new_text"] or "")
+        d["covered"] = self._covered(d)
         level = self._level(d, kind or "reworded", text, line, own, changed)
         if kind is None:
             # The rules were rewritten with the words, and the words say a rule changed though the
@@ -481,7 +482,8 @@ class _Differ:
                 return None
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
-        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") else []
+        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") else \
+            [L.COVERED + d["covered"]] if d["covered"] is not None and level == L.CLARIFICATION else []
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -577,7 +579,9 @@ class _Differ:
         if d["header"]:
             return L.level(False, text == K.REWORDED or kind in ("added", "removed"))
         if kind in ("added", "removed"):
-            return L.CLARIFICATION if d["has_meaning"] or not L.words_rule_change(kind, line) else L.RULE_CHANGE
+            if d["has_meaning"] or d["covered"] is not None:
+                return L.CLARIFICATION  # the model answers for it, and answers as the other side does
+            return L.RULE_CHANGE if L.words_rule_change(kind, line) else L.CLARIFICATION
         if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
         terms = {c.term for c in d["olds"] + d["news"]}
@@ -585,6 +589,16 @@ class _Differ:
         tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
         return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
                                                     tested=tested) else L.CLARIFICATION
+
+    def _covered(self, d: dict) -> str | None:
+        """How the model covers an added or removed clause with no rule of its own (``level.covered``)."""
+        if d["header"] or d["kind"] not in ("added", "removed") or d["has_meaning"]:
+            return None
+        added = d["kind"] == "added"
+        clause = (d["news"] if added else d["olds"])[0]
+        pair = next(p for p in self._pairs if p.id == clause.term)
+        term, other = (pair.new, pair.old) if added else (pair.old, pair.new)
+        return L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,

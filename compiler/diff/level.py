@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 
-from .classify import normal_words
+from .classify import keys_tested, normal_words
 from .redline import DELETE, EQUAL, INSERT, Redline, words
 from .steps import without_step_number
 
@@ -240,6 +240,65 @@ def _numbers(redline: Redline) -> bool:
     def numbers(text: str) -> list[str]:
         return set(re.findall(r"\d+", _CITED.sub(r"\1#", without_step_number(text))))
     return numbers(redline.old) != numbers(redline.new)
+
+
+#: How a drift flag begins that says why a clause with no rule of its own is no rule change.
+COVERED = "no rule of its own; the editors' model covers it as "
+
+
+def _modelled(clause) -> bool:
+    """The clause has machine-readable meaning of its own: rules, a definition, a table or steps."""
+    return bool(clause.rules or clause.defines or clause.steps or clause.table)
+
+
+def covered(clause, term, other, vocabulary) -> str | None:
+    """How the editors' model covers a clause with no rule of its own, in words, or None where it
+    does not (then the words decide). ``term``: the clause's term on its side; ``other``: that
+    term on the other side (None where the term is new or withdrawn); ``vocabulary``: the side's.
+
+    - a step of a procedure some other step of which has rules: the editors gave the steps rules
+      one by one, and none to this one. Not where the procedure exists on the other side too: a
+      step inserted into or withdrawn from it changes its order, an answer.
+    - an item naming a value of a fact that the term's rules test ("Hero wins": ``hero_wins`` of
+      ``battle_outcome``): a short clause (``SHORT_ITEM`` words) with no end mark;
+    - a lead-in (its text ends with a colon) to a clause that is modelled or covered as an item.
+    """
+    if _modelled(clause):
+        return None
+    for c in term.clauses:
+        if c.steps is not None and clause.ref in c.steps.order:
+            steps = [s for s in term.clauses if s.ref in c.steps.order and s.ref != clause.ref]
+            elsewhere = other is not None and any(s.steps and s.steps.procedure == c.steps.procedure
+                                                  for s in other.clauses)
+            if elsewhere or not any(_modelled(s) for s in steps):
+                return None
+            return f"a step of {c.steps.procedure}, whose other steps carry its rules"
+    named = _value_named(clause, term, vocabulary)
+    if named is not None:
+        return f"an item naming the value {named[1]} of {named[0]}, which its rules test"
+    if clause.text.rstrip().endswith(":"):
+        section = next(s for s in term.sections if s.key == clause.section).clauses
+        at = [c.id for c in section].index(clause.id)
+        after = section[at + 1] if at + 1 < len(section) else None
+        if after is not None and (_modelled(after) or _value_named(after, term, vocabulary) is not None):
+            return f"a lead-in to {after.ref}, which the model covers"
+    return None
+
+
+def _value_named(clause, term, vocabulary) -> tuple[str, str] | None:
+    """(fact, value): a value of an enum fact the term's rules test that a short item names (every
+    word of the value, compared by its first ``STEM`` letters); None where it names none."""
+    said = normal_words(clause.text)
+    if not said or len(said) > SHORT_ITEM or re.search(r"[.!?;:]\s*$", clause.text):
+        return None
+    stems = {w[:STEM] for w in said}
+    tested = {k.split("=", 1)[0] for k in keys_tested(term.clauses, {})}
+    for fact in vocabulary.facts:
+        if fact.type == "enum" and fact.name in tested:
+            for value in fact.values:
+                if {w[:STEM] for w in value.casefold().split("_")} <= stems:
+                    return fact.name, value
+    return None
 
 
 #: Above rule-change for ``--fail-on``: a rule change whose old edition's suite has cases that flip

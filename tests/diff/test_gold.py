@@ -81,20 +81,12 @@ UNSEEN: dict[tuple[str, str], str] = {
 
 #: Labelled clarifications that the diff reads as rule changes (the safe direction), each with why.
 OVERCAUTIOUS = {
-    # Clauses added or removed with no rule of their own: the words alone cannot say that what they
-    # state is said elsewhere, or is no rule (a list of outcomes, a lead-in, a step that only names
-    # what other steps decide), so they are read as rule changes (compiler.diff.level).
+    # Clauses added or removed with no rule of their own that no model covers (not a step, lead-in
+    # or item of a structure the editors modelled: compiler.diff.level.covered): the words alone
+    # cannot say that what they state is said elsewhere, so they are read as rule changes.
     ("reg-2012-3.0.0", "added heal#decrease-removed"): "restates 2012's regained strength in other words",
     ("reg-2012-3.0.0", "added heal#discard-pile-same-character"): "2012's sentence, with more words",
     ("reg-3.0.0-4.0.0-draft", "heal#discard-pile-same-character"): "answers nothing 4.0.0 still asks",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#four-outcomes"): "a lead-in to the outcomes",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#evil-character-wins"): "an outcome, no rule",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#hero-wins"): "an outcome, no rule",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#mutual-destruction"): "an outcome, no rule",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#stalemate"): "an outcome, no rule",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#step-1"): "names what other rules decide",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#step-3"): "names what other rules decide",
-    ("reg-4.0.0-draft-5.0.0", "added targeting#default-locations"): "a lead-in to the table",
     ("numbered-rules-cr-2019-2022", "added commander#r903-9"): "a lead-in to 903.9a and 903.9b",
     # Words added or withdrawn that a reader knows to change nothing; the words alone cannot.
     ("reg-5.0.0-11.0.0", "heal#restore-abilities"): '"The phrase" prefixed: a word added, not a rule',
