@@ -581,14 +581,30 @@ class _Differ:
         if kind in ("added", "removed"):
             if d["has_meaning"] or d["covered"] is not None:
                 return L.CLARIFICATION  # the model answers for it, and answers as the other side does
-            return L.RULE_CHANGE if L.words_rule_change(kind, line) else L.CLARIFICATION
+            return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._said_elsewhere(d)) else L.CLARIFICATION
         if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
         terms = {c.term for c in d["olds"] + d["news"]}
         elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
         tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
+        # All of the clause's rules came or went with its words, and the model answers as before:
+        # the sentences on that side said what the model shows is said elsewhere.
+        ruled = [any(c.rules for c in d[side]) for side in ("olds", "news")]
+        carried = frozenset({L.DELETE} if ruled == [True, False] else {L.INSERT} if ruled == [False, True] else ())
         return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
-                                                    tested=tested) else L.CLARIFICATION
+                                                    tested=tested, carried=carried) else L.CLARIFICATION
+
+    def _said_elsewhere(self, d: dict) -> tuple[str, str]:
+        """For an added or removed clause, where its words may live on (``level.lives_on``), one
+        clause apart from the next (" | "): its term on the other side, and the clauses of its own
+        side that have rules of their own (what they say, the model answers for; a clause that is
+        as new as this one vouches for nothing)."""
+        clause = (d["news"] or d["olds"])[0]
+        pair = next(p for p in self._pairs if p.id == clause.term)
+        mine = pair.new if d["news"] else pair.old
+        return tuple(" | ".join(c.text for c in term.clauses if c.ref != clause.ref and
+                                (term is not mine or L.modelled(c))) if term else ""
+                     for term in (pair.old, pair.new))
 
     def _covered(self, d: dict) -> str | None:
         """How the model covers an added or removed clause with no rule of its own (``level.covered``)."""

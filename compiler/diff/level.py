@@ -102,18 +102,28 @@ def words_changed(old: str, new: str) -> bool:
 
 
 def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
-                      modelled: bool = False, tested: frozenset[str] = frozenset()) -> bool:
+                      modelled: bool = False, tested: frozenset[str] = frozenset(),
+                      carried: frozenset[str] = frozenset()) -> bool:
     """Whether the words alone may change a rule that no model shows (see the module docstring).
 
     ``old_elsewhere`` and ``new_elsewhere``: the text of the rest of the terms on each side. A sentence
-    that this clause gains from, or gives to, another clause is moved, not a new or withdrawn rule.
+    that this clause gains from, or gives to, another clause is moved, not a new or withdrawn rule;
+    an added or removed clause is none when every word of it lives on there (``lives_on``).
     ``modelled``: the clause has rules of its own, whose answers did not change; ``tested``: the
-    facts, values (``fact=value``) and predicates they test.
+    facts, values (``fact=value``) and predicates they test. ``carried``: the side (``INSERT``,
+    ``DELETE``) whose whole sentences came or went with all of the clause's rules, whose answers the
+    model shows the same: what those sentences said, the model says is said elsewhere.
     """
-    if kind in ("added", "removed"):
-        return True
+    if kind == "added":
+        return not lives_on(redline.new, old_elsewhere + " | " + new_elsewhere)
+    if kind == "removed":
+        return not lives_on(redline.old, new_elsewhere + " | " + old_elsewhere)
+    named = _naming_nouns(redline)
+    if named is not None:
+        redline = named
     whole = _whole(redline, INSERT) + _whole(redline, DELETE)
-    return bool(_whole_sentences(redline, old_elsewhere, new_elsewhere) or _numbers(redline)
+    sentences = _whole_sentences(redline, old_elsewhere, new_elsewhere, carried)
+    return bool(sentences or _numbers(redline)
                 or (not modelled and _words_in_or_out(redline, whole))
                 or (modelled and items_in_or_out(redline.old, redline.new, tested)))
 
@@ -156,11 +166,43 @@ def _items(text: str) -> list[str]:
     return found
 
 
-def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str) -> list[str]:
+# A noun that names a quotation as words: "The phrase “Restore abilities” means “heal”".
+_NAMING = re.compile(r"(?i)\b(?:the\s+)?(?:phrase|term|word|words|expression)\s+(?=[\"“‘'])")
+
+
+def _naming_nouns(redline: Redline) -> Redline | None:
+    """The redline of the texts without nouns that name a quotation as words (the phrase "X" is
+    "X": the quotation names it already), or None where neither text has one."""
+    from .redline import redline as diff  # the module's own function, shadowed by the argument
+
+    old, new = _NAMING.sub("", redline.old), _NAMING.sub("", redline.new)
+    return None if (old, new) == (redline.old, redline.new) else diff(old, new)
+
+
+def lives_on(text: str, elsewhere: str) -> bool:
+    """Every word of the text that carries something (articles and prepositions aside) stands in a
+    run of at least ``SENTENCE_WORDS`` words found, in order and together, in ``elsewhere`` (the
+    other side, and the other clauses of its own side): the clause says again what is said there.
+    Runs are matched by whole words, case and typography folded, never across a " | "."""
+    said = normal_words(text)
+    there = " | ".join(" ".join(normal_words(part)) for part in elsewhere.split(" | "))
+    there = f" {there} "
+    covered = [False] * len(said)
+    for i in range(len(said)):
+        n = SENTENCE_WORDS
+        while i + n <= len(said) and f" {' '.join(said[i:i + n])} " in there:
+            n += 1
+        if n > SENTENCE_WORDS:
+            covered[i:i + n - 1] = [True] * (n - 1)
+    return bool(said) and all(hit or w in FUNCTION_WORDS for w, hit in zip(said, covered))
+
+
+def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str,
+                     carried: frozenset[str] = frozenset()) -> list[str]:
     """Sentences inserted or deleted whole, less those moved (within the text or from or to another
-    clause) and those that say themselves that they restate or cite."""
-    added = _whole(redline, INSERT)
-    dropped = _whole(redline, DELETE)
+    clause), those that say themselves that they restate or cite, and those on a ``carried`` side."""
+    added = [] if INSERT in carried else _whole(redline, INSERT)
+    dropped = [] if DELETE in carried else _whole(redline, DELETE)
     out = []
     for sentence, side, other in [(s, redline.new, redline.old + " " + old_elsewhere) for s in added] + \
             [(s, redline.old, redline.new + " " + new_elsewhere) for s in dropped]:
@@ -246,7 +288,7 @@ def _numbers(redline: Redline) -> bool:
 COVERED = "no rule of its own; the editors' model covers it as "
 
 
-def _modelled(clause) -> bool:
+def modelled(clause) -> bool:
     """The clause has machine-readable meaning of its own: rules, a definition, a table or steps."""
     return bool(clause.rules or clause.defines or clause.steps or clause.table)
 
@@ -263,14 +305,14 @@ def covered(clause, term, other, vocabulary) -> str | None:
       ``battle_outcome``): a short clause (``SHORT_ITEM`` words) with no end mark;
     - a lead-in (its text ends with a colon) to a clause that is modelled or covered as an item.
     """
-    if _modelled(clause):
+    if modelled(clause):
         return None
     for c in term.clauses:
         if c.steps is not None and clause.ref in c.steps.order:
             steps = [s for s in term.clauses if s.ref in c.steps.order and s.ref != clause.ref]
             elsewhere = other is not None and any(s.steps and s.steps.procedure == c.steps.procedure
                                                   for s in other.clauses)
-            if elsewhere or not any(_modelled(s) for s in steps):
+            if elsewhere or not any(modelled(s) for s in steps):
                 return None
             return f"a step of {c.steps.procedure}, whose other steps carry its rules"
     named = _value_named(clause, term, vocabulary)
@@ -280,7 +322,7 @@ def covered(clause, term, other, vocabulary) -> str | None:
         section = next(s for s in term.sections if s.key == clause.section).clauses
         at = [c.id for c in section].index(clause.id)
         after = section[at + 1] if at + 1 < len(section) else None
-        if after is not None and (_modelled(after) or _value_named(after, term, vocabulary) is not None):
+        if after is not None and (modelled(after) or _value_named(after, term, vocabulary) is not None):
             return f"a lead-in to {after.ref}, which the model covers"
     return None
 

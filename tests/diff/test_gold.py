@@ -85,12 +85,8 @@ OVERCAUTIOUS = {
     # or item of a structure the editors modelled: compiler.diff.level.covered): the words alone
     # cannot say that what they state is said elsewhere, so they are read as rule changes.
     ("reg-2012-3.0.0", "added heal#decrease-removed"): "restates 2012's regained strength in other words",
-    ("reg-2012-3.0.0", "added heal#discard-pile-same-character"): "2012's sentence, with more words",
     ("reg-3.0.0-4.0.0-draft", "heal#discard-pile-same-character"): "answers nothing 4.0.0 still asks",
     ("numbered-rules-cr-2019-2022", "added commander#r903-9"): "a lead-in to 903.9a and 903.9b",
-    # Words added or withdrawn that a reader knows to change nothing; the words alone cannot.
-    ("reg-5.0.0-11.0.0", "heal#restore-abilities"): '"The phrase" prefixed: a word added, not a rule',
-    ("reg-5.0.0-11.0.0", "heal#removes-effects"): "a withdrawn sentence whose rule other clauses keep",
     # The editors' model answers differently where the label reads the same rule: the model's
     # values (in_territory vs in_a_territory), its predicate's list, its narrower permission.
     ("reg-5.0.0-11.0.0", "targeting#paralyze"): "the model gives Paralyze another value",
@@ -102,7 +98,6 @@ OVERCAUTIOUS = {
 #: Exceptions above whose kind differs too: a clause whose rules were rewritten with its words is
 #: semantic exactly when it is a rule change (compiler.diff.engine), so it follows the level.
 KIND_FOLLOWS_LEVEL = {
-    ("reg-5.0.0-11.0.0", "heal#removes-effects"): "semantic",
     ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "semantic",
     ("reg-5.0.0-11.0.0", "heal#battle-resolution-discard"): "semantic",
 }
