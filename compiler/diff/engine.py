@@ -243,6 +243,7 @@ class _Differ:
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
         pairings = match_clauses(pairs, declared)
+        self._pairings = pairings
         # Each old clause's counterpart, so that a procedure reads a renamed step as the same step.
         self._counterpart = {p.old[0].ref: p.new[0].ref for p in pairings if len(p.old) == 1 and len(p.new) == 1}
         drafts = [self._header(p) for p in pairs] + [self._clause_draft(p)
@@ -483,7 +484,7 @@ class _Differ:
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
         drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") else \
-            [L.COVERED + d["covered"]] if d["covered"] is not None and level == L.CLARIFICATION else []
+            self._rule_less(d, level)
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -606,15 +607,26 @@ class _Differ:
                                 (term is not mine or L.modelled(c))) if term else ""
                      for term in (pair.old, pair.new))
 
+    def _rule_less(self, d: dict, level: str) -> list[str]:
+        """For an added or removed clause with no rule of its own read as a clarification, a drift flag
+        saying why, so that a rule the model does not hold still shows to a reviewer."""
+        if level != L.CLARIFICATION or d["has_meaning"] or d["header"]:
+            return []
+        return [d["covered"] if d["covered"] is not None else L.LIVES_ON]
+
     def _covered(self, d: dict) -> str | None:
-        """How the model covers an added or removed clause with no rule of its own (``level.covered``)."""
+        """Why an added or removed clause with no rule of its own is no rule change, as a drift flag: the
+        model covers it (``level.covered``), or it heads the subrules of a split (``level.split_heading``)."""
         if d["header"] or d["kind"] not in ("added", "removed") or d["has_meaning"]:
             return None
         added = d["kind"] == "added"
         clause = (d["news"] if added else d["olds"])[0]
         pair = next(p for p in self._pairs if p.id == clause.term)
         term, other = (pair.new, pair.old) if added else (pair.old, pair.new)
-        return L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
+        reason = L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
+        if reason is not None:
+            return L.COVERED + reason
+        return L.split_heading(clause, self._pairings) if added else None
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,

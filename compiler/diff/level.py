@@ -286,6 +286,8 @@ def _numbers(redline: Redline) -> bool:
 
 #: How a drift flag begins that says why a clause with no rule of its own is no rule change.
 COVERED = "no rule of its own; the editors' model covers it as "
+#: The drift flag of a clause with no rule of its own whose words all live on (``lives_on``).
+LIVES_ON = "no rule of its own; every word of it is said elsewhere: in the other edition or in a clause with rules of its own"
 
 
 def modelled(clause) -> bool:
@@ -325,6 +327,28 @@ def covered(clause, term, other, vocabulary) -> str | None:
         if after is not None and (modelled(after) or _value_named(after, term, vocabulary) is not None):
             return f"a lead-in to {after.ref}, which the model covers"
     return None
+
+
+def split_heading(clause, pairings) -> str | None:
+    """Why a clause with no rule of its own, added under the number of a rule that split into its
+    subrules, is their heading, or None: the subrules carry what the rule said (and the split is
+    graded by their words), and the heading, one sentence, introduces them ("903.9. A commander may
+    return to the command zone during a Commander game." over 903.9a and 903.9b, 903.9's two halves).
+    Numbers are the clauses' printed numbers, else their ids; a subrule's is its rule's and a letter."""
+    if modelled(clause) or len(list(_SENTENCE.finditer(clause.text.strip()))) != 1:
+        return None
+    number = _number(clause)
+    for p in pairings:
+        if len(p.old) == 1 and len(p.new) > 1 and p.old[0].term == clause.term and _number(p.old[0]) == number \
+                and all(re.fullmatch(re.escape(number) + "[a-z]", _number(c)) for c in p.new):
+            return (f"no rule of its own; the heading of {', '.join(c.ref for c in p.new)}, which carry the "
+                    "rule it numbered before")
+    return None
+
+
+def _number(clause) -> str:
+    """The clause's printed rule number, else its id."""
+    return clause.number if clause.number is not None else clause.id
 
 
 def _value_named(clause, term, vocabulary) -> tuple[str, str] | None:

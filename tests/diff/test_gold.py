@@ -86,7 +86,6 @@ OVERCAUTIOUS = {
     # cannot say that what they state is said elsewhere, so they are read as rule changes.
     ("reg-2012-3.0.0", "added heal#decrease-removed"): "restates 2012's regained strength in other words",
     ("reg-3.0.0-4.0.0-draft", "heal#discard-pile-same-character"): "answers nothing 4.0.0 still asks",
-    ("numbered-rules-cr-2019-2022", "added commander#r903-9"): "a lead-in to 903.9a and 903.9b",
     # The editors' model answers differently where the label reads the same rule: the model's
     # values (in_territory vs in_a_territory), its predicate's list, its narrower permission.
     ("reg-5.0.0-11.0.0", "targeting#paralyze"): "the model gives Paralyze another value",

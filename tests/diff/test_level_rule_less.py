@@ -3,7 +3,8 @@ its words where nothing does (compiler.diff.level, ``covered``).
 
 Fixture: tests/fixtures/diff/rule-less-clauses. v2 adds Duel, which its editors modelled (a
 decision; a procedure some of whose steps carry rules; outcomes that are the values of a fact its
-rules test), and Parley, with the same shape and no model at all. v3 inserts a step with no rule
+rules test; a clause that says again what a clause with rules says), and Parley, with the same
+shape and no model at all. v3 inserts a step with no rule
 into Duel's procedure.
 """
 
@@ -15,6 +16,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from compiler.cli import main
+from compiler.diff.level import split_heading
+from compiler.diff.match import Pairing
+from compiler.model import Clause
+from compiler.diagnostics import Location
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "rule-less-clauses"
 COVERED = "no rule of its own; the editors' model covers it as "
@@ -50,6 +55,10 @@ def test_in_a_modelled_entry_the_model_covers_lead_ins_items_and_steps_but_not_s
             COVERED + "a step of duel.order, whose other steps carry its rules"]),
         # A statement that no rule models is read by its words, in a modelled entry too.
         ("duel", "declined"): ("added", "rule-change", []),
+        # Every word of it is said by a clause with rules of its own (step-2).
+        ("duel", "keeps"): ("added", "clarification", [
+            "no rule of its own; every word of it is said elsewhere: in the other edition or in a clause with "
+            "rules of its own"]),
         # A lead-in to items that no rule models or names: its words decide.
         ("duel", "cannot-duel"): ("added", "rule-change", []),
         ("duel", "captured"): ("added", "rule-change", []),
@@ -73,3 +82,27 @@ def test_where_nothing_is_modelled_the_words_decide():
 def test_a_step_inserted_into_a_procedure_both_sides_have_changes_its_order():
     assert _changes("v2", "v3") == {("duel", "order"): ("semantic", "rule-change", []),
                                     ("duel", "step-1b"): ("added", "rule-change", [])}
+
+
+def _clause(cid: str, text: str = "", number: str | None = None) -> Clause:
+    return Clause(id=cid, term="commander", section="rules", text=text, notes=None, links=(), defines=None,
+                  rules=(), steps=None, table=None, loc=Location("x", 1, 1), number=number)
+
+
+def test_a_new_rule_under_the_number_of_a_rule_split_into_its_subrules_is_their_heading():
+    """CR 903.9 (2019) split into 903.9a and 903.9b (2022) under a new 903.9: "A commander may return
+    to the command zone during a Commander game." The subrules carry what 903.9 said."""
+    heading = _clause("r903-9", "A commander may return to the command zone during a Commander game.")
+    split = Pairing((_clause("r903-9"),), (_clause("r903-9a"), _clause("r903-9b")), "split", 0.8)
+    assert split_heading(heading, [split]) == (
+        "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, which carry the rule "
+        "it numbered before")
+    # Printed numbers, where the clauses have them, rather than ids.
+    numbered = Pairing((_clause("old", number="903.9"),),
+                       (_clause("a", number="903.9a"), _clause("b", number="903.9b")), "split", 0.8)
+    assert split_heading(_clause("new", "A commander may return.", "903.9"), [numbered]) is not None
+    # Not the heading: another number, parts that are not its subrules, a rule of more than one sentence.
+    assert split_heading(_clause("r903-8", heading.text), [split]) is None
+    other = Pairing((_clause("r903-9"),), (_clause("r903-9a"), _clause("r903-10")), "split", 0.8)
+    assert split_heading(heading, [other]) is None
+    assert split_heading(_clause("r903-9", heading.text + " It returns at once."), [split]) is None
