@@ -572,9 +572,11 @@ class _Differ:
 
     def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
         """Answers first (the clause's own, by its model), then the words (``compiler.diff.level``):
-        an added or removed clause with rules of its own that answer as the other side did is a
-        clarification, one without rules is read by its words; a rewording of a clause with rules
-        is read by its sentences only (its words within a sentence are the model's to judge)."""
+        an added or removed clause with rules of its own that answer as the other side did, or with
+        none where the model covers it (``_covered``), is a clarification, one that no model covers
+        is read by its words; a rewording of a clause with rules is read by its sentences only (its
+        words within a sentence are the model's to judge), less those that came or went with all of
+        its rules."""
         if self._answers_changed(d, own, changed):
             return L.RULE_CHANGE
         if d["header"]:
@@ -626,7 +628,7 @@ class _Differ:
         reason = L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
         if reason is not None:
             return L.COVERED + reason
-        return L.split_heading(clause, self._pairings) if added else None
+        return L.split_heading(clause, self._pairings, added)
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,

@@ -7,24 +7,44 @@
   answers a question that one side does not ask (a decision, predicate or
   procedure that exists on one side only).
 
-Answers decide first: where a clause has machine-readable meaning (rules, a
-definition, a table or steps, on either side), its own answers (clause-level
-behaviour: ``compiler.diff.clause_behaviour``). Where they did not change, the
-words still decide, conservatively, since a rule change hidden as a
-clarification is the worst mistake a reviewer can be shown and a model covers
-only the questions its editors asked (``words_rule_change``):
+Answers decide where a model covers the clause; words decide only where none
+does. Where a clause has machine-readable meaning (rules, a definition, a
+table or steps, on either side), its own answers decide (clause-level
+behaviour: ``compiler.diff.clause_behaviour``). A clause with no rule of its
+own is covered where the editors modelled the structure it belongs to
+(``covered``): a step of a procedure whose other steps carry rules (they gave
+the steps rules one by one and none to this one), an item naming a value of a
+fact the term's rules test ("Hero wins"), a lead-in to a modelled or covered
+clause. Added or removed, such a clause is a clarification: it states no rule
+the model does not hold. Not so a step inserted into (or withdrawn from) a
+procedure that both sides have: that changes the procedure's order.
 
-- a clause added or removed with no rule of its own is a rule change (even a
-  lead-in: "The following scenarios have special rules ...:" is one);
+Where no model covers the words, or the answers did not change, the words
+still decide, conservatively, since a rule change hidden as a clarification
+is the worst mistake a reviewer can be shown and a model covers only the
+questions its editors asked (``words_rule_change``):
+
+- a clause added or removed with no rule of its own that no model covers is
+  a rule change ("The following scenarios have special rules ...:" over
+  clauses no rule models is one), unless every word of it lives on
+  (``lives_on``: in runs of ``SENTENCE_WORDS`` words or more, in the other
+  edition or in a clause of its own side with rules of its own), or it is the
+  one-sentence heading of subrules that a rule numbered the same split into
+  (``split_heading``: CR 903.9 over 903.9a and 903.9b). Each such
+  clarification carries a drift flag saying why, so that a rule the model
+  does not hold still shows to a reviewer;
 - a rewording is a rule change when it adds or removes a whole sentence (one
   that is not moved within the clause, nor says itself that it restates or
   cites: "In other words ...", "See rule ...", "Since <words the clause
-  already says>, ..."), when it adds or removes words with nothing in their
+  already says>, ...", nor came or went with all of the clause's rules while
+  the model answers as before: the model says that what it said is said
+  elsewhere), when it adds or removes words with nothing in their
   place (a list item or a condition: "hand, graveyard, or library" losing
   "graveyard"), or brings in more new words than it takes out, or when a
-  number that is not a rule number changes. Words replaced one for one by
-  other words ("add" -> "move") are a clarification: the model, or the
-  reviewer, says whether the answer moved. In a clause with rules of
+  number that is not a rule number changes. A noun naming a quotation as
+  words ("The phrase “Restore abilities” means ...") adds none. Words replaced
+  one for one by other words ("add" -> "move") are a clarification: the
+  model, or the reviewer, says whether the answer moved. In a clause with rules of
   its own only whole (or rewritten) sentences and numbers count: words moved
   within a sentence ("A cure targets a poisoned character" -> "Only a
   poisoned character can be the target of a cure") are the model's to judge,
@@ -329,20 +349,22 @@ def covered(clause, term, other, vocabulary) -> str | None:
     return None
 
 
-def split_heading(clause, pairings) -> str | None:
+def split_heading(clause, pairings, added: bool = True) -> str | None:
     """Why a clause with no rule of its own, added under the number of a rule that split into its
     subrules, is their heading, or None: the subrules carry what the rule said (and the split is
     graded by their words), and the heading, one sentence, introduces them ("903.9. A commander may
     return to the command zone during a Commander game." over 903.9a and 903.9b, 903.9's two halves).
+    ``added`` False: a heading removed where its subrules merge back into the rule numbered as it.
     Numbers are the clauses' printed numbers, else their ids; a subrule's is its rule's and a letter."""
     if modelled(clause) or len(list(_SENTENCE.finditer(clause.text.strip()))) != 1:
         return None
     number = _number(clause)
     for p in pairings:
-        if len(p.old) == 1 and len(p.new) > 1 and p.old[0].term == clause.term and _number(p.old[0]) == number \
-                and all(re.fullmatch(re.escape(number) + "[a-z]", _number(c)) for c in p.new):
-            return (f"no rule of its own; the heading of {', '.join(c.ref for c in p.new)}, which carry the "
-                    "rule it numbered before")
+        rule, parts = (p.old, p.new) if added else (p.new, p.old)
+        if len(rule) == 1 and len(parts) > 1 and rule[0].term == clause.term and _number(rule[0]) == number \
+                and all(re.fullmatch(re.escape(number) + "[a-z]", _number(c)) for c in parts):
+            return (f"no rule of its own; the heading of {', '.join(c.ref for c in parts)}, which "
+                    + ("carry the rule it numbered before" if added else "the rule it numbers joins again"))
     return None
 
 

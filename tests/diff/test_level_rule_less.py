@@ -106,3 +106,9 @@ def test_a_new_rule_under_the_number_of_a_rule_split_into_its_subrules_is_their_
     other = Pairing((_clause("r903-9"),), (_clause("r903-9a"), _clause("r903-10")), "split", 0.8)
     assert split_heading(heading, [other]) is None
     assert split_heading(_clause("r903-9", heading.text + " It returns at once."), [split]) is None
+    # Removed where the subrules merge back into the rule numbered as it.
+    merge = Pairing(split.new, split.old, "merge", 0.8)
+    assert split_heading(heading, [merge], added=False) == (
+        "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, which the rule it "
+        "numbers joins again")
+    assert split_heading(heading, [merge]) is None
