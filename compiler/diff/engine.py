@@ -313,13 +313,16 @@ class _Differ:
 
         found = dict(self._one)
         for key, b in behaviours.items():
-            if key[0] == "decision" and b.direction != EQUIVALENT:
-                found[key] = N.changed(key[1], b, *self._editions)
+            if b.direction != EQUIVALENT:  # a decision or a predicate whose answers changed
+                found[key] = N.changed(key[1], b, *self._editions, kind=key[0])
         for c in N.constraints(self._vocabularies[0], self._vocabularies[1], self.vocabulary):
             found[(c.kind, c.name)] = c
-        # The decisions each changed predicate reaches (through the predicates and rules that use it).
+        # The decisions and predicates each changed predicate reaches (through the predicates and rules
+        # that use it), on either side.
+        changed_predicates = sorted(n for (k, n), b in behaviours.items()
+                                    if k == "predicate" and b.direction != EQUIVALENT)
         reach = {p: self.uses_new.dependents({("predicate", p)}) | self.uses_old.dependents({("predicate", p)})
-                 for c in changes for p in self._predicates_of.get(id(c), ())}
+                 for p in changed_predicates}
         out = []
         for key in sorted(found, key=lambda k: (k[1], k[0])):
             charged = []
@@ -329,7 +332,9 @@ class _Differ:
                     charged.append(clause_name(c))
                 elif through:
                     charged.append(f"{clause_name(c)} (through {', '.join(through)})")
-            out.append(replace(found[key], changes=tuple(charged)))
+            uses = tuple(p for p in changed_predicates if key in reach[p] and key != ("predicate", p)) \
+                if found[key].status == N.CHANGED else ()
+            out.append(replace(found[key], changes=tuple(charged), predicates=uses))
         return tuple(out)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
@@ -523,16 +528,18 @@ class _Differ:
         return change
 
     def _refs(self, d: dict, behaviours: dict, own: list[Behaviour]) -> tuple[dict, ...]:
-        """The names this change adds or removes (of one side only), and the decisions whose answers
-        it changes where its own rules decide: each listed once in ``DiffResult.names``."""
+        """The names this change adds or removes (of one side only), the decisions whose answers it
+        changes where its own rules decide, and the predicates it defines whose answers changed: each
+        listed once in ``DiffResult.names``."""
         mine = {(b.kind, b.name): b for b in own}
         out = []
         for key in sorted(set(d["names"]), key=lambda k: (k[1], k[0])):
             if key in self._one:
                 out.append(self._one[key].ref)
-            elif key[0] == "decision" and key in behaviours and behaviours[key].direction != EQUIVALENT \
+            elif key in behaviours and behaviours[key].direction != EQUIVALENT \
                     and key in mine and mine[key].direction != EQUIVALENT:
-                out.append({"kind": "decision", "name": key[1], "status": N.CHANGED})
+                # a decision where its own rules decide; a predicate it defines (kept whole)
+                out.append({"kind": key[0], "name": key[1], "status": N.CHANGED})
         return tuple(out)
 
     def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:
