@@ -13,6 +13,7 @@ from functools import cached_property
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
+from ..conditions import to_json as cond_json
 from ..diagnostics import Location
 from ..model import Edition, Rulebook, Term, Vocabulary
 from .. import progress
@@ -76,6 +77,9 @@ class Change:
     conformance: dict | None = None
     # What changed inside the clause: items added, removed, moved; each edit (compiler.diff.inside).
     sub_changes: tuple[SubChange, ...] = ()
+    # A clause whose text and rules are unchanged, listed because its decisions' ``given`` changed
+    # and its rules now answer where one side did not ask: those decisions.
+    asked: tuple[str, ...] = ()
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -116,6 +120,7 @@ class Change:
             "names": list(self.names),
             "conformance": self.conformance,
             "sub_changes": [s.as_json() for s in self.sub_changes],
+            "asked": list(self.asked),
         }
 
 
@@ -251,6 +256,7 @@ class _Differ:
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
         self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
+        drafts += self._asked_drafts(drafts, behaviours)
         self._clause_refs: dict[int, tuple[set[str], set[str]]] = {}  # id(change) -> its old and new clause refs
         self._steps_of: dict[int, tuple] = {}  # id(change) -> a procedure's old and new steps, where they changed
         self._predicates_of: dict[int, list[str]] = {}  # id(change) -> the predicates it changed
@@ -404,6 +410,37 @@ class _Differ:
             "has_meaning": has_meaning,
         }
 
+    def _asked_drafts(self, drafts: list[dict], behaviours: dict) -> list[dict]:
+        """Clauses whose text and rules are unchanged, with rules for a decision whose ``given`` changed:
+        each a draft of its own, listed when its rules now answer where one side did not ask
+        (``_unasked``; a clause whose answers are the same is not listed)."""
+        seen = {c.ref for d in drafts for c in d["olds"] + d["news"]}
+        asked: dict[str, list[str]] = {}  # clause ref -> the decisions whose given changed
+        for (kind, name), b in sorted(behaviours.items()):
+            if kind != "decision" or b.direction == EQUIVALENT:
+                continue
+            old, new = (e.decisions[name] for e in self._editions)
+            if (old.given is None) == (new.given is None) and \
+                    (old.given is None or cond_json(old.given) == cond_json(new.given)):
+                continue
+            for ref in dict.fromkeys(r.clause for e in self._editions for r in e.rules.get(name, ())):
+                if ref not in seen:
+                    asked.setdefault(ref, []).append(name)
+        out = []
+        for ref, names in asked.items():
+            co, cn = (e.clause_by_ref.get(ref) for e in self._editions)
+            if co is None or cn is None or K.meaning_json(co) != K.meaning_json(cn) or co.text != cn.text:
+                continue  # a clause of one side only, or one that changed, is drafted with its term
+            self._terms.setdefault(cn.term, self._editions[1].term_by_id[cn.term])  # for the order of changes
+            out.append({
+                "header": False, "term": cn.term, "kind": None, "pairing": Pairing((co,), (cn,), "id", 1.0),
+                "olds": (co,), "news": (cn,), "old_text": co.text, "new_text": cn.text,
+                "old_loc": co.loc, "new_loc": cn.loc, "names": [("decision", n) for n in names],
+                "meaning_changed": False, "steps_changed": False, "structure": None, "has_meaning": True,
+                "asked": tuple(names),
+            })
+        return out
+
     # -- behaviour ---------------------------------------------------------------------------
 
     # Read on first need: by the behaviours of what changed, and by the impact of a
@@ -486,7 +523,8 @@ class _Differ:
                 return None
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
-        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") else []
+        # (a clause listed for its decision's given has the same rules: no drift between its words and them)
+        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") and not d.get("asked") else []
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -518,6 +556,7 @@ class _Differ:
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
             names=self._refs(d, behaviours, own),
             sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
+            asked=d.get("asked", ()),
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
         self._predicates_of[id(change)] = [n for k, n in d["names"] if k == "predicate" and (k, n) in behaviours
