@@ -23,7 +23,7 @@ from . import names as N
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
-from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
+from .vocabulary import NO_CHANGES, VocabularyChanges, answer_facts, readers, vocabulary_changes
 from .fingerprint import fingerprint
 from .inside import SubChange, sub_changes
 from .lineage import Group, declared_groups
@@ -254,6 +254,9 @@ class _Differ:
                                                      for p in progress.track(pairings, "clauses")]
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
+        # Names whose terms may not have changed, but whose answers a vocabulary change may have.
+        self._read = self._vocabulary_readers()
+        touched |= set(self._read)
         self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
         drafts += self._asked_drafts(drafts, behaviours)
@@ -340,7 +343,8 @@ class _Differ:
                     charged.append(f"{clause_name(c)} (through {', '.join(through)})")
             uses = tuple(p for p in changed_predicates if key in reach[p] and key != ("predicate", p)) \
                 if found[key].status == N.CHANGED else ()
-            out.append(replace(found[key], changes=tuple(charged), predicates=uses))
+            facts = tuple(sorted(self._read.get(key, ()))) if found[key].status == N.CHANGED else ()
+            out.append(replace(found[key], changes=tuple(charged), predicates=uses, facts=facts))
         return tuple(out)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
@@ -409,6 +413,20 @@ class _Differ:
             "structure": (old_meaning, new_meaning) if meaning_changed else None,
             "has_meaning": has_meaning,
         }
+
+    def _vocabulary_readers(self) -> dict[tuple[str, str], set[str]]:
+        """The predicates and decisions that read a fact whose values, type or order changed, on either
+        side, directly or through the predicates they use: (kind, name) -> those facts. A changed fact
+        may be read anywhere: every term of both sides is read (loaded, from the cache) for it."""
+        facts = set(answer_facts(self.vocabulary_changes))
+        if not facts:
+            return {}
+        found: dict[tuple[str, str], set[str]] = {}
+        for side, uses in ((self.old, self.uses_old), (self.new, self.uses_new)):
+            for key, read in readers((side.term(tid) for tid in sorted(side.digests())), facts).items():
+                for user in uses.dependents({key}):
+                    found.setdefault(user, set()).update(read)
+        return found
 
     def _asked_drafts(self, drafts: list[dict], behaviours: dict) -> list[dict]:
         """Clauses whose text and rules are unchanged, with rules for a decision whose ``given`` changed:

@@ -195,13 +195,27 @@ def clauses_words(change: NameChange) -> str | None:
 
 def through(change: NameChange) -> list[tuple[str, tuple[str, ...]]]:
     """What else changed its answers, as (words, names): ('uses changed predicate', ('curable',)),
-    ('changed through the vocabulary: fact', ('battle_step',)); the formats show each name as code."""
+    ('changed by the vocabulary: fact', ('battle_step',)) when no clause change is charged with it,
+    else ('reads changed fact', ...); the formats show each name as code."""
     out = []
     if change.predicates:
         out.append(("uses changed predicate", change.predicates))
-    if change.facts:
-        out.append(("changed through the vocabulary: fact", change.facts))
+    if change.facts:  # no clause change charged with it: the vocabulary alone changed its answers
+        out.append(("reads changed fact" if change.changes else "changed by the vocabulary: fact", change.facts))
     return out
+
+
+def by_vocabulary(names) -> list[NameChange]:
+    """The decisions and predicates whose answers changed with no clause change charged with them:
+    the vocabulary alone changed them (an enum value added, an order changed)."""
+    return [n for n in names if n.status == CHANGED and n.facts and not n.changes]
+
+
+def by_vocabulary_counts(names) -> str | None:
+    """'1 decision, 1 predicate': how many ``by_vocabulary`` found, per kind; None when none."""
+    found = by_vocabulary(names)
+    counts = [_many(n, kind) for kind in ("decision", "predicate") if (n := sum(x.kind == kind for x in found))]
+    return ", ".join(counts) or None
 
 
 def through_lines(change: NameChange) -> list[str]:
