@@ -255,7 +255,7 @@ class _Differ:
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
         # Names whose terms may not have changed, but whose answers a vocabulary change may have.
-        self._read = self._vocabulary_readers()
+        self._read = self._vocabulary_readers(only)
         touched |= set(self._read)
         self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
@@ -414,18 +414,23 @@ class _Differ:
             "has_meaning": has_meaning,
         }
 
-    def _vocabulary_readers(self) -> dict[tuple[str, str], set[str]]:
+    def _vocabulary_readers(self, only: set[str] | None) -> dict[tuple[str, str], set[str]]:
         """The predicates and decisions that read a fact whose values, type or order changed, on either
         side, directly or through the predicates they use: (kind, name) -> those facts. A changed fact
-        may be read anywhere: every term of both sides is read (loaded, from the cache) for it."""
+        may be read anywhere: every term of both sides (those of ``only``, when given) is read (loaded,
+        from the cache) for it; a name is kept when one of those terms declares or defines it."""
         facts = set(answer_facts(self.vocabulary_changes))
         if not facts:
             return {}
         found: dict[tuple[str, str], set[str]] = {}
         for side, uses in ((self.old, self.uses_old), (self.new, self.uses_new)):
-            for key, read in readers((side.term(tid) for tid in sorted(side.digests())), facts).items():
+            terms = [side.term(tid) for tid in sorted(side.digests()) if only is None or tid in only]
+            owned = None if only is None else {("decision", d.name) for t in terms for d in t.decisions} | \
+                {("predicate", c.defines.name) for t in terms for c in t.clauses if c.defines}
+            for key, read in readers(terms, facts).items():
                 for user in uses.dependents({key}):
-                    found.setdefault(user, set()).update(read)
+                    if owned is None or user in owned:
+                        found.setdefault(user, set()).update(read)
         return found
 
     def _asked_drafts(self, drafts: list[dict], behaviours: dict) -> list[dict]:

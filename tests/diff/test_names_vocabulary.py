@@ -117,3 +117,11 @@ def test_the_markdown_summary_lists_them_with_the_rule_changes():
         "broadened in 1 of 4 situations; narrowed in none",
         "",
     ]
+
+
+def test_a_diff_limited_to_some_terms_compares_only_their_names():
+    """`terms=` (a term's history): names that other terms declare or define are not compared."""
+    book = load_rulebook(FIXTURE)
+    assert diff_editions(book, "v1", book, "v2", terms=["cure"]).names == ()
+    assert [n.name for n in diff_editions(book, "v1", book, "v2", terms=["battle"]).names] == [
+        "battle.may_play_enhancement", "before_resolution"]
