@@ -21,7 +21,7 @@ from ..diagnostics import printable
 from .behaviour import transition_words
 from .engine import Change, DiffResult
 from . import names as N
-from .conformance_impact import short_words as conformance_short, words as conformance_words
+from .conformance_impact import flips_words, short_words as conformance_short
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, rule_change_words,
                       side_name, situation, unknown_note, use_words)
@@ -278,9 +278,8 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     if one_sided:
         out += [", ".join(f"{escape(r['kind'])} {code(r['name'])} {r['status']}" for r in one_sided)
                 + " (see the decisions above)", ""]
-    if conformance_words(change.conformance):
-        out += [f"**Breaks conformance**: {escape(conformance_words(change.conformance)[len('breaks conformance: '):])}",
-                ""]
+    if flips_words(change.conformance):
+        out += [f"**Breaks conformance**: {escape(flips_words(change.conformance))}", ""]
     if change.impact:
         uses = ", ".join(f"{code(u['ref'])} ({escape(use_words(u))})" for u in change.impact)
         out += [f"Used by: {uses}", ""]
@@ -292,13 +291,13 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
 def _inside(change: Change) -> list[str]:
     """What changed inside the clause (compiler.diff.inside): a count, then a list of the changed
     items and sentences; left out with the redline when the comment is shortened."""
-    if not inside.is_shown(change):
+    shown = inside.view(change)
+    if shown is None:
         return []
-    note = f" ({escape(inside.LONG_NOTE)})" if inside.is_long(change) else ""
-    out = [f"**Inside the clause**{note}: {escape(inside.counts(change.sub_changes))}", ""]
-    if inside.is_listed(change):
-        out += [f"- {escape(label)}: {redline_markdown(line)}"
-                for label, line in inside.shown_lines(change.sub_changes)] + [""]
+    note = f" ({escape(shown.note)})" if shown.note else ""
+    out = [f"**Inside the clause**{note}: {escape(shown.counts)}", ""]
+    if shown.lines:
+        out += [f"- {escape(label)}: {redline_markdown(line)}" for label, line in shown.lines] + [""]
     return out
 
 
