@@ -28,11 +28,21 @@ from .present import (by_term, clause_name, deciders, details, introduced, locat
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
-_MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
-# A line that starts like a list item, a heading rule or a numbered step: digits are an ordered
-# list's marker only before "." or ")" and a space, a tab or the end ("5.0.0" is none; "5." at the
-# end of a text may be followed by anything, so it is escaped).
-_LINE_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)](?:[ \t]|$)))", re.M)
+# What Markdown (CommonMark with GitHub's extensions) would obey, where it stands; ``escape`` puts a
+# backslash before each match and nowhere else, so "target(s)" and "may_target" read as written:
+# - code, emphasis, a link's or an image's brackets, a table's bar, strikethrough and math ("$")
+#   act anywhere;
+# - "_" opens or closes emphasis unless a letter or digit stands on both sides (CommonMark's
+#   intraword rule), and "\\" escapes the ASCII punctuation after it;
+# - "(" makes a link only right after "]" (escaped wherever the text has one), "!" an image only
+#   right before "[": at the text's ends the neighbour is not known, so there they are escaped.
+# "<", ">" and "&" are HTML-escaped before; "#", "@", ":" and others that link are made inert after.
+_MD = re.compile(r"[`*\[\]|~$]|\\(?=[!-/:-@\[-`{-~]|\Z)|(?<![^\W_])_|_(?![^\W_])|\A\(|!\Z")
+# Where a block starts (the text is not ``inline``): a list item, a heading, a heading rule or a
+# numbered step; digits are an ordered list's marker only before "." or ")" and a space, a tab or
+# the end ("5.0.0" is none; "5." at the end of a text may be followed by anything, so it is
+# escaped). Only the text's start: its line breaks become "<br>" on the same line.
+_BLOCK_START = re.compile(r"\A(\s*)([-+=#]|\d+(?=[.)](?:[ \t]|\Z)))")
 
 
 # Line breaks (each becomes <br>, or a space in code) and tabs are the text's own.
@@ -73,10 +83,10 @@ def escape(text: str, inline: bool = False) -> str:
     become ``<br>`` on that same line, so what would open a list or a heading at
     the start of a line ("5.0.0", "- x") is left as it is, without backslashes.
     """
-    text = _MD.sub(r"\\\1", inert(html.escape(printable(text, KEEPS), quote=False)))
+    text = _MD.sub(lambda m: "\\" + m.group(), inert(html.escape(printable(text, KEEPS), quote=False)))
     if not inline:
-        text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
-                               else m.group(1) + m.group(2) + "\\", text)
+        text = _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
+                                else m.group(1) + m.group(2) + "\\", text)
     return text.replace("\n", "<br>")
 
 
