@@ -462,6 +462,9 @@ LOST_WORDS = 2
 LOST_SHARE = 2 / 3
 #: Fewest words of a clause left alone before its words are looked for elsewhere.
 LIVES_ON_WORDS = 8
+#: Share of the other clause's words that must come from a clause left alone to pair them (its own
+#: words live on there, ``CONTAINMENT``): a new rule that took a few words of a withdrawn one stays new.
+COMES_FROM = 0.5
 
 
 def _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new) -> list[_Candidate]:
@@ -528,30 +531,97 @@ def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) ->
                                   similarity(_joined(okeys, sorted((i, whole))), nkeys[j])))
         else:
             out.append(c)
-    # Only a clause left alone on the old side: "removed" would say its rule is gone.
-    for side, other, sstems, ostems_, used_side, used_other in (("old", news, ostems, nstems, used_old, used_new),):
-        items = olds if side == "old" else news
-        for i, clause in enumerate(items):
-            words = set(sstems[i])
-            if i in used_side or len(sstems[i]) < LIVES_ON_WORDS:
-                continue
-            near = sorted((-sum(w in set(ostems_[j]) for w in sstems[i]), other[j].ref, j)
-                          for j, o in enumerate(other) if j not in used_other and o.term == clause.term)
-            if not near or -near[0][0] < CONTAINMENT * len(sstems[i]):
-                continue
+    return _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_new)
+
+
+def _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_new) -> list[_Candidate]:
+    """A clause left alone on either side whose words live on in the other side (``CONTAINMENT``
+    of them) is not reported removed (or added):
+
+    - with a clause of the other side left alone whose words come from it too (``COMES_FROM``: a
+      new rule that took a few words of a withdrawn one stays new, REG 3.0.0 -> 4.0.0-draft
+      heal#healed-from-discard-pile): paired, and split (or merged) with a second one that holds
+      words the first does not (``LOST_WORDS``);
+    - else with a clause of the other side already paired one to one: that pairing takes it in, a
+      merge (or a split): CR 705.1 and 705.2 became one 705.2 while 705.3 took the number 705.1.
+
+    The clauses are taken in an order that names no side, and each test reads the same from
+    either side, so that diff(B, A) mirrors diff(A, B).
+    """
+    sides = {"old": (olds, okeys, ostems, used_old), "new": (news, nkeys, nstems, used_new)}
+    alone = sorted((clauses[i].ref, clauses[i].text, side, i)
+                   for side, (clauses, _, stems, used) in sides.items()
+                   for i in range(len(clauses)) if i not in used and len(stems[i]) >= LIVES_ON_WORDS)
+    for _, _, side, i in alone:
+        other_side = "new" if side == "old" else "old"
+        clauses, keys, stems, used = sides[side]
+        others, other_keys, other_stems, other_used = sides[other_side]
+        if i in used:
+            continue
+        own = stems[i]
+        words = set(own)
+        need = CONTAINMENT * len(own)
+        near = sorted((-sum(w in set(other_stems[j]) for w in own), others[j].ref, j)
+                      for j, o in enumerate(others) if j not in other_used and o.term == clauses[i].term
+                      and _held(other_stems[j], words) >= COMES_FROM * len(other_stems[j]))
+        if near and -near[0][0] >= need:
             first = near[0][2]
-            rest = words - set(ostems_[first])
-            second = next((j for _, _, j in near[1:] if len(rest & set(ostems_[j])) >= LOST_WORDS), None)
+            rest = words - set(other_stems[first])
+            second = next((j for _, _, j in near[1:] if len(rest & set(other_stems[j])) >= LOST_WORDS), None)
             parts = tuple(sorted(p for p in (first, second) if p is not None))
-            used_side.add(i)
-            used_other.update(parts)
-            keys = nkeys if side == "old" else okeys
-            own = okeys[i] if side == "old" else nkeys[i]
+            used.add(i)
+            other_used.update(parts)
             how = "text" if len(parts) == 1 else ("split" if side == "old" else "merge")
-            fit = similarity(own, _joined(keys, parts))
+            fit = _group_fit(keys[i], [other_keys[p] for p in parts])
             out.append(_Candidate(0.0, (i,), parts, how, fit) if side == "old"
                        else _Candidate(0.0, parts, (i,), how, fit))
+            continue
+        taken = _pairing_that_holds(i, side, clauses[i].term, stems, others, other_stems, out)
+        if taken is None:
+            continue
+        k, cand = taken
+        used.add(i)
+        if side == "old":
+            parts = tuple(sorted((cand.olds[0], i)))
+            fit = _group_fit(nkeys[cand.news[0]], [okeys[p] for p in parts])
+            out[k] = _Candidate(cand.score, parts, cand.news, "merge", fit)
+        else:
+            parts = tuple(sorted((cand.news[0], i)))
+            fit = _group_fit(okeys[cand.olds[0]], [nkeys[p] for p in parts])
+            out[k] = _Candidate(cand.score, cand.olds, parts, "split", fit)
     return out
+
+
+def _held(stems: list[str], words: set[str]) -> int:
+    return sum(w in words for w in stems)
+
+
+def _pairing_that_holds(i: int, side: str, term: str, stems, others, other_stems,
+                        out: list[_Candidate]) -> tuple[int, _Candidate] | None:
+    """The one-to-one pairing (its place in ``out``) whose clause on the other side holds most of
+    the words of clause ``i`` of ``side`` (``CONTAINMENT`` at least) in the same term, and words of
+    it that the pairing's clause on ``side`` lacks (``LOST_WORDS``): a withdrawn rule worded like
+    the rule kept beside it adds nothing to that rule and is no part of it. None when there is none."""
+    own = stems[i]
+    best = None
+    for k, cand in enumerate(out):
+        if len(cand.olds) != 1 or len(cand.news) != 1:
+            continue
+        j, mate = (cand.news[0], cand.olds[0]) if side == "old" else (cand.olds[0], cand.news[0])
+        if others[j].term != term or len((set(other_stems[j]) - set(stems[mate])) & set(own)) < LOST_WORDS:
+            continue
+        held = _held(own, set(other_stems[j]))
+        if held >= CONTAINMENT * len(own) and (best is None or (-held, others[j].ref) < best[0]):
+            best = ((-held, others[j].ref), k, cand)
+    return None if best is None else (best[1], best[2])
+
+
+def _group_fit(whole: list[str], parts: list[list[str]]) -> float:
+    """The word similarity of a clause to its parts joined, in the better of the two orders: a split
+    may print its parts the other way round."""
+    if len(parts) == 1:
+        return similarity(whole, parts[0])
+    return max(similarity(whole, parts[0] + parts[1]), similarity(whole, parts[1] + parts[0]))
 
 
 def _holder(words: set[str], clauses, paired: int, stems, used) -> int | None:
