@@ -505,9 +505,7 @@ def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) ->
     - A pairing whose old clause loses words (``LOST_WORDS`` or more) that a new clause of the same
       term left alone holds (``LOST_SHARE`` of them) is a split into both: rule 903.9's graveyard and
       exile go to a new 903.9a while its other words stay in 903.9b. The same the other way is a merge.
-    - A clause left alone whose words (``CONTAINMENT`` of them) live on in a clause of the other side
-      left alone is paired with it, and split (or merged) with a second one that holds words the
-      first does not (``LOST_WORDS``).
+    - A clause left alone on either side whose words live on in the other: ``_left_alone``.
     """
     ostems = [_stems(k) for k in okeys]
     nstems = [_stems(k) for k in nkeys]
@@ -552,6 +550,10 @@ def _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_ne
     alone = sorted((clauses[i].ref, clauses[i].text, side, i)
                    for side, (clauses, _, stems, used) in sides.items()
                    for i in range(len(clauses)) if i not in used and len(stems[i]) >= LIVES_ON_WORDS)
+    pairs_in: dict[str, list[int]] = {}
+    for k, cand in enumerate(out):
+        if len(cand.olds) == 1 and len(cand.news) == 1 and olds[cand.olds[0]].term == news[cand.news[0]].term:
+            pairs_in.setdefault(olds[cand.olds[0]].term, []).append(k)
     for _, _, side, i in alone:
         other_side = "new" if side == "old" else "old"
         clauses, keys, stems, used = sides[side]
@@ -576,7 +578,7 @@ def _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_ne
             out.append(_Candidate(0.0, (i,), parts, how, fit) if side == "old"
                        else _Candidate(0.0, parts, (i,), how, fit))
             continue
-        taken = _pairing_that_holds(i, side, clauses[i].term, stems, others, other_stems, out)
+        taken = _pairing_that_holds(i, side, clauses[i].term, stems, others, other_stems, out, pairs_in)
         if taken is None:
             continue
         k, cand = taken
@@ -597,20 +599,24 @@ def _held(stems: list[str], words: set[str]) -> int:
 
 
 def _pairing_that_holds(i: int, side: str, term: str, stems, others, other_stems,
-                        out: list[_Candidate]) -> tuple[int, _Candidate] | None:
+                        out: list[_Candidate], pairs_in: Mapping[str, list[int]]) -> tuple[int, _Candidate] | None:
     """The one-to-one pairing (its place in ``out``) whose clause on the other side holds most of
     the words of clause ``i`` of ``side`` (``CONTAINMENT`` at least) in the same term, and words of
     it that the pairing's clause on ``side`` lacks (``LOST_WORDS``): a withdrawn rule worded like
-    the rule kept beside it adds nothing to that rule and is no part of it. None when there is none."""
+    the rule kept beside it adds nothing to that rule and is no part of it. None when there is none.
+    ``pairs_in``: the places in ``out`` of the pairings of each term."""
     own = stems[i]
+    words = set(own)
     best = None
-    for k, cand in enumerate(out):
-        if len(cand.olds) != 1 or len(cand.news) != 1:
+    for k in pairs_in.get(term, ()):
+        cand = out[k]
+        if len(cand.olds) != 1 or len(cand.news) != 1:  # taken into a merge or split already
             continue
         j, mate = (cand.news[0], cand.olds[0]) if side == "old" else (cand.olds[0], cand.news[0])
-        if others[j].term != term or len((set(other_stems[j]) - set(stems[mate])) & set(own)) < LOST_WORDS:
+        theirs = set(other_stems[j])
+        if len((theirs - set(stems[mate])) & words) < LOST_WORDS:
             continue
-        held = _held(own, set(other_stems[j]))
+        held = _held(own, theirs)
         if held >= CONTAINMENT * len(own) and (best is None or (-held, others[j].ref) < best[0]):
             best = ((-held, others[j].ref), k, cand)
     return None if best is None else (best[1], best[2])
