@@ -50,6 +50,66 @@ def decides(side: B.Side, name: str, core, refs: set[str]):
     return region & sets.given if sets.given is not None else region
 
 
+def _own(side: B.Side, name: str, core, refs: set[str]):
+    """What the rules of these clauses say in the side's decision, where it is asked: where they
+    stand, where they answer though overridden, each answer where they give it, and the clauses
+    they are exceptions to (None when the side has no such decision)."""
+    found = _sets(side, name, core)
+    if found is None:
+        return None
+    model, sets = found
+    given = core.true if sets.given is None else sets.given
+    stand, overridden, answers, targets = core.false, core.false, {}, set()
+    for i, rule in enumerate(model.rules):
+        if rule.clause not in refs:
+            continue
+        stand |= sets.standing[i] & given
+        overridden |= sets.applies[i] & ~sets.standing[i] & given
+        for key, region in sets.answers[i].items():
+            answers[key] = answers.get(key, core.false) | (region & given)
+        targets.update(rule.exception_to)
+    return stand, overridden, answers, targets
+
+
+def _applies(side: B.Side, name: str, core, refs: set[str]):
+    """Where the rules of these clauses answer (overridden or not) in the side's decision."""
+    found = _sets(side, name, core)
+    if found is None:
+        return core.false
+    model, sets = found
+    region = core.false
+    for i, rule in enumerate(model.rules):
+        if rule.clause in refs:
+            region |= sets.applies[i]
+    return region
+
+
+def overridden_elsewhere(sides: tuple[B.Side, B.Side], name: str, core,
+                         old_refs: set[str], new_refs: set[str]):
+    """Where these clauses' rules say the same on both sides, stand on one side and are overridden
+    on the other: there another clause's exception (added, dropped or changed) moved the answer,
+    not these clauses, which are not charged with it. Where their own exceptions changed (a
+    clause they override on one side only answers on the other side), they are: that precedence
+    is theirs."""
+    old, new = (_own(sides[0], name, core, old_refs), _own(sides[1], name, core, new_refs))
+    if old is None or new is None:
+        return core.false
+    (s_old, o_old, a_old, t_old), (s_new, o_new, a_new, t_new) = old, new
+    said_old, said_new = s_old | o_old, s_new | o_new
+    same = said_old & said_new
+    for key in a_old.keys() | a_new.keys():
+        x, y = a_old.get(key, core.false), a_new.get(key, core.false)
+        same &= (x & y) | (~x & ~y)
+    region = same & ((s_old & o_new) | (s_new & o_old))
+    # An exception these clauses declare on one side only decides where the clause it names
+    # answers on the other side (where it was, or is now, not overridden by them).
+    for target in t_new - t_old:
+        region &= ~_applies(sides[0], name, core, {target})
+    for target in t_old - t_new:
+        region &= ~_applies(sides[1], name, core, {target})
+    return region
+
+
 def asked(side: B.Side, name: str, core):
     """Where the side asks the decision (its ``given``; nowhere when it has no such decision)."""
     found = _sets(side, name, core)
@@ -71,7 +131,7 @@ def clause_compare(name: str, sides: tuple[B.Side, B.Side], vocabulary: Vocabula
     mn = new.meaning("decision", name, core)
     mine_old, mine_new = decides(old, name, core, old_refs), decides(new, name, core, new_refs)
     mine = (mine_old & ~asked(new, name, core)) | (mine_new & ~asked(old, name, core)) if only_unasked \
-        else mine_old | mine_new
+        else (mine_old | mine_new) & ~overridden_elsewhere(sides, name, core, old_refs, new_refs)
     outcomes = {}
     for key in mo.outcomes.keys() | mn.outcomes.keys():
         outcomes[key] = (mn.outcomes.get(key, core.false) & mine) | (mo.outcomes.get(key, core.false) & ~mine)
