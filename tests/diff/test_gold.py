@@ -99,7 +99,10 @@ OVERCAUTIOUS = {
     # Words added or withdrawn that a reader knows to change nothing; the words alone cannot.
     ("reg-5.0.0-11.0.0", "heal#restore-abilities"): '"The phrase" prefixed: a word added, not a rule',
     ("reg-5.0.0-11.0.0", "heal#removes-effects"): "a withdrawn sentence whose rule other clauses keep",
-    # The editors' model answers differently where the label reads the same rule: its predicate's list.
+    # The editors' model answers differently where the label reads the same rule: the footnote's
+    # predicate (which effects it lists) is false for set_aside, now a line of its own with the
+    # same location, and true for effects 5.0.0 did not know. No decision uses it, but a predicate
+    # no decision uses can still be a term cards use (2012's being_discarded_phrase): it counts.
     ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "the model's predicate lists others",
 }
 
