@@ -245,12 +245,10 @@ def change_html(change: Change, old: str, new: str, listed: frozenset | set = fr
 
 def inside_markup(change: Change) -> Markup:
     """The changed items and sentences of a clause, each redline a template of its own."""
-    counted = inside.is_shown(change)
+    shown = inside.view(change)
     return Markup(_ENV.get_template("inside").render(
-        subs=counted, note=inside.LONG_NOTE if inside.is_long(change) else None,
-        counts=inside.counts(change.sub_changes) if counted else "",
-        lines=[(label, redline_markup(line)) for label, line in inside.shown_lines(change.sub_changes)]
-        if counted and inside.is_listed(change) else []))
+        subs=shown is not None, note=shown.note if shown else None, counts=shown.counts if shown else "",
+        lines=[(label, redline_markup(line)) for label, line in shown.lines] if shown else []))
 
 
 def redline_markup(line: Redline) -> Markup:

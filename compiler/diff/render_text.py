@@ -111,11 +111,12 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
 
 def _inside(change: Change, colour: bool) -> list[str]:
     """What changed inside the clause (compiler.diff.inside): a count, then each changed item or sentence."""
-    if not inside.is_shown(change):
+    shown = inside.view(change)
+    if shown is None:
         return []
-    out = [f"    ({inside.LONG_NOTE})"] if inside.is_long(change) else []
-    out.append("    inside: " + inside.counts(change.sub_changes))
-    for label, line in inside.shown_lines(change.sub_changes) if inside.is_listed(change) else ():
+    out = [f"    ({shown.note})"] if shown.note else []
+    out.append("    inside: " + shown.counts)
+    for label, line in shown.lines:
         out.append(f"      {label}: " + redline_text(line, colour).replace("\n", "\n        "))
     return out
 

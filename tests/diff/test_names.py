@@ -155,7 +155,7 @@ def test_json_lists_the_names_and_each_change_refers_to_them():
 
 def test_markdown_and_html_list_each_decision_once():
     md = _run("split-same-answers", "markdown")
-    assert md.count("bondage → bondage\\_or\\_play in 1 situation") == 1
+    assert md.count("bondage → bondage_or_play in 1 situation") == 1
     assert "- `targeting.location` (decision, changed): changed: answer changed in 1 of 3 situations; " \
            "changed by `targeting#rescue`; **breaks conformance**: 1 of 2 cases of v1\'s suite flips" in md.splitlines()
     html = _run("split-same-answers", "html")
