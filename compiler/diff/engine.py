@@ -549,8 +549,8 @@ class _Differ:
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
         # (a clause listed for its decision's given has the same rules: no drift between its words and them)
-        drift = (self._drift(d, text, bool(changed)) if not d.get("asked") else []) \
-            if kind not in ("added", "removed") else self._rule_less(d, level)
+        drift = (self._drift(d, text, bool(changed)) + self._carried_flags(d, line, level)
+                 if not d.get("asked") else []) if kind not in ("added", "removed") else self._rule_less(d, level)
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -659,12 +659,23 @@ class _Differ:
         terms = {c.term for c in d["olds"] + d["news"]}
         elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
         tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
-        # All of the clause's rules came or went with its words, and the model answers as before:
-        # the sentences on that side said what the model shows is said elsewhere.
-        ruled = [any(c.rules for c in d[side]) for side in ("olds", "news")]
-        carried = frozenset({L.DELETE} if ruled == [True, False] else {L.INSERT} if ruled == [False, True] else ())
         return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
-                                                    tested=tested, carried=carried) else L.CLARIFICATION
+                                                    tested=tested, carried=self._carried(d)) else L.CLARIFICATION
+
+    @staticmethod
+    def _carried(d: dict) -> frozenset[str]:
+        """The side (``DELETE``, ``INSERT``) whose sentences came or went with all of the clause's rules
+        (the model answering as before, or the level says so first): the model says that what they
+        said is said elsewhere."""
+        ruled = [any(c.rules for c in d[side]) for side in ("olds", "news")]
+        return frozenset({L.DELETE} if ruled == [True, False] else {L.INSERT} if ruled == [False, True] else ())
+
+    def _carried_flags(self, d: dict, line: Redline, level: str) -> list[str]:
+        """For a rewording read as no rule change: each whole sentence that came or went with the
+        clause's rules, so that a rule the sentence held beside them still shows to a reviewer."""
+        if level == L.RULE_CHANGE or d["header"]:
+            return []
+        return [L.carried_flag(op, sentence) for op, sentence in L.carried_sentences(line, self._carried(d))]
 
     def _said_elsewhere(self, d: dict) -> tuple[str, str]:
         """For an added or removed clause, where its words may live on (``level.lives_on``), one

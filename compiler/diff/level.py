@@ -232,6 +232,18 @@ def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str,
     return out
 
 
+def carried_sentences(redline: Redline, carried: frozenset[str]) -> list[tuple[str, str]]:
+    """(op, sentence): the whole sentences on the ``carried`` sides (see ``words_rule_change``)."""
+    return [(op, s) for op in (DELETE, INSERT) if op in carried for s in _whole(redline, op)]
+
+
+def carried_flag(op: str, sentence: str) -> str:
+    """The drift flag of a sentence that came or went with the clause's rules."""
+    if op == DELETE:
+        return f"the text no longer says “{sentence}”: it went with the clause's rules, and the answers are the same"
+    return f"the text now says “{sentence}”: it came with the clause's rules, and the answers are the same"
+
+
 def _contains(text: str, sentence: str) -> bool:
     """The sentence's words, in order and together, are in the text (case and typography folded)."""
     return " " + " ".join(normal_words(sentence)) + " " in " " + " ".join(normal_words(text)) + " "

@@ -22,13 +22,17 @@ def _changes(old: str, new: str) -> list[tuple]:
     result = CliRunner().invoke(main, ["diff", old, new, "--rulebook", str(FIXTURE), "--format", "json"],
                                 catch_exceptions=False)
     assert (result.exit_code, result.stderr) == (0, "")
-    return [(c["term"], c["clause"], c["kind"], c["level"]) for c in json.loads(result.stdout)["changes"]]
+    return [(c["term"], c["clause"], c["kind"], c["level"], c["drift"]) for c in json.loads(result.stdout)["changes"]]
 
 
 def test_a_sentence_withdrawn_with_its_rule_that_another_clause_keeps_is_a_clarification():
-    assert _changes("v1", "v2") == [("cure", "removes", "reworded", "clarification"),
-                                    ("cure", "targets", "editorial", "editorial")]
+    # The flag keeps the withdrawn sentence in view: the model says its rule is kept, a reviewer checks.
+    assert _changes("v1", "v2") == [
+        ("cure", "removes", "reworded", "clarification",
+         ["the text no longer says “A cure can only target a poisoned character.”: it went with the "
+          "clause's rules, and the answers are the same"]),
+        ("cure", "targets", "editorial", "editorial", [])]
 
 
 def test_a_sentence_added_to_a_clause_whose_answers_did_not_change_is_a_rule_change():
-    assert _changes("v2", "v3") == [("cure", "targets", "reworded", "rule-change")]
+    assert _changes("v2", "v3") == [("cure", "targets", "reworded", "rule-change", [])]
