@@ -698,7 +698,7 @@ class _Differ:
 
     def _covered(self, d: dict) -> str | None:
         """Why an added or removed clause with no rule of its own is no rule change, as a drift flag: the
-        model covers it (``level.covered``), or it heads the subrules of a split (``level.split_heading``)."""
+        model covers it (``level.covered``), or it heads subrules that carry the other side's (``level.subrules_heading``)."""
         if d["header"] or d["kind"] not in ("added", "removed") or d["has_meaning"]:
             return None
         added = d["kind"] == "added"
@@ -708,7 +708,8 @@ class _Differ:
         reason = L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
         if reason is not None:
             return L.COVERED + reason
-        return L.split_heading(clause, self._pairings, added)
+        carried = {c.ref for p in self._pairings if p.old and p.new for c in (p.new if added else p.old)}
+        return L.subrules_heading(clause, term.clauses, carried, added)
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,

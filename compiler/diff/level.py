@@ -30,7 +30,8 @@ questions its editors asked (``words_rule_change``):
   (``lives_on``: in runs of ``SENTENCE_WORDS`` words or more, in the other
   edition or in a clause of its own side with rules of its own), or it is the
   one-sentence heading of subrules that a rule numbered the same split into
-  (``split_heading``: CR 903.9 over 903.9a and 903.9b). Each such
+  (``subrules_heading``: CR 903.9 over 903.9a-c,
+  which carry 2019's 903.9 and 903.9a). Each such
   clarification carries a drift flag saying why, so that a rule the model
   does not hold still shows to a reviewer;
 - a rewording is a rule change when it adds or removes a whole sentence (one
@@ -361,23 +362,25 @@ def covered(clause, term, other, vocabulary) -> str | None:
     return None
 
 
-def split_heading(clause, pairings, added: bool = True) -> str | None:
-    """Why a clause with no rule of its own, added under the number of a rule that split into its
-    subrules, is their heading, or None: the subrules carry what the rule said (and the split is
-    graded by their words), and the heading, one sentence, introduces them ("903.9. A commander may
-    return to the command zone during a Commander game." over 903.9a and 903.9b, 903.9's two halves).
-    ``added`` False: a heading removed where its subrules merge back into the rule numbered as it.
-    Numbers are the clauses' printed numbers, else their ids; a subrule's is its rule's and a letter."""
+def subrules_heading(clause, clauses, carried: set[str], added: bool = True) -> str | None:
+    """Why a clause with no rule of its own, one sentence, is the heading of its subrules, or None:
+    it has subrules (its number and a letter, among ``clauses``, its side's clauses of its term), some
+    of them ``carried`` (paired with a clause of the other side): a heading put over rules that were
+    there, which carry what was said (each subrule, new or not, is graded by its own words), and
+    introduces them ("903.9. A commander may return to the command zone during a Commander game."
+    over 903.9a-c, 2019's 903.9 split in two and its 903.9a; "704.6. Some variant games include
+    additional state-based actions that aren't normally applicable:" over 2019's 704.5t-x and a new
+    704.6d). ``added`` False: a heading withdrawn over subrules that live on. Numbers are the
+    clauses' printed numbers, else their ids."""
     if modelled(clause) or len(list(_SENTENCE.finditer(clause.text.strip()))) != 1:
         return None
-    number = _number(clause)
-    for p in pairings:
-        rule, parts = (p.old, p.new) if added else (p.new, p.old)
-        if len(rule) == 1 and len(parts) > 1 and rule[0].term == clause.term and _number(rule[0]) == number \
-                and all(re.fullmatch(re.escape(number) + "[a-z]", _number(c)) for c in parts):
-            return (f"no rule of its own; the heading of {', '.join(c.ref for c in parts)}, which "
-                    + ("carry the rule it numbered before" if added else "the rule it numbers joins again"))
-    return None
+    subrules = [c for c in clauses if re.fullmatch(re.escape(_number(clause)) + "[a-z]", _number(c))]
+    kept = [c.ref for c in subrules if c.ref in carried]
+    if not kept:
+        return None
+    return (f"no rule of its own; the heading of {', '.join(c.ref for c in subrules)}, "
+            + ("of which " + ", ".join(kept) + " carry rules of the edition before" if added else
+               "of which " + ", ".join(kept) + " live on in the edition after"))
 
 
 def _number(clause) -> str:

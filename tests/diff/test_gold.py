@@ -91,10 +91,9 @@ OVERCAUTIOUS = {
     # same location, and true for effects 5.0.0 did not know. No decision uses it, but a predicate
     # no decision uses can still be a term cards use (2012's being_discarded_phrase): it counts.
     ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "the model's predicate lists others",
-    # A text-only excerpt (no model): sentences rewritten, added or new read as rule changes.
+    # A text-only excerpt (no model): sentences rewritten or added read as rule changes.
     ("numbered-rules-coin-flip", "rules#r705-1+rules#r705-2"): "two rules in one, the same flips",
     ("numbered-rules-coin-flip", "rules#r705-3"): '"Some cards refer to flipping a coin." prefixed',
-    ("numbered-rules-coin-flip", "added rules#r704-6"): "a lead-in to 704.6a-704.6f",
 }
 
 

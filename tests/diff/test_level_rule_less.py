@@ -16,8 +16,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from compiler.cli import main
-from compiler.diff.level import split_heading
-from compiler.diff.match import Pairing
+from compiler.diff.level import subrules_heading
 from compiler.model import Clause
 from compiler.diagnostics import Location
 
@@ -89,26 +88,30 @@ def _clause(cid: str, text: str = "", number: str | None = None) -> Clause:
                   rules=(), steps=None, table=None, loc=Location("x", 1, 1), number=number)
 
 
-def test_a_new_rule_under_the_number_of_a_rule_split_into_its_subrules_is_their_heading():
-    """CR 903.9 (2019) split into 903.9a and 903.9b (2022) under a new 903.9: "A commander may return
-    to the command zone during a Commander game." The subrules carry what 903.9 said."""
+def test_a_new_rule_whose_subrules_all_carry_rules_of_the_edition_before_is_their_heading():
+    """CR 903.9 (2019) split into 903.9a and 903.9b (2022), and 903.9a became 903.9c, under a new 903.9:
+    "A commander may return to the command zone during a Commander game." The subrules carry what
+    was said; the heading introduces them. So CR 704.6 (2022), "Some variant games include additional
+    state-based actions that aren't normally applicable:", over 704.6a-f, 2019's 704.5t-x."""
     heading = _clause("r903-9", "A commander may return to the command zone during a Commander game.")
-    split = Pairing((_clause("r903-9"),), (_clause("r903-9a"), _clause("r903-9b")), "split", 0.8)
-    assert split_heading(heading, [split]) == (
-        "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, which carry the rule "
-        "it numbered before")
+    subrules = [_clause("r903-9a"), _clause("r903-9b"), _clause("r903-9c")]
+    side = [_clause("r903-8"), heading, *subrules, _clause("r903-10")]
+    carried = {c.ref for c in subrules}
+    assert subrules_heading(heading, side, carried) == (
+        "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, commander#r903-9c, "
+        "of which commander#r903-9a, commander#r903-9b, commander#r903-9c carry rules of the edition before")
+    assert subrules_heading(heading, side, carried, added=False) == (
+        "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, commander#r903-9c, "
+        "of which commander#r903-9a, commander#r903-9b, commander#r903-9c live on in the edition after")
+    # A new subrule among them is graded on its own (CR 704.6d); the heading still heads them.
+    assert subrules_heading(heading, side, carried - {"commander#r903-9b"}) == (
+        "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, commander#r903-9c, "
+        "of which commander#r903-9a, commander#r903-9c carry rules of the edition before")
     # Printed numbers, where the clauses have them, rather than ids.
-    numbered = Pairing((_clause("old", number="903.9"),),
-                       (_clause("a", number="903.9a"), _clause("b", number="903.9b")), "split", 0.8)
-    assert split_heading(_clause("new", "A commander may return.", "903.9"), [numbered]) is not None
-    # Not the heading: another number, parts that are not its subrules, a rule of more than one sentence.
-    assert split_heading(_clause("r903-8", heading.text), [split]) is None
-    other = Pairing((_clause("r903-9"),), (_clause("r903-9a"), _clause("r903-10")), "split", 0.8)
-    assert split_heading(heading, [other]) is None
-    assert split_heading(_clause("r903-9", heading.text + " It returns at once."), [split]) is None
-    # Removed where the subrules merge back into the rule numbered as it.
-    merge = Pairing(split.new, split.old, "merge", 0.8)
-    assert split_heading(heading, [merge], added=False) == (
-        "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, which the rule it "
-        "numbers joins again")
-    assert split_heading(heading, [merge]) is None
+    numbered = [_clause("new", "Some variant games include more actions:", "704.6"),
+                _clause("a", number="704.6a"), _clause("b", number="704.6b")]
+    assert subrules_heading(numbered[0], numbered, {"commander#a", "commander#b"}) is not None
+    # Not a heading: subrules that are all new, no subrules, a rule of more than one sentence.
+    assert subrules_heading(heading, side, set()) is None
+    assert subrules_heading(_clause("r903-8", heading.text), side, carried) is None
+    assert subrules_heading(_clause("r903-9", heading.text + " It returns at once."), side, carried) is None
