@@ -240,6 +240,7 @@ class _Differ:
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._pairs = pairs
+        self._pair_of = {p.id: p for p in pairs}  # the level reads a clause's term on each side
         self._terms = {p.id: p.new or p.old for p in pairs}
         # Each side's words per term, for a sentence that moved to or from another clause (level).
         self._words = ({p.id: " ".join(c.text for c in p.old.clauses) for p in pairs if p.old},
@@ -683,7 +684,7 @@ class _Differ:
         side that have rules of their own (what they say, the model answers for; a clause that is
         as new as this one vouches for nothing)."""
         clause = (d["news"] or d["olds"])[0]
-        pair = next(p for p in self._pairs if p.id == clause.term)
+        pair = self._pair_of[clause.term]
         mine = pair.new if d["news"] else pair.old
         return tuple(" | ".join(c.text for c in term.clauses if c.ref != clause.ref and
                                 (term is not mine or L.modelled(c))) if term else ""
@@ -703,7 +704,7 @@ class _Differ:
             return None
         added = d["kind"] == "added"
         clause = (d["news"] if added else d["olds"])[0]
-        pair = next(p for p in self._pairs if p.id == clause.term)
+        pair = self._pair_of[clause.term]
         term, other = (pair.new, pair.old) if added else (pair.old, pair.new)
         reason = L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
         if reason is not None:
