@@ -29,9 +29,9 @@ questions its editors asked (``words_rule_change``):
   clauses no rule models is one), unless every word of it lives on
   (``lives_on``: in runs of ``SENTENCE_WORDS`` words or more, in the other
   edition or in a clause of its own side with rules of its own), or it is the
-  one-sentence heading of subrules that a rule numbered the same split into
-  (``subrules_heading``: CR 903.9 over 903.9a-c,
-  which carry 2019's 903.9 and 903.9a). Each such
+  one-sentence heading of subrules (its number and a letter) some of which
+  carry rules of the other side (``subrules_heading``: CR 903.9 over
+  903.9a-c, 2019's 903.9 split in two and its 903.9a). Each such
   clarification carries a drift flag saying why, so that a rule the model
   does not hold still shows to a reviewer;
 - a rewording is a rule change when it adds or removes a whole sentence (one
