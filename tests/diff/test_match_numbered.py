@@ -50,7 +50,8 @@ def test_a_rewritten_subrule_keeps_its_place_in_the_renumbering():
 def test_a_rule_subdivided_into_subrules_is_a_split_and_a_rule_change():
     changes = _changes(OLD, NEW)
     assert _row(changes[("r903-9", "r903-9a+r903-9b")]) == ("split", "rule-change", "split", 0.647)
-    assert _row(changes[(None, "r903-9")]) == ("added", "rule-change", None, None)
+    # The new 903.9 heads 903.9a and 903.9b, which carry 2019's 903.9 (compiler.diff.level.split_heading).
+    assert _row(changes[(None, "r903-9")]) == ("added", "clarification", None, None)
 
 
 def test_subrules_joined_back_are_a_merge_not_a_removal():
@@ -58,6 +59,7 @@ def test_subrules_joined_back_are_a_merge_not_a_removal():
     assert _row(changes[("r903-9a+r903-9b", "r903-9")]) == ("merged", "rule-change", "merge", 0.647)
     assert sorted(k[0] for k, c in changes.items() if c.kind == "removed") == [
         "r903-11", "r903-4b", "r903-4e", "r903-9"]
+    assert changes[("r903-9", None)].level == "clarification"  # the heading of the subrules joined back
 
 
 def test_a_cited_rule_number_is_no_word_of_the_rule():
