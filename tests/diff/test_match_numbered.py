@@ -96,3 +96,14 @@ def test_one_rule_split_in_two_under_its_number_and_another_is_a_split():
     split = changes[("r705-2", "r705-1+r705-2")]
     assert (split.kind, split.matched_by, split.confidence) == ("split", "split", 0.698)
     assert [k for k, c in changes.items() if c.kind in ("removed", "added") and (k[1] or "").startswith("r705")] == []
+
+
+def test_a_withdrawn_rule_worded_like_the_rule_beside_it_stays_removed():
+    """CR 704.5j, the planeswalker uniqueness rule (2017), shares most of its words with the legend
+    rule beside it, which kept its words under 704.5j (2020). Those words add nothing to the legend
+    rule: the withdrawn rule is removed, not merged into it (fixture numbered-rules)."""
+    book = load_rulebook(COMMANDER.parent / "numbered-rules")
+    changes = {(c.old_clause, c.new_clause): c for c in
+               diff_editions(book, "cr-2017-04-28", book, "cr-2020-04-17").changes}
+    assert _row(changes[("r704-5j", None)]) == ("removed", "rule-change", None, None)
+    assert _row(changes[("r704-5k", "r704-5j")]) == ("renumbered", "editorial", "text", 1.0)
