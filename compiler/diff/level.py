@@ -358,7 +358,7 @@ def covered(clause, term, other, vocabulary) -> str | None:
         at = [c.id for c in section].index(clause.id)
         after = section[at + 1] if at + 1 < len(section) else None
         if after is not None and (modelled(after) or _value_named(after, term, vocabulary) is not None):
-            return f"a lead-in to {after.ref}, which the model covers"
+            return f"a lead-in to {after.ref}"
     return None
 
 
