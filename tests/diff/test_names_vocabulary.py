@@ -14,28 +14,24 @@ added to an unordered fact does for an unchanged rule, so it is not compared.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from click.testing import CliRunner
 
 from compiler.build import load_rulebook
 from compiler.cli import main
 from compiler.diff.engine import diff_editions
+from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "vocabulary-only"
+FIXTURE = DIFF / "vocabulary-only"
 UNKNOWN = "[the old edition does not know value battle_step=special_initiative]"
 
 
 def _run(fmt: str) -> str:
-    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--no-cache", "--format", fmt, "--rulebook", str(FIXTURE)],
-                                catch_exceptions=False)
-    assert (result.exit_code, result.stderr) == (0, "")
-    return result.stdout
+    return run_fixture(FIXTURE.name, fmt)
 
 
 def test_names_changed_only_through_the_vocabulary_are_listed_with_counts():
-    book = load_rulebook(FIXTURE)
-    result = diff_editions(book, "v1", book, "v2")
+    result = _result(FIXTURE.name)
     assert result.changes == ()
     assert [(n.kind, n.name, n.status, n.changes, n.predicates, n.facts, n.behaviour.extent(),
              [(t.old, t.new, t.situations, [d.text for d in t.descriptions]) for t in n.behaviour.transitions])
