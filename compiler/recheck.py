@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
@@ -51,6 +51,7 @@ class Outcome:
     read: int = 0  # term files read (an incremental check)
     book: "Rulebook | None" = None  # the model, when a full check built it
     proved: int = 0  # decisions whose logic was checked (without proofs to keep)
+    terms: "Mapping[str, Term]" = field(default_factory=dict)  # an incremental check: each edited file's term
 
 
 # -- the state: a base a full check writes, and what each check after it changes -------------------
@@ -64,7 +65,8 @@ class Outcome:
 # top:  {"format", "base": sha256 of the base's text, "shas": {file: sha256} where it differs from the
 #        base's, "own": {term file: rows} (reading it alone and checking its names; only where some),
 #        "logic": {group index: rows} (only where some) or null when unknown, "lock_problems": rows,
-#        "summary", "budget_used"}
+#        "summary", "budget_used", "book": the cache key of the rulebook stored for these files (absent when
+#        none was; compiler/cache.py), which the next incremental check's is made from}
 # Files are named relative to the rulebook folder ("editions/a/cure.yaml"); rows as proofs.encode writes.
 
 
@@ -386,7 +388,8 @@ class _Incremental:
         new["logic"] = logic = dict(top["logic"])
         found = self._logic(logic)
         lock = _problems(top["lock_problems"])
-        return Outcome(found + lock, top["summary"], {"base": base, "top": new}, len(self.changed))
+        return Outcome(found + lock, top["summary"], {"base": base, "top": new}, len(self.changed),
+                       terms={rel: self.terms[rel] for rel in self.changed})
 
     # -- the edited files --------------------------------------------------------------------
 
