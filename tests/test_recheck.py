@@ -376,3 +376,32 @@ def test_a_damaged_term_list_before_is_not_copied_and_the_diff_reads_the_sources
     cache.close()
     assert _diffs(book) == _diffs(book, "--no-cache")  # the diff loads in full, and stores it
     _stored_as_a_full_check_stores_it(book, folder)
+
+
+def test_rulebooks_stored_by_incremental_checks_are_dropped_past_the_limit_and_their_terms_collected(book,
+                                                                                                     monkeypatch):
+    import os
+    import sqlite3
+
+    from compiler import cache
+    from compiler.cache import DB_NAME
+
+    monkeypatch.setattr(cache, "MAX_BOOKS", 2)
+    check_rulebook(book)
+    poison = book / "editions" / "b" / "poison.yaml"
+    for i in range(3):  # three more versions of poison, each checked incrementally: the first rulebooks dropped
+        poison.write_text(poison.read_text().replace("requires: poisonable", "requires: diseased") + f"# {i}\n")
+        assert check_rulebook(book).incremental is True
+    db = sqlite3.connect(Path(os.environ["RULEBOOK_CACHE_DIR"]) / DB_NAME)
+    assert db.execute("SELECT count(*) FROM books").fetchone() == (2,)
+    assert db.execute("SELECT count(*) FROM terms WHERE book NOT IN (SELECT id FROM books)").fetchone() == (0,)
+    orphans = "SELECT count(*) FROM blobs WHERE key NOT IN (SELECT blob FROM terms)"
+    assert db.execute(orphans).fetchone() == (2,)  # the first two versions of poison, left to the next full store
+    _warm_diffs_are_those_of_the_sources(book, monkeypatch)
+    EDITS["edit-rulebook-yaml"][0](book)  # checked in full and stored: what no rulebook uses any more is collected
+    full = check_rulebook(book)
+    assert (full.incremental, full.problems) == (False, [])
+    for sql in (orphans, "SELECT count(*) FROM names WHERE blob NOT IN (SELECT key FROM blobs)",
+                "SELECT count(*) FROM uses WHERE blob NOT IN (SELECT key FROM blobs)"):
+        assert db.execute(sql).fetchone() == (0,), sql
+    db.close()
