@@ -22,6 +22,11 @@ else (another kind of file changed, a file added or removed, an interface
 changed, a problem across files, a published edition under the lock) is
 checked in full, which records the state again. ``tests/test_recheck.py``
 compares both ways on many edits, problem for problem.
+
+A full check stores the rulebook for ``diff``; an incremental one gives the
+terms it read again (``Outcome.terms``), from which compiler/checking.py
+writes the new files' stored rulebook out of the one the check before stored
+(``Cache.store_edited``), so that a diff after either starts warm.
 """
 
 from __future__ import annotations
