@@ -218,3 +218,25 @@ def test_11_0_0_is_what_rulebook_import_reads_plus_the_editors_decisions(tmp_pat
             for c in s["clauses"]:
                 if ids.count(c["id"]) == 1 and c["text"] in by_text:
                     assert by_text[c["text"]] == c["id"], (tid, c["id"])
+
+
+def test_11_heal_lets_the_controller_heal_at_battle_resolution_as_5_0_0_does():
+    # "A character to be discarded ... can be healed" in both editions: the controller may play a
+    # healing Enhancement on it, within enhancement-from-hand's requirements (correction 2026-12-01).
+    from compiler.build import load_rulebook
+    from compiler.evaluate import Evaluator
+
+    book = load_rulebook(SOURCES.parent)
+    situation = {"being_discarded": True, "discard_cause": "battle_resolution", "phase": "battle",
+                 "target_location": "battle", "target_is_character": True, "brigade_matches": True,
+                 "character_can_use_enhancement": True}
+    answers = {}
+    for edition in ("5.0.0", "11.0.0"):
+        evaluator = Evaluator(book, book.edition(edition))
+        model = evaluator.model("heal.may_play_enhancement")
+        state = {f: False for f in model.facts} | {f: v for f, v in situation.items() if f in model.facts}
+        answers[edition] = [evaluator.decide("heal.may_play_enhancement", state | {"own_character": own})
+                            for own in (True, False)]
+    assert answers == {"5.0.0": [True, False], "11.0.0": [True, False]}
+    fixed = [c for c in book.corrections if c.edition == "11.0.0" and c.kind == "transcription"]
+    assert [c.changed for c in fixed] == [("heal#battle-resolution-discard", "heal#enhancement-from-hand")]

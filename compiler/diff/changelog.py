@@ -96,7 +96,7 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
 
     domains = _domains(previous, edition)
 
-    def item(change: Change) -> Item:
+    def item(change: Change, shown: frozenset = frozenset()) -> Item:
         ref = f"{change.term}#{change.new_clause or change.old_clause}" if change.clause else change.term
         what = WHAT.get(change.kind, "Rule changed" if change.level == RULE_CHANGE else "Clarified")
         if change.clause is None:
@@ -108,7 +108,10 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
             + one_sided_questions(change, previous, edition)
         # A predicate and the decision it feeds often share a witness, and two witnesses one
         # description: each line once.
-        played = tuple(dict.fromkeys(played_words(b, w, domains) for b in changed for w in b.witnesses))
+        # ``shown``: what the term's clause items already say (a heading's decision-wide situations are
+        # those its clauses' rules answer), said once, under the clause.
+        played = tuple(p for p in dict.fromkeys(played_words(b, w, domains) for b in changed for w in b.witnesses)
+                       if p not in shown)
         # A heading is read for its questions, not as text.
         text = "" if change.clause is None else change.new_text if change.new_text is not None else change.old_text
         return Item(ref, what, text or "", questions, played)
@@ -122,8 +125,11 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
         # A new or withdrawn entry is news before its clauses, whatever the level of its heading.
         entry = [c for c in changes if c.clause is None and c.kind in HEADING_WHAT]
         changes = entry + [c for c in changes if c not in entry]
-        rules = tuple(item(c) for c in changes if c.level == RULE_CHANGE or c in entry)
-        clarified = tuple(item(c) for c in changes if c.level == CLARIFICATION and c not in entry)
+        clauses = [item(c) if c.clause is not None else None for c in changes]
+        shown = frozenset(p for it in clauses if it is not None for p in it.played)
+        items = [it if it is not None else item(c, shown) for c, it in zip(changes, clauses)]
+        rules = tuple(it for c, it in zip(changes, items) if c.level == RULE_CHANGE or c in entry)
+        clarified = tuple(it for c, it in zip(changes, items) if c.level == CLARIFICATION and c not in entry)
         if rules or clarified:
             terms.append(TermNotice(term, names.get(term, term), rules, clarified))
     return Changelog(edition, previous, tuple(terms), sum(c.level == EDITORIAL for c in result.changes))
@@ -187,13 +193,56 @@ def label(name: str) -> str:
     return name.replace("_", " ")
 
 
+# A fact's label is a short clause or phrase ("target is character", "brigade matches", "being
+# discarded"): "not" goes where English puts it, after an auxiliary, before a participle or as
+# "does not" with a verb; a label that is none of these (a noun or an adjective) takes "not" before it.
+_AUXILIARIES = {"is", "are", "was", "were", "be", "been", "could", "may", "might", "must", "shall", "should",
+                "will", "would", "does", "do", "did"}
+_PREPOSITIONS = {"of", "to", "by", "from", "in", "on", "at", "for", "with", "into", "onto", "under", "over",
+                 "during", "before", "after", "as", "through", "without", "within", "than"}
+
+
+def negated(words: str) -> str:
+    """A yes/no fact's label when the fact is false: 'target is not character', 'not being discarded',
+    'brigade does not match', 'character cannot use enhancement', 'not own character'."""
+    w = words.split(" ")
+    for i, word in enumerate(w):
+        if word == "can":
+            return " ".join(w[:i] + ["cannot"] + w[i + 1:])
+        if word in ("has", "have") and w[i + 1:i + 2] != ["been"]:
+            return " ".join(w[:i] + ["does not have" if word == "has" else "do not have"] + w[i + 1:])
+        if word in _AUXILIARIES or word in ("has", "have"):
+            return " ".join(w[:i + 1] + ["not"] + w[i + 1:])
+    if len(w) == 1 or w[0].endswith(("ing", "ed")) or w[0] in _PREPOSITIONS:
+        return f"not {words}"
+    for i in range(1, len(w)):
+        if w[i].endswith("ed") and w[i - 1] not in _PREPOSITIONS:
+            return " ".join(w[:i] + ["not"] + w[i:])  # "modifier not granted to other cards"
+    for i, word in enumerate(w):
+        after = w[i + 1] if i + 1 < len(w) else None
+        if (i and w[i - 1] in _PREPOSITIONS) or (not i and after in _PREPOSITIONS):
+            continue  # "cards in hand": a plural noun, not a verb
+        if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+            return " ".join(w[:i] + ["does not", _base_form(word)] + w[i + 1:])
+    return f"not {words}"
+
+
+def _base_form(verb: str) -> str:
+    """'matches' -> 'match', 'specifies' -> 'specify', 'meets' -> 'meet'."""
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
 def condition_words(facts: tuple, domains: dict[str, tuple]) -> tuple[str, ...]:
     """('paralyzed', 'not poisoned', 'target location is territory or battle', 'phase is not draw')."""
     out = []
     for name, values in facts:
         domain = domains.get(name, tuple(values))
         if set(domain) <= {True, False}:
-            out.append(label(name) if values == (True,) else f"not {label(name)}")
+            out.append(label(name) if values == (True,) else negated(label(name)))
             continue
         others = [v for v in domain if v not in values]
         if len(others) == 1 and len(values) > 1:

@@ -4,6 +4,9 @@
 only with the situations where its own rules stand (answer, not overridden)
 on either side: there the new side's answers are taken, elsewhere the old
 side's, and the two are compared as ``behaviour.compare`` compares any name.
+Where its rules say the same on both sides but stand on one side only, another
+clause's exception moved the answer: that clause is charged, this one is not
+(``overridden_elsewhere``).
 """
 
 from __future__ import annotations
@@ -38,7 +41,10 @@ def _sets(side: B.Side, name: str, core):
 def decides(side: B.Side, name: str, core, refs: set[str]):
     """Where the rules of these clauses stand in the side's decision, where it is asked (nowhere when
     the side has no such decision)."""
-    found = _sets(side, name, core)
+    return _decides(_sets(side, name, core), core, refs)
+
+
+def _decides(found, core, refs: set[str]):
     if found is None:
         return core.false
     model, sets = found
@@ -50,9 +56,60 @@ def decides(side: B.Side, name: str, core, refs: set[str]):
     return region & sets.given if sets.given is not None else region
 
 
-def asked(side: B.Side, name: str, core):
-    """Where the side asks the decision (its ``given``; nowhere when it has no such decision)."""
-    found = _sets(side, name, core)
+def _own(found, core, refs: set[str]):
+    """What the rules of these clauses say in a side's decision (``_sets``), where it is asked: where
+    they stand, where they answer though overridden, each answer where they give it, and the
+    clauses they are exceptions to."""
+    model, sets = found
+    given = core.true if sets.given is None else sets.given
+    stand, overridden, answers, targets = core.false, core.false, {}, set()
+    for i, rule in enumerate(model.rules):
+        if rule.clause not in refs:
+            continue
+        stand |= sets.standing[i] & given
+        overridden |= sets.applies[i] & ~sets.standing[i] & given
+        for key, region in sets.answers[i].items():
+            answers[key] = answers.get(key, core.false) | (region & given)
+        targets.update(rule.exception_to)
+    return stand, overridden, answers, targets
+
+
+def _applies(found, core, clause: str):
+    """Where the rules of this clause answer (overridden or not) in a side's decision (``_sets``)."""
+    model, sets = found
+    region = core.false
+    for i, rule in enumerate(model.rules):
+        if rule.clause == clause:
+            region |= sets.applies[i]
+    return region
+
+
+def overridden_elsewhere(found: tuple, core, old_refs: set[str], new_refs: set[str]):
+    """Where these clauses' rules say the same on both sides (``found``: each side's ``_sets``),
+    stand on one side and are overridden on the other: there another clause's exception (added,
+    dropped or changed) moved the answer, not these clauses, which are not charged with it. Where
+    their own exceptions changed (a clause they override on one side only answers on the other
+    side), they are: that precedence is theirs."""
+    if found[0] is None or found[1] is None:
+        return core.false
+    (s_old, o_old, a_old, t_old), (s_new, o_new, a_new, t_new) = \
+        _own(found[0], core, old_refs), _own(found[1], core, new_refs)
+    same = (s_old | o_old) & (s_new | o_new)
+    for key in a_old.keys() | a_new.keys():
+        x, y = a_old.get(key, core.false), a_new.get(key, core.false)
+        same &= (x & y) | (~x & ~y)
+    region = same & ((s_old & o_new) | (s_new & o_old))
+    # An exception these clauses declare on one side only decides where the clause it names
+    # answers on the other side (where it was, or is now, not overridden by them).
+    for target in t_new - t_old:
+        region &= ~_applies(found[0], core, target)
+    for target in t_old - t_new:
+        region &= ~_applies(found[1], core, target)
+    return region
+
+
+def _asked(found, core):
+    """Where a side asks the decision (its ``given``; nowhere when it has no such decision)."""
     if found is None:
         return core.false
     given = found[1].given
@@ -69,9 +126,10 @@ def clause_compare(name: str, sides: tuple[B.Side, B.Side], vocabulary: Vocabula
     core = B._shared_core(old, new, vocabulary)
     mo = old.meaning("decision", name, core)
     mn = new.meaning("decision", name, core)
-    mine_old, mine_new = decides(old, name, core, old_refs), decides(new, name, core, new_refs)
-    mine = (mine_old & ~asked(new, name, core)) | (mine_new & ~asked(old, name, core)) if only_unasked \
-        else mine_old | mine_new
+    found = (_sets(old, name, core), _sets(new, name, core))
+    mine_old, mine_new = _decides(found[0], core, old_refs), _decides(found[1], core, new_refs)
+    mine = (mine_old & ~_asked(found[1], core)) | (mine_new & ~_asked(found[0], core)) if only_unasked \
+        else (mine_old | mine_new) & ~overridden_elsewhere(found, core, old_refs, new_refs)
     outcomes = {}
     for key in mo.outcomes.keys() | mn.outcomes.keys():
         outcomes[key] = (mn.outcomes.get(key, core.false) & mine) | (mo.outcomes.get(key, core.false) & ~mine)

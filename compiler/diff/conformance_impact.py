@@ -186,6 +186,12 @@ def charged(d: DecisionFlips, flip: Flip, new: Side | None, core, old_refs: set[
 
 def words(conformance: dict | None) -> str | None:
     """'breaks conformance: 1 of 2 cases of v1's suite flip: cure.may_target-c624... (expected no, now yes)'."""
+    flips = flips_words(conformance)
+    return None if flips is None else f"breaks conformance: {flips}"
+
+
+def flips_words(conformance: dict | None) -> str | None:
+    """'1 of 2 cases of v1's suite flip: cure.may_target-c624... (expected no, now yes)': what breaks."""
     if not conformance or not conformance["flipped"]:
         return None
     n, of = conformance["flipped"], conformance["of"]
@@ -193,8 +199,7 @@ def words(conformance: dict | None) -> str | None:
     examples = ", ".join(f"{e['id']} (expected {said(e['expected'], None)}, now {' or '.join(e['now'])})"
                          for e in conformance["examples"])
     more = f", and {n - len(conformance['examples'])} more" if n > len(conformance["examples"]) else ""
-    return f"breaks conformance: {n} of {of} case{'' if of == 1 else 's'} of {conformance['suite']}'s suite " \
-           f"{verb}: {examples}{more}"
+    return f"{n} of {of} case{'' if of == 1 else 's'} of {conformance['suite']}'s suite {verb}: {examples}{more}"
 
 
 def short_words(conformance: dict | None) -> str | None:

@@ -380,6 +380,25 @@ def is_listed(change) -> bool:
                                                         for s in change.sub_changes))
 
 
+@dataclass(frozen=True)
+class View:
+    """What every format shows of a change's sub-changes: the same for text, Markdown, HTML and the site."""
+
+    long: bool  # the change's whole redline is left out: ``lines`` stand for it
+    note: str | None  # LONG_NOTE for a long clause
+    counts: str  # "2 items added, 1 editorial fix"
+    lines: tuple[tuple[str, Redline], ...]  # each changed unit's label and redline; () when only counted
+
+
+def view(change) -> View | None:
+    """What the formats show inside ``change``; None when its redline says it all (``is_shown``)."""
+    if not is_shown(change):
+        return None
+    long = is_long(change)
+    return View(long, LONG_NOTE if long else None, counts(change.sub_changes),
+                tuple(shown_lines(change.sub_changes)) if is_listed(change) else ())
+
+
 def counts(subs) -> str:
     """"2 items added, 1 editorial fix"."""
     found: dict[tuple[str, str], int] = {}

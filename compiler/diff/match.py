@@ -462,6 +462,9 @@ LOST_WORDS = 2
 LOST_SHARE = 2 / 3
 #: Fewest words of a clause left alone before its words are looked for elsewhere.
 LIVES_ON_WORDS = 8
+#: Share of the other clause's words that must come from a clause left alone to pair them (its own
+#: words live on there, ``CONTAINMENT``): a new rule that took a few words of a withdrawn one stays new.
+COMES_FROM = 0.5
 
 
 def _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new) -> list[_Candidate]:
@@ -502,9 +505,7 @@ def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) ->
     - A pairing whose old clause loses words (``LOST_WORDS`` or more) that a new clause of the same
       term left alone holds (``LOST_SHARE`` of them) is a split into both: rule 903.9's graveyard and
       exile go to a new 903.9a while its other words stay in 903.9b. The same the other way is a merge.
-    - A clause left alone whose words (``CONTAINMENT`` of them) live on in a clause of the other side
-      left alone is paired with it, and split (or merged) with a second one that holds words the
-      first does not (``LOST_WORDS``).
+    - A clause left alone on either side whose words live on in the other: ``_left_alone``.
     """
     ostems = [_stems(k) for k in okeys]
     nstems = [_stems(k) for k in nkeys]
@@ -528,30 +529,105 @@ def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) ->
                                   similarity(_joined(okeys, sorted((i, whole))), nkeys[j])))
         else:
             out.append(c)
-    # Only a clause left alone on the old side: "removed" would say its rule is gone.
-    for side, other, sstems, ostems_, used_side, used_other in (("old", news, ostems, nstems, used_old, used_new),):
-        items = olds if side == "old" else news
-        for i, clause in enumerate(items):
-            words = set(sstems[i])
-            if i in used_side or len(sstems[i]) < LIVES_ON_WORDS:
-                continue
-            near = sorted((-sum(w in set(ostems_[j]) for w in sstems[i]), other[j].ref, j)
-                          for j, o in enumerate(other) if j not in used_other and o.term == clause.term)
-            if not near or -near[0][0] < CONTAINMENT * len(sstems[i]):
-                continue
+    return _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_new)
+
+
+def _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_new) -> list[_Candidate]:
+    """A clause left alone on either side whose words live on in the other side (``CONTAINMENT``
+    of them) is not reported removed (or added):
+
+    - with a clause of the other side left alone whose words come from it too (``COMES_FROM``: a
+      new rule that took a few words of a withdrawn one stays new, REG 3.0.0 -> 4.0.0-draft
+      heal#healed-from-discard-pile): paired, and split (or merged) with a second one that holds
+      words the first does not (``LOST_WORDS``);
+    - else with a clause of the other side already paired one to one: that pairing takes it in, a
+      merge (or a split): CR 705.1 and 705.2 became one 705.2 while 705.3 took the number 705.1.
+
+    The clauses are taken in an order that names no side, and each test reads the same from
+    either side, so that diff(B, A) mirrors diff(A, B).
+    """
+    sides = {"old": (olds, okeys, ostems, used_old), "new": (news, nkeys, nstems, used_new)}
+    alone = sorted((clauses[i].ref, clauses[i].text, side, i)
+                   for side, (clauses, _, stems, used) in sides.items()
+                   for i in range(len(clauses)) if i not in used and len(stems[i]) >= LIVES_ON_WORDS)
+    pairs_in: dict[str, list[int]] = {}
+    for k, cand in enumerate(out):
+        if len(cand.olds) == 1 and len(cand.news) == 1 and olds[cand.olds[0]].term == news[cand.news[0]].term:
+            pairs_in.setdefault(olds[cand.olds[0]].term, []).append(k)
+    for _, _, side, i in alone:
+        other_side = "new" if side == "old" else "old"
+        clauses, keys, stems, used = sides[side]
+        others, other_keys, other_stems, other_used = sides[other_side]
+        if i in used:
+            continue
+        own = stems[i]
+        words = set(own)
+        need = CONTAINMENT * len(own)
+        near = sorted((-sum(w in set(other_stems[j]) for w in own), others[j].ref, j)
+                      for j, o in enumerate(others) if j not in other_used and o.term == clauses[i].term
+                      and _held(other_stems[j], words) >= COMES_FROM * len(other_stems[j]))
+        if near and -near[0][0] >= need:
             first = near[0][2]
-            rest = words - set(ostems_[first])
-            second = next((j for _, _, j in near[1:] if len(rest & set(ostems_[j])) >= LOST_WORDS), None)
+            rest = words - set(other_stems[first])
+            second = next((j for _, _, j in near[1:] if len(rest & set(other_stems[j])) >= LOST_WORDS), None)
             parts = tuple(sorted(p for p in (first, second) if p is not None))
-            used_side.add(i)
-            used_other.update(parts)
-            keys = nkeys if side == "old" else okeys
-            own = okeys[i] if side == "old" else nkeys[i]
+            used.add(i)
+            other_used.update(parts)
             how = "text" if len(parts) == 1 else ("split" if side == "old" else "merge")
-            fit = similarity(own, _joined(keys, parts))
+            fit = _group_fit(keys[i], [other_keys[p] for p in parts])
             out.append(_Candidate(0.0, (i,), parts, how, fit) if side == "old"
                        else _Candidate(0.0, parts, (i,), how, fit))
+            continue
+        taken = _pairing_that_holds(i, side, clauses[i].term, stems, others, other_stems, out, pairs_in)
+        if taken is None:
+            continue
+        k, cand = taken
+        used.add(i)
+        if side == "old":
+            parts = tuple(sorted((cand.olds[0], i)))
+            fit = _group_fit(nkeys[cand.news[0]], [okeys[p] for p in parts])
+            out[k] = _Candidate(cand.score, parts, cand.news, "merge", fit)
+        else:
+            parts = tuple(sorted((cand.news[0], i)))
+            fit = _group_fit(okeys[cand.olds[0]], [nkeys[p] for p in parts])
+            out[k] = _Candidate(cand.score, cand.olds, parts, "split", fit)
     return out
+
+
+def _held(stems: list[str], words: set[str]) -> int:
+    return sum(w in words for w in stems)
+
+
+def _pairing_that_holds(i: int, side: str, term: str, stems, others, other_stems,
+                        out: list[_Candidate], pairs_in: Mapping[str, list[int]]) -> tuple[int, _Candidate] | None:
+    """The one-to-one pairing (its place in ``out``) whose clause on the other side holds most of
+    the words of clause ``i`` of ``side`` (``CONTAINMENT`` at least) in the same term, and words of
+    it that the pairing's clause on ``side`` lacks (``LOST_WORDS``): a withdrawn rule worded like
+    the rule kept beside it adds nothing to that rule and is no part of it. None when there is none.
+    ``pairs_in``: the places in ``out`` of the pairings of each term."""
+    own = stems[i]
+    words = set(own)
+    best = None
+    for k in pairs_in.get(term, ()):
+        cand = out[k]
+        if len(cand.olds) != 1 or len(cand.news) != 1:  # taken into a merge or split already
+            continue
+        j, mate = (cand.news[0], cand.olds[0]) if side == "old" else (cand.olds[0], cand.news[0])
+        theirs = set(other_stems[j])
+        if len((theirs - set(stems[mate])) & words) < LOST_WORDS:
+            continue
+        held = _held(own, theirs)
+        if held >= CONTAINMENT * len(own) and (best is None or (-held, others[j].ref) < best[0]):
+            best = ((-held, others[j].ref), k, cand)
+    return None if best is None else (best[1], best[2])
+
+
+def _group_fit(whole: list[str], parts: list[list[str]]) -> float:
+    """The word similarity of a clause to its parts joined, in the better of the two orders: a split
+    may print its parts the other way round."""
+    if len(parts) == 1:
+        return similarity(whole, parts[0])
+    return max(similarity(whole, parts[0] + parts[1]), similarity(whole, parts[1] + parts[0]))
 
 
 def _holder(words: set[str], clauses, paired: int, stems, used) -> int | None:

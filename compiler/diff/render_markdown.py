@@ -21,18 +21,28 @@ from ..diagnostics import printable
 from .behaviour import transition_words
 from .engine import Change, DiffResult
 from . import names as N
-from .conformance_impact import short_words as conformance_short, words as conformance_words
+from .conformance_impact import flips_words, short_words as conformance_short
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, rule_change_words,
                       side_name, situation, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
-_MD = re.compile(r"([\\`*_{}\[\]()#!|~>$])")  # "$" opens math on GitHub
-# A line that starts like a list item, a heading rule or a numbered step: digits are an ordered
-# list's marker only before "." or ")" and a space, a tab or the end ("5.0.0" is none; "5." at the
-# end of a text may be followed by anything, so it is escaped).
-_LINE_START = re.compile(r"^(\s*)([-+=]|\d+(?=[.)](?:[ \t]|$)))", re.M)
+# What Markdown (CommonMark with GitHub's extensions) would obey, where it stands; ``escape`` puts a
+# backslash before each match and nowhere else, so "target(s)" and "may_target" read as written:
+# - code, emphasis, a link's or an image's brackets, a table's bar, strikethrough and math ("$")
+#   act anywhere;
+# - "_" opens or closes emphasis unless a letter or digit stands on both sides (CommonMark's
+#   intraword rule), and "\\" escapes the ASCII punctuation after it;
+# - "(" makes a link only right after "]" (escaped wherever the text has one), "!" an image only
+#   right before "[": at the text's ends the neighbour is not known, so there they are escaped.
+# "<", ">" and "&" are HTML-escaped before; "#", "@", ":" and others that link are made inert after.
+_MD = re.compile(r"[`*\[\]|~$]|\\(?=[!-/:-@\[-`{-~]|\Z)|(?<![^\W_])_|_(?![^\W_])|\A\(|!\Z")
+# Where a block starts (the text is not ``inline``): a list item, a heading, a heading rule or a
+# numbered step; digits are an ordered list's marker only before "." or ")" and a space, a tab or
+# the end ("5.0.0" is none; "5." at the end of a text may be followed by anything, so it is
+# escaped). Only the text's start: its line breaks become "<br>" on the same line.
+_BLOCK_START = re.compile(r"\A(\s*)([-+=#]|\d+(?=[.)](?:[ \t]|\Z)))")
 
 
 # Line breaks (each becomes <br>, or a space in code) and tabs are the text's own.
@@ -73,10 +83,10 @@ def escape(text: str, inline: bool = False) -> str:
     become ``<br>`` on that same line, so what would open a list or a heading at
     the start of a line ("5.0.0", "- x") is left as it is, without backslashes.
     """
-    text = _MD.sub(r"\\\1", inert(html.escape(printable(text, KEEPS), quote=False)))
+    text = _MD.sub(lambda m: "\\" + m.group(), inert(html.escape(printable(text, KEEPS), quote=False)))
     if not inline:
-        text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
-                               else m.group(1) + m.group(2) + "\\", text)
+        text = _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
+                                else m.group(1) + m.group(2) + "\\", text)
     return text.replace("\n", "<br>")
 
 
@@ -162,16 +172,21 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
         lines.append("No changes.")
         return "\n".join(lines) + "\n"
     levels = Counter(c.level for c in result.changes)
+    by_vocabulary = N.by_vocabulary(result.names)
     lines += [f"**{_count(levels[RULE_CHANGE], 'rule change')}**, {_count(levels[CLARIFICATION], 'clarification')}, "
-              f"{levels[EDITORIAL]} editorial", ""]
+              f"{levels[EDITORIAL]} editorial" + (f"; **answers changed by the vocabulary**: "
+                                                  f"{N.by_vocabulary_counts(result.names)}" if by_vocabulary else ""),
+              ""]
     lines += ["| kind | changes |", "| --- | ---: |"]
     lines += [f"| {kind} | {n} |" for kind, n in result.summary.items() if n]
     lines.append(f"| **total** | **{len(result.changes)}** |")
     rules = [c for c in result.changes if c.level == RULE_CHANGE]
-    if rules:
+    if rules or by_vocabulary:
         lines += ["", "### Rule changes", ""]
         lines += [f"- {code(clause_name(c))} ({c.kind}): {escape(rule_change_words(c))}" + _breaks(c.conformance)
                   for c in rules]
+        lines += [f"- {code(n.name)} ({escape(n.kind)}, changed by the vocabulary): {escape(n.behaviour.extent())}"
+                  + _breaks(n.conformance) for n in by_vocabulary]
     if dropped_words:
         lines += ["", f"_Shortened to fit a GitHub comment: left out {escape(', '.join(dropped_words))}. "
                       f"The full report: `rulebook diff {_arg(result.old)} {_arg(result.new)} --format html` "
@@ -225,6 +240,11 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
     line = f"- {code(name.name)} ({escape(name.kind)}, {name.status}): "
     if name.behaviour is not None:
         line += escape(name.behaviour.extent())
+        if N.clauses_words(name):  # a changed predicate: the clause that defines it
+            line += "; defined in " + ", ".join(code(c) for c in name.new_clauses) + (
+                " (old: " + ", ".join(code(c) for c in name.old_clauses) + ")"
+                if name.old_clauses and name.old_clauses != name.new_clauses else "")
+        line += "".join(f"; {escape(words)} " + ", ".join(code(n) for n in names) for words, names in N.through(name))
     else:
         clauses = name.old_clauses if name.status == N.REMOVED else name.new_clauses
         where = (f" {'Defined in' if name.kind == 'predicate' else 'Rules in'} "
@@ -278,9 +298,8 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     if one_sided:
         out += [", ".join(f"{escape(r['kind'])} {code(r['name'])} {r['status']}" for r in one_sided)
                 + " (see the decisions above)", ""]
-    if conformance_words(change.conformance):
-        out += [f"**Breaks conformance**: {escape(conformance_words(change.conformance)[len('breaks conformance: '):])}",
-                ""]
+    if flips_words(change.conformance):
+        out += [f"**Breaks conformance**: {escape(flips_words(change.conformance))}", ""]
     if change.impact:
         uses = ", ".join(f"{code(u['ref'])} ({escape(use_words(u))})" for u in change.impact)
         out += [f"Used by: {uses}", ""]
@@ -292,13 +311,13 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
 def _inside(change: Change) -> list[str]:
     """What changed inside the clause (compiler.diff.inside): a count, then a list of the changed
     items and sentences; left out with the redline when the comment is shortened."""
-    if not inside.is_shown(change):
+    shown = inside.view(change)
+    if shown is None:
         return []
-    note = f" ({escape(inside.LONG_NOTE)})" if inside.is_long(change) else ""
-    out = [f"**Inside the clause**{note}: {escape(inside.counts(change.sub_changes))}", ""]
-    if inside.is_listed(change):
-        out += [f"- {escape(label)}: {redline_markdown(line)}"
-                for label, line in inside.shown_lines(change.sub_changes)] + [""]
+    note = f" ({escape(shown.note)})" if shown.note else ""
+    out = [f"**Inside the clause**{note}: {escape(shown.counts)}", ""]
+    if shown.lines:
+        out += [f"- {escape(label)}: {redline_markdown(line)}" for label, line in shown.lines] + [""]
     return out
 
 

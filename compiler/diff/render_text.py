@@ -51,8 +51,10 @@ def _name(name: N.NameChange, paint) -> list[str]:
     out = ["  " + paint(BOLD, name.status) + printable(N.heading(name)[len(name.status):])]
     plain = []
     if name.behaviour is not None:
+        plain.extend(f"    {line}" for line in (N.clauses_words(name),) if line)
         plain.append(f"    {name.name} {name.behaviour.extent()}")
         plain.extend(f"      {line}" for line in transition_lines(name.behaviour) + witness_lines(name.behaviour))
+        plain.extend(f"    {line}" for line in N.through_lines(name))
     else:
         plain.extend(f"    {line}" for line in (N.clauses_words(name),) if line)
         plain.extend(f"    {line}" for line in N.word_lines(name))
@@ -111,11 +113,12 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
 
 def _inside(change: Change, colour: bool) -> list[str]:
     """What changed inside the clause (compiler.diff.inside): a count, then each changed item or sentence."""
-    if not inside.is_shown(change):
+    shown = inside.view(change)
+    if shown is None:
         return []
-    out = [f"    ({inside.LONG_NOTE})"] if inside.is_long(change) else []
-    out.append("    inside: " + inside.counts(change.sub_changes))
-    for label, line in inside.shown_lines(change.sub_changes) if inside.is_listed(change) else ():
+    out = [f"    ({shown.note})"] if shown.note else []
+    out.append("    inside: " + shown.counts)
+    for label, line in shown.lines:
         out.append(f"      {label}: " + redline_text(line, colour).replace("\n", "\n        "))
     return out
 

@@ -143,12 +143,30 @@ def anchors(changes) -> list[str]:
     return out
 
 
+def breaks(change) -> str | None:
+    """What of the previous edition's suite the change breaks, as the diff says it
+    ("1 of 2 cases of v1's suite flips: ..."), or None."""
+    from ..diff.conformance_impact import flips_words
+
+    return flips_words(change.conformance)
+
+
+def inside(change):
+    """What changed inside the clause, as every format of the diff shows it (``compiler.diff.inside.view``):
+    the count, and the changed items and sentences with their redlines; None when the redline says it all."""
+    from ..diff.inside import view
+
+    return view(change)
+
+
 def provider(book: Rulebook) -> Callable[[Edition, Edition], Any] | None:
-    """``diff_editions`` bound to this rulebook, or None when ``compiler.diff`` lacks it."""
+    """``diff_editions`` bound to this rulebook, or None when ``compiler.diff`` lacks it.
+
+    With the conformance impact, which the page shows: the old suite's cases are generated for the
+    changed decisions only, from the terms each reads (``conformance_impact.reading``), so its cost
+    follows the change (bench/README.md, "What changed" pages)."""
     try:
         from ..diff.engine import diff_editions
     except ImportError:
         return None
-    # No conformance impact: the page does not show it, and it generates the old suite's cases for
-    # every changed decision (minutes at 2,000 terms; tests/site/test_changes_provider.py).
-    return lambda old, new: diff_editions(book, old, book, new, conformance=False)
+    return lambda old, new: diff_editions(book, old, book, new)

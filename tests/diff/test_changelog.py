@@ -55,10 +55,10 @@ FIXTURES = LEVELS.parent
     ("not-asked", "# What changed in Asked of everyone\n\n"
                   "Changes from Asked of the poisoned (1.0.0) to 2.0.0.\n\n"
                   "## Cure\n\n### Rule changes\n\n"
+                  # The heading says which questions changed; the situations are said once, under the
+                  # clause whose rule answers them.
                   "- **Entry heading changed** (`cure`)\n"
-                  "  - Whether a cure may target the character: now answers differently in some situations.\n"
-                  "  - When not paralyzed and not poisoned: was **not asked**, now **no**.\n"
-                  "  - When paralyzed and not poisoned: was **not asked**, now **yes**.\n\n"
+                  "  - Whether a cure may target the character: now answers differently in some situations.\n\n"
                   # Its rule is the same, but now answers where 1.0.0 did not ask: a rule change.
                   "- **Rule changed** (`cure#targets`): A cure may target a character if and only if it is "
                   "paralyzed.\n"
@@ -117,6 +117,56 @@ def test_the_facts_that_matter_by_their_labels(facts, words):
     domains = {"paralyzed": (False, True), "poisoned": (False, True),
                "target_location": ("territory", "battle", "hand", "deck", "discard_pile")}
     assert condition_words(facts, domains) == words
+
+
+# A false yes/no fact reads as English: "not" goes where the label's verb takes it.
+NEGATED = {
+    "copula": ("target_is_character", "target is not character"),
+    "modal-can": ("character_can_use_enhancement", "character cannot use enhancement"),
+    "modal-would": ("would_be_discarded_by_outcome", "would not be discarded by outcome"),
+    "participle-first": ("being_discarded", "not being discarded"),
+    "past-participle-first": ("discarded_earlier_this_turn", "not discarded earlier this turn"),
+    "past-participle-after-subject": ("modifier_granted_to_other_cards", "modifier not granted to other cards"),
+    "plural-then-participle": ("number_of_targets_limited", "number of targets not limited"),
+    "adjective": ("paralyzed", "not paralyzed"),
+    "preposition-first": ("in_battle", "not in battle"),
+    "verb-after-subject": ("brigade_matches", "brigade does not match"),
+    "verb-ies": ("card_specifies_target_requirement", "card does not specify target requirement"),
+    "verb-first": ("meets_card_requirement", "does not meet card requirement"),
+    "has": ("has_initiative", "does not have initiative"),
+    "has-after-subject": ("hero_has_lost_soul_access", "hero does not have lost soul access"),
+    "noun-phrase": ("own_character", "not own character"),
+    "noun-ending-in-ss": ("territory_class", "not territory class"),
+    "plural-noun-then-preposition": ("cards_in_hand", "not cards in hand"),
+}
+
+
+@pytest.mark.parametrize(("name", "words"), list(NEGATED.values()), ids=list(NEGATED))
+def test_a_false_fact_reads_as_english(name, words):
+    from compiler.diff.changelog import condition_words
+
+    assert condition_words(((name, (False,)),), {name: (False, True)}) == (words,)
+    assert condition_words(((name, (True,)),), {name: (False, True)}) == (name.replace("_", " "),)
+
+
+def test_the_markdown_escapes_only_what_would_act_where_it_stands():
+    """Rule text is untrusted: a tag, a link, emphasis, code, a table bar or a heading mark must not act,
+    and "(s)" or a snake_case word need no backslash (tests/fixtures/diff/changelog-markdown)."""
+    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", str(FIXTURES / "changelog-markdown")],
+                                catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == (
+        "# What changed in Second\n\n"
+        "Changes from First (v1) to v2, published 2020-02-01.\n\n"
+        "## Cure (the #\u20601 card)\n\n"
+        "### Rule changes\n\n"
+        "- **Rule changed** (`cure#targets`): The target(s) of a cure: a poisoned or paralyzed character "
+        "&lt;script&gt;alert(1)&lt;/script&gt; \\[x\\](javascript:\u2060alert(1)) \\*not bold\\* \\`not code\\` "
+        "a \\| b \\~\\~no\\~\\~ may_target \\_x\\_ \\!\n"
+        "  - \\#\u2060 Whether a cure may target the character (see \\[rules\\](javascript:\u2060alert(2))) "
+        "\\| \\*x\\*: now says yes in more situations.\n"
+        "  - When paralyzed and not poisoned: was **no**, now **yes**.\n\n"
+        "- **Rule changed** (`cure#once`): Use it once (per turn), as a cure_ability says.\n")
 
 
 def test_the_notice_as_json_keeps_each_situation():

@@ -65,3 +65,32 @@ def test_a_cited_rule_number_is_no_word_of_the_rule():
     changes = _changes(OLD, NEW)
     assert _row(changes[("r903-4c", "r903-4d")]) == ("renumbered", "editorial", "text", 0.923)
     assert _row(changes[("r903-11h", "r903-12h")]) == ("renumbered", "editorial", "text", 0.97)
+
+
+COIN_FLIP = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "numbered-rules-coin-flip"
+
+
+@lru_cache(maxsize=None)
+def _coin_flip(old: str, new: str):
+    book = load_rulebook(COIN_FLIP)
+    return {(c.old_clause, c.new_clause): c for c in diff_editions(book, old, book, new).changes}
+
+
+def test_two_rules_merged_under_the_number_of_one_are_a_merge_not_a_removal():
+    """CR 705.1 (a flip someone wins) and 705.2 (heads or tails, no call) became one 705.2, and
+    705.3 became 705.1 (fixture numbered-rules-coin-flip, 2019-05-03 -> 2022-07-08). Before, the
+    old 705.1 paired with the new 705.2 alone and the old 705.2, whose words (80%) live on in it,
+    was reported removed: as though flips of heads or tails had lost their rule."""
+    changes = _coin_flip(OLD, NEW)
+    merged = changes[("r705-1+r705-2", "r705-2")]
+    assert (merged.kind, merged.matched_by, merged.confidence) == ("merged", "merge", 0.698)
+    assert _row(changes[("r705-3", "r705-1")])[0] == "reworded"
+    assert [k for k, c in changes.items() if c.kind in ("removed", "added") and k[0] and k[0].startswith("r705")] == []
+
+
+def test_one_rule_split_in_two_under_its_number_and_another_is_a_split():
+    """The same pair read back in time: 705.2 split into 705.1 and 705.2."""
+    changes = _coin_flip(NEW, OLD)
+    split = changes[("r705-2", "r705-1+r705-2")]
+    assert (split.kind, split.matched_by, split.confidence) == ("split", "split", 0.698)
+    assert [k for k, c in changes.items() if c.kind in ("removed", "added") and (k[1] or "").startswith("r705")] == []

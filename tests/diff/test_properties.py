@@ -146,10 +146,23 @@ WORDS_SWAP_IDS_KEPT = (
 )
 
 
+# Found by hypothesis (seed 2): def's four words split into two new clauses of two; c1's eight
+# words are left alone, and all of them are the words of the new def. Forward, c1 was paired with
+# def (its words live on); backward, c1 stands on the new side and was reported added, def
+# removed. Whether a clause's words live on must not depend on its side.
+LEFT_ALONE_BESIDE_A_SPLIT = (
+    [_swapped([{"id": "c0", "text": "Heal heal."}, {"id": "c1", "text": "Heal heal heal heal heal heal heal heal."},
+               {"id": "def", "text": "Heal heal heal heal.", "defines": _DEFINES_P1}])],
+    [_swapped([{"id": "new", "text": "Heal heal."}, {"id": "c0", "text": "Heal heal."},
+               {"id": "c1", "text": "Heal heal."}, {"id": "def", "text": "Heal heal.", "defines": _DEFINES_P1}])],
+)
+
+
 @SETTINGS
 @given(rulebook_pair())
 @example(CROSS_TERM_MOVE)
 @example(WORDS_SWAP_IDS_KEPT)
+@example(LEFT_ALONE_BESIDE_A_SPLIT)
 def test_diff_mirrors_its_reverse(pair):
     book = load_rulebook(write(*pair))
     forward = diff_editions(book, "a", book, "b")

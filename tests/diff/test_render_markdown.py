@@ -24,8 +24,8 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "mentions"
 CASES = {
     "mention": ("ask @octocat", f"ask @{WJ}octocat"),
     "team-mention": ("@org/judges", f"@{WJ}org/judges"),
-    "issue": ("see #12", f"see \\#{WJ}12"),
-    "cross-repo-issue": ("owner/repo#34", f"owner/repo\\#{WJ}34"),
+    "issue": ("see #12", f"see #{WJ}12"),
+    "cross-repo-issue": ("owner/repo#34", f"owner/repo#{WJ}34"),
     "gh-issue": ("GH-56", f"GH-{WJ}56"),
     "commit-sha": ("deadbeef1234", f"deadbe{WJ}ef1234"),
     "full-sha": ("0123456789abcdef0123456789abcdef01234567",
@@ -51,7 +51,7 @@ def test_escape_makes_mentions_and_links_inert(text, expected):
     ("5. x", "5\\. x", "5. x"),  # an ordered list, only where a line starts
     ("5.", "5\\.", "5."),  # (what follows the text is not known)
     ("- x", "\\- x", "- x"),
-    ("1) a\n2) b", "1\\) a<br>2\\) b", "1\\) a<br>2\\) b"),  # ")" stays escaped as a mark anywhere
+    ("1) a\n2) b", "1\\) a<br>2) b", "1) a<br>2) b"),  # a line break is "<br>": no block starts after it
     ("*x*", "\\*x\\*", "\\*x\\*"),
 ])
 def test_inline_text_is_escaped_without_line_start_marks(text, block, inline):
@@ -97,9 +97,9 @@ def test_the_comment_for_a_rule_text_full_of_mentions_and_links(book):
         "v1: `book/editions/v1/cure.yaml:8:9` · v2: `book/editions/v2/cure.yaml:8:9` · "
         "fingerprint `e61c643c970b0a78`\n"
         "\n"
-        f"> Ask <del>the judge.</del><ins>@{WJ}octocat or @{WJ}org/judges \\(see \\#{WJ}12, "
-        f"owner/repo\\#{WJ}34, GH-{WJ}56, commit deadbe{WJ}ef1234, https:{WJ}//evil.example/x, "
-        f"www{WJ}.evil.example, judge@{WJ}evil.example\\) :{WJ}tada:</ins>\n"
+        f"> Ask <del>the judge.</del><ins>@{WJ}octocat or @{WJ}org/judges (see #{WJ}12, "
+        f"owner/repo#{WJ}34, GH-{WJ}56, commit deadbe{WJ}ef1234, https:{WJ}//evil.example/x, "
+        f"www{WJ}.evil.example, judge@{WJ}evil.example) :{WJ}tada:</ins>\n"
         "\n"
         "</details>\n")
 
@@ -108,7 +108,7 @@ def test_a_side_named_like_a_mention_is_inert(book):
     shutil.copytree("book", "@org")
     result = CliRunner().invoke(main, ["diff", "v1", "@org", "--rulebook", book, "--format", "markdown"],
                                 catch_exceptions=False)
-    assert result.stdout.splitlines()[0] == f"## Rulebook changes: v1 → @{WJ}org \\(v2\\)"
+    assert result.stdout.splitlines()[0] == f"## Rulebook changes: v1 → @{WJ}org (v2)"
 
 
 # A carriage return ends a line for CommonMark as a line feed does: raw, it would
@@ -116,11 +116,12 @@ def test_a_side_named_like_a_mention_is_inert(book):
 # would show the reviewer a reordered text ("Trojan Source"). Each is shown as the
 # terminal shows it (``compiler.diagnostics.printable``).
 HIDDEN = {
-    "carriage-return-list": ("a\r- item", "a\\\\r- item"),
-    "carriage-return-rule": ("a\r---", "a\\\\r---"),
-    "right-to-left-override": ("cannot \u202eelbisiv", "cannot \\\\u202eelbisiv"),
-    "isolates": ("x\u2066y\u2069", "x\\\\u2066y\\\\u2069"),
-    "line-separator": ("a\u2028b", "a\\\\u2028b"),
+    # The backslash that shows them needs none: a letter follows it.
+    "carriage-return-list": ("a\r- item", "a\\r- item"),
+    "carriage-return-rule": ("a\r---", "a\\r---"),
+    "right-to-left-override": ("cannot \u202eelbisiv", "cannot \\u202eelbisiv"),
+    "isolates": ("x\u2066y\u2069", "x\\u2066y\\u2069"),
+    "line-separator": ("a\u2028b", "a\\u2028b"),
 }
 
 
@@ -137,7 +138,7 @@ def test_code_spans_show_them_too():
 def test_dollars_open_no_math():
     # GitHub renders $...$ as LaTeX: "$\color{red}..." could restyle or fake text
     assert escape("costs $5, or $10") == "costs \\$5, or \\$10"
-    assert escape("$$\\color{red}{x}$$") == "\\$\\$\\\\color\\{red\\}\\{x\\}\\$\\$"
+    assert escape("$$\\color{red}{x}$$") == "\\$\\$\\color{red}{x}\\$\\$"
 
 
 def test_a_folder_name_with_a_carriage_return_adds_no_line(book):
@@ -146,7 +147,7 @@ def test_a_folder_name_with_a_carriage_return_adds_no_line(book):
                                        "--format", "markdown"], catch_exceptions=False)
     assert (result.exit_code, result.stderr) == (0, "")
     assert "\r" not in result.stdout
-    assert result.stdout.splitlines()[0] == "## Rulebook changes: v1 → new\\\\r- \\[x\\] approved \\(v2\\)"
+    assert result.stdout.splitlines()[0] == "## Rulebook changes: v1 → new\\r- \\[x\\] approved (v2)"
 
 
 # -- the comment's budget ---------------------------------------------------------------------
@@ -221,7 +222,7 @@ def test_a_diff_of_many_long_changes_fits_a_github_comment_and_keeps_every_rule_
     out = render(result)
     assert utf16_length(out) <= COMMENT_BUDGET
     assert [line for line in out.splitlines() if line.startswith("- `cure#r")] == [
-        f"- `cure#r{i}` (semantic): cure.may\\_target changed: narrowed in 1 of 4 situations; broadened in 1; "
+        f"- `cure#r{i}` (semantic): cure.may_target changed: narrowed in 1 of 4 situations; broadened in 1; "
         "**breaks conformance**: 2 of 2 cases of v1's suite flip" for i in range(3)]
 
 
@@ -247,3 +248,35 @@ def test_past_every_other_part_the_most_rule_change_details_that_fit_are_kept(tm
     one = _render(result, {k for k, _ in SHEDDING}, words, 1)
     assert render(result, utf16_length(one)) == one
     assert [line for line in one.splitlines() if line.startswith("#### ")] == ["#### semantic: `cure#r0`"]
+
+
+# Only what Markdown would obey where it stands gets a backslash: a mark that acts anywhere (code,
+# emphasis, a link's brackets, a table bar, strikethrough, math), "_" unless inside a word, "\" before
+# punctuation, a heading or list mark where a block starts. What the text's neighbours are is not
+# known at its ends, so there the worst is assumed: "(" after a "]", "!" before a "[".
+POSITIONS = {
+    "parentheses": ("the target(s) of a cure (see Heal)", "the target(s) of a cure (see Heal)"),
+    "leading-parenthesis": ("(a) first", "\\(a) first"),
+    "link": ("[x](javascript:alert(1))", "\\[x\\](javascript:\u2060alert(1))"),
+    "image": ("![x](y)", "!\\[x\\](y)"),
+    "trailing-bang": ("Attack!", "Attack\\!"),
+    "script": ("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;"),
+    "emphasis": ("*a* and **b**", "\\*a\\* and \\*\\*b\\*\\*"),
+    "code": ("`x` and ``y``", "\\`x\\` and \\`\\`y\\`\\`"),
+    "table-bar": ("a | b", "a \\| b"),
+    "strikethrough": ("~~no~~", "\\~\\~no\\~\\~"),
+    "snake-case": ("heal.may_target", "heal.may_target"),
+    "underscore-emphasis": ("_x_ and __y__", "\\_x\\_ and \\_\\_y\\_\\_"),
+    "leading-heading-mark": ("# Not a heading", "\\#\u2060 Not a heading"),
+    "heading-mark-mid-line": ("card #1", "card #\u20601"),
+    "braces": ("{x}", "{x}"),
+    "backslash-before-a-letter": ("a\\b", "a\\b"),
+    "backslash-before-punctuation": ("a\\*", "a\\\\\\*"),
+    "trailing-backslash": ("end\\", "end\\\\"),
+    "backslash-before-an-escaped-tag": ("\\<b>", "\\\\&lt;b&gt;"),
+}
+
+
+@pytest.mark.parametrize("text,expected", list(POSITIONS.values()), ids=list(POSITIONS))
+def test_escape_adds_a_backslash_only_where_markdown_would_act(text, expected):
+    assert escape(text) == expected

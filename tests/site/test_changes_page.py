@@ -1,0 +1,100 @@
+"""The "What changed" page shows what the diff found: the cases of the previous suite that flip
+(``compiler.diff.conformance_impact``) and the changes inside a clause (``compiler.diff.inside``).
+
+Fixtures: tests/fixtures/diff/conformance-flips (v2 broadens cure.may_target and withdraws
+cure.in_battle with its clause) and tests/fixtures/diff/inside (list items added, removed and moved,
+a long paragraph with small edits, a short clause with a word change and a capital letter).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.build import load_rulebook
+from compiler.site.changes import provider
+from compiler.site.pages import PageSpec
+from compiler.site.render import Renderer
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict[str, str]:
+    out = {}
+    for name in ("conformance-flips", "inside"):
+        book = load_rulebook(FIXTURES / name)
+        spec = PageSpec("editions/v2/changes.md", "changes", "What changed", False, edition="v2")
+        out[name] = Renderer(book, changes=provider(book)).render(spec, lambda uri: uri).html
+    return out
+
+
+def change_block(page: str, anchor: str) -> str:
+    """The ``rb-change`` block of one change, from its heading to the end of its div."""
+    start = page.index(f'<h3 id="{anchor}"')
+    return page[start:page.index("</div>\n", start)]
+
+
+def test_a_change_that_flips_cases_of_the_previous_suite_says_so(pages):
+    block = change_block(pages["conformance-flips"], "cure--targets")
+    assert ('<p class="rb-breaks"><strong>Breaks conformance</strong>: 1 of 2 cases of v1&#39;s suite flips: '
+            'cure.may_target-c624ac2d96b4 (expected no, now yes)</p>') in block.splitlines()
+    block = change_block(pages["conformance-flips"], "cure--in-battle")
+    assert ('<p class="rb-breaks"><strong>Breaks conformance</strong>: 1 of 1 case of v1&#39;s suite flips: '
+            'cure.in_battle-630062f6388b (expected yes, now not defined)</p>') in block.splitlines()
+
+
+def test_the_summary_marks_the_changes_that_break_conformance(pages):
+    rows = [line for line in pages["conformance-flips"].splitlines() if line.startswith("<tr><td>Cure</td>")]
+    assert rows == [
+        '<tr><td>Cure</td><td><a href="#cure--_entry">(entry heading)</a></td><td>changes the rules</td></tr>',
+        '<tr><td>Cure</td><td><a href="#cure--targets">targets</a></td><td>changes the rules, '
+        'breaks conformance</td></tr>',
+        '<tr><td>Cure</td><td><a href="#cure--in-battle">in-battle</a></td><td>removed, breaks conformance</td></tr>']
+
+
+def test_a_long_clause_shows_its_changed_items_not_its_whole_redline(pages):
+    block = change_block(pages["inside"], "battle--affected")
+    assert 'class="rb-text rb-redline"' not in block
+    assert block[block.index('<div class="rb-inside">'):] == (
+        '<div class="rb-inside">\n'
+        '<p class="rb-meta">Inside the clause (long clause, so only the changed items and sentences are shown): '
+        '2 items added, 1 editorial fix</p>\n'
+        '<ul>\n'
+        '<li>item 2, added: <ins>Bounce</ins></li>\n'
+        '<li>item 7, editorial: <del>Exhange</del><ins>Exchange</ins></li>\n'
+        '<li>item 9, added: <ins>Gain</ins></li>\n'
+        '</ul>\n')
+
+
+def test_a_long_sentence_is_cut_to_the_words_around_its_edits(pages):
+    block = change_block(pages["inside"], "battle--resolution")
+    assert ('<li>sentence 4, words and editorial: … of the evil character and the <del>strenght</del>'
+            '<ins>strength</ins> of the evil character with the … that moment have been applied and '
+            '<del>every</del><ins>each</ins> ongoing effect has been checked.</li>') in block.splitlines()
+
+
+def test_a_moved_item_is_listed_under_the_redline(pages):
+    block = change_block(pages["inside"], "battle--order")
+    assert block.splitlines()[1:] == [
+        '<p class="rb-text rb-redline">Resolve in this order: draw a card; <del>discard a card; </del>heal a '
+        'character; shuffle your deck<ins>; discard a card</ins>; end your turn.</p>',
+        '<div class="rb-inside">',
+        '<p class="rb-meta">Inside the clause: 1 item moved</p>',
+        '<ul>',
+        '<li>item 2 -&gt; 4, moved: discard a card</li>',
+        '</ul>']
+
+
+def test_a_short_clause_counts_its_editorial_fix_beside_its_word_change(pages):
+    block = change_block(pages["inside"], "battle--short")
+    assert block.splitlines()[1:] == [
+        '<p class="rb-text rb-redline">A healing <del>enhancement</del><ins>Enhancement</ins> can be played on a '
+        'character <del>of matching brigade</del><ins>that can use it</ins>.</p>',
+        '<div class="rb-inside">',
+        '<p class="rb-meta">Inside the clause: 1 word change, 1 editorial fix</p>']
+
+
+def test_a_clause_replaced_whole_has_nothing_inside_to_show(pages):
+    assert "rb-inside" not in change_block(pages["inside"], "battle--replaced")
