@@ -103,17 +103,23 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
             what = HEADING_WHAT.get(change.kind) or (
                 "Entry heading changed" if change.level == RULE_CHANGE else "Entry heading clarified")
         changed = [b for b in change.behaviours if b.direction != "equivalent"]
+        # A question whose answers changed is said with them; one only reworded, with its former words.
+        reworded = {n: was for n, was in reworded_questions(change, previous, edition).items()
+                    if not any(b.kind == "decision" and b.name == n for b in changed)}
         questions = tuple(f"{question(previous, edition, b).rstrip('.')}: "
                           f"{DIRECTION_WORDS.get(b.direction, b.direction)}" for b in changed) \
-            + one_sided_questions(change, previous, edition)
+            + one_sided_questions(change, previous, edition) \
+            + tuple(f"{edition.decisions[n].meaning.rstrip('.')}: the question reworded (was “{was}”)"
+                    for n, was in reworded.items())
         # A predicate and the decision it feeds often share a witness, and two witnesses one
         # description: each line once.
         # ``shown``: what the term's clause items already say (a heading's decision-wide situations are
         # those its clauses' rules answer), said once, under the clause.
         played = tuple(p for p in dict.fromkeys(played_words(b, w, domains) for b in changed for w in b.witnesses)
                        if p not in shown)
-        # A heading is read for its questions, not as text.
-        text = "" if change.clause is None else change.new_text if change.new_text is not None else change.old_text
+        # A heading is read for its name, aliases and questions, not as text.
+        text = heading_words(change, previous, edition) if change.clause is None \
+            else change.new_text if change.new_text is not None else change.old_text
         return Item(ref, what, text or "", questions, played)
 
     names = {t.id: t.name for e in (previous, edition) for t in e.terms}
@@ -136,6 +142,31 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
 
 
 HEADING_WHAT = {"added": "New entry", "removed": "Entry withdrawn"}
+
+
+def heading_words(change: Change, previous: Edition, edition: Edition) -> str:
+    """What changed in a heading that both editions have, beside its questions: "Now named Cures (was
+    Cure); also called Remedy; no longer called Mend." ("" when neither name nor aliases changed)."""
+    was, now = previous.term_by_id.get(change.term), edition.term_by_id.get(change.term)
+    if was is None or now is None:
+        return ""
+    parts = [f"now named {now.name} (was {was.name})"] if now.name != was.name else []
+    added = [a for a in now.aliases if a not in was.aliases]
+    withdrawn = [a for a in was.aliases if a not in now.aliases]
+    parts += ["also called " + ", ".join(added)] if added else []
+    parts += ["no longer called " + ", ".join(withdrawn)] if withdrawn else []
+    words = "; ".join(parts)
+    return words[:1].upper() + words[1:] + "." if words else ""
+
+
+def reworded_questions(change: Change, previous: Edition, edition: Edition) -> dict[str, str]:
+    """The decisions a heading declares in both editions whose question is worded otherwise: name ->
+    the former words."""
+    was, now = previous.term_by_id.get(change.term), edition.term_by_id.get(change.term)
+    if change.clause is not None or was is None or now is None:
+        return {}
+    old = {d.name: d.meaning for d in was.decisions}
+    return {d.name: old[d.name].rstrip(".") for d in now.decisions if d.name in old and old[d.name] != d.meaning}
 
 
 def one_sided_questions(change: Change, previous: Edition, edition: Edition) -> tuple[str, ...]:

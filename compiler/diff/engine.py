@@ -13,6 +13,7 @@ from functools import cached_property
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
+from ..conditions import to_json as cond_json
 from ..diagnostics import Location
 from ..model import Edition, Rulebook, Term, Vocabulary
 from .. import progress
@@ -22,7 +23,7 @@ from . import names as N
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
-from .vocabulary import NO_CHANGES, VocabularyChanges, vocabulary_changes
+from .vocabulary import NO_CHANGES, VocabularyChanges, answer_facts, readers, vocabulary_changes
 from .fingerprint import fingerprint
 from .inside import SubChange, sub_changes
 from .lineage import Group, declared_groups
@@ -76,6 +77,9 @@ class Change:
     conformance: dict | None = None
     # What changed inside the clause: items added, removed, moved; each edit (compiler.diff.inside).
     sub_changes: tuple[SubChange, ...] = ()
+    # A clause whose text and rules are unchanged, listed because its decisions' ``given`` changed
+    # and its rules now answer where one side did not ask: those decisions.
+    asked: tuple[str, ...] = ()
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -116,6 +120,7 @@ class Change:
             "names": list(self.names),
             "conformance": self.conformance,
             "sub_changes": [s.as_json() for s in self.sub_changes],
+            "asked": list(self.asked),
         }
 
 
@@ -249,8 +254,12 @@ class _Differ:
                                                      for p in progress.track(pairings, "clauses")]
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
+        # Names whose terms may not have changed, but whose answers a vocabulary change may have.
+        self._read = self._vocabulary_readers(only)
+        touched |= set(self._read)
         self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
+        drafts += self._asked_drafts(drafts, behaviours)
         self._clause_refs: dict[int, tuple[set[str], set[str]]] = {}  # id(change) -> its old and new clause refs
         self._steps_of: dict[int, tuple] = {}  # id(change) -> a procedure's old and new steps, where they changed
         self._predicates_of: dict[int, list[str]] = {}  # id(change) -> the predicates it changed
@@ -313,13 +322,16 @@ class _Differ:
 
         found = dict(self._one)
         for key, b in behaviours.items():
-            if key[0] == "decision" and b.direction != EQUIVALENT:
-                found[key] = N.changed(key[1], b, *self._editions)
+            if b.direction != EQUIVALENT:  # a decision or a predicate whose answers changed
+                found[key] = N.changed(key[1], b, *self._editions, kind=key[0])
         for c in N.constraints(self._vocabularies[0], self._vocabularies[1], self.vocabulary):
             found[(c.kind, c.name)] = c
-        # The decisions each changed predicate reaches (through the predicates and rules that use it).
+        # The decisions and predicates each changed predicate reaches (through the predicates and rules
+        # that use it), on either side.
+        changed_predicates = sorted(n for (k, n), b in behaviours.items()
+                                    if k == "predicate" and b.direction != EQUIVALENT)
         reach = {p: self.uses_new.dependents({("predicate", p)}) | self.uses_old.dependents({("predicate", p)})
-                 for c in changes for p in self._predicates_of.get(id(c), ())}
+                 for p in changed_predicates}
         out = []
         for key in sorted(found, key=lambda k: (k[1], k[0])):
             charged = []
@@ -329,7 +341,10 @@ class _Differ:
                     charged.append(clause_name(c))
                 elif through:
                     charged.append(f"{clause_name(c)} (through {', '.join(through)})")
-            out.append(replace(found[key], changes=tuple(charged)))
+            uses = tuple(p for p in changed_predicates if key in reach[p] and key != ("predicate", p)) \
+                if found[key].status == N.CHANGED else ()
+            facts = tuple(sorted(self._read.get(key, ()))) if found[key].status == N.CHANGED else ()
+            out.append(replace(found[key], changes=tuple(charged), predicates=uses, facts=facts))
         return tuple(out)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
@@ -398,6 +413,56 @@ class _Differ:
             "structure": (old_meaning, new_meaning) if meaning_changed else None,
             "has_meaning": has_meaning,
         }
+
+    def _vocabulary_readers(self, only: set[str] | None) -> dict[tuple[str, str], set[str]]:
+        """The predicates and decisions that read a fact whose values, type or order changed, on either
+        side, directly or through the predicates they use: (kind, name) -> those facts. A changed fact
+        may be read anywhere: every term of both sides (those of ``only``, when given) is read (loaded,
+        from the cache) for it; a name is kept when one of those terms declares or defines it."""
+        facts = set(answer_facts(self.vocabulary_changes))
+        if not facts:
+            return {}
+        found: dict[tuple[str, str], set[str]] = {}
+        for side, uses in ((self.old, self.uses_old), (self.new, self.uses_new)):
+            terms = [side.term(tid) for tid in sorted(side.digests()) if only is None or tid in only]
+            owned = None if only is None else {("decision", d.name) for t in terms for d in t.decisions} | \
+                {("predicate", c.defines.name) for t in terms for c in t.clauses if c.defines}
+            for key, read in readers(terms, facts).items():
+                for user in uses.dependents({key}):
+                    if owned is None or user in owned:
+                        found.setdefault(user, set()).update(read)
+        return found
+
+    def _asked_drafts(self, drafts: list[dict], behaviours: dict) -> list[dict]:
+        """Clauses whose text and rules are unchanged, with rules for a decision whose ``given`` changed:
+        each a draft of its own, listed when its rules now answer where one side did not ask
+        (``_unasked``; a clause whose answers are the same is not listed)."""
+        seen = {c.ref for d in drafts for c in d["olds"] + d["news"]}
+        asked: dict[str, list[str]] = {}  # clause ref -> the decisions whose given changed
+        for (kind, name), b in sorted(behaviours.items()):
+            if kind != "decision" or b.direction == EQUIVALENT:
+                continue
+            old, new = (e.decisions[name] for e in self._editions)
+            if (old.given is None) == (new.given is None) and \
+                    (old.given is None or cond_json(old.given) == cond_json(new.given)):
+                continue
+            for ref in dict.fromkeys(r.clause for e in self._editions for r in e.rules.get(name, ())):
+                if ref not in seen:
+                    asked.setdefault(ref, []).append(name)
+        out = []
+        for ref, names in asked.items():
+            co, cn = (e.clause_by_ref.get(ref) for e in self._editions)
+            if co is None or cn is None or K.meaning_json(co) != K.meaning_json(cn) or co.text != cn.text:
+                continue  # a clause of one side only, or one that changed, is drafted with its term
+            self._terms.setdefault(cn.term, self._editions[1].term_by_id[cn.term])  # for the order of changes
+            out.append({
+                "header": False, "term": cn.term, "kind": None, "pairing": Pairing((co,), (cn,), "id", 1.0),
+                "olds": (co,), "news": (cn,), "old_text": co.text, "new_text": cn.text,
+                "old_loc": co.loc, "new_loc": cn.loc, "names": [("decision", n) for n in names],
+                "meaning_changed": False, "steps_changed": False, "structure": None, "has_meaning": True,
+                "asked": tuple(names),
+            })
+        return out
 
     # -- behaviour ---------------------------------------------------------------------------
 
@@ -481,7 +546,8 @@ class _Differ:
                 return None
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
-        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") else []
+        # (a clause listed for its decision's given has the same rules: no drift between its words and them)
+        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") and not d.get("asked") else []
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -513,6 +579,7 @@ class _Differ:
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
             names=self._refs(d, behaviours, own),
             sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
+            asked=d.get("asked", ()),
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
         self._predicates_of[id(change)] = [n for k, n in d["names"] if k == "predicate" and (k, n) in behaviours
@@ -523,16 +590,18 @@ class _Differ:
         return change
 
     def _refs(self, d: dict, behaviours: dict, own: list[Behaviour]) -> tuple[dict, ...]:
-        """The names this change adds or removes (of one side only), and the decisions whose answers
-        it changes where its own rules decide: each listed once in ``DiffResult.names``."""
+        """The names this change adds or removes (of one side only), the decisions whose answers it
+        changes where its own rules decide, and the predicates it defines whose answers changed: each
+        listed once in ``DiffResult.names``."""
         mine = {(b.kind, b.name): b for b in own}
         out = []
         for key in sorted(set(d["names"]), key=lambda k: (k[1], k[0])):
             if key in self._one:
                 out.append(self._one[key].ref)
-            elif key[0] == "decision" and key in behaviours and behaviours[key].direction != EQUIVALENT \
+            elif key in behaviours and behaviours[key].direction != EQUIVALENT \
                     and key in mine and mine[key].direction != EQUIVALENT:
-                out.append({"kind": "decision", "name": key[1], "status": N.CHANGED})
+                # a decision where its own rules decide; a predicate it defines (kept whole)
+                out.append({"kind": key[0], "name": key[1], "status": N.CHANGED})
         return tuple(out)
 
     def _clause_behaviour(self, whole: Behaviour, olds: tuple, news: tuple) -> Behaviour:

@@ -252,4 +252,7 @@ def fails(result, floor: str) -> bool:
     """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``)."""
     if floor == BREAKS_CONFORMANCE:
         return any(x.conformance and x.conformance["flipped"] for x in (*result.changes, *result.names))
-    return any(at_least(c.level, floor) for c in result.changes)
+    # A decision or predicate whose answers changed through the vocabulary (no clause changed) is a
+    # rule change too (compiler.diff.names: a changed entry with the facts that reach it).
+    return any(at_least(c.level, floor) for c in result.changes) or (
+        at_least(RULE_CHANGE, floor) and any(n.status == "changed" and n.facts for n in result.names))

@@ -52,9 +52,16 @@ class NameChange:
     conformance: dict | None = None  # previous suite's cases that flip (compiler.diff.conformance_impact)
     # added or removed: where it gives no answer, by reason ("not asked", "no rule", "conflict"), with counts
     unanswered_reasons: tuple[tuple[str, int], ...] = ()
+    # changed: the changed predicates it uses (each an entry of its own), and the facts of the vocabulary
+    # whose change reaches it (values, type or order: compiler.diff.vocabulary.answer_facts)
+    predicates: tuple[str, ...] = ()
+    facts: tuple[str, ...] = ()
 
     @property
-    def unanswered(self) -> int:
+    def unanswered(self) -> int | None:
+        """Added or removed: the situations where it gives no answer (None when changed: see behaviour)."""
+        if self.status == CHANGED:
+            return None
         return self.situations - sum(a.situations for a in self.answers)
 
     @property
@@ -69,7 +76,8 @@ class NameChange:
                 "situations": self.situations, "unanswered": self.unanswered,
                 "answers": [a.as_json() for a in self.answers],
                 "behaviour": self.behaviour.as_json() if self.behaviour else None,
-                "conformance": self.conformance, "unanswered_reasons": dict(self.unanswered_reasons)}
+                "conformance": self.conformance, "unanswered_reasons": dict(self.unanswered_reasons),
+                "predicates": list(self.predicates), "facts": list(self.facts)}
 
 
 def of_side(kind: str, name: str, compared: Behaviour, edition: Edition, added: bool) -> NameChange:
@@ -83,11 +91,11 @@ def of_side(kind: str, name: str, compared: Behaviour, edition: Edition, added: 
                       () if added else clauses, clauses if added else (), compared.situations, answers)
 
 
-def changed(name: str, whole: Behaviour, old: Edition, new: Edition) -> NameChange:
-    """A decision both sides have whose answers changed somewhere."""
-    term, meaning, new_clauses = _declared("decision", name, new)
-    _, _, old_clauses = _declared("decision", name, old)
-    return NameChange("decision", name, CHANGED, term, meaning, old_clauses, new_clauses, whole.situations,
+def changed(name: str, whole: Behaviour, old: Edition, new: Edition, kind: str = "decision") -> NameChange:
+    """A decision (or predicate) both sides have whose answers changed somewhere."""
+    term, meaning, new_clauses = _declared(kind, name, new)
+    _, _, old_clauses = _declared(kind, name, old)
+    return NameChange(kind, name, CHANGED, term, meaning, old_clauses, new_clauses, whole.situations,
                       behaviour=whole)
 
 
@@ -172,9 +180,47 @@ def clauses_words(change: NameChange) -> str | None:
     if change.kind == "constraint":
         return None
     verb = "defined in" if change.kind == "predicate" else "rules in"
+    if change.status == CHANGED:
+        # a changed predicate's one defining clause (both, when it moved); a changed decision's rules are
+        # in its witnesses and in the changes charged with it
+        if change.kind != "predicate" or not change.new_clauses:
+            return None
+        moved = change.old_clauses and change.old_clauses != change.new_clauses
+        return f"{verb} {', '.join(change.new_clauses)}" + (
+            f" (old: {', '.join(change.old_clauses)})" if moved else "")
     if change.status == REMOVED:
         return f"{verb} {', '.join(change.old_clauses)} (old)" if change.old_clauses else None
     return f"{verb} {', '.join(change.new_clauses)}" if change.new_clauses else None
+
+
+def through(change: NameChange) -> list[tuple[str, tuple[str, ...]]]:
+    """What else changed its answers, as (words, names): ('uses changed predicate', ('curable',)),
+    ('changed by the vocabulary: fact', ('battle_step',)) when no clause change is charged with it,
+    else ('reads changed fact', ...); the formats show each name as code."""
+    out = []
+    if change.predicates:
+        out.append(("uses changed predicate", change.predicates))
+    if change.facts:  # no clause change charged with it: the vocabulary alone changed its answers
+        out.append(("reads changed fact" if change.changes else "changed by the vocabulary: fact", change.facts))
+    return out
+
+
+def by_vocabulary(names) -> list[NameChange]:
+    """The decisions and predicates whose answers changed with no clause change charged with them:
+    the vocabulary alone changed them (an enum value added, an order changed)."""
+    return [n for n in names if n.status == CHANGED and n.facts and not n.changes]
+
+
+def by_vocabulary_counts(names) -> str | None:
+    """'1 decision, 1 predicate': how many ``by_vocabulary`` found, per kind; None when none."""
+    found = by_vocabulary(names)
+    counts = [_many(n, kind) for kind in ("decision", "predicate") if (n := sum(x.kind == kind for x in found))]
+    return ", ".join(counts) or None
+
+
+def through_lines(change: NameChange) -> list[str]:
+    """``through`` for the text format: 'uses changed predicate curable'."""
+    return [f"{words} {', '.join(names)}" for words, names in through(change)]
 
 
 def heading(change: NameChange) -> str:

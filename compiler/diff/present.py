@@ -121,6 +121,10 @@ def details(change: Change) -> list[str]:
         out.append("moved within its section")
     if change.redline.coarse:
         out.append("coarse redline: " + change.redline.coarse)
+    if change.asked:
+        out.append(f"text and rules unchanged; {', '.join(change.asked)} "
+                   f"{'is' if len(change.asked) == 1 else 'are'} asked in other situations: "
+                   f"{'its' if len(change.asked) == 1 else 'their'} given changed")
     return out
 
 

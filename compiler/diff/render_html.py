@@ -146,8 +146,10 @@ _NAME = """\
 <h3><span class="kind">{{ n.status }}</span> {{ n.kind }} <code>{{ n.name }}</code>{% if n.term %} ({{ n.term }}){% endif %}</h3>
 {% if n.meaning %}<p>{{ n.meaning }}</p>{% endif %}
 {% if n.behaviour %}
+{% if clauses %}<p>{{ clauses }}</p>{% endif %}
 <p><strong>{{ n.behaviour.extent() }}</strong></p>
 {% with b = n.behaviour %}{% include "behaviour" %}{% endwith %}
+{% for words, names in through %}<p>{{ words }} {% for x in names %}<code>{{ x }}</code>{% if not loop.last %}, {% endif %}{% endfor %}</p>{% endfor %}
 {% else %}
 {% if clauses %}<p>{{ clauses }}</p>{% endif %}
 {% if words %}
@@ -211,6 +213,7 @@ def name_html(name: N.NameChange, old: str, new: str) -> Markup:
     """A decision, predicate or constraint, listed once (``compiler.diff.names``)."""
     return Markup(_ENV.get_template("name").render(
         n=name, clauses=N.clauses_words(name), words=N.words(name) if name.behaviour is None else [],
+        through=N.through(name),
         changed_by=N.changed_by(name), **_behaviour_helpers(old, new)))
 
 

@@ -172,16 +172,21 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
         lines.append("No changes.")
         return "\n".join(lines) + "\n"
     levels = Counter(c.level for c in result.changes)
+    by_vocabulary = N.by_vocabulary(result.names)
     lines += [f"**{_count(levels[RULE_CHANGE], 'rule change')}**, {_count(levels[CLARIFICATION], 'clarification')}, "
-              f"{levels[EDITORIAL]} editorial", ""]
+              f"{levels[EDITORIAL]} editorial" + (f"; **answers changed by the vocabulary**: "
+                                                  f"{N.by_vocabulary_counts(result.names)}" if by_vocabulary else ""),
+              ""]
     lines += ["| kind | changes |", "| --- | ---: |"]
     lines += [f"| {kind} | {n} |" for kind, n in result.summary.items() if n]
     lines.append(f"| **total** | **{len(result.changes)}** |")
     rules = [c for c in result.changes if c.level == RULE_CHANGE]
-    if rules:
+    if rules or by_vocabulary:
         lines += ["", "### Rule changes", ""]
         lines += [f"- {code(clause_name(c))} ({c.kind}): {escape(rule_change_words(c))}" + _breaks(c.conformance)
                   for c in rules]
+        lines += [f"- {code(n.name)} ({escape(n.kind)}, changed by the vocabulary): {escape(n.behaviour.extent())}"
+                  + _breaks(n.conformance) for n in by_vocabulary]
     if dropped_words:
         lines += ["", f"_Shortened to fit a GitHub comment: left out {escape(', '.join(dropped_words))}. "
                       f"The full report: `rulebook diff {_arg(result.old)} {_arg(result.new)} --format html` "
@@ -235,6 +240,11 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
     line = f"- {code(name.name)} ({escape(name.kind)}, {name.status}): "
     if name.behaviour is not None:
         line += escape(name.behaviour.extent())
+        if N.clauses_words(name):  # a changed predicate: the clause that defines it
+            line += "; defined in " + ", ".join(code(c) for c in name.new_clauses) + (
+                " (old: " + ", ".join(code(c) for c in name.old_clauses) + ")"
+                if name.old_clauses and name.old_clauses != name.new_clauses else "")
+        line += "".join(f"; {escape(words)} " + ", ".join(code(n) for n in names) for words, names in N.through(name))
     else:
         clauses = name.old_clauses if name.status == N.REMOVED else name.new_clauses
         where = (f" {'Defined in' if name.kind == 'predicate' else 'Rules in'} "

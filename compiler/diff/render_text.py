@@ -51,8 +51,10 @@ def _name(name: N.NameChange, paint) -> list[str]:
     out = ["  " + paint(BOLD, name.status) + printable(N.heading(name)[len(name.status):])]
     plain = []
     if name.behaviour is not None:
+        plain.extend(f"    {line}" for line in (N.clauses_words(name),) if line)
         plain.append(f"    {name.name} {name.behaviour.extent()}")
         plain.extend(f"      {line}" for line in transition_lines(name.behaviour) + witness_lines(name.behaviour))
+        plain.extend(f"    {line}" for line in N.through_lines(name))
     else:
         plain.extend(f"    {line}" for line in (N.clauses_words(name),) if line)
         plain.extend(f"    {line}" for line in N.word_lines(name))

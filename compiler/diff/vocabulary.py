@@ -8,9 +8,11 @@ their rules do with it. Facts are compared by name, constraints by id.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
+from ..conditions import Cmp, Condition, In, Ref, walk
 from ..conditions import to_json as cond_json
-from ..model import Vocabulary
+from ..model import Term, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -114,3 +116,42 @@ def vocabulary_changes(old: Vocabulary, new: Vocabulary) -> VocabularyChanges:
         tuple(c.id for c in old.constraints if c.id not in new_constraints),
         tuple(c.id for c in new.constraints if c.id in old_constraints
               and (old_constraints[c.id].text, cond_json(old_constraints[c.id].never)) != (c.text, cond_json(c.never))))
+
+
+def answer_facts(changes: VocabularyChanges) -> tuple[str, ...]:
+    """The facts whose change can change what a rule answers: values added or withdrawn, another type
+    or another order (a new meaning alone changes no answer), and facts added or withdrawn."""
+    changed = [c.name for c in changes.facts_changed
+               if c.values_added or c.values_withdrawn or c.new_type is not None or c.new_order is not None]
+    return tuple(dict.fromkeys([*changes.facts_added, *changes.facts_withdrawn, *changed]))
+
+
+def readers(terms: Iterable[Term], facts: set[str]) -> dict[tuple[str, str], set[str]]:
+    """(kind, name) -> the facts of ``facts`` that the predicate's condition, or the decision's
+    ``given`` and rules, read themselves (through another predicate is that predicate's reading)."""
+    found: dict[tuple[str, str], set[str]] = {}
+
+    def note(key: tuple[str, str], cond: Condition | None) -> None:
+        if cond is None:
+            return
+        read = set()
+        for n in walk(cond):
+            if isinstance(n, (In, Cmp)):
+                read.add(n.fact)
+                if isinstance(n, Cmp) and n.against_fact:
+                    read.add(n.bound)
+            elif isinstance(n, Ref):  # a yes/no fact (or a predicate, which no fact is named after)
+                read.add(n.name)
+        if read & facts:
+            found.setdefault(key, set()).update(read & facts)
+
+    for term in terms:
+        for d in term.decisions:
+            note(("decision", d.name), d.given)
+        for clause in (c for section in term.sections for c in section.clauses):
+            if clause.defines:
+                note(("predicate", clause.defines.name), clause.defines.condition)
+            for rule in clause.rules:
+                note(("decision", rule.decision), rule.when)
+                note(("decision", rule.decision), rule.test)
+    return found

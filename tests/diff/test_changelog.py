@@ -221,3 +221,18 @@ def test_the_what_changed_page_says_not_asked_where_the_old_edition_did_not_ask(
             in page)
     assert "<p>1.0.0: <strong>not asked</strong> → 2.0.0: <strong>yes</strong> (cure#targets)</p>" in page
     assert "no answer" not in page
+
+
+def test_a_heading_clarified_says_what_changed_in_it():
+    """Name, aliases and the words of a question (tests/fixtures/diff/heading-reworded): not an empty item."""
+    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", str(FIXTURES / "heading-reworded")],
+                                catch_exceptions=False)
+    assert (result.exit_code, result.stderr, result.stdout) == (0, "", (
+        "# What changed in Second\n\n"
+        "Changes from First (v1) to v2, published 2020-02-01.\n\n"
+        "## Cures\n\n"
+        "### Clarifications\n\n"
+        "- **Entry heading clarified** (`cure`): Now named Cures (was Cure); also called Remedy; "
+        "no longer called Mend.\n"
+        "  - Whether a cure may target the character: the question reworded (was “Whether the cure may target "
+        "a character”).\n"))

@@ -98,3 +98,61 @@ def test_a_short_clause_counts_its_editorial_fix_beside_its_word_change(pages):
 
 def test_a_clause_replaced_whole_has_nothing_inside_to_show(pages):
     assert "rb-inside" not in change_block(pages["inside"], "battle--replaced")
+
+
+# -- the notice for players (issue 11 point 7): ``rulebook changelog EDITION`` on each edition's page ----------
+
+LEVELS = FIXTURES / "levels"  # v1 first; v2 punctuation only; v3 reworded; v4 a rule change
+
+
+def _notice_on_page(page: str) -> list[tuple]:
+    """The page's "For players" section as (what, ref) per item and (when, old, new) per situation."""
+    import html
+    import re
+
+    notice = page[page.index('<h2 id="notice">'):page.index('<h2 id="summary">')]
+    found = re.findall(r"<li><strong>([^<]*)</strong> \(([^)]*)\)|<li>([^<]*): was <strong>([^<]*)</strong>, "
+                       r"now <strong>([^<]*)</strong>\.</li>", notice)
+    return [(html.unescape(w), r) if w else (html.unescape(when), old, new) for w, r, when, old, new in found]
+
+
+def _notice_of_command(root: Path | None, edition: str) -> tuple[list[tuple], int]:
+    """``rulebook changelog EDITION --format json`` as the same tuples, and its editorial count."""
+    import json
+
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    args = ["changelog", edition, "--format", "json"] + (["--rulebook", str(root)] if root else [])
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    log = json.loads(result.stdout)
+    out = []
+    for term in log["terms"]:
+        for it in term["rule_changes"] + term["clarifications"]:
+            out.append((it["what"], it["ref"]))
+            out += [("When " + " and ".join(p["holds"]) if p["holds"] else "In every situation", p["old"], p["new"])
+                    for p in it["played"]]
+    return out, log["editorial"]
+
+
+@pytest.mark.parametrize("which", ["levels", "bundled"])
+def test_every_edition_s_what_changed_page_carries_its_changelog(which, sites, build, tmp_path):
+    """Each edition after the first has the notice ``rulebook changelog`` drafts for it, item for item."""
+    root = LEVELS if which == "levels" else None
+    site = sites["bundled"] if which == "bundled" else tmp_path / "site"
+    if which == "levels":
+        assert build(LEVELS, site).exit_code == 0
+    book = load_rulebook(root or Path(__file__).resolve().parents[2] / "rulebook")
+    shown = {}
+    for edition in book.editions[1:]:
+        page = (site / "editions" / edition.id / "changes" / "index.html").read_text(encoding="utf-8")
+        items, editorial = _notice_of_command(root, edition.id)
+        shown[edition.id] = _notice_on_page(page)
+        assert shown[edition.id] == items, edition.id
+        assert (f"{editorial} editorial change" in page) == (editorial > 0), edition.id
+    assert not (site / "editions" / book.editions[0].id / "changes").exists()
+    if which == "levels":
+        assert shown == {"v2": [], "v3": [("Clarified", "cure#targets")],
+                         "v4": [("Rule changed", "cure#targets"), ("When paralyzed and not poisoned", "no", "yes")]}

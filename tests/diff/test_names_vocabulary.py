@@ -1,0 +1,127 @@
+"""Decisions and predicates whose answers changed through the vocabulary alone (issue 11, point 1).
+
+Fixture vocabulary-only: v2 changes no term file. Its vocabulary overlay
+inserts special_initiative into the ordered fact battle_step, before resolve,
+and adds the value end to the (unordered) fact phase. The predicate
+before_resolution ({before: {battle_step: resolve}}) and the decision
+battle.may_play_enhancement that requires it now answer yes in the new step:
+both are listed as changed, with counts, descriptions and witnesses, charged
+to the vocabulary. battle.may_retreat requires {is: {phase: main}}: the new
+value reads as v1's rule would read it (no), so it is compared and not listed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from compiler.build import load_rulebook
+from compiler.cli import main
+from compiler.diff.engine import diff_editions
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "vocabulary-only"
+UNKNOWN = "[the old edition does not know value battle_step=special_initiative]"
+
+
+def _run(fmt: str) -> str:
+    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--no-cache", "--format", fmt, "--rulebook", str(FIXTURE)],
+                                catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    return result.stdout
+
+
+def test_names_changed_only_through_the_vocabulary_are_listed_with_counts():
+    book = load_rulebook(FIXTURE)
+    result = diff_editions(book, "v1", book, "v2")
+    assert result.changes == ()
+    assert [(n.kind, n.name, n.status, n.changes, n.predicates, n.facts, n.behaviour.extent(),
+             [(t.old, t.new, t.situations, [d.text for d in t.descriptions]) for t in n.behaviour.transitions])
+            for n in result.names] == [
+        ("decision", "battle.may_play_enhancement", "changed", (), ("before_resolution",), ("battle_step",),
+         "broadened in 1 of 4 situations; narrowed in none",
+         [(False, True, 1, ["whenever battle_step is special_initiative"])]),
+        ("predicate", "before_resolution", "changed", (), (), ("battle_step",),
+         "broadened in 1 of 4 situations; narrowed in none",
+         [(False, True, 1, ["whenever battle_step is special_initiative"])]),
+    ]
+    # compared, and the same: an is-test reads the new value of phase as v1's rule would
+    assert "battle.may_retreat" not in [n.name for n in result.names]
+
+
+def test_the_text_lists_them_under_the_decisions_charged_to_the_vocabulary():
+    lines = _run("text").splitlines()
+    assert lines == [
+        "rulebook diff v1 -> v2: the vocabulary only",
+        "",
+        "vocabulary:",
+        "  fact changed: battle_step (values added: special_initiative; "
+        "order: declare_attack < declare_block < special_initiative < resolve)",
+        "  fact changed: phase (values added: end)",
+        "",
+        "decisions, predicates and constraints:",
+        "  changed  decision battle.may_play_enhancement (battle): Whether an enhancement may be played now.",
+        "    battle.may_play_enhancement broadened in 1 of 4 situations; narrowed in none",
+        "      no -> yes in 1 situation: whenever battle_step is special_initiative",
+        "      when battle_step=special_initiative: old no (battle#enhancements), new yes (battle#enhancements) "
+        + UNKNOWN,
+        "    uses changed predicate before_resolution",
+        "    changed by the vocabulary: fact battle_step",
+        "  changed  predicate before_resolution (battle): The step comes before resolution.",
+        "    defined in battle#before-resolution",
+        "    before_resolution broadened in 1 of 4 situations; narrowed in none",
+        "      no -> yes in 1 situation: whenever battle_step is special_initiative",
+        "      when battle_step=special_initiative: old no (battle#before-resolution), "
+        "new yes (battle#before-resolution) " + UNKNOWN,
+        "    changed by the vocabulary: fact battle_step",
+    ]
+
+
+def test_markdown_html_and_json_list_them():
+    md = _run("markdown").splitlines()
+    assert "- `battle.may_play_enhancement` (decision, changed): broadened in 1 of 4 situations; narrowed in none; " \
+           "uses changed predicate `before_resolution`; changed by the vocabulary: fact `battle_step`" in md
+    assert "- `before_resolution` (predicate, changed): broadened in 1 of 4 situations; narrowed in none; " \
+           "defined in `battle#before-resolution`; changed by the vocabulary: fact `battle_step`" in md
+    html = _run("html")
+    assert '<article id="name-decision-battle.may_play_enhancement" class="name changed">' in html
+    assert html.count("<p>changed by the vocabulary: fact <code>battle_step</code></p>") == 2
+    data = json.loads(_run("json"))
+    assert [(n["kind"], n["name"], n["status"], n["facts"], n["predicates"], n["changes"],
+             n["behaviour"]["broadened"], n["behaviour"]["situations"]) for n in data["names"]] == [
+        ("decision", "battle.may_play_enhancement", "changed", ["battle_step"], ["before_resolution"], [], 1, 4),
+        ("predicate", "before_resolution", "changed", ["battle_step"], [], [], 1, 4)]
+    assert data["changes"] == []
+
+
+def test_fail_on_rule_change_fails_when_the_vocabulary_changed_answers():
+    """No clause changed, but answers did: CI's --fail-on rule-change must not let it through."""
+    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--no-cache", "--fail-on", "rule-change",
+                                       "--rulebook", str(FIXTURE)], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (1, "")
+
+
+def test_the_markdown_summary_lists_them_with_the_rule_changes():
+    """A reviewer reads the summary first: answers changed with no clause changed are said there."""
+    md = _run("markdown").splitlines()
+    assert md[2] == "**0 rule changes**, 0 clarifications, 0 editorial; " \
+                    "**answers changed by the vocabulary**: 1 decision, 1 predicate"
+    start = md.index("### Rule changes")
+    assert md[start:start + 5] == [
+        "### Rule changes",
+        "",
+        "- `battle.may_play_enhancement` (decision, changed by the vocabulary): "
+        "broadened in 1 of 4 situations; narrowed in none",
+        "- `before_resolution` (predicate, changed by the vocabulary): "
+        "broadened in 1 of 4 situations; narrowed in none",
+        "",
+    ]
+
+
+def test_a_diff_limited_to_some_terms_compares_only_their_names():
+    """`terms=` (a term's history): names that other terms declare or define are not compared."""
+    book = load_rulebook(FIXTURE)
+    assert diff_editions(book, "v1", book, "v2", terms=["cure"]).names == ()
+    assert [n.name for n in diff_editions(book, "v1", book, "v2", terms=["battle"]).names] == [
+        "battle.may_play_enhancement", "before_resolution"]
