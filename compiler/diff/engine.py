@@ -240,6 +240,7 @@ class _Differ:
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
         self._pairs = pairs
+        self._pair_of = {p.id: p for p in pairs}  # the level reads a clause's term on each side
         self._terms = {p.id: p.new or p.old for p in pairs}
         # Each side's words per term, for a sentence that moved to or from another clause (level).
         self._words = ({p.id: " ".join(c.text for c in p.old.clauses) for p in pairs if p.old},
@@ -248,6 +249,10 @@ class _Differ:
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
         pairings = match_clauses(pairs, declared)
+        self._pairings = pairings
+        # The clauses of each side paired with the other's (the subrules a heading may head), made once.
+        self._paired = ({c.ref for p in pairings if p.old and p.new for c in p.old},
+                        {c.ref for p in pairings if p.old and p.new for c in p.new})
         # Each old clause's counterpart, so that a procedure reads a renamed step as the same step.
         self._counterpart = {p.old[0].ref: p.new[0].ref for p in pairings if len(p.old) == 1 and len(p.new) == 1}
         drafts = [self._header(p) for p in pairs] + [self._clause_draft(p)
@@ -518,6 +523,7 @@ class _Differ:
         step = renumbering(*self._steps, p.old[0], p.new[0]) \
             if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
         line = redline(d["old_text"] or "", d["new_text"] or "")
+        d["covered"] = self._covered(d)
         level = self._level(d, kind or "reworded", text, line, own, changed)
         if kind is None:
             # The rules were rewritten with the words, and the words say a rule changed though the
@@ -547,7 +553,8 @@ class _Differ:
         # Changed behaviour first; a meaning restated equivalently still shows as equivalent.
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
         # (a clause listed for its decision's given has the same rules: no drift between its words and them)
-        drift = self._drift(d, text, bool(changed)) if kind not in ("added", "removed") and not d.get("asked") else []
+        drift = (self._drift(d, text, bool(changed)) + self._carried_flags(d, line, level)
+                 if not d.get("asked") else []) if kind not in ("added", "removed") else self._rule_less(d, level)
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -638,22 +645,74 @@ class _Differ:
 
     def _level(self, d: dict, kind: str, text: str, line: Redline, own: list, changed: list) -> str:
         """Answers first (the clause's own, by its model), then the words (``compiler.diff.level``):
-        an added or removed clause with rules of its own that answer as the other side did is a
-        clarification, one without rules is read by its words; a rewording of a clause with rules
-        is read by its sentences only (its words within a sentence are the model's to judge)."""
+        an added or removed clause with rules of its own that answer as the other side did, or with
+        none where the model covers it (``_covered``), is a clarification, one that no model covers
+        is read by its words; a rewording of a clause with rules is read by its sentences only (its
+        words within a sentence are the model's to judge), less those that came or went with all of
+        its rules."""
         if self._answers_changed(d, own, changed):
             return L.RULE_CHANGE
         if d["header"]:
             return L.level(False, text == K.REWORDED or kind in ("added", "removed"))
         if kind in ("added", "removed"):
-            return L.CLARIFICATION if d["has_meaning"] or not L.words_rule_change(kind, line) else L.RULE_CHANGE
+            if d["has_meaning"] or d["covered"] is not None:
+                return L.CLARIFICATION  # the model answers for it, and answers as the other side does
+            return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._said_elsewhere(d)) else L.CLARIFICATION
         if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
         terms = {c.term for c in d["olds"] + d["news"]}
         elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
         tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
         return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
-                                                    tested=tested) else L.CLARIFICATION
+                                                    tested=tested, carried=self._carried(d)) else L.CLARIFICATION
+
+    @staticmethod
+    def _carried(d: dict) -> frozenset[str]:
+        """The side (``DELETE``, ``INSERT``) whose sentences came or went with all of the clause's rules
+        (the model answering as before, or the level says so first): the model says that what they
+        said is said elsewhere."""
+        ruled = [any(c.rules for c in d[side]) for side in ("olds", "news")]
+        return frozenset({L.DELETE} if ruled == [True, False] else {L.INSERT} if ruled == [False, True] else ())
+
+    def _carried_flags(self, d: dict, line: Redline, level: str) -> list[str]:
+        """For a rewording read as no rule change: each whole sentence that came or went with the
+        clause's rules, so that a rule the sentence held beside them still shows to a reviewer."""
+        if level == L.RULE_CHANGE or d["header"]:
+            return []
+        return [L.carried_flag(op, sentence) for op, sentence in L.carried_sentences(line, self._carried(d))]
+
+    def _said_elsewhere(self, d: dict) -> tuple[str, str]:
+        """For an added or removed clause, where its words may live on (``level.lives_on``), one
+        clause apart from the next (" | "): its term on the other side, and the clauses of its own
+        side that have rules of their own (what they say, the model answers for; a clause that is
+        as new as this one vouches for nothing)."""
+        clause = (d["news"] or d["olds"])[0]
+        pair = self._pair_of[clause.term]
+        mine = pair.new if d["news"] else pair.old
+        return tuple(" | ".join(c.text for c in term.clauses if c.ref != clause.ref and
+                                (term is not mine or L.modelled(c))) if term else ""
+                     for term in (pair.old, pair.new))
+
+    def _rule_less(self, d: dict, level: str) -> list[str]:
+        """For an added or removed clause with no rule of its own read as a clarification, a drift flag
+        saying why, so that a rule the model does not hold still shows to a reviewer."""
+        if level != L.CLARIFICATION or d["has_meaning"] or d["header"]:
+            return []
+        return [d["covered"] if d["covered"] is not None else L.LIVES_ON]
+
+    def _covered(self, d: dict) -> str | None:
+        """Why an added or removed clause with no rule of its own is no rule change, as a drift flag: the
+        model covers it (``level.covered``), or it heads subrules that carry the other side's (``level.subrules_heading``)."""
+        if d["header"] or d["kind"] not in ("added", "removed") or d["has_meaning"]:
+            return None
+        added = d["kind"] == "added"
+        clause = (d["news"] if added else d["olds"])[0]
+        pair = self._pair_of[clause.term]
+        term, other = (pair.new, pair.old) if added else (pair.old, pair.new)
+        reason = L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
+        if reason is not None:
+            return L.COVERED + reason
+        return L.subrules_heading(clause, term.clauses, self._paired[1 if added else 0], added)
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,

@@ -7,24 +7,45 @@
   answers a question that one side does not ask (a decision, predicate or
   procedure that exists on one side only).
 
-Answers decide first: where a clause has machine-readable meaning (rules, a
-definition, a table or steps, on either side), its own answers (clause-level
-behaviour: ``compiler.diff.clause_behaviour``). Where they did not change, the
-words still decide, conservatively, since a rule change hidden as a
-clarification is the worst mistake a reviewer can be shown and a model covers
-only the questions its editors asked (``words_rule_change``):
+Answers decide where a model covers the clause; words decide only where none
+does. Where a clause has machine-readable meaning (rules, a definition, a
+table or steps, on either side), its own answers decide (clause-level
+behaviour: ``compiler.diff.clause_behaviour``). A clause with no rule of its
+own is covered where the editors modelled the structure it belongs to
+(``covered``): a step of a procedure whose other steps carry rules (they gave
+the steps rules one by one and none to this one), an item naming a value of a
+fact the term's rules test ("Hero wins"), a lead-in to a modelled or covered
+clause. Added or removed, such a clause is a clarification: it states no rule
+the model does not hold. Not so a step inserted into (or withdrawn from) a
+procedure that both sides have: that changes the procedure's order.
 
-- a clause added or removed with no rule of its own is a rule change (even a
-  lead-in: "The following scenarios have special rules ...:" is one);
+Where no model covers the words, or the answers did not change, the words
+still decide, conservatively, since a rule change hidden as a clarification
+is the worst mistake a reviewer can be shown and a model covers only the
+questions its editors asked (``words_rule_change``):
+
+- a clause added or removed with no rule of its own that no model covers is
+  a rule change ("The following scenarios have special rules ...:" over
+  clauses no rule models is one), unless every word of it lives on
+  (``lives_on``: in runs of ``SENTENCE_WORDS`` words or more, in the other
+  edition or in a clause of its own side with rules of its own), or it is the
+  one-sentence heading of subrules (its number and a letter) some of which
+  carry rules of the other side (``subrules_heading``: CR 903.9 over
+  903.9a-c, 2019's 903.9 split in two and its 903.9a). Each such
+  clarification carries a drift flag saying why, so that a rule the model
+  does not hold still shows to a reviewer;
 - a rewording is a rule change when it adds or removes a whole sentence (one
   that is not moved within the clause, nor says itself that it restates or
   cites: "In other words ...", "See rule ...", "Since <words the clause
-  already says>, ..."), when it adds or removes words with nothing in their
+  already says>, ...", nor came or went with all of the clause's rules while
+  the model answers as before: the model says that what it said is said
+  elsewhere), when it adds or removes words with nothing in their
   place (a list item or a condition: "hand, graveyard, or library" losing
   "graveyard"), or brings in more new words than it takes out, or when a
-  number that is not a rule number changes. Words replaced one for one by
-  other words ("add" -> "move") are a clarification: the model, or the
-  reviewer, says whether the answer moved. In a clause with rules of
+  number that is not a rule number changes. A noun naming a quotation as
+  words ("The phrase “Restore abilities” means ...") adds none. Words replaced
+  one for one by other words ("add" -> "move") are a clarification: the
+  model, or the reviewer, says whether the answer moved. In a clause with rules of
   its own only whole (or rewritten) sentences and numbers count: words moved
   within a sentence ("A cure targets a poisoned character" -> "Only a
   poisoned character can be the target of a cure") are the model's to judge,
@@ -40,7 +61,7 @@ from __future__ import annotations
 
 import re
 
-from .classify import normal_words
+from .classify import keys_tested, normal_words
 from .redline import DELETE, EQUAL, INSERT, Redline, words
 from .steps import without_step_number
 
@@ -102,18 +123,28 @@ def words_changed(old: str, new: str) -> bool:
 
 
 def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
-                      modelled: bool = False, tested: frozenset[str] = frozenset()) -> bool:
+                      modelled: bool = False, tested: frozenset[str] = frozenset(),
+                      carried: frozenset[str] = frozenset()) -> bool:
     """Whether the words alone may change a rule that no model shows (see the module docstring).
 
     ``old_elsewhere`` and ``new_elsewhere``: the text of the rest of the terms on each side. A sentence
-    that this clause gains from, or gives to, another clause is moved, not a new or withdrawn rule.
+    that this clause gains from, or gives to, another clause is moved, not a new or withdrawn rule;
+    an added or removed clause is none when every word of it lives on there (``lives_on``).
     ``modelled``: the clause has rules of its own, whose answers did not change; ``tested``: the
-    facts, values (``fact=value``) and predicates they test.
+    facts, values (``fact=value``) and predicates they test. ``carried``: the side (``INSERT``,
+    ``DELETE``) whose whole sentences came or went with all of the clause's rules, whose answers the
+    model shows the same: what those sentences said, the model says is said elsewhere.
     """
-    if kind in ("added", "removed"):
-        return True
+    if kind == "added":
+        return not lives_on(redline.new, old_elsewhere + " | " + new_elsewhere)
+    if kind == "removed":
+        return not lives_on(redline.old, new_elsewhere + " | " + old_elsewhere)
+    named = _naming_nouns(redline)
+    if named is not None:
+        redline = named
     whole = _whole(redline, INSERT) + _whole(redline, DELETE)
-    return bool(_whole_sentences(redline, old_elsewhere, new_elsewhere) or _numbers(redline)
+    sentences = _whole_sentences(redline, old_elsewhere, new_elsewhere, carried)
+    return bool(sentences or _numbers(redline)
                 or (not modelled and _words_in_or_out(redline, whole))
                 or (modelled and items_in_or_out(redline.old, redline.new, tested)))
 
@@ -156,11 +187,43 @@ def _items(text: str) -> list[str]:
     return found
 
 
-def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str) -> list[str]:
+# A noun that names a quotation as words: "The phrase “Restore abilities” means “heal”".
+_NAMING = re.compile(r"(?i)\b(?:the\s+)?(?:phrase|term|word|words|expression)\s+(?=[\"“‘'])")
+
+
+def _naming_nouns(redline: Redline) -> Redline | None:
+    """The redline of the texts without nouns that name a quotation as words (the phrase "X" is
+    "X": the quotation names it already), or None where neither text has one."""
+    from .redline import redline as diff  # the module's own function, shadowed by the argument
+
+    old, new = _NAMING.sub("", redline.old), _NAMING.sub("", redline.new)
+    return None if (old, new) == (redline.old, redline.new) else diff(old, new)
+
+
+def lives_on(text: str, elsewhere: str) -> bool:
+    """Every word of the text that carries something (articles and prepositions aside) stands in a
+    run of at least ``SENTENCE_WORDS`` words found, in order and together, in ``elsewhere`` (the
+    other side, and the other clauses of its own side): the clause says again what is said there.
+    Runs are matched by whole words, case and typography folded, never across a " | "."""
+    said = normal_words(text)
+    there = " | ".join(" ".join(normal_words(part)) for part in elsewhere.split(" | "))
+    there = f" {there} "
+    covered = [False] * len(said)
+    for i in range(len(said)):
+        n = SENTENCE_WORDS
+        while i + n <= len(said) and f" {' '.join(said[i:i + n])} " in there:
+            n += 1
+        if n > SENTENCE_WORDS:
+            covered[i:i + n - 1] = [True] * (n - 1)
+    return bool(said) and all(hit or w in FUNCTION_WORDS for w, hit in zip(said, covered))
+
+
+def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str,
+                     carried: frozenset[str] = frozenset()) -> list[str]:
     """Sentences inserted or deleted whole, less those moved (within the text or from or to another
-    clause) and those that say themselves that they restate or cite."""
-    added = _whole(redline, INSERT)
-    dropped = _whole(redline, DELETE)
+    clause), those that say themselves that they restate or cite, and those on a ``carried`` side."""
+    added = [] if INSERT in carried else _whole(redline, INSERT)
+    dropped = [] if DELETE in carried else _whole(redline, DELETE)
     out = []
     for sentence, side, other in [(s, redline.new, redline.old + " " + old_elsewhere) for s in added] + \
             [(s, redline.old, redline.new + " " + new_elsewhere) for s in dropped]:
@@ -168,6 +231,18 @@ def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str) -
             continue
         out.append(sentence)
     return out
+
+
+def carried_sentences(redline: Redline, carried: frozenset[str]) -> list[tuple[str, str]]:
+    """(op, sentence): the whole sentences on the ``carried`` sides (see ``words_rule_change``)."""
+    return [(op, s) for op in (DELETE, INSERT) if op in carried for s in _whole(redline, op)]
+
+
+def carried_flag(op: str, sentence: str) -> str:
+    """The drift flag of a sentence that came or went with the clause's rules."""
+    if op == DELETE:
+        return f"the text no longer says “{sentence}”: it went with the clause's rules, and the answers are the same"
+    return f"the text now says “{sentence}”: it came with the clause's rules, and the answers are the same"
 
 
 def _contains(text: str, sentence: str) -> bool:
@@ -240,6 +315,93 @@ def _numbers(redline: Redline) -> bool:
     def numbers(text: str) -> list[str]:
         return set(re.findall(r"\d+", _CITED.sub(r"\1#", without_step_number(text))))
     return numbers(redline.old) != numbers(redline.new)
+
+
+#: How a drift flag begins that says why a clause with no rule of its own is no rule change.
+COVERED = "no rule of its own; the editors' model covers it as "
+#: The drift flag of a clause with no rule of its own whose words all live on (``lives_on``).
+LIVES_ON = "no rule of its own; every word of it is said elsewhere: in the other edition or in a clause with rules of its own"
+
+
+def modelled(clause) -> bool:
+    """The clause has machine-readable meaning of its own: rules, a definition, a table or steps."""
+    return bool(clause.rules or clause.defines or clause.steps or clause.table)
+
+
+def covered(clause, term, other, vocabulary) -> str | None:
+    """How the editors' model covers a clause with no rule of its own, in words, or None where it
+    does not (then the words decide). ``term``: the clause's term on its side; ``other``: that
+    term on the other side (None where the term is new or withdrawn); ``vocabulary``: the side's.
+
+    - a step of a procedure some other step of which has rules: the editors gave the steps rules
+      one by one, and none to this one. Not where the procedure exists on the other side too: a
+      step inserted into or withdrawn from it changes its order, an answer.
+    - an item naming a value of a fact that the term's rules test ("Hero wins": ``hero_wins`` of
+      ``battle_outcome``): a short clause (``SHORT_ITEM`` words) with no end mark;
+    - a lead-in (its text ends with a colon) to a clause that is modelled or covered as an item.
+    """
+    if modelled(clause):
+        return None
+    for c in term.clauses:
+        if c.steps is not None and clause.ref in c.steps.order:
+            steps = [s for s in term.clauses if s.ref in c.steps.order and s.ref != clause.ref]
+            elsewhere = other is not None and any(s.steps and s.steps.procedure == c.steps.procedure
+                                                  for s in other.clauses)
+            if elsewhere or not any(modelled(s) for s in steps):
+                return None
+            return f"a step of {c.steps.procedure}, whose other steps carry its rules"
+    named = _value_named(clause, term, vocabulary)
+    if named is not None:
+        return f"an item naming the value {named[1]} of {named[0]}, which its rules test"
+    if clause.text.rstrip().endswith(":"):
+        section = next(s for s in term.sections if s.key == clause.section).clauses
+        at = [c.id for c in section].index(clause.id)
+        after = section[at + 1] if at + 1 < len(section) else None
+        if after is not None and (modelled(after) or _value_named(after, term, vocabulary) is not None):
+            return f"a lead-in to {after.ref}, which the model covers"
+    return None
+
+
+def subrules_heading(clause, clauses, carried: set[str], added: bool = True) -> str | None:
+    """Why a clause with no rule of its own, one sentence, is the heading of its subrules, or None:
+    it has subrules (its number and a letter, among ``clauses``, its side's clauses of its term), some
+    of them ``carried`` (paired with a clause of the other side): a heading put over rules that were
+    there, which carry what was said (each subrule, new or not, is graded by its own words), and
+    introduces them ("903.9. A commander may return to the command zone during a Commander game."
+    over 903.9a-c, 2019's 903.9 split in two and its 903.9a; "704.6. Some variant games include
+    additional state-based actions that aren't normally applicable:" over 2019's 704.5t-x and a new
+    704.6d). ``added`` False: a heading withdrawn over subrules that live on. Numbers are the
+    clauses' printed numbers, else their ids."""
+    if modelled(clause) or len(list(_SENTENCE.finditer(clause.text.strip()))) != 1:
+        return None
+    subrules = [c for c in clauses if re.fullmatch(re.escape(_number(clause)) + "[a-z]", _number(c))]
+    kept = [c.ref for c in subrules if c.ref in carried]
+    if not kept:
+        return None
+    return (f"no rule of its own; the heading of {', '.join(c.ref for c in subrules)}, "
+            + ("of which " + ", ".join(kept) + " carry rules of the edition before" if added else
+               "of which " + ", ".join(kept) + " live on in the edition after"))
+
+
+def _number(clause) -> str:
+    """The clause's printed rule number, else its id."""
+    return clause.number if clause.number is not None else clause.id
+
+
+def _value_named(clause, term, vocabulary) -> tuple[str, str] | None:
+    """(fact, value): a value of an enum fact the term's rules test that a short item names (every
+    word of the value, compared by its first ``STEM`` letters); None where it names none."""
+    said = normal_words(clause.text)
+    if not said or len(said) > SHORT_ITEM or re.search(r"[.!?;:]\s*$", clause.text):
+        return None
+    stems = {w[:STEM] for w in said}
+    tested = {k.split("=", 1)[0] for k in keys_tested(term.clauses, {})}
+    for fact in vocabulary.facts:
+        if fact.type == "enum" and fact.name in tested:
+            for value in fact.values:
+                if {w[:STEM] for w in value.casefold().split("_")} <= stems:
+                    return fact.name, value
+    return None
 
 
 #: Above rule-change for ``--fail-on``: a rule change whose old edition's suite has cases that flip

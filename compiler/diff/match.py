@@ -504,31 +504,42 @@ def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) ->
 
     - A pairing whose old clause loses words (``LOST_WORDS`` or more) that a new clause of the same
       term left alone holds (``LOST_SHARE`` of them) is a split into both: rule 903.9's graveyard and
-      exile go to a new 903.9a while its other words stay in 903.9b. The same the other way is a merge.
+      exile go to a new 903.9a while its other words stay in 903.9b. The same the other way is a merge;
+      where both could be, the one whose clause holds more of the words.
     - A clause left alone on either side whose words live on in the other: ``_left_alone``.
     """
     ostems = [_stems(k) for k in okeys]
     nstems = [_stems(k) for k in nkeys]
-    out = []
-    for c in chosen:
-        if len(c.olds) != 1 or len(c.news) != 1:
-            out.append(c)
-            continue
+    out = list(chosen)
+    # The pairings are looked at in an order that names no side, and each takes the part (or whole)
+    # that holds more of its words, so that a clause two pairings could take goes to the same one
+    # from either side (diff(B, A) mirrors diff(A, B)).
+    singles = [k for k, c in enumerate(chosen) if len(c.olds) == 1 and len(c.news) == 1]
+    singles.sort(key=lambda k: sorted([(olds[chosen[k].olds[0]].ref, olds[chosen[k].olds[0]].text),
+                                       (news[chosen[k].news[0]].ref, news[chosen[k].news[0]].text)]))
+    for k in singles:
+        c = chosen[k]
         i, j = c.olds[0], c.news[0]
         lost = set(ostems[i]) - set(nstems[j])
         gained = set(nstems[j]) - set(ostems[i])
+        options = []
         part = _holder(lost, news, j, nstems, used_new)
-        whole = None if part is not None else _holder(gained, olds, i, ostems, used_old)
         if part is not None:
-            used_new.add(part)
-            out.append(_Candidate(c.score, (i,), tuple(sorted((j, part))), "split",
-                                  similarity(okeys[i], _joined(nkeys, sorted((j, part))))))
-        elif whole is not None:
-            used_old.add(whole)
-            out.append(_Candidate(c.score, tuple(sorted((i, whole))), (j,), "merge",
-                                  similarity(_joined(okeys, sorted((i, whole))), nkeys[j])))
+            options.append((-len(lost & set(nstems[part])), news[part].ref, news[part].text, "split", part))
+        whole = _holder(gained, olds, i, ostems, used_old)
+        if whole is not None:
+            options.append((-len(gained & set(ostems[whole])), olds[whole].ref, olds[whole].text, "merge", whole))
+        if not options:
+            continue
+        *_, how, holder = min(options)
+        if how == "split":
+            used_new.add(holder)
+            out[k] = _Candidate(c.score, (i,), tuple(sorted((j, holder))), "split",
+                                similarity(okeys[i], _joined(nkeys, sorted((j, holder)))))
         else:
-            out.append(c)
+            used_old.add(holder)
+            out[k] = _Candidate(c.score, tuple(sorted((i, holder))), (j,), "merge",
+                                similarity(_joined(okeys, sorted((i, holder))), nkeys[j]))
     return _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_new)
 
 

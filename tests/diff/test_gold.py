@@ -81,40 +81,25 @@ UNSEEN: dict[tuple[str, str], str] = {
 
 #: Labelled clarifications that the diff reads as rule changes (the safe direction), each with why.
 OVERCAUTIOUS = {
-    # Clauses added or removed with no rule of their own: the words alone cannot say that what they
-    # state is said elsewhere, or is no rule (a list of outcomes, a lead-in, a step that only names
-    # what other steps decide), so they are read as rule changes (compiler.diff.level).
+    # Clauses added or removed with no rule of their own that no model covers (not a step, lead-in
+    # or item of a structure the editors modelled: compiler.diff.level.covered): the words alone
+    # cannot say that what they state is said elsewhere, so they are read as rule changes.
     ("reg-2012-3.0.0", "added heal#decrease-removed"): "restates 2012's regained strength in other words",
-    ("reg-2012-3.0.0", "added heal#discard-pile-same-character"): "2012's sentence, with more words",
     ("reg-3.0.0-4.0.0-draft", "heal#discard-pile-same-character"): "answers nothing 4.0.0 still asks",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#four-outcomes"): "a lead-in to the outcomes",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#evil-character-wins"): "an outcome, no rule",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#hero-wins"): "an outcome, no rule",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#mutual-destruction"): "an outcome, no rule",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#stalemate"): "an outcome, no rule",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#step-1"): "names what other rules decide",
-    ("reg-3.0.0-4.0.0-draft", "added battle-resolution#step-3"): "names what other rules decide",
-    ("reg-4.0.0-draft-5.0.0", "added targeting#default-locations"): "a lead-in to the table",
-    ("numbered-rules-cr-2019-2022", "added commander#r903-9"): "a lead-in to 903.9a and 903.9b",
-    # Words added or withdrawn that a reader knows to change nothing; the words alone cannot.
-    ("reg-5.0.0-11.0.0", "heal#restore-abilities"): '"The phrase" prefixed: a word added, not a rule',
-    ("reg-5.0.0-11.0.0", "heal#removes-effects"): "a withdrawn sentence whose rule other clauses keep",
     # The editors' model answers differently where the label reads the same rule: the footnote's
     # predicate (which effects it lists) is false for set_aside, now a line of its own with the
     # same location, and true for effects 5.0.0 did not know. No decision uses it, but a predicate
     # no decision uses can still be a term cards use (2012's being_discarded_phrase): it counts.
     ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "the model's predicate lists others",
-    # A text-only excerpt (no model): sentences rewritten, added or new read as rule changes.
+    # A text-only excerpt (no model): sentences rewritten or added read as rule changes.
     ("numbered-rules-coin-flip", "rules#r705-1+rules#r705-2"): "two rules in one, the same flips",
     ("numbered-rules-coin-flip", "rules#r705-3"): '"Some cards refer to flipping a coin." prefixed',
-    ("numbered-rules-coin-flip", "added rules#r704-6"): "a lead-in to 704.6a-704.6f",
 }
 
 
 #: Exceptions above whose kind differs too: a clause whose rules were rewritten with its words is
 #: semantic exactly when it is a rule change (compiler.diff.engine), so it follows the level.
 KIND_FOLLOWS_LEVEL = {
-    ("reg-5.0.0-11.0.0", "heal#removes-effects"): "semantic",
     ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "semantic",
 }
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.diff.level import words_changed, words_rule_change
-from compiler.diff.redline import redline
+from compiler.diff.level import lives_on, words_changed, words_rule_change
+from compiler.diff.redline import DELETE, INSERT, redline
 
 
 @pytest.mark.parametrize(("old", "new", "rule_change"), [
@@ -85,3 +85,47 @@ def test_in_a_clause_with_rules_words_moved_within_a_sentence_are_the_models_to_
     line = redline("A cure targets a poisoned character.", "Only a poisoned character can be the target of a cure.")
     assert words_rule_change("reworded", line, modelled=True) is False
     assert words_rule_change("reworded", line, modelled=False) is True
+
+
+def test_a_noun_that_names_a_quotation_adds_no_word_of_the_rule():
+    """REG 5.0.0 -> 11.0.0, heal#restore-abilities: "The phrase" prefixed to a quoted phrase."""
+    assert words_rule_change("reworded", redline("“Restore abilities” means “heal”.",
+                                                 "The phrase “Restore abilities” means “heal”.")) is False
+    assert words_rule_change("reworded", redline("“Restore” means “heal”.",
+                                                 "The term “Restore” means “heal” in battle.")) is True
+
+
+# REG 2012 -> 3.0.0, heal#discard-pile-same-character: 2012's sentence, and the words of a clause of
+# 3.0.0 that has rules of its own.
+CARRIED = ("Healing cards played on a character in a discard pile must target the same character and must be "
+           "able to be played on that character as it existed prior to being discarded (the character type and "
+           "brigade it had prior to being discarded), not as it is at face value in discard pile.")
+OLD_SIDE = ("Healing enhancements can be played. Healing cards played on a character in a discard pile must "
+            "target the same character.")
+RULED_SIBLING = ("If a character was discarded earlier in the turn, a heal ability must be able to target or be "
+                 "played on that character as it existed prior to being discarded (the character type and "
+                 "brigade it had prior to being discarded), not as it is at face value in discard pile.")
+
+
+def test_an_added_clause_whose_words_all_live_on_brings_no_rule():
+    assert words_rule_change("added", redline("", CARRIED), OLD_SIDE, RULED_SIBLING) is False
+    assert words_rule_change("removed", redline(CARRIED, ""), RULED_SIBLING, OLD_SIDE) is False
+    # Half of it is said nowhere else: a rule change.
+    assert words_rule_change("added", redline("", CARRIED), OLD_SIDE, "") is True
+    # One word of its own ("twice") is enough.
+    assert words_rule_change("added", redline("", CARRIED + " It can be healed twice."), OLD_SIDE,
+                             RULED_SIBLING) is True
+
+
+def test_words_live_on_in_runs_of_words_not_one_word_here_and_one_there():
+    assert lives_on("A heal targets a character.", "A heal removes poison. | Target a character.") is False
+    assert lives_on("A heal targets a character.", "Whether a heal targets a character matters.") is True
+
+
+def test_sentences_that_came_or_went_with_all_of_a_clauses_rules_are_the_models_to_judge():
+    """tests/fixtures/diff/rule-moved-with-its-sentence, cure#removes v1 -> v2."""
+    line = redline("A cure removes poison. A cure can only target a poisoned character.", "A cure removes poison.")
+    assert words_rule_change("reworded", line, modelled=True) is True
+    assert words_rule_change("reworded", line, modelled=True, carried=frozenset({DELETE})) is False
+    # Only on the side the rules came or went with.
+    assert words_rule_change("reworded", line, modelled=True, carried=frozenset({INSERT})) is True

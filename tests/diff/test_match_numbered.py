@@ -50,7 +50,8 @@ def test_a_rewritten_subrule_keeps_its_place_in_the_renumbering():
 def test_a_rule_subdivided_into_subrules_is_a_split_and_a_rule_change():
     changes = _changes(OLD, NEW)
     assert _row(changes[("r903-9", "r903-9a+r903-9b")]) == ("split", "rule-change", "split", 0.647)
-    assert _row(changes[(None, "r903-9")]) == ("added", "rule-change", None, None)
+    # The new 903.9 heads 903.9a and 903.9b, which carry 2019's 903.9 (compiler.diff.level.split_heading).
+    assert _row(changes[(None, "r903-9")]) == ("added", "clarification", None, None)
 
 
 def test_subrules_joined_back_are_a_merge_not_a_removal():
@@ -58,6 +59,7 @@ def test_subrules_joined_back_are_a_merge_not_a_removal():
     assert _row(changes[("r903-9a+r903-9b", "r903-9")]) == ("merged", "rule-change", "merge", 0.647)
     assert sorted(k[0] for k, c in changes.items() if c.kind == "removed") == [
         "r903-11", "r903-4b", "r903-4e", "r903-9"]
+    assert changes[("r903-9", None)].level == "clarification"  # the heading of the subrules joined back
 
 
 def test_a_cited_rule_number_is_no_word_of_the_rule():
@@ -94,3 +96,14 @@ def test_one_rule_split_in_two_under_its_number_and_another_is_a_split():
     split = changes[("r705-2", "r705-1+r705-2")]
     assert (split.kind, split.matched_by, split.confidence) == ("split", "split", 0.698)
     assert [k for k, c in changes.items() if c.kind in ("removed", "added") and (k[1] or "").startswith("r705")] == []
+
+
+def test_a_withdrawn_rule_worded_like_the_rule_beside_it_stays_removed():
+    """CR 704.5j, the planeswalker uniqueness rule (2017), shares most of its words with the legend
+    rule beside it, which kept its words under 704.5j (2020). Those words add nothing to the legend
+    rule: the withdrawn rule is removed, not merged into it (fixture numbered-rules)."""
+    book = load_rulebook(COMMANDER.parent / "numbered-rules")
+    changes = {(c.old_clause, c.new_clause): c for c in
+               diff_editions(book, "cr-2017-04-28", book, "cr-2020-04-17").changes}
+    assert _row(changes[("r704-5j", None)]) == ("removed", "rule-change", None, None)
+    assert _row(changes[("r704-5k", "r704-5j")]) == ("renumbered", "editorial", "text", 1.0)

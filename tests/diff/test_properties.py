@@ -158,11 +158,34 @@ LEFT_ALONE_BESIDE_A_SPLIT = (
 )
 
 
+# Found by hypothesis (400 examples, seed 21): the new clause "new" holds words that both c0 and c2
+# lose to their rewording ("once", "card"), and the new side lists the clauses in reverse order.
+# Whichever pairing was looked at first took it as the second part of a split: c0 forward, c2
+# backward. Which pairing takes a clause left alone must not depend on the side.
+def _reversed_t2(prose: list[tuple[str, str]], defines: list[str], reverse: bool) -> dict:
+    t = _plain(2, prose)
+    clauses = t["sections"][0]["clauses"]
+    clauses[-2]["defines"]["as"] = {"any": defines}
+    clauses[-1]["text"] = "Heal heal heal heal."
+    if reverse:
+        clauses.reverse()
+    return t
+
+
+ONE_CLAUSE_TWO_PAIRINGS_COULD_TAKE = (
+    [_reversed_t2([("c0", "Heal heal heal heal heal card heal."), ("c1", "Heal heal."), ("c2", "Once heal card."),
+                   ("c3", "Heal heal.")], ["f0", "f1"], reverse=False)],
+    [_reversed_t2([("new", "Heal battle card once."), ("c0", "Cannot poisoned."), ("c1", "A card heal heal."),
+                   ("c2", "Heal heal the battle turn."), ("c3", "Heal heal.")], ["f0"], reverse=True)],
+)
+
+
 @SETTINGS
 @given(rulebook_pair())
 @example(CROSS_TERM_MOVE)
 @example(WORDS_SWAP_IDS_KEPT)
 @example(LEFT_ALONE_BESIDE_A_SPLIT)
+@example(ONE_CLAUSE_TWO_PAIRINGS_COULD_TAKE)
 def test_diff_mirrors_its_reverse(pair):
     book = load_rulebook(write(*pair))
     forward = diff_editions(book, "a", book, "b")
