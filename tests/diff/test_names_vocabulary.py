@@ -124,3 +124,20 @@ def test_a_diff_limited_to_some_terms_compares_only_their_names():
     assert diff_editions(book, "v1", book, "v2", terms=["cure"]).names == ()
     assert [n.name for n in diff_editions(book, "v1", book, "v2", terms=["battle"]).names] == [
         "battle.may_play_enhancement", "before_resolution"]
+
+
+def test_a_side_read_from_the_cache_lists_the_same(monkeypatch):
+    """The terms that read the reordered fact are loaded from the cache's entry: same bytes as --no-cache."""
+    from compiler.diff.cached import CachedSource
+
+    loaded = []
+    read = CachedSource.term
+    monkeypatch.setattr(CachedSource, "term", lambda self, tid: loaded.append(tid) or read(self, tid))
+    runs, loads = [], []
+    for _ in range(2):  # the first loads and checks in full and fills the cache; the second reads it
+        runs.append(CliRunner().invoke(main, ["diff", "v1", "v2", "--format", "json", "--rulebook", str(FIXTURE)],
+                                       catch_exceptions=False).stdout)
+        loads.append(set(loaded))
+        loaded.clear()
+    assert runs == [_run("json")] * 2
+    assert loads == [set(), {"battle"}]
