@@ -250,6 +250,9 @@ class _Differ:
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
         pairings = match_clauses(pairs, declared)
         self._pairings = pairings
+        # The clauses of each side paired with the other's (the subrules a heading may head), made once.
+        self._paired = ({c.ref for p in pairings if p.old and p.new for c in p.old},
+                        {c.ref for p in pairings if p.old and p.new for c in p.new})
         # Each old clause's counterpart, so that a procedure reads a renamed step as the same step.
         self._counterpart = {p.old[0].ref: p.new[0].ref for p in pairings if len(p.old) == 1 and len(p.new) == 1}
         drafts = [self._header(p) for p in pairs] + [self._clause_draft(p)
@@ -709,8 +712,7 @@ class _Differ:
         reason = L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
         if reason is not None:
             return L.COVERED + reason
-        carried = {c.ref for p in self._pairings if p.old and p.new for c in (p.new if added else p.old)}
-        return L.subrules_heading(clause, term.clauses, carried, added)
+        return L.subrules_heading(clause, term.clauses, self._paired[1 if added else 0], added)
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
         """Some situation is answered differently: a compared name changed, a procedure's order did,

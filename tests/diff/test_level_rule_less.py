@@ -45,6 +45,10 @@ def test_in_a_modelled_entry_the_model_covers_lead_ins_items_and_steps_but_not_s
             COVERED + "an item naming the value defender_wins of duel_outcome, which its rules test"]),
         ("duel", "draw"): ("added", "clarification", [
             COVERED + "an item naming the value draw of duel_outcome, which its rules test"]),
+        # A lead-in to a clause with meaning of its own (here a procedure; REG 5.0.0's table of
+        # default locations is one too).
+        ("duel", "resolution"): ("added", "clarification", [
+            COVERED + "a lead-in to duel#order, which the model covers"]),
         ("duel", "order"): ("added", "rule-change", []),
         # Steps of a procedure whose steps the editors gave rules one by one: these got none.
         ("duel", "step-1"): ("added", "clarification", [
