@@ -12,7 +12,12 @@ with a cache folder of its own:
 - **one term edited**: one clause's rule condition of one term changed, then
   ``rulebook check`` (only the edited file read again, compiler/recheck.py),
   ``--edits`` times, each on another term: the median and the worst, and how
-  many decisions were proved.
+  many decisions were proved;
+- **diff after the edits**: ``rulebook diff`` of a copy taken before the edits
+  against the edited folder, the first run after the last check: both sides
+  are read from the cache (the copy has the files the cold check stored; the
+  edited folder, what the incremental checks stored), so only the edited terms
+  are loaded; and the same diff ``--no-cache`` (both sides loaded in full).
 
 The floor and ``--no-cache`` run interleaved, best of ``--repeat``, in wall and
 CPU time (the machine is shared: the CPU time moves less with the load, which
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -83,6 +89,9 @@ def measure(n: int, work: Path, seed: int, repeat: int, edits: int) -> dict:
     del book
     row["cold"] = timed(lambda: run_cli(["check", str(root)]))
     row["unchanged"] = timed(lambda: run_cli(["check", str(root)]))
+    before = work / f"book-{n}-before"
+    shutil.rmtree(before, ignore_errors=True)
+    shutil.copytree(root, before)
     walls, cpus, incremental, proved = [], [], 0, 0
     for _ in range(edits):  # a different term each time
         edit_one_term(root)
@@ -94,6 +103,9 @@ def measure(n: int, work: Path, seed: int, repeat: int, edits: int) -> dict:
         proved += result[0].proved
     row.update(edited=statistics.median(walls), edited_max=max(walls), edited_cpu=statistics.median(cpus),
                incremental=incremental, edits=edits, proved=proved)
+    diff = ["diff", str(before), str(root), "--rulebook", str(root), "--format", "json"]
+    row["diff"], row["diff_cpu"] = timed2(lambda: run_cli(diff))
+    row["diff_nocache"] = timed(lambda: run_cli([*diff, "--no-cache"]))
     return row
 
 
@@ -108,14 +120,16 @@ def main(argv: list[str] | None = None) -> int:
     work = args.workdir or Path(tempfile.mkdtemp(prefix="bench-recheck-"))
     print("load average at the start: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     print("| N | floor s | check --no-cache s | /floor | /floor, CPU time | logic s | check cold (fills cache) s "
-          "| unchanged s | one term edited s, median (max) | CPU s | read only the edited file | decisions proved |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| unchanged s | one term edited s, median (max) | CPU s | read only the edited file | decisions proved "
+          "| diff after the edits s | CPU s | diff --no-cache s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for n in (int(s) for s in args.sizes.split(",")):
         r = measure(n, work, args.seed, args.repeat, args.edits)
         print(f"| {n:,} | {r['floor']:.2f} | {r['nocache']:.2f} | {r['nocache'] / r['floor']:.2f}x "
               f"| {r['nocache_cpu'] / r['floor_cpu']:.2f}x | {r['logic']:.2f} | {r['cold']:.2f} "
               f"| {r['unchanged']:.3f} | {r['edited']:.2f} ({r['edited_max']:.2f}) | {r['edited_cpu']:.2f} "
-              f"| {r['incremental']} of {r['edits']} | {r['proved']:,} |", flush=True)
+              f"| {r['incremental']} of {r['edits']} | {r['proved']:,} | {r['diff']:.2f} | {r['diff_cpu']:.2f} "
+              f"| {r['diff_nocache']:.2f} |", flush=True)
     print("load average at the end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     return 0
 

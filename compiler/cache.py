@@ -50,7 +50,7 @@ import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from .diagnostics import printable
 
@@ -66,8 +66,9 @@ if TYPE_CHECKING:
 #: vocabulary; 8: a term's files are a list, a patched term naming the files it keeps values from;
 #: 9: editor notes and the corrections log; 10: terms' updated/released, editions' version labels;
 #: 11: clauses' printed numbers; 12: editions' not_held_before; 13: what check proved, per decision
-#: and per rulebook: the ``proofs`` table, compiler/proofs.py).
-SCHEMA = 13
+#: and per rulebook: the ``proofs`` table, compiler/proofs.py; 14: terms are indexed by rulebook first, so that
+#: a rulebook made from another, as an incremental check makes it, appends to the index: ``store_edited``).
+SCHEMA = 14
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32
@@ -279,7 +280,7 @@ CREATE TABLE IF NOT EXISTS books(id INTEGER PRIMARY KEY, key TEXT UNIQUE NOT NUL
     sum TEXT NOT NULL, sources TEXT NOT NULL, editions TEXT NOT NULL, used REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS terms(book INTEGER NOT NULL, edition TEXT NOT NULL, id TEXT NOT NULL,
     digest TEXT NOT NULL, file TEXT NOT NULL, blob TEXT NOT NULL, PRIMARY KEY(book, edition, id)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS terms_blob ON terms(blob, book, edition);
+CREATE INDEX IF NOT EXISTS terms_book_blob ON terms(book, edition, blob);
 CREATE TABLE IF NOT EXISTS blobs(key TEXT PRIMARY KEY, data BLOB NOT NULL, sum TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS names(blob TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS names_name ON names(kind, name);
@@ -451,7 +452,9 @@ class Cache:
         blobs = set(blobs or ())
         for book_id in book_ids:
             blobs.update(self._ids("SELECT DISTINCT blob FROM terms WHERE book=?", (book_id,)))
-        sharing = {b for blob in blobs for b in self._ids("SELECT DISTINCT book FROM terms WHERE blob=?", (blob,))}
+        # one pass over the term lists (they are indexed by rulebook, not by term)
+        sharing = set(self._ids("SELECT DISTINCT book FROM terms WHERE blob IN (SELECT value FROM json_each(?))",
+                                (json.dumps(sorted(blobs)),)))
         for book_id in sharing | set(book_ids):
             self._drop_book_rows(book_id)
         self._drop_blobs(sorted(blobs))
@@ -525,9 +528,30 @@ class Cache:
                 gc.enable()
 
     def _store(self, root: Path, fp: Fingerprint, book: Rulebook, entries: list["_Entry"]) -> None:
+        self._store_terms(entries)
+        self._drop_book(fp.key)  # another run may have stored it meanwhile
+        skeleton = dataclasses.replace(
+            book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
+        data, checksum = _dump(skeleton, _meta_paths(root, book))
+        editions = {}
+        for edition in book.editions:
+            editions[edition.id] = _terms_sum(
+                (e.term.id, e.term.digest, e.file, e.blob) for e in entries if e.edition == edition.id)
+        sources = sorted({s for e in book.editions for s in e.sources})
+        cur = self.db.execute(
+            "INSERT INTO books(key, skeleton, sum, sources, editions, used) VALUES(?,?,?,?,?,?)",
+            (fp.key, data, checksum, json.dumps(sources), json.dumps(editions), time.time()))
+        book_id = cur.lastrowid
+        self.db.executemany("INSERT INTO terms VALUES(?, ?, ?, ?, ?, ?)",
+                            [(book_id, e.edition, e.term.id, e.term.digest, e.file, e.blob)
+                             for e in entries])
+        self._prune()
+
+    def _store_terms(self, entries: list["_Entry"]) -> None:
+        """Each term's entry, names and uses, unless stored before (and not damaged: a store is where
+        damage is mended)."""
         from .diff.impact import uses_index
 
-        # Terms stored before are kept, unless damaged: a store is where damage is mended.
         known, damaged = set(), []
         for key, data, checksum in self.db.execute(
                 "SELECT key, data, sum FROM blobs WHERE key IN (SELECT value FROM json_each(?))",
@@ -547,34 +571,95 @@ class Cache:
         self.db.executemany("INSERT INTO blobs VALUES(?, ?, ?)", blobs)
         self.db.executemany("INSERT INTO names VALUES(?, ?, ?)", names)
         self.db.executemany("INSERT INTO uses VALUES(?, ?, ?, ?, ?, ?, ?)", uses)
-        self._drop_book(fp.key)  # another run may have stored it meanwhile
-        skeleton = dataclasses.replace(
-            book, root="", editions=tuple(dataclasses.replace(e, terms=()) for e in book.editions))
-        data, checksum = _dump(skeleton, _meta_paths(root, book))
-        editions = {}
-        for edition in book.editions:
-            editions[edition.id] = _terms_sum(
-                (e.term.id, e.term.digest, e.file, e.blob) for e in entries if e.edition == edition.id)
-        sources = sorted({s for e in book.editions for s in e.sources})
+
+    def store_edited(self, root: Path | str, fp: Fingerprint, since: str, terms: Mapping[str, Term]) -> bool:
+        """Record that the rulebook with this fingerprint passed ``build.check``, made from the one stored
+        under ``since`` (an earlier fingerprint of the same folder) without the whole model; False if it
+        could not be.
+
+        ``terms`` maps each file that differs between the two (root-relative; only whole term files may)
+        to the term it builds now. Everything else is as stored under ``since``: the rulebook without its
+        terms (what differs is only term files, and a term file's edit that changes what its edition holds
+        besides the term is not one an incremental check takes: compiler/recheck.py), and the entries of
+        the other terms, which are shared, not copied. The rows are what ``store`` writes for the same
+        files (tests/test_recheck.py compares them)."""
+        if not self.usable:
+            return False
+        if since == fp.key:
+            return True
+        try:
+            return self._write(lambda: self._store_edited(Path(root), fp, since, terms))
+        except CacheError:
+            return False  # the rulebook before is gone or damaged, or another kind of file changed
+
+    def _store_edited(self, root: Path, fp: Fingerprint, since: str, terms: Mapping[str, Term]) -> None:
+        found = self.db.execute("SELECT id, skeleton, sum, sources, editions FROM books WHERE key=?",
+                                (since,)).fetchone()
+        if found is None:
+            raise CacheError("no rulebook stored before")  # dropped as least recently used, say
+        old_id, skeleton, checksum, sources, sums = found
+        if type(skeleton) is not bytes or hashlib.sha256(skeleton).hexdigest() != checksum:
+            raise CacheError("the rulebook before is damaged")
+        sums = _string_map(sums)
+        rows: dict[str, list[tuple]] = {edition: [] for edition in sums}
+        for edition, *row in self.db.execute("SELECT edition, id, digest, file, blob FROM terms WHERE book=?",
+                                             (old_id,)):
+            if edition not in rows:
+                raise CacheError("the term list before is damaged")
+            rows[edition].append(tuple(row))
+        if any(_terms_sum(held) != sums[edition] for edition, held in rows.items()):
+            raise CacheError("the term list before is damaged")
+        # the rows of the edited files' terms, made as store makes them; every other row is kept
+        made: dict[str, _Entry] = {}
+        for rel, term in terms.items():
+            files, blob = _files_and_blob(root, fp, term)
+            if files != json.dumps([rel]):
+                raise CacheError(f"{rel} is not a whole term file")
+            made[files] = _Entry(term.edition, term, files, blob)
+        mentioned = tuple(json.dumps(rel) for rel in terms)
+        new: dict[str, list[tuple]] = {}
+        replaced = []
+        for edition, held in rows.items():
+            out = new[edition] = []
+            for tid, digest, file, blob in held:
+                entry = made.get(file)
+                if entry is not None:
+                    if entry.term.id != tid:
+                        raise CacheError(f"{file} holds another term")
+                    out.append((tid, entry.term.digest, file, entry.blob))
+                    replaced.append((edition, *out[-1]))
+                elif any(m in file for m in mentioned):  # a patch that keeps values from an edited file
+                    raise CacheError(f"{file} depends on an edited file")
+                else:
+                    out.append((tid, digest, file, blob))
+        self._store_terms(list(made.values()))
+        self._drop_book(fp.key)
         cur = self.db.execute(
             "INSERT INTO books(key, skeleton, sum, sources, editions, used) VALUES(?,?,?,?,?,?)",
-            (fp.key, data, checksum, json.dumps(sources), json.dumps(editions), time.time()))
+            (fp.key, skeleton, checksum, sources, json.dumps({e: _terms_sum(held) for e, held in new.items()}),
+             time.time()))
         book_id = cur.lastrowid
-        self.db.executemany("INSERT INTO terms VALUES(?, ?, ?, ?, ?, ?)",
-                            [(book_id, e.edition, e.term.id, e.term.digest, e.file, e.blob)
-                             for e in entries])
-        self._prune()
+        # the other rows copied within SQLite (a row each: O(terms), some milliseconds at 5,000, bench_recheck.py)
+        self.db.execute("INSERT INTO terms SELECT ?, edition, id, digest, file, blob FROM terms "
+                        "WHERE book=? AND file NOT IN (SELECT value FROM json_each(?))",
+                        (book_id, old_id, json.dumps(sorted(made))))
+        self.db.executemany("INSERT INTO terms VALUES(?, ?, ?, ?, ?, ?)", [(book_id, *row) for row in replaced])
+        self._prune(collect=False)
 
-    def _prune(self) -> None:
+    def _prune(self, collect: bool = True) -> None:
+        """Drop the least recently used rulebooks beyond MAX_BOOKS; with ``collect``, the terms no rulebook uses.
+
+        Finding those takes a pass over every term list, and dropping them one over every index row
+        (0.3 s CPU at 5,000 terms): ``store_edited`` leaves them (a few superseded versions of edited
+        terms, which nothing reads) to the next ``store``, which collects whatever is left.
+        """
         old = [r[0] for r in self.db.execute("SELECT id FROM books ORDER BY used DESC LIMIT -1 OFFSET ?",
                                              (MAX_BOOKS,))]
-        if not old:
-            return
         for book_id in old:
             self._drop_book_rows(book_id)
-        orphans = [r[0] for r in self.db.execute(
-            "SELECT key FROM blobs WHERE key NOT IN (SELECT blob FROM terms)")]
-        self._drop_blobs(orphans)
+        if collect:
+            self._drop_blobs([r[0] for r in self.db.execute(
+                "SELECT key FROM blobs WHERE key NOT IN (SELECT blob FROM terms)")])
 
     def _drop_blobs(self, blobs: list[str]) -> None:
         if not blobs:
@@ -686,27 +771,33 @@ def _placeholder(i: int) -> str:
 
 
 def _term_entries(root: Path, fp: Fingerprint, book: Rulebook) -> list[_Entry]:
-    top = os.path.abspath(root)
     out = []
     seen: dict[str, tuple[str, str]] = {}  # shown path -> (files, blob): a term kept by later editions
     for edition in book.editions:
         for term in edition.terms:
             shown = term.loc.path
             if shown not in seen:
-                rels, shas = [], []
-                for path in _term_files(term):
-                    rel = Path(os.path.relpath(os.path.abspath(path), top)).as_posix()
-                    sha = fp.files.get(rel)
-                    if sha is None or shown_path(root, rel) != path:
-                        raise CacheError(f"term file {path} is not among the hashed files")
-                    rels.append(rel)
-                    shas.append(sha)
-                # A patched term is what all its files make it: any of them changed, another entry.
-                key = f"{compiler_key()}|{term.edition}|{'|'.join(shas)}"
-                seen[shown] = json.dumps(rels), hashlib.sha256(key.encode()).hexdigest()
+                seen[shown] = _files_and_blob(root, fp, term)
             files, blob = seen[shown]
             out.append(_Entry(edition.id, term, files, blob))
     return out
+
+
+def _files_and_blob(root: Path, fp: Fingerprint, term: Term) -> tuple[str, str]:
+    """The JSON list of a term's files (root-relative: its own, then those it keeps values from) and the
+    key of its entry; CacheError when one of them was not hashed."""
+    top = os.path.abspath(root)
+    rels, shas = [], []
+    for path in _term_files(term):
+        rel = Path(os.path.relpath(os.path.abspath(path), top)).as_posix()
+        sha = fp.files.get(rel)
+        if sha is None or shown_path(root, rel) != path:
+            raise CacheError(f"term file {path} is not among the hashed files")
+        rels.append(rel)
+        shas.append(sha)
+    # A patched term is what all its files make it: any of them changed, another entry.
+    key = f"{compiler_key()}|{term.edition}|{'|'.join(shas)}"
+    return json.dumps(rels), hashlib.sha256(key.encode()).hexdigest()
 
 
 def _terms_sum(rows: Iterable[tuple]) -> str:

@@ -76,12 +76,13 @@ def _keep(root: Path, cache, fp, key: str, proofs, outcome, top_at: str, base_at
 
     # unchanged while it was read (an incremental check verified each file it read itself)
     if outcome.read or _fingerprint(root, fp) == fp:
-        if outcome.book is not None:
-            cache.store(root, fp, outcome.book)  # a diff after this check starts warm
+        stored = _store_book(root, cache, fp, outcome)  # a diff after this check starts warm
         made = {**proofs.made, key: encode_outcome(outcome.problems, outcome.summary)}
         replaced: tuple[str, ...] = ()
         if outcome.state is not None:
-            top = outcome.state["top"]
+            top = {k: v for k, v in outcome.state["top"].items() if k != "book"}
+            if stored:
+                top["book"] = fp.key
             if not outcome.read:  # a full check: a new base, which replaces the one before (megabytes)
                 base_text = dump({**outcome.state["base"], "shas": fp.files})
                 made[base_key(base_text)] = base_text
@@ -91,6 +92,17 @@ def _keep(root: Path, cache, fp, key: str, proofs, outcome, top_at: str, base_at
         cache.store_proofs(made, replaced)
     return Checked(outcome.problems, outcome.summary, proofs.reused, len(proofs.made),
                    incremental=outcome.read > 0, read=outcome.read)
+
+
+def _store_book(root: Path, cache, fp, outcome) -> bool:
+    """Store the rulebook for ``diff`` when it builds: the model a full check built, else the rulebook the
+    check before stored with the terms an incremental check read again; whether it is stored."""
+    if outcome.book is not None:
+        return cache.store(root, fp, outcome.book)
+    if outcome.summary is None or not outcome.terms:
+        return False
+    since = outcome.state["top"].get("book") if outcome.state is not None else None
+    return type(since) is str and cache.store_edited(root, fp, since, outcome.terms)
 
 
 def _json(text: str | None):

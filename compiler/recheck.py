@@ -22,6 +22,11 @@ else (another kind of file changed, a file added or removed, an interface
 changed, a problem across files, a published edition under the lock) is
 checked in full, which records the state again. ``tests/test_recheck.py``
 compares both ways on many edits, problem for problem.
+
+A full check stores the rulebook for ``diff``; an incremental one gives the
+terms it read again (``Outcome.terms``), from which compiler/checking.py
+writes the new files' stored rulebook out of the one the check before stored
+(``Cache.store_edited``), so that a diff after either starts warm.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
@@ -51,6 +56,7 @@ class Outcome:
     read: int = 0  # term files read (an incremental check)
     book: "Rulebook | None" = None  # the model, when a full check built it
     proved: int = 0  # decisions whose logic was checked (without proofs to keep)
+    terms: "Mapping[str, Term]" = field(default_factory=dict)  # an incremental check: each edited file's term
 
 
 # -- the state: a base a full check writes, and what each check after it changes -------------------
@@ -64,7 +70,8 @@ class Outcome:
 # top:  {"format", "base": sha256 of the base's text, "shas": {file: sha256} where it differs from the
 #        base's, "own": {term file: rows} (reading it alone and checking its names; only where some),
 #        "logic": {group index: rows} (only where some) or null when unknown, "lock_problems": rows,
-#        "summary", "budget_used"}
+#        "summary", "budget_used", "book": the cache key of the rulebook stored for these files (absent when
+#        none was; compiler/cache.py), which the next incremental check's is made from}
 # Files are named relative to the rulebook folder ("editions/a/cure.yaml"); rows as proofs.encode writes.
 
 
@@ -386,7 +393,8 @@ class _Incremental:
         new["logic"] = logic = dict(top["logic"])
         found = self._logic(logic)
         lock = _problems(top["lock_problems"])
-        return Outcome(found + lock, top["summary"], {"base": base, "top": new}, len(self.changed))
+        return Outcome(found + lock, top["summary"], {"base": base, "top": new}, len(self.changed),
+                       terms={rel: self.terms[rel] for rel in self.changed})
 
     # -- the edited files --------------------------------------------------------------------
 

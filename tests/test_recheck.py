@@ -209,7 +209,10 @@ def test_random_edits_checked_warm_give_what_a_full_check_gives(tmp_path, monkey
     check_rulebook(root)
     for step in steps:
         _apply(root, step)
-        assert _shown(check_rulebook(root)) == _shown(check_rulebook(root, use_cache=False)), step
+        warm = check_rulebook(root)
+        assert _shown(warm) == _shown(check_rulebook(root, use_cache=False)), step
+        if warm.summary is not None:  # it builds: the cache holds it for diff, whichever way it was checked
+            _stored_as_a_full_check_stores_it(root, tmp_path / "cache")
 
 
 def test_a_check_from_another_folder_names_the_files_from_there(book, monkeypatch):
@@ -246,3 +249,159 @@ def test_a_check_while_serve_remembers_files_records_nothing_it_did_not_read(boo
     EDITS["rule-condition-conflict"][0](book)
     warm = check_rulebook(book)
     assert (_shown(warm), warm.incremental) == (_shown(check_rulebook(book, use_cache=False)), False)
+
+
+# -- a diff after an incremental check starts warm (issue 10 point 4) -------------------------------
+#
+# A full check stores the whole rulebook for ``diff``; an incremental one never builds it, so it writes
+# the stored rulebook of the new files from the one the check before stored and the terms it read again.
+
+DIFFS = (["a", "c"], ["a", "b"])
+
+
+def _diffs(book: Path, *extra: str) -> dict[tuple, tuple]:
+    """Each diff of DIFFS in JSON and Markdown: (exit code, stdout, stderr)."""
+    out = {}
+    for sides in DIFFS:
+        for fmt in ("json", "markdown"):
+            result = CliRunner().invoke(main, ["diff", *sides, "--rulebook", str(book), "--format", fmt, *extra],
+                                        catch_exceptions=False)
+            out[(*sides, fmt)] = (result.exit_code, result.stdout, result.stderr)
+    return out
+
+
+def _refuse(root):
+    raise AssertionError(f"{root} was loaded in full, not read from the cache")
+
+
+def _warm_diffs_are_those_of_the_sources(book: Path, monkeypatch) -> dict:
+    """The diffs read from the cache (a side loaded and checked in full fails), which must be, byte for byte,
+    those of ``--no-cache``; returned."""
+    uncached = _diffs(book, "--no-cache")
+    with monkeypatch.context() as m:
+        m.setattr("compiler.build.check", _refuse)
+        warm = _diffs(book)
+    assert warm == uncached
+    return warm
+
+
+def test_a_diff_after_an_incremental_check_is_read_from_the_cache(book, monkeypatch):
+    assert check_rulebook(book).problems == []
+    before = _diffs(book, "--no-cache")
+    EDITS["rule-condition"][0](book)
+    checked = check_rulebook(book)
+    assert (checked.incremental, checked.read, checked.summary) == (True, 1, SUMMARY)
+    warm = _warm_diffs_are_those_of_the_sources(book, monkeypatch)
+    assert all(code == 0 for code, _, _ in warm.values())
+    assert warm[("a", "c", "json")] != before[("a", "c", "json")]  # the edited term was read from its new entry
+
+
+def _original(path: str):
+    return lambda root: (root / path).write_bytes((FIXTURE / path).read_bytes())
+
+
+# each step of an edit sequence is checked incrementally, and the diffs after it are read from the cache
+SEQUENCE = [EDITS["rule-condition"][0], EDITS["clause-text"][0], EDITS["carried-term-rule"][0],
+            EDITS["rule-condition-conflict"][0],  # a logic problem: the rulebook still builds, and a diff reads it
+            _original("editions/b/poison.yaml"), EDITS["lines-move"][0]]
+
+
+def test_diffs_after_a_sequence_of_incremental_checks_are_read_from_the_cache(book, monkeypatch):
+    check_rulebook(book)
+    seen = set()
+    for step in SEQUENCE:
+        step(book)
+        checked = check_rulebook(book)
+        assert (checked.incremental, checked.summary) == (True, SUMMARY)
+        warm = _warm_diffs_are_those_of_the_sources(book, monkeypatch)
+        seen.add(warm[("a", "c", "json")])
+    assert len(seen) == len(SEQUENCE)  # every step changed what the diff shows
+
+
+def _stored(folder: Path, key: str) -> dict:
+    """Everything the cache holds of the rulebook stored under ``key``, without row ids: the rulebook without its
+    terms, its term list, and each of its terms' entry, names and uses."""
+    import sqlite3
+
+    from compiler.cache import DB_NAME
+
+    db = sqlite3.connect(folder / DB_NAME)
+    try:
+        found = db.execute("SELECT id, skeleton, sum, sources, editions FROM books WHERE key=?", (key,)).fetchall()
+        if not found:
+            return {}
+        book_id, *book = found[0]
+        terms = db.execute("SELECT edition, id, digest, file, blob FROM terms WHERE book=? ORDER BY edition, id",
+                           (book_id,)).fetchall()
+        blobs = sorted({row[-1] for row in terms})
+
+        def rows(sql: str) -> list:
+            return sorted(r for blob in blobs for r in db.execute(sql, (blob,)).fetchall())
+        return {"book": book, "terms": terms, "blobs": rows("SELECT * FROM blobs WHERE key=?"),
+                "names": rows("SELECT * FROM names WHERE blob=?"), "uses": rows("SELECT * FROM uses WHERE blob=?")}
+    finally:
+        db.close()
+
+
+def _stored_as_a_full_check_stores_it(root: Path, folder: Path) -> None:
+    """The cache in ``folder`` holds the rulebook at ``root`` exactly as storing the whole model stores it."""
+    from compiler.build import load_rulebook
+    from compiler.cache import Cache, fingerprint
+
+    fp = fingerprint(root)
+    reference = folder.parent / (folder.name + "-reference")
+    shutil.rmtree(reference, ignore_errors=True)
+    cache = Cache.open(reference)
+    assert cache.store(root, fp, load_rulebook(root))
+    cache.close()
+    assert _stored(folder, fp.key) == _stored(reference, fp.key) != {}
+
+
+def test_a_damaged_term_list_before_is_not_copied_and_the_diff_reads_the_sources(book, monkeypatch):
+    import os
+    import sqlite3
+
+    from compiler.cache import DB_NAME, Cache, fingerprint
+
+    check_rulebook(book)
+    folder = Path(os.environ["RULEBOOK_CACHE_DIR"])
+    db = sqlite3.connect(folder / DB_NAME)
+    db.execute("UPDATE terms SET digest = 'forged' WHERE id = 'heal'")
+    db.commit()
+    db.close()
+    EDITS["rule-condition"][0](book)
+    assert check_rulebook(book).incremental is True
+    cache = Cache.open(folder)
+    assert cache.lookup(book, fingerprint(book)) is None  # nothing made from what does not validate
+    cache.close()
+    assert _diffs(book) == _diffs(book, "--no-cache")  # the diff loads in full, and stores it
+    _stored_as_a_full_check_stores_it(book, folder)
+
+
+def test_rulebooks_stored_by_incremental_checks_are_dropped_past_the_limit_and_their_terms_collected(book,
+                                                                                                     monkeypatch):
+    import os
+    import sqlite3
+
+    from compiler import cache
+    from compiler.cache import DB_NAME
+
+    monkeypatch.setattr(cache, "MAX_BOOKS", 2)
+    check_rulebook(book)
+    poison = book / "editions" / "b" / "poison.yaml"
+    for i in range(3):  # three more versions of poison, each checked incrementally: the first rulebooks dropped
+        poison.write_text(poison.read_text().replace("requires: poisonable", "requires: diseased") + f"# {i}\n")
+        assert check_rulebook(book).incremental is True
+    db = sqlite3.connect(Path(os.environ["RULEBOOK_CACHE_DIR"]) / DB_NAME)
+    assert db.execute("SELECT count(*) FROM books").fetchone() == (2,)
+    assert db.execute("SELECT count(*) FROM terms WHERE book NOT IN (SELECT id FROM books)").fetchone() == (0,)
+    orphans = "SELECT count(*) FROM blobs WHERE key NOT IN (SELECT blob FROM terms)"
+    assert db.execute(orphans).fetchone() == (2,)  # the first two versions of poison, left to the next full store
+    _warm_diffs_are_those_of_the_sources(book, monkeypatch)
+    EDITS["edit-rulebook-yaml"][0](book)  # checked in full and stored: what no rulebook uses any more is collected
+    full = check_rulebook(book)
+    assert (full.incremental, full.problems) == (False, [])
+    for sql in (orphans, "SELECT count(*) FROM names WHERE blob NOT IN (SELECT key FROM blobs)",
+                "SELECT count(*) FROM uses WHERE blob NOT IN (SELECT key FROM blobs)"):
+        assert db.execute(sql).fetchone() == (0,), sql
+    db.close()
