@@ -23,7 +23,7 @@ from . import names as N
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
-from .vocabulary import NO_CHANGES, VocabularyChanges, answer_facts, readers, vocabulary_changes
+from .vocabulary import NO_CHANGES, VocabularyChanges, readers, reordered, vocabulary_changes
 from .fingerprint import fingerprint
 from .inside import SubChange, sub_changes
 from .lineage import Group, declared_groups
@@ -420,11 +420,12 @@ class _Differ:
         }
 
     def _vocabulary_readers(self, only: set[str] | None) -> dict[tuple[str, str], set[str]]:
-        """The predicates and decisions that read a fact whose values, type or order changed, on either
-        side, directly or through the predicates they use: (kind, name) -> those facts. A changed fact
-        may be read anywhere: every term of both sides (those of ``only``, when given) is read (loaded,
-        from the cache) for it; a name is kept when one of those terms declares or defines it."""
-        facts = set(answer_facts(self.vocabulary_changes))
+        """The predicates and decisions that read an ordered fact whose order changed (``reordered``: the
+        one vocabulary change that changes what unchanged rules answer), on either side, directly or
+        through the predicates they use: (kind, name) -> those facts. Such a fact may be read anywhere:
+        every term of both sides (those of ``only``, when given) is read (loaded, from the cache) for it,
+        and only then; a name is kept when one of those terms declares or defines it."""
+        facts = set(reordered(self.vocabulary_changes))
         if not facts:
             return {}
         found: dict[tuple[str, str], set[str]] = {}

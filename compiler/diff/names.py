@@ -52,8 +52,8 @@ class NameChange:
     conformance: dict | None = None  # previous suite's cases that flip (compiler.diff.conformance_impact)
     # added or removed: where it gives no answer, by reason ("not asked", "no rule", "conflict"), with counts
     unanswered_reasons: tuple[tuple[str, int], ...] = ()
-    # changed: the changed predicates it uses (each an entry of its own), and the facts of the vocabulary
-    # whose change reaches it (values, type or order: compiler.diff.vocabulary.answer_facts)
+    # changed: the changed predicates it uses (each an entry of its own), and the ordered facts whose
+    # order the vocabulary changed that it reads (compiler.diff.vocabulary.reordered)
     predicates: tuple[str, ...] = ()
     facts: tuple[str, ...] = ()
 
@@ -207,7 +207,7 @@ def through(change: NameChange) -> list[tuple[str, tuple[str, ...]]]:
 
 def by_vocabulary(names) -> list[NameChange]:
     """The decisions and predicates whose answers changed with no clause change charged with them:
-    the vocabulary alone changed them (an enum value added, an order changed)."""
+    the vocabulary alone changed them (an ordered fact's order: a value inserted, withdrawn or moved)."""
     return [n for n in names if n.status == CHANGED and n.facts and not n.changes]
 
 

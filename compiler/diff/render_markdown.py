@@ -175,7 +175,7 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
     by_vocabulary = N.by_vocabulary(result.names)
     lines += [f"**{_count(levels[RULE_CHANGE], 'rule change')}**, {_count(levels[CLARIFICATION], 'clarification')}, "
               f"{levels[EDITORIAL]} editorial" + (f"; **answers changed by the vocabulary**: "
-                                                  f"{N.by_vocabulary_counts(result.names)}" if by_vocabulary else ""),
+                                                  f"{escape(N.by_vocabulary_counts(result.names))}" if by_vocabulary else ""),
               ""]
     lines += ["| kind | changes |", "| --- | ---: |"]
     lines += [f"| {kind} | {n} |" for kind, n in result.summary.items() if n]

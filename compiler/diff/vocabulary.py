@@ -118,12 +118,15 @@ def vocabulary_changes(old: Vocabulary, new: Vocabulary) -> VocabularyChanges:
               and (old_constraints[c.id].text, cond_json(old_constraints[c.id].never)) != (c.text, cond_json(c.never))))
 
 
-def answer_facts(changes: VocabularyChanges) -> tuple[str, ...]:
-    """The facts whose change can change what a rule answers: values added or withdrawn, another type
-    or another order (a new meaning alone changes no answer), and facts added or withdrawn."""
-    changed = [c.name for c in changes.facts_changed
-               if c.values_added or c.values_withdrawn or c.new_type is not None or c.new_order is not None]
-    return tuple(dict.fromkeys([*changes.facts_added, *changes.facts_withdrawn, *changed]))
+def reordered(changes: VocabularyChanges) -> tuple[str, ...]:
+    """The facts whose change can change what unchanged rules answer: ordered facts whose order changed
+    (a value inserted, withdrawn or moved), which every comparison that reads them reads anew.
+
+    Nothing else can: both sides are compared over both vocabularies (enum values joined), where
+    the same condition reads any value of an unordered fact, new or withdrawn, the same way on both
+    sides (an ``is``/``in`` test does not list it); and a rule that names a fact or value one side
+    lacks, or reads a fact as another type, is a changed rule, compared with its term."""
+    return tuple(c.name for c in changes.facts_changed if c.new_order is not None)
 
 
 def readers(terms: Iterable[Term], facts: set[str]) -> dict[tuple[str, str], set[str]]:

@@ -12,30 +12,21 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
-from click.testing import CliRunner
+from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diff.engine import diff_editions
-
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "given-changed-clause-unchanged"
+FIXTURE = DIFF / "given-changed-clause-unchanged"
 TEXT = "A cure may target a character if and only if it is paralyzed."
 NOTE = "text and rules unchanged; cure.may_target is asked in other situations: its given changed"
 EXTENT = "cure.may_target changed: broadened in 2 of 8 situations; narrowed in none; otherwise changed in 2"
 
 
 def _run(fmt: str) -> str:
-    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--no-cache", "--format", fmt, "--rulebook", str(FIXTURE)],
-                                catch_exceptions=False)
-    assert (result.exit_code, result.stderr) == (0, "")
-    return result.stdout
+    return run_fixture(FIXTURE.name, fmt)
 
 
 def test_the_clause_that_now_answers_where_the_old_edition_did_not_ask_is_a_rule_change():
-    book = load_rulebook(FIXTURE)
-    result = diff_editions(book, "v1", book, "v2")
+    result = _result(FIXTURE.name)
     assert [(c.clause, c.kind, c.level) for c in result.changes] == [
         (None, "semantic", "rule-change"), ("targets", "semantic", "rule-change")]
     targets = result.changes[1]

@@ -12,15 +12,10 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
-from click.testing import CliRunner
+from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diff.engine import diff_editions
-
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "predicate-answers-changed"
+FIXTURE = DIFF / "predicate-answers-changed"
 
 PREDICATE_BEHAVIOUR = {
     "name": "curable", "kind": "predicate", "direction": "broadened",
@@ -35,15 +30,11 @@ PREDICATE_BEHAVIOUR = {
 
 
 def _run(fmt: str) -> str:
-    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--no-cache", "--format", fmt, "--rulebook", str(FIXTURE)],
-                                catch_exceptions=False)
-    assert (result.exit_code, result.stderr) == (0, "")
-    return result.stdout
+    return run_fixture(FIXTURE.name, fmt)
 
 
 def test_a_changed_predicate_is_listed_with_its_counts_descriptions_and_defining_clause():
-    book = load_rulebook(FIXTURE)
-    result = diff_editions(book, "v1", book, "v2")
+    result = _result(FIXTURE.name)
     by_name = {(n.kind, n.name): n.as_json() for n in result.names}
     assert sorted(by_name) == [("decision", "cure.may_target"), ("predicate", "curable")]
     assert by_name[("predicate", "curable")] == {

@@ -6,35 +6,32 @@ and adds the value end to the (unordered) fact phase. The predicate
 before_resolution ({before: {battle_step: resolve}}) and the decision
 battle.may_play_enhancement that requires it now answer yes in the new step:
 both are listed as changed, with counts, descriptions and witnesses, charged
-to the vocabulary. battle.may_retreat requires {is: {phase: main}}: the new
-value reads as v1's rule would read it (no), so it is compared and not listed.
+to the vocabulary. battle.may_retreat requires {is: {phase: main}}: over both
+vocabularies the new value reads as v1's rule would read it (no), as any value
+added to an unordered fact does for an unchanged rule, so it is not compared.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from click.testing import CliRunner
 
 from compiler.build import load_rulebook
 from compiler.cli import main
 from compiler.diff.engine import diff_editions
+from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "vocabulary-only"
+FIXTURE = DIFF / "vocabulary-only"
 UNKNOWN = "[the old edition does not know value battle_step=special_initiative]"
 
 
 def _run(fmt: str) -> str:
-    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--no-cache", "--format", fmt, "--rulebook", str(FIXTURE)],
-                                catch_exceptions=False)
-    assert (result.exit_code, result.stderr) == (0, "")
-    return result.stdout
+    return run_fixture(FIXTURE.name, fmt)
 
 
 def test_names_changed_only_through_the_vocabulary_are_listed_with_counts():
-    book = load_rulebook(FIXTURE)
-    result = diff_editions(book, "v1", book, "v2")
+    result = _result(FIXTURE.name)
     assert result.changes == ()
     assert [(n.kind, n.name, n.status, n.changes, n.predicates, n.facts, n.behaviour.extent(),
              [(t.old, t.new, t.situations, [d.text for d in t.descriptions]) for t in n.behaviour.transitions])
@@ -46,8 +43,10 @@ def test_names_changed_only_through_the_vocabulary_are_listed_with_counts():
          "broadened in 1 of 4 situations; narrowed in none",
          [(False, True, 1, ["whenever battle_step is special_initiative"])]),
     ]
-    # compared, and the same: an is-test reads the new value of phase as v1's rule would
-    assert "battle.may_retreat" not in [n.name for n in result.names]
+    # only the names that read the reordered fact are compared: an is-test reads the new value of
+    # phase as v1's rule would
+    assert [(b.kind, b.name) for b in result.behaviours] == [
+        ("decision", "battle.may_play_enhancement"), ("predicate", "before_resolution")]
 
 
 def test_the_text_lists_them_under_the_decisions_charged_to_the_vocabulary():
@@ -125,3 +124,20 @@ def test_a_diff_limited_to_some_terms_compares_only_their_names():
     assert diff_editions(book, "v1", book, "v2", terms=["cure"]).names == ()
     assert [n.name for n in diff_editions(book, "v1", book, "v2", terms=["battle"]).names] == [
         "battle.may_play_enhancement", "before_resolution"]
+
+
+def test_a_side_read_from_the_cache_lists_the_same(monkeypatch):
+    """The terms that read the reordered fact are loaded from the cache's entry: same bytes as --no-cache."""
+    from compiler.diff.cached import CachedSource
+
+    loaded = []
+    read = CachedSource.term
+    monkeypatch.setattr(CachedSource, "term", lambda self, tid: loaded.append(tid) or read(self, tid))
+    runs, loads = [], []
+    for _ in range(2):  # the first loads and checks in full and fills the cache; the second reads it
+        runs.append(CliRunner().invoke(main, ["diff", "v1", "v2", "--format", "json", "--rulebook", str(FIXTURE)],
+                                       catch_exceptions=False).stdout)
+        loads.append(set(loaded))
+        loaded.clear()
+    assert runs == [_run("json")] * 2
+    assert loads == [set(), {"battle"}]
