@@ -665,7 +665,18 @@ class _Differ:
         elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
         tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
         return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
-                                                    tested=tested, carried=self._carried(d)) else L.CLARIFICATION
+                                                    tested=tested, carried=self._carried(d),
+                                                    subject=self._subject(d)) else L.CLARIFICATION
+
+    def _subject(self, d: dict) -> str:
+        """What the change's clauses are about, for ``level.names_subject``: the titles of their
+        sections and terms, on each side, one title from the next apart (" | ")."""
+        titles = []
+        for side, clauses in ((0, d["olds"]), (1, d["news"])):
+            for c in clauses:
+                term = (self._pair_of[c.term].old, self._pair_of[c.term].new)[side]
+                titles += [term.name] + [s.title or "" for s in term.sections if s.key == c.section]
+        return " | ".join(dict.fromkeys(titles))
 
     @staticmethod
     def _carried(d: dict) -> frozenset[str]:

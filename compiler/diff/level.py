@@ -37,7 +37,8 @@ questions its editors asked (``words_rule_change``):
 - a rewording is a rule change when it adds or removes a whole sentence (one
   that is not moved within the clause, nor says itself that it restates or
   cites: "In other words ...", "See rule ...", "Since <words the clause
-  already says>, ...", nor came or went with all of the clause's rules while
+  already says>, ...", nor only names its subject: "Some cards refer to
+  flipping a coin." in "705. Flipping a Coin" (``names_subject``), nor came or went with all of the clause's rules while
   the model answers as before: the model says that what it said is said
   elsewhere), when it adds or removes words with nothing in their
   place (a list item or a condition: "hand, graveyard, or library" losing
@@ -93,6 +94,9 @@ _SENTENCE = re.compile(r"[^.!?]+(?:[.!?]+[\"'”’)]*|$)")
 # A sentence that says itself it restates or cites.
 _RESTATES = re.compile(r"(?i)^\W*(?:in other words|that is|see (?:also )?(?:rule|section|step)s?\b|for example|example:)")
 _SINCE = re.compile(r"(?i)^\W*since\s+([^,]+),")
+# A sentence that says some things refer to what follows, and nothing else: "Some cards refer to
+# flipping a coin." The quantifier and the verb say the words follow; they grant nothing.
+_REFERS = re.compile(r"(?i)^\W*(?:some|many|certain|several)\s+\w+\s+(?:refer\s+to|mention|involve)\s+(.+?)\W*$")
 
 
 def level(answers_changed: bool, words_changed: bool) -> str:
@@ -124,7 +128,7 @@ def words_changed(old: str, new: str) -> bool:
 
 def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
                       modelled: bool = False, tested: frozenset[str] = frozenset(),
-                      carried: frozenset[str] = frozenset()) -> bool:
+                      carried: frozenset[str] = frozenset(), subject: str = "") -> bool:
     """Whether the words alone may change a rule that no model shows (see the module docstring).
 
     ``old_elsewhere`` and ``new_elsewhere``: the text of the rest of the terms on each side. A sentence
@@ -133,7 +137,8 @@ def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_
     ``modelled``: the clause has rules of its own, whose answers did not change; ``tested``: the
     facts, values (``fact=value``) and predicates they test. ``carried``: the side (``INSERT``,
     ``DELETE``) whose whole sentences came or went with all of the clause's rules, whose answers the
-    model shows the same: what those sentences said, the model says is said elsewhere.
+    model shows the same: what those sentences said, the model says is said elsewhere. ``subject``:
+    the titles of the clause's section and term on both sides (``names_subject``).
     """
     if kind == "added":
         return not lives_on(redline.new, old_elsewhere + " | " + new_elsewhere)
@@ -143,7 +148,8 @@ def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_
     if named is not None:
         redline = named
     whole = _whole(redline, INSERT) + _whole(redline, DELETE)
-    sentences = _whole_sentences(redline, old_elsewhere, new_elsewhere, carried)
+    sentences = [s for s in _whole_sentences(redline, old_elsewhere, new_elsewhere, carried)
+                 if not names_subject(s, subject)]
     return bool(sentences or _numbers(redline)
                 or (not modelled and _words_in_or_out(redline, whole))
                 or (modelled and items_in_or_out(redline.old, redline.new, tested)))
@@ -231,6 +237,21 @@ def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str,
             continue
         out.append(sentence)
     return out
+
+
+def names_subject(sentence: str, subject: str) -> bool:
+    """The sentence only names its subject: a referring phrase ("Some cards refer to", ``_REFERS``)
+    and then only words of ``subject`` (its section's and term's titles; articles and prepositions
+    aside, compared by their first ``STEM`` letters, a plural's "s" aside): "Some cards refer to
+    flipping a coin." in "705. Flipping a Coin" says what the section is about and states no rule."""
+    m = _REFERS.match(sentence)
+    if m is None:
+        return False
+
+    def stems(text: str) -> set[str]:
+        return {w.removesuffix("s")[:STEM] for w in normal_words(text) if w not in FUNCTION_WORDS}
+    named = stems(m.group(1))
+    return bool(named) and named <= stems(subject)
 
 
 def carried_sentences(redline: Redline, carried: frozenset[str]) -> list[tuple[str, str]]:

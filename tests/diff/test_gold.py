@@ -93,7 +93,6 @@ OVERCAUTIOUS = {
     ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "the model's predicate lists others",
     # A text-only excerpt (no model): sentences rewritten or added read as rule changes.
     ("numbered-rules-coin-flip", "rules#r705-1+rules#r705-2"): "two rules in one, the same flips",
-    ("numbered-rules-coin-flip", "rules#r705-3"): '"Some cards refer to flipping a coin." prefixed',
 }
 
 

@@ -129,3 +129,32 @@ def test_sentences_that_came_or_went_with_all_of_a_clauses_rules_are_the_models_
     assert words_rule_change("reworded", line, modelled=True, carried=frozenset({DELETE})) is False
     # Only on the side the rules came or went with.
     assert words_rule_change("reworded", line, modelled=True, carried=frozenset({INSERT})) is True
+
+
+# CR 705.3 (2019) -> 705.1 (2022), in "705. Flipping a Coin": a lead-in sentence prefixed.
+COIN = "A coin used in a flip must be a two-sided object with easily distinguished sides."
+COIN_SECTION = "705. Flipping a Coin"
+
+
+@pytest.mark.parametrize(("sentence", "rule_change"), [
+    # Its subject (the words of its section's title) and a referring phrase: it states no rule.
+    ("Some cards refer to flipping a coin.", False),
+    ("Many effects refer to flipping coins.", False),
+    # A word of its own beyond the title is something the sentence says.
+    ("Some cards refer to flipping a coin twice.", True),
+    # Not a referring phrase: "allow a player to" grants something.
+    ("Some cards allow a player to flip a coin.", True),
+])
+def test_a_sentence_that_only_names_its_subject_states_no_rule(sentence, rule_change):
+    line = redline(COIN, f"{sentence} {COIN}")
+    assert words_rule_change("reworded", line, subject=COIN_SECTION) is rule_change
+    # Withdrawn likewise.
+    back = redline(f"{sentence} {COIN}", COIN)
+    assert words_rule_change("reworded", back, subject=COIN_SECTION) is rule_change
+
+
+def test_a_referring_sentence_needs_the_subject_it_names():
+    """Without the title of its section, "Some cards refer to flipping a coin." is a new sentence."""
+    line = redline(COIN, f"Some cards refer to flipping a coin. {COIN}")
+    assert words_rule_change("reworded", line) is True
+    assert words_rule_change("reworded", line, subject="704. State-Based Actions") is True
