@@ -91,7 +91,11 @@ OVERCAUTIOUS = {
     # same location, and true for effects 5.0.0 did not know. No decision uses it, but a predicate
     # no decision uses can still be a term cards use (2012's being_discarded_phrase): it counts.
     ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "the model's predicate lists others",
-    # A text-only excerpt (no model): sentences rewritten or added read as rule changes.
+    # A text-only excerpt (no model): 2019's "without specifying a winner or loser" and "without
+    # making a call" go, said again only as "No player wins or loses" and "For all other effects ...
+    # calls"; compared with both parts together, the words bring in 3 (some, about, all) and drop 8
+    # (may, such, cares, without, specifying, winner, loser, making): conditions dropped, read
+    # conservatively. A model of the call would answer.
     ("numbered-rules-coin-flip", "rules#r705-1+rules#r705-2"): "two rules in one, the same flips",
 }
 
