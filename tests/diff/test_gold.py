@@ -81,10 +81,9 @@ UNSEEN: dict[tuple[str, str], str] = {
 
 #: Labelled clarifications that the diff reads as rule changes (the safe direction), each with why.
 OVERCAUTIOUS = {
-    # Clauses added or removed with no rule of their own that no model covers (not a step, lead-in
-    # or item of a structure the editors modelled: compiler.diff.level.covered): the words alone
-    # cannot say that what they state is said elsewhere, so they are read as rule changes.
-    ("reg-2012-3.0.0", "added heal#decrease-removed"): "restates 2012's regained strength in other words",
+    # A clause removed with no rule of its own that no model covers (not a step, lead-in or item
+    # of a structure the editors modelled: compiler.diff.level.covered): the words alone cannot
+    # say that every play it restricted is forbidden outright in 4.0.0, so it reads as a rule change.
     ("reg-3.0.0-4.0.0-draft", "heal#discard-pile-same-character"): "answers nothing 4.0.0 still asks",
     # The editors' model answers differently where the label reads the same rule: the footnote's
     # predicate (which effects it lists) is false for set_aside, now a line of its own with the
