@@ -98,6 +98,23 @@ def test_one_rule_split_in_two_under_its_number_and_another_is_a_split():
     assert [k for k, c in changes.items() if c.kind in ("removed", "added") and (k[1] or "").startswith("r705")] == []
 
 
+def _answers(change):
+    return [(b.name, b.direction, b.situations, b.witnesses) for b in change.behaviours]
+
+
+def test_the_merged_coin_flip_rules_answer_every_flip_as_before():
+    """The fixture models the call (coin_flip.calls) and who wins or loses (coin_flip.result) on
+    both sides: 2019's 705.2 says "without making a call" and "No player wins or loses"; 2022's
+    705.2 says "No player wins or loses" and "For all other effects ... calls". Every situation of
+    both decisions is answered alike, in either direction. (The words still grade the merge a rule
+    change: whole sentences were rewritten, and compiler.diff.level reads those in a modelled clause.)"""
+    merged = _coin_flip(OLD, NEW)[("r705-1+r705-2", "r705-2")]
+    split = _coin_flip(NEW, OLD)[("r705-2", "r705-1+r705-2")]
+    expected = [("coin_flip.calls", "equivalent", 4, ()), ("coin_flip.result", "equivalent", 8, ())]
+    assert _answers(merged) == expected
+    assert _answers(split) == expected
+
+
 def test_a_withdrawn_rule_worded_like_the_rule_beside_it_stays_removed():
     """CR 704.5j, the planeswalker uniqueness rule (2017), shares most of its words with the legend
     rule beside it, which kept its words under 704.5j (2020). Those words add nothing to the legend
