@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping
 from .diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from .cache import Cache, Fingerprint
+    from .cache import Fingerprint
     from .model import Rulebook, Term
     from .proofs import Proofs
 

@@ -24,10 +24,10 @@ def _changelog(*args: str):
 @pytest.mark.parametrize(("edition", "expected"), [
     ("v1", "# What changed in First\n\nv1 is the first edition: there is nothing to compare it with.\n"),
     ("v2", "# What changed in Punctuation\n\n"
-           f"Changes from First (v1) to v2, published 2020-02-01.\n\n"
+           "Changes from First (v1) to v2, published 2020-02-01.\n\n"
            "Also 1 editorial change (spelling, punctuation, numbering or links; no word of a rule).\n"),
     ("v3", "# What changed in Reworded\n\n"
-           f"Changes from Punctuation (v2) to v3, published 2020-03-01.\n\n"
+           "Changes from Punctuation (v2) to v3, published 2020-03-01.\n\n"
            "## Cure\n\n### Clarifications\n\n"
            "- **Clarified** (`cure#targets`): Only a poisoned character can be the target of a cure.\n"),
     ("v4", "# What changed in Rule change\n\nChanges from Reworded (v3) to v4.\n\n"
