@@ -27,6 +27,13 @@ class Checked:
 
 def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
     """Check the rulebook at ``root``; never raises for bad sources."""
+    from .build import collector_skips_loads
+
+    with collector_skips_loads():
+        return _check(root, use_cache)
+
+
+def _check(root: Path, use_cache: bool) -> Checked:
     from .proofs import Proofs, decode_outcome, whole_key
 
     cache = _cache() if use_cache else None
