@@ -454,8 +454,6 @@ def _groups(wholes: list[Clause], parts: list[Clause], wkeys: list[list[str]], p
 
 # A rule number as an id: the number and the letters of its subrule ("r903-11d" -> "r903-11", "d").
 _RULE_ID = re.compile(r"\A(.*\d)([a-z]*)\Z")
-#: Letters that stand for a word when words are compared loosely ("exiled" and "exile").
-STEM = 5
 #: Fewest words that a pairing loses (or gains) to a clause left alone, for a split (or merge).
 LOST_WORDS = 2
 #: Share of those words that the clause left alone must hold.
@@ -494,7 +492,7 @@ def _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new) -> lis
 
 
 def _stems(key: list[str]) -> list[str]:
-    from .level import FUNCTION_WORDS  # level reads no pairing: no cycle
+    from .level import FUNCTION_WORDS, STEM  # level reads no pairing: no cycle
 
     return [w[:STEM] for w in key if w not in FUNCTION_WORDS]
 
