@@ -770,7 +770,7 @@ class _Differ:
     def _labels(self) -> K.Labels:
         if not hasattr(self, "_label_cache"):
             self._label_cache = K.condition_labels(
-                self.vocabulary, set(self.old.predicate_names()) | set(self.new.predicate_names()))
+                self.vocabulary, self._predicate_names(self.old) | self._predicate_names(self.new))
         return self._label_cache
 
     def _impact(self, d: dict, behaviours: dict) -> list[dict]:
