@@ -179,8 +179,13 @@ def collector_skips_loads() -> Iterator[None]:
     The model holds no cycles to free (a full collection right after a check finds
     none), and reference counting frees it when dropped. At the end of the block
     everything frozen goes back to the collector, so that a long-lived process
-    (``serve``, a test run) still collects the cycles among what it drops.
+    (``serve``, a test run) still collects the cycles among what it drops. Where
+    objects are frozen already (a host froze its heap, or an enclosing block did),
+    nothing is frozen: ``gc.unfreeze`` at the end would thaw theirs too.
     """
+    if gc.get_freeze_count():
+        yield
+        return
     token = _FREEZING.set(True)
     try:
         yield

@@ -42,7 +42,9 @@ def _check(root: Path, use_cache: bool) -> Checked:
     # what the next check need not read again; not rewritten for a few edited files (they are cheap
     # to hash again, and the record is as large as the rulebook has files)
     if fp is not None and fp.hashed > max(16, len(fp.files) // 20):
-        cache.store_proofs({known_at: dump_json({"taken": fp.taken, "stats": fp.stats})})
+        from .recheck import dump
+
+        cache.store_proofs({known_at: dump({"taken": fp.taken, "stats": fp.stats})})
     if cache is None or fp is None:
         from .recheck import full
 
@@ -140,7 +142,3 @@ def _known(cache, root: Path):
 
     at = "stat-" + hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
     return known_fingerprint(_json(cache.proofs([at]).get(at))), at
-
-
-def dump_json(value) -> str:
-    return json.dumps(value, ensure_ascii=True, separators=(",", ":"))

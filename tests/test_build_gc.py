@@ -62,6 +62,7 @@ def test_during_a_check_s_logic_checks_the_model_is_never_scanned(gc_state, monk
     monkeypatch.setattr(logic, "logic_problems", probe)
     monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
     gc.enable()
+    gc.unfreeze()  # nothing frozen before the check: it freezes only then
     for use_cache in (False, True):
         checked = check_rulebook(FIXTURES / "minimal", use_cache=use_cache)
         assert checked.problems == []
@@ -80,3 +81,19 @@ def test_nothing_stays_frozen_after_a_check_or_a_load(gc_state):
     book = load_rulebook(FIXTURES / "minimal")
     assert (book.latest.id, gc.get_freeze_count()) == ("v2", 0)
     assert _tracked(book.latest.terms[0])
+
+
+def test_a_check_leaves_frozen_what_was_frozen_before_it(gc_state):
+    """A host that froze its heap (``rulebook serve`` does, a pre-forking server may) keeps it frozen
+    across a check: the check gives back only what it froze itself."""
+    from compiler.checking import check_rulebook
+
+    gc.enable()
+    gc.unfreeze()
+    held = [["the host's heap"]]
+    gc.freeze()
+    try:
+        checked = check_rulebook(FIXTURES / "minimal", use_cache=False)
+        assert (checked.problems, _tracked(held), _tracked(held[0])) == ([], False, False)
+    finally:
+        gc.unfreeze()

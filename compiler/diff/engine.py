@@ -249,7 +249,6 @@ class _Differ:
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
         pairings = match_clauses(pairs, declared)
-        self._pairings = pairings
         # The clauses of each side paired with the other's (the subrules a heading may head), made once.
         self._paired = ({c.ref for p in pairings if p.old and p.new for c in p.old},
                         {c.ref for p in pairings if p.old and p.new for c in p.new})
@@ -280,8 +279,6 @@ class _Differ:
     def _conformance(self, suite: OldSuite, changes: list, names: tuple) -> tuple[list, tuple]:
         """The old suite's cases that flip, per decision and per change, for the decisions whose answers
         changed and those withdrawn only (compiler.diff.conformance_impact)."""
-        from dataclasses import replace
-
         from . import conformance_impact as C
 
         targets = [n for n in names if n.kind == "decision" and n.status in (N.CHANGED, N.REMOVED)]
@@ -309,8 +306,6 @@ class _Differ:
 
     def _steps_flips(self, old_steps, new_steps):
         """The old suite's next-step cases of a procedure whose steps changed, and those that flip."""
-        from dataclasses import replace
-
         from .conformance_impact import steps_flips
 
         procedure_clause = next(c for p in self._pairs if p.old is not None for c in p.old.clauses
@@ -322,7 +317,6 @@ class _Differ:
     def _names(self, behaviours: dict, changes: list) -> tuple[N.NameChange, ...]:
         """Each decision, predicate and constraint of one side only, and each decision whose answers
         changed, once, with the changes that refer to it."""
-        from dataclasses import replace
         from .present import clause_name
 
         found = dict(self._one)
@@ -776,7 +770,7 @@ class _Differ:
     def _labels(self) -> K.Labels:
         if not hasattr(self, "_label_cache"):
             self._label_cache = K.condition_labels(
-                self.vocabulary, set(self.old.predicate_names()) | set(self.new.predicate_names()))
+                self.vocabulary, self._predicate_names(self.old) | self._predicate_names(self.new))
         return self._label_cache
 
     def _impact(self, d: dict, behaviours: dict) -> list[dict]:

@@ -333,7 +333,7 @@ def _words_in_or_out(redline: Redline, whole: list[str]) -> bool:
 
 def _numbers(redline: Redline) -> bool:
     """A number that is not a cited rule number changed (a life total, a count, a limit)."""
-    def numbers(text: str) -> list[str]:
+    def numbers(text: str) -> set[str]:
         return set(re.findall(r"\d+", _CITED.sub(r"\1#", without_step_number(text))))
     return numbers(redline.old) != numbers(redline.new)
 

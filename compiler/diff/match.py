@@ -454,8 +454,6 @@ def _groups(wholes: list[Clause], parts: list[Clause], wkeys: list[list[str]], p
 
 # A rule number as an id: the number and the letters of its subrule ("r903-11d" -> "r903-11", "d").
 _RULE_ID = re.compile(r"\A(.*\d)([a-z]*)\Z")
-#: Letters that stand for a word when words are compared loosely ("exiled" and "exile").
-STEM = 5
 #: Fewest words that a pairing loses (or gains) to a clause left alone, for a split (or merge).
 LOST_WORDS = 2
 #: Share of those words that the clause left alone must hold.
@@ -494,7 +492,7 @@ def _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new) -> lis
 
 
 def _stems(key: list[str]) -> list[str]:
-    from .level import FUNCTION_WORDS  # level reads no pairing: no cycle
+    from .level import FUNCTION_WORDS, STEM  # level reads no pairing: no cycle
 
     return [w[:STEM] for w in key if w not in FUNCTION_WORDS]
 
@@ -574,7 +572,7 @@ def _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_ne
         own = stems[i]
         words = set(own)
         need = CONTAINMENT * len(own)
-        near = sorted((-sum(w in set(other_stems[j]) for w in own), others[j].ref, j)
+        near = sorted((-_held(own, set(other_stems[j])), others[j].ref, j)
                       for j, o in enumerate(others) if j not in other_used and o.term == clauses[i].term
                       and _held(other_stems[j], words) >= COMES_FROM * len(other_stems[j]))
         if near and -near[0][0] >= need:
@@ -649,6 +647,7 @@ def _holder(words: set[str], clauses, paired: int, stems, used) -> int | None:
         return None
     near = clauses[paired]
     rule = _RULE_ID.match(near.id)
+    left = [x for x in range(len(clauses)) if x not in used or x == paired]
 
     def beside(k: int, c) -> bool:
         if c.term != near.term:
@@ -656,7 +655,6 @@ def _holder(words: set[str], clauses, paired: int, stems, used) -> int | None:
         m = _RULE_ID.match(c.id)
         if rule and m:
             return m.group(1) == rule.group(1)
-        left = [x for x in range(len(clauses)) if x not in used or x == paired]
         return abs(left.index(k) - left.index(paired)) == 1 if k in left else False
     best = max(((len(words & set(stems[k])), -k) for k, c in enumerate(clauses)
                 if k not in used and k != paired and beside(k, c)), default=None)
