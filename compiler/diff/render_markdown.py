@@ -352,6 +352,7 @@ def _transitions(b) -> list[str]:
 
 
 def redline_markdown(line: Redline) -> str:
-    """Deletions in ``<del>``, insertions in ``<ins>``, every run through ``escape``."""
+    """Deletions in ``<del>``, insertions in ``<ins>``, every line of every run through ``escape``:
+    the comment's blockquote starts a Markdown line at each "<br>", so each is a text's start."""
     marks = {DELETE: "<del>{}</del>", INSERT: "<ins>{}</ins>"}
-    return "".join(marks.get(op.op, "{}").format(escape(op.text)) for op in line.ops)
+    return "".join(marks.get(op.op, "{}").format("<br>".join(map(escape, op.text.split("\n")))) for op in line.ops)

@@ -16,7 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from compiler.cli import main
-from compiler.diff.render_markdown import code, escape
+from compiler.diff.redline import DELETE, EQUAL, INSERT, Op, Redline
+from compiler.diff.render_markdown import code, escape, redline_markdown
 
 WJ = "\u2060"
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "mentions"
@@ -280,3 +281,22 @@ POSITIONS = {
 @pytest.mark.parametrize("text,expected", list(POSITIONS.values()), ids=list(POSITIONS))
 def test_escape_adds_a_backslash_only_where_markdown_would_act(text, expected):
     assert escape(text) == expected
+
+
+def test_each_line_of_a_redline_is_escaped_where_it_starts_a_line_of_the_blockquote():
+    # The comment's blockquote puts each "<br>" of a redline on a line of its own ("<br>\n> "), so a
+    # rule's own line that starts with a list mark, a step number or a heading rule would open a block
+    # there (a "<del>" opened in one list item and closed in another).
+    line = Redline((Op(EQUAL, "Before:\n- draw\n"), Op(DELETE, "1. heal\n---"), Op(INSERT, "+ x\\\ny")))
+    assert redline_markdown(line) == ("Before:<br>\\- draw<br><del>1\\. heal<br>\\---</del>"
+                                      "<ins>\\+ x\\\\<br>y</ins>")
+
+
+def test_the_comment_quotes_a_bullet_list_with_its_marks_escaped(monkeypatch):
+    monkeypatch.chdir(FIXTURE.parent / "inside")
+    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--rulebook", ".", "--format", "markdown"],
+                                catch_exceptions=False)
+    assert ("> Before a battle, in this order:<br>\n"
+            "> \\- draw a card<br>\n"
+            "> \\- <del>heal a character<br>\n"
+            "> \\- </del>discard a card\n") in result.stdout
