@@ -242,10 +242,10 @@ class _VariantSets(DecisionSets):
         self.model = _Rules(rules, model.predicates if predicates is None else predicates, overrides)
         self.core = base.core
         memo: dict[str, Node] = {}
-        self.answers = [base.answers[i] if same[i] and predicates is None
-                        else _same_conditions(base, i, rules[i]) if predicates is None
-                        else None for i in range(len(rules))]
-        self.answers = [a if a is not None else self._rule_answers(i, memo) for i, a in enumerate(self.answers)]
+        # a rule that keeps its conditions (the same rule, another answer, an exception removed) keeps
+        # the base's regions; with a predicate changed, any rule may read it: each is made again
+        kept = [_same_conditions(base, i, r) if predicates is None else None for i, r in enumerate(rules)]
+        self.answers = [a if a is not None else self._rule_answers(i, memo) for i, a in enumerate(kept)]
         self.applies = []
         for answers in self.answers:
             out = self.core.false
