@@ -116,10 +116,12 @@ def _inside(change: Change, colour: bool) -> list[str]:
     shown = inside.view(change)
     if shown is None:
         return []
-    out = [f"    ({shown.note})"] if shown.note else []
-    out.append("    inside: " + shown.counts)
+    # Composed as plain text and passed through ``printable`` like every other line (the module's rule),
+    # though the note, the counts and the labels are the diff's own words.
+    out = [printable(f"    ({shown.note})")] if shown.note else []
+    out.append(printable("    inside: " + shown.counts))
     for label, line in shown.lines:
-        out.append(f"      {label}: " + redline_text(line, colour).replace("\n", "\n        "))
+        out.append(printable(f"      {label}: ") + redline_text(line, colour).replace("\n", "\n        "))
     return out
 
 
