@@ -83,9 +83,10 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     out = [f"  {paint(BOLD, change.kind)}  {printable(clause_name(change))}  {paint(DIM, where)}"]
     plain: list[str] = [f"    ({note})" for note in details(change)]
     out.extend(map(printable, plain))
-    if not inside.is_long(change):
+    shown = inside.view(change)
+    if not (shown and shown.long):
         out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
-    out.extend(_inside(change, colour))
+    out.extend(_inside(shown, colour))
     plain = []
     for b in change.behaviours:
         # A decision's whole change is listed once, under the decision; a clause's own part of it
@@ -111,9 +112,8 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     return out
 
 
-def _inside(change: Change, colour: bool) -> list[str]:
+def _inside(shown: inside.View | None, colour: bool) -> list[str]:
     """What changed inside the clause (compiler.diff.inside): a count, then each changed item or sentence."""
-    shown = inside.view(change)
     if shown is None:
         return []
     # Composed as plain text and passed through ``printable`` like every other line (the module's rule),
