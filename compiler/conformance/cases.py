@@ -207,7 +207,7 @@ def _standing_and_answers(space: DecisionSpace) -> list[dict[str, Answer]]:
     for key, region in space.outcomes.regions.items():
         if key not in (CONFLICT_KEY, EMPTY_KEY):
             chosen.need(region)
-    return list(chosen.states.values())
+    return list(chosen.states)
 
 
 _HELD: list = []  # [(edition, core, {decision: DecisionSpace})]: the last edition's, while it is asked about
@@ -275,9 +275,9 @@ class _Chosen:
 
     def __init__(self, space: DecisionSpace):
         self.space = space
-        self.states: dict[tuple, dict[str, Answer]] = {}
+        self.states: list[dict[str, Answer]] = []  # in the order chosen: FirstIn's indexes
+        self._keys: set[tuple] = set()
         self.order = FirstIn(space.core)
-        self._list: list[dict[str, Answer]] = []
 
     @property
     def union(self) -> Node:
@@ -286,15 +286,12 @@ class _Chosen:
     def find(self, region: Node) -> dict[str, Answer] | None:
         """The first chosen situation (in the order chosen) in ``region``."""
         k = self.order.first(region)
-        return None if k is None else self._list[k]
-
-    def has(self, state: Mapping[str, Answer]) -> bool:
-        return _key(state) in self.states
+        return None if k is None else self.states[k]
 
     def add(self, state: dict[str, Answer]) -> None:
-        if _key(state) not in self.states:
-            self.states[_key(state)] = state
-            self._list.append(state)
+        if _key(state) not in self._keys:
+            self._keys.add(_key(state))
+            self.states.append(state)
             self.order.add(self.space.core.situation(state))
 
     def need(self, region: Node) -> bool:
@@ -332,7 +329,7 @@ def mcdc_states(edition: Edition, space: DecisionSpace) -> tuple[list[dict[str, 
         if key not in (CONFLICT_KEY, EMPTY_KEY):
             chosen.need(region)
     _kill_mutants(edition, space, chosen)
-    return list(chosen.states.values()), tuple(uncovered)
+    return list(chosen.states), tuple(uncovered)
 
 
 SMALL_REGION = 64  # a mutant told apart in at most this many situations offers them all to the greedy cover
@@ -350,7 +347,7 @@ def _kill_mutants(edition: Edition, space: DecisionSpace, chosen: _Chosen) -> No
 
     core, model = space.core, space.model
     pending: list[Node] = []
-    states = list(chosen.states.values())
+    states = list(chosen.states)
     for mutant in decision_mutants(edition, model.decision.name):
         if mutant.site is not None:  # one node of one rule's condition: its difference without the mutant
             region = space.local_difference(*mutant.site) & space.answered

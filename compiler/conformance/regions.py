@@ -261,8 +261,7 @@ def _same_conditions(base: DecisionSets, i: int, rule: Rule) -> dict[tuple, Node
     if i >= len(model.rules):
         return None
     old = model.rules[i]
-    if (rule.kind, rule.when, rule.test) != (old.kind, old.when, old.test) \
-            or (rule.kind == "value") != (old.kind == "value"):
+    if (rule.kind, rule.when, rule.test) != (old.kind, old.when, old.test):
         return None
     if rule.kind != "value":
         return base.answers[i]
