@@ -23,7 +23,7 @@ def outcome(value: Any, reason: str | None, clauses: tuple[str, ...] = ()) -> st
     "rules conflict (heal#a, heal#b)", "not defined" (its words from ``behaviour.REASON_WORDS``)."""
     from .behaviour import CONFLICT, said
 
-    words = said(value, reason) if reason is not None or value is not None else answer(value)
+    words = said(value, reason) if reason is not None else answer(value)  # the two agree on an answer
     return f"{words} ({', '.join(clauses)})" if clauses and (reason is None or reason == CONFLICT) else words
 
 

@@ -238,17 +238,17 @@ def render_history(term: str, steps: list[DiffResult]) -> str:
 def change_html(change: Change, old: str, new: str, listed: frozenset | set = frozenset()) -> Markup:
     """One change as an ``<article>`` (the site may embed it); ``listed``: the decisions' whole
     behaviours shown in the page's list of decisions, which the change refers to."""
+    shown = inside.view(change)
     locations = [(side, location(loc)) for side, loc in ((old, change.old_location), (new, change.new_location))
                  if loc]
     return Markup(_ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
         redline=redline_markup(change.redline), use_words=use_words, listed=listed,
-        long=inside.is_long(change), inside=inside_markup(change), **_behaviour_helpers(old, new)))
+        long=bool(shown and shown.long), inside=inside_markup(shown), **_behaviour_helpers(old, new)))
 
 
-def inside_markup(change: Change) -> Markup:
-    """The changed items and sentences of a clause, each redline a template of its own."""
-    shown = inside.view(change)
+def inside_markup(shown: inside.View | None) -> Markup:
+    """The changed items and sentences of a clause (``inside.view``), each redline a template of its own."""
     return Markup(_ENV.get_template("inside").render(
         subs=shown is not None, note=shown.note if shown else None, counts=shown.counts if shown else "",
         lines=[(label, redline_markup(line)) for label, line in shown.lines] if shown else []))

@@ -275,9 +275,10 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     out += [f"<br>_{escape(note)}_" for note in details(change)]
     redline_key = {EDITORIAL: "editorial-redlines", CLARIFICATION: "clarification-redlines"}.get(change.level)
     if redline_key not in drop:
-        out += [""] if inside.is_long(change) else \
+        shown = inside.view(change)
+        out += [""] if shown and shown.long else \
             ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
-        out += _inside(change)
+        out += _inside(shown)
     else:
         out += ["", "_Redline left out._", ""]
     for b in change.behaviours:
@@ -308,10 +309,9 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     return out
 
 
-def _inside(change: Change) -> list[str]:
+def _inside(shown: inside.View | None) -> list[str]:
     """What changed inside the clause (compiler.diff.inside): a count, then a list of the changed
     items and sentences; left out with the redline when the comment is shortened."""
-    shown = inside.view(change)
     if shown is None:
         return []
     note = f" ({escape(shown.note)})" if shown.note else ""

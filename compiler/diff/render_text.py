@@ -83,9 +83,10 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     out = [f"  {paint(BOLD, change.kind)}  {printable(clause_name(change))}  {paint(DIM, where)}"]
     plain: list[str] = [f"    ({note})" for note in details(change)]
     out.extend(map(printable, plain))
-    if not inside.is_long(change):
+    shown = inside.view(change)
+    if not (shown and shown.long):
         out.extend("    " + line for line in redline_text(change.redline, colour).split("\n"))
-    out.extend(_inside(change, colour))
+    out.extend(_inside(shown, colour))
     plain = []
     for b in change.behaviours:
         # A decision's whole change is listed once, under the decision; a clause's own part of it
@@ -111,15 +112,16 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     return out
 
 
-def _inside(change: Change, colour: bool) -> list[str]:
+def _inside(shown: inside.View | None, colour: bool) -> list[str]:
     """What changed inside the clause (compiler.diff.inside): a count, then each changed item or sentence."""
-    shown = inside.view(change)
     if shown is None:
         return []
-    out = [f"    ({shown.note})"] if shown.note else []
-    out.append("    inside: " + shown.counts)
+    # Composed as plain text and passed through ``printable`` like every other line (the module's rule),
+    # though the note, the counts and the labels are the diff's own words.
+    out = [printable(f"    ({shown.note})")] if shown.note else []
+    out.append(printable("    inside: " + shown.counts))
     for label, line in shown.lines:
-        out.append(f"      {label}: " + redline_text(line, colour).replace("\n", "\n        "))
+        out.append(printable(f"      {label}: ") + redline_text(line, colour).replace("\n", "\n        "))
     return out
 
 
