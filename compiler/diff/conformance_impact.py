@@ -190,16 +190,20 @@ def words(conformance: dict | None) -> str | None:
     return None if flips is None else f"breaks conformance: {flips}"
 
 
-def flips_words(conformance: dict | None) -> str | None:
-    """'1 of 2 cases of v1's suite flip: cure.may_target-c624... (expected no, now yes)': what breaks."""
+def flips_words(conformance: dict | None, case: Callable[[str], str] = str,
+                words: Callable[[str], str] = str) -> str | None:
+    """'1 of 2 cases of v1's suite flip: cure.may_target-c624... (expected no, now yes)': what breaks.
+    ``case`` writes a case id and ``words`` the rest (Markdown: a code span, to copy the id exact, and
+    escaped prose)."""
     if not conformance or not conformance["flipped"]:
         return None
     n, of = conformance["flipped"], conformance["of"]
     verb = "flips" if n == 1 else "flip"
-    examples = ", ".join(f"{e['id']} (expected {said(e['expected'], None)}, now {' or '.join(e['now'])})"
+    examples = ", ".join(case(e["id"]) + words(f" (expected {said(e['expected'], None)}, now {' or '.join(e['now'])})")
                          for e in conformance["examples"])
     more = f", and {n - len(conformance['examples'])} more" if n > len(conformance["examples"]) else ""
-    return f"{n} of {of} case{'' if of == 1 else 's'} of {conformance['suite']}'s suite {verb}: {examples}{more}"
+    return (words(f"{n} of {of} case{'' if of == 1 else 's'} of {conformance['suite']}'s suite {verb}: ")
+            + examples + words(more))
 
 
 def short_words(conformance: dict | None) -> str | None:

@@ -299,8 +299,9 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     if one_sided:
         out += [", ".join(f"{escape(r['kind'])} {code(r['name'])} {r['status']}" for r in one_sided)
                 + " (see the decisions above)", ""]
-    if flips_words(change.conformance):
-        out += [f"**Breaks conformance**: {escape(flips_words(change.conformance))}", ""]
+    breaks = flips_words(change.conformance, code, escape)
+    if breaks:
+        out += [f"**Breaks conformance**: {breaks}", ""]
     if change.impact:
         uses = ", ".join(f"{code(u['ref'])} ({escape(use_words(u))})" for u in change.impact)
         out += [f"Used by: {uses}", ""]

@@ -122,3 +122,13 @@ def test_the_old_suite_is_the_generator_s_own_though_made_from_the_terms_each_de
         suite = conformance_impact.OldSuite(book, whole)
         assert {n: suite.cases(n) for n in whole.decisions} == \
             {n: decision_cases(book, whole, n).cases for n in whole.decisions}
+
+
+def test_the_comment_names_the_flipped_cases_exact_to_copy():
+    """A case id in the comment is a code span (found as written by a search), not prose broken by
+    word joiners where it looks like a commit hash."""
+    lines = _run("--no-cache", "--format", "markdown")[1].splitlines()
+    assert [line for line in lines if line.startswith("**Breaks conformance**")] == [
+        "**Breaks conformance**: 1 of 2 cases of v1's suite flips: `cure.may_target-c624ac2d96b4` (expected no, now yes)",
+        "**Breaks conformance**: 1 of 1 case of v1's suite flips: `cure.in_battle-630062f6388b` "
+        "(expected yes, now not defined)"]
