@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from ..counts import counted
 from ..model import Edition, Rulebook
 from .behaviour import CONFLICT, NO_RULE, NOT_ASKED, NOT_DEFINED, Behaviour, Witness
+from .classify import label
 from .engine import Change, DiffResult, diff_editions
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 
@@ -217,11 +218,6 @@ def _covering(behaviour: Behaviour, witness: Witness) -> tuple | None:
             if all(state.get(f) in vs for f, vs in d.facts):
                 return d.facts
     return None
-
-
-def label(name: str) -> str:
-    """A fact's or value's label: its name as words ('target_location' -> 'target location')."""
-    return name.replace("_", " ")
 
 
 # A fact's label is a short clause or phrase ("target is character", "brigade matches", "being
