@@ -52,7 +52,7 @@ def test_names_changed_only_through_the_vocabulary_are_listed_with_counts():
 def test_the_text_lists_them_under_the_decisions_charged_to_the_vocabulary():
     lines = _run("text").splitlines()
     assert lines == [
-        "rulebook diff v1 -> v2: the vocabulary only",
+        "rulebook diff v1 -> v2: no clause changed; answers changed by the vocabulary: 1 decision, 1 predicate",
         "",
         "vocabulary:",
         "  fact changed: battle_step (values added: special_initiative; "
