@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
 from .behaviour import NOT_DEFINED, REASON_WORDS, Behaviour, Description
+from .vocabulary import FactChange, fact_words
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 
@@ -57,6 +58,9 @@ class NameChange:
     predicates: tuple[str, ...] = ()
     facts: tuple[str, ...] = ()
     old_meaning: str | None = None  # a constraint changed under its id: its former text, when that changed
+    # changed: how the vocabulary changed each fact of ``facts`` (its values gained, lost, reordered); the
+    # JSON has it under the diff's ``vocabulary``
+    fact_changes: tuple[FactChange, ...] = ()
 
     @property
     def unanswered(self) -> int | None:
@@ -239,21 +243,33 @@ def clauses_words(change: NameChange) -> str | None:
     return f"{verb} {', '.join(change.new_clauses)}" if change.new_clauses else None
 
 
-def through(change: NameChange) -> list[tuple[str, tuple[str, ...]]]:
-    """What else changed its answers, as (words, names): ('uses changed predicate', ('curable',)),
-    ('changed by the vocabulary: fact', ('battle_step',)) when no clause change is charged with it,
-    else ('reads changed fact', ...); the formats show each name as code."""
-    out = []
+Part = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def through(change: NameChange) -> list[Part]:
+    """What else changed its answers, each a part of (words, names) pieces, the formats showing each name
+    as code: (('uses changed predicate', ('curable',)),); per fact it reads whose change the vocabulary
+    made, (('changed by the vocabulary: fact', ('phase',)), ('gained value', ('end',))) when no clause
+    change is charged with it, else (('reads changed fact', ...), ...)."""
+    out: list[Part] = []
     if change.predicates:
-        out.append(("uses changed predicate", change.predicates))
-    if change.facts:  # no clause change charged with it: the vocabulary alone changed its answers
-        out.append(("reads changed fact" if change.changes else "changed by the vocabulary: fact", change.facts))
+        out.append((("uses changed predicate", change.predicates),))
+    # no clause change charged with it: the vocabulary alone changed its answers
+    words = "reads changed fact" if change.changes else "changed by the vocabulary: fact"
+    how = {c.name: fact_words(c) for c in change.fact_changes}
+    out += [((words, (fact,)),) + how.get(fact, ()) for fact in change.facts]
     return out
+
+
+def part_text(part: Part) -> str:
+    """A part of ``through`` as plain text: 'changed by the vocabulary: fact phase gained value end'."""
+    return " ".join(f"{words} {', '.join(names)}" if names else words for words, names in part)
 
 
 def by_vocabulary(names) -> list[NameChange]:
     """The decisions and predicates whose answers changed with no clause change charged with them:
-    the vocabulary alone changed them (an ordered fact's order: a value inserted, withdrawn or moved)."""
+    the vocabulary alone changed them (an ordered fact's order: a value inserted, withdrawn or moved; a
+    value added to or withdrawn from an unordered fact, giving answers where one side had no situation)."""
     return [n for n in names if n.status == CHANGED and n.facts and not n.changes]
 
 
@@ -266,7 +282,7 @@ def by_vocabulary_counts(names) -> str | None:
 
 def through_lines(change: NameChange) -> list[str]:
     """``through`` for the text format: 'uses changed predicate curable'."""
-    return [f"{words} {', '.join(names)}" for words, names in through(change)]
+    return [part_text(part) for part in through(change)]
 
 
 def heading(change: NameChange) -> str:
