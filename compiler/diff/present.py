@@ -93,7 +93,14 @@ def clause_name(change: Change) -> str:
 
 
 def summary_line(result: DiffResult) -> str:
+    """'3 semantic, 1 added'; 'the vocabulary only' when no clause changed and no answer did; the
+    answers the vocabulary alone changed, in the Markdown summary's words, whenever it changed some."""
+    from .names import by_vocabulary_counts
+
     counts = [f"{n} {k}" for k, n in result.summary.items() if n]
+    by_vocabulary = by_vocabulary_counts(result.names)
+    if by_vocabulary:
+        return f"{', '.join(counts) or 'no clause changed'}; answers changed by the vocabulary: {by_vocabulary}"
     if not counts and not result.vocabulary.empty:
         return "the vocabulary only"
     return ", ".join(counts) if counts else "no changes"

@@ -246,7 +246,9 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
             line += "; defined in " + ", ".join(code(c) for c in name.new_clauses) + (
                 " (old: " + ", ".join(code(c) for c in name.old_clauses) + ")"
                 if name.old_clauses and name.old_clauses != name.new_clauses else "")
-        line += "".join(f"; {escape(words)} " + ", ".join(code(n) for n in names) for words, names in N.through(name))
+        line += "".join("; " + " ".join(escape(words) + "".join(" " + ", ".join(code(n) for n in names)
+                                                                for _ in names[:1]) for words, names in part)
+                        for part in N.through(name))
     else:
         clauses = name.old_clauses if name.status == N.REMOVED else name.new_clauses
         where = (f" {'Defined in' if name.kind == 'predicate' else 'Rules in'} "
