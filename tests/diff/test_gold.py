@@ -81,10 +81,6 @@ UNSEEN: dict[tuple[str, str], str] = {
 
 #: Labelled clarifications that the diff reads as rule changes (the safe direction), each with why.
 OVERCAUTIOUS = {
-    # A clause removed with no rule of its own that no model covers (not a step, lead-in or item
-    # of a structure the editors modelled: compiler.diff.level.covered): the words alone cannot
-    # say that every play it restricted is forbidden outright in 4.0.0, so it reads as a rule change.
-    ("reg-3.0.0-4.0.0-draft", "heal#discard-pile-same-character"): "answers nothing 4.0.0 still asks",
     # The editors' model answers differently where the label reads the same rule: the footnote's
     # predicate (which effects it lists) is false for set_aside, now a line of its own with the
     # same location, and true for effects 5.0.0 did not know. No decision uses it, but a predicate
