@@ -133,7 +133,7 @@ def details(change: Change, ident: Write = str, words: Write = str) -> list[str]
     if change.procedure:
         from .steps import procedure_words
 
-        out.append(words("steps of " + procedure_words(change.procedure)))
+        out.append(words("steps of ") + procedure_words(change.procedure, ident, words))
     if change.numbers:
         out.append(words(f"rule {change.numbers['old']} -> {change.numbers['new']}"))
     if change.matched_by in ("text", "split", "merge"):

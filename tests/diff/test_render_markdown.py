@@ -382,3 +382,9 @@ def test_a_change_s_notes_name_clauses_and_decisions_as_code_spans():
         FIXTURE.parent / "split-same-answers")
     assert ("<br>_text and rules unchanged; `cure.may_target` is asked in other situations: its given changed_"
             in _diff_markdown(FIXTURE.parent / "given-changed-clause-unchanged"))
+
+
+def test_a_procedure_s_step_note_names_the_procedure_and_its_steps_as_code_spans():
+    assert ("<br>_steps of `duel.order`: 3 steps -&gt; 4; inserted `step-1b` (step 2); "
+            "renumbered `step-2` (2 -&gt; 3), `step-3` (3 -&gt; 4)_") in _diff_markdown(
+        FIXTURE.parent / "rule-less-clauses", "v2", "v3")
