@@ -81,23 +81,11 @@ UNSEEN: dict[tuple[str, str], str] = {
 
 #: Labelled clarifications that the diff reads as rule changes (the safe direction), each with why.
 OVERCAUTIOUS = {
-    # A clause removed with no rule of its own that no model covers (not a step, lead-in or item
-    # of a structure the editors modelled: compiler.diff.level.covered): the words alone cannot
-    # say that every play it restricted is forbidden outright in 4.0.0, so it reads as a rule change.
-    ("reg-3.0.0-4.0.0-draft", "heal#discard-pile-same-character"): "answers nothing 4.0.0 still asks",
     # The editors' model answers differently where the label reads the same rule: the footnote's
     # predicate (which effects it lists) is false for set_aside, now a line of its own with the
     # same location, and true for effects 5.0.0 did not know. No decision uses it, but a predicate
     # no decision uses can still be a term cards use (2012's being_discarded_phrase): it counts.
     ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "the model's predicate lists others",
-    # The excerpt's model of 705 (coin_flip.calls, coin_flip.result: the fixture's editor_notes say
-    # how each sentence is read) answers every flip as before, on both sides
-    # (test_match_numbered.py::test_the_merged_coin_flip_rules_answer_every_flip_as_before). The
-    # words still decide: in a modelled clause a whole sentence added or removed counts
-    # (compiler.diff.level: a model covers only the questions its editors asked), and the merge
-    # rewrites five ("An effect ... may care whether that player wins or loses the flip.", 2019's
-    # 705.2 whole, both of 2022's first two), none of them moved or restating.
-    ("numbered-rules-coin-flip", "rules#r705-1+rules#r705-2"): "two rules in one, the same flips",
 }
 
 
