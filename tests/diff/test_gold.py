@@ -85,11 +85,6 @@ OVERCAUTIOUS = {
     # of a structure the editors modelled: compiler.diff.level.covered): the words alone cannot
     # say that every play it restricted is forbidden outright in 4.0.0, so it reads as a rule change.
     ("reg-3.0.0-4.0.0-draft", "heal#discard-pile-same-character"): "answers nothing 4.0.0 still asks",
-    # The editors' model answers differently where the label reads the same rule: the footnote's
-    # predicate (which effects it lists) is false for set_aside, now a line of its own with the
-    # same location, and true for effects 5.0.0 did not know. No decision uses it, but a predicate
-    # no decision uses can still be a term cards use (2012's being_discarded_phrase): it counts.
-    ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "the model's predicate lists others",
     # The excerpt's model of 705 (coin_flip.calls, coin_flip.result: the fixture's editor_notes say
     # how each sentence is read) answers every flip as before, on both sides
     # (test_match_numbered.py::test_the_merged_coin_flip_rules_answer_every_flip_as_before). The
@@ -103,8 +98,10 @@ OVERCAUTIOUS = {
 
 #: Exceptions above whose kind differs too: a clause whose rules were rewritten with its words is
 #: semantic exactly when it is a rule change (compiler.diff.engine), so it follows the level.
-KIND_FOLLOWS_LEVEL = {
-    ("reg-5.0.0-11.0.0", "targeting#other-abilities-footnote"): "semantic",
+KIND_FOLLOWS_LEVEL: dict[tuple[str, str], str] = {
+    # (empty) reg-5.0.0-11.0.0 targeting#other-abilities-footnote was here (semantic): its predicate,
+    # which no rule reads, lists other effects, and its clause names no word it defines, so its words
+    # decide (compiler.diff.engine._Differ._decides_no_play).
 }
 
 

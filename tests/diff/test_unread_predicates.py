@@ -74,3 +74,12 @@ def test_a_clause_says_what_it_defines_by_quoting_it_or_by_its_name():
     assert L.says_what_it_defines("A step is before resolution if it comes before the battle is resolved.",
                                   "before_resolution")
     assert not L.says_what_it_defines("*Banish, Capture, Heal, and Shuffle", "footnoted_ability")
+
+
+def test_a_value_of_several_words_names_its_hyphenated_item():
+    """"Set-Aside" leaving a list whose clause tests ``ability=set_aside`` is no untested item."""
+    old, new = "*Banish, Capture, Heal, Set-Aside, and Shuffle", "*Banish, Capture, Gain, Heal, and Shuffle"
+    tested = frozenset({"ability", "ability=set_aside", "ability=gain"})
+    assert L.items_in_or_out(old, new, tested) == ["Set-Aside"]
+    assert L.spelled(tested) == tested | {"set-aside"}
+    assert L.items_in_or_out(old, new, L.spelled(tested)) == []
