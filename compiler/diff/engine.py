@@ -649,7 +649,8 @@ class _Differ:
         none where the model covers it (``_covered``), is a clarification, one that no model covers
         is read by its words; a rewording of a clause with rules is read by its sentences only (its
         words within a sentence are the model's to judge), less those that came or went with all of
-        its rules."""
+        its rules. ``changed``: the clause's changed answers that change a play (``_decides_no_play``
+        takes out those of a predicate that no rule reads and no word of the clause names)."""
         if self._answers_changed(d, own, changed):
             return L.RULE_CHANGE
         if d["header"]:
