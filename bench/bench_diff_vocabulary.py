@@ -12,7 +12,11 @@ of ``--repeat``, interleaved, ``diff_sources`` on the loaded editions:
   order: every predicate and decision that reads the fact is compared as well
   (``compiler.diff.vocabulary.readers``), the worst case (a fact many terms read);
 - the vocabulary only: edition 2 against itself with that vocabulary (no term
-  differs; only the names that read the fact are compared).
+  differs; only the names that read the fact are compared);
+- the same two with the fact left unordered and a value added to it: the names
+  that read it and whose rules did not change are compared with the old side
+  lacking the value (``compiler.diff.vocabulary.lacking``), those whose rules
+  changed over both vocabularies as before.
 
 Ratios are against the baseline of the same run, never against fixed numbers.
 """
@@ -46,16 +50,20 @@ def main() -> None:
     old, new = book.editions[0], book.editions[1]
     fact = next(f for f in new.vocabulary.facts if f.type == "enum")
 
-    def with_fact(values: tuple[str, ...]) -> Vocabulary:
-        return Vocabulary(tuple(dataclasses.replace(f, values=values, ordered=True) if f.name == fact.name else f
+    def with_fact(values: tuple[str, ...], ordered: bool = True) -> Vocabulary:
+        return Vocabulary(tuple(dataclasses.replace(f, values=values, ordered=ordered) if f.name == fact.name else f
                                 for f in new.vocabulary.facts), new.vocabulary.constraints)
 
     vocabulary = with_fact(fact.values)
     grown = with_fact(fact.values[:1] + ("bench_value",) + fact.values[1:])
+    unordered = with_fact(fact.values, ordered=False)
+    added = with_fact(fact.values + ("bench_value",), ordered=False)
     runs = {
         "baseline": lambda: diff_sources(FullSource(old), vocabulary, FullSource(new), vocabulary),
         "value inserted": lambda: diff_sources(FullSource(old), vocabulary, FullSource(new), grown),
         "vocabulary only": lambda: diff_sources(FullSource(new), vocabulary, FullSource(new), grown),
+        "unordered added": lambda: diff_sources(FullSource(old), unordered, FullSource(new), added),
+        "unordered only": lambda: diff_sources(FullSource(new), unordered, FullSource(new), added),
     }
     times = {k: float("inf") for k in runs}
     results = {}
@@ -64,7 +72,7 @@ def main() -> None:
             start = time.perf_counter()
             results[key] = run()
             times[key] = min(times[key], time.perf_counter() - start)
-    print(f"{args.terms} terms; ordered fact {fact.name} gains a value in the new side's vocabulary")
+    print(f"{args.terms} terms; fact {fact.name} gains a value in the new side's vocabulary")
     for key in runs:
         r = results[key]
         print(f"  {key:16} {times[key]:6.3f} s  ratio {times[key] / times['baseline']:5.2f}  "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterator, Mapping, Union
+from typing import Iterator, Mapping, Sequence, Union
 
 from .conditions import Compiled, Condition, compile_condition, facts_used
 from .model import Answer, Decision, Edition, Rule, Rulebook, Vocabulary
@@ -202,20 +202,11 @@ class DecisionModel:
 
     def evaluate(self, state: State) -> "Result":
         answers = {i: a for i, c in enumerate(self._compiled) if (a := c.answer(state)) is not None}
-        beaten = 0
-        for i in answers:
-            beaten |= self._override_bits[i]
-        standing = [i for i in answers if not beaten >> i & 1]
-        return Result(tuple((self.rules[i], answers[i]) for i in standing))
+        return standing(self.rules, self._override_bits, answers)
 
     def outcome(self, state: State) -> Outcome:
         """The answer, or ``CONFLICT`` / ``EMPTY``: what an engine is compared on."""
-        result = self.evaluate(state)
-        if result.conflict:
-            return CONFLICT
-        if result.empty:
-            return EMPTY
-        return result.answer
+        return self.evaluate(state).outcome
 
     def decide(self, facts: State) -> Answer:
         """The answer, or ValueError for a missing fact, an empty or a conflicting decision."""
@@ -271,12 +262,27 @@ class Result:
         return self.standing[0][1]
 
     @property
+    def outcome(self) -> Outcome:
+        """The answer, or ``CONFLICT`` / ``EMPTY``."""
+        return CONFLICT if self.conflict else EMPTY if self.empty else self.answer
+
+    @property
     def clauses(self) -> tuple[str, ...]:
         """The clauses that decided, in citation order."""
         return tuple(sorted({r.clause for r, _ in self.standing}))
 
     def describe(self) -> str:
         return "; ".join(f"{r.ref} says {_show(a)}" for r, a in self.standing)
+
+
+def standing(rules: Sequence[Rule], overrides: Sequence[int], answers: Mapping[int, Answer]) -> Result:
+    """The last step of evaluating one situation: of the rules that answer there (rule index -> its
+    answer), those that no other answering rule overrides (bit j of ``overrides[i]``: rule i
+    overrides rule j). Mutation testing calls it with a variant's rules and answers."""
+    beaten = 0
+    for i in answers:
+        beaten |= overrides[i]
+    return Result(tuple((rules[i], a) for i, a in answers.items() if not beaten >> i & 1))
 
 
 def _show(value: Answer) -> str:

@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 from ..conditions import Condition, Not
 from ..decision_sets import DecisionSets, _key, allowed_space
-from ..evaluate import CONFLICT, EMPTY, DecisionModel, Result
+from ..evaluate import DecisionModel, standing
 from ..model import Answer, Rule
 from ..symbolic import Core, Node, vocabulary_core
 from . import condpaths
@@ -158,7 +158,8 @@ class DecisionSpace:
             for k, state in enumerate(states):
                 base = self._answers_at(state)
                 new = {i: (rules[i].value if rules[i].kind == "value" else a) for i, a in base.items()}
-                if _outcome(model.rules, model._override_bits, base) != _outcome(rules, overrides, new):
+                if (standing(model.rules, model._override_bits, base).outcome
+                        != standing(rules, overrides, new).outcome):
                     return k
             return None
         mutant = variant()
@@ -267,15 +268,6 @@ def _same_conditions(base: DecisionSets, i: int, rule: Rule) -> dict[tuple, Node
         return base.answers[i]
     (region,) = base.answers[i].values()
     return {_key(rule.value): region}
-
-
-def _outcome(rules: Sequence[Rule], overrides: Sequence[int], answers: Mapping[int, Answer]) -> object:
-    """DecisionModel.outcome from the rules' answers in one situation: the rules left standing decide."""
-    beaten = 0
-    for i in answers:
-        beaten |= overrides[i]
-    result = Result(tuple((rules[i], a) for i, a in answers.items() if not beaten >> i & 1))
-    return CONFLICT if result.conflict else EMPTY if result.empty else result.answer
 
 
 def same_conditions(base: DecisionSets, rules: Sequence[Rule]) -> bool:

@@ -46,9 +46,12 @@ WITNESSES_PER_KIND = 2
 DESCRIPTIONS_PER_TRANSITION = 4
 
 BROADENED, NARROWED, CHANGED, EQUIVALENT = "broadened", "narrowed", "changed", "equivalent"
-# Why a side gives no answer in a situation, in the order they are checked.
+# Why a side gives no answer in a situation, in the order they are checked. NO_SITUATION: the side's
+# vocabulary lacks a value the situation names (a value of an unordered fact the other side added or
+# withdrew), for names compared with ``lacks`` (``compare``).
 NOT_DEFINED, NOT_ASKED, CONFLICT, NO_RULE = "not defined", "not asked", "conflict", "no rule"
-_REASONS = (NOT_DEFINED, NOT_ASKED, CONFLICT, NO_RULE)
+NO_SITUATION = "no situation"
+_REASONS = (NOT_DEFINED, NO_SITUATION, NOT_ASKED, CONFLICT, NO_RULE)
 
 
 @dataclass(frozen=True)
@@ -296,11 +299,24 @@ def _shared_core(old: Side, new: Side, vocabulary: Vocabulary) -> Core:
     return old._core[2]
 
 
-def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) -> Behaviour:
-    """Compare ``name`` as old and new define it (see the module docstring)."""
+#: Per side, the values of unordered facts that side's vocabulary lacks: fact -> values.
+Lacks = tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]
+
+
+def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
+            lacks: Lacks | None = None) -> Behaviour:
+    """Compare ``name`` as old and new define it (see the module docstring).
+
+    With ``lacks``, a side gives no answer (NO_SITUATION) where a fact takes a value its vocabulary
+    lacks, instead of what its rules would answer there if read over both vocabularies: for a name
+    whose rules did not change, that reading would make a value added to (or withdrawn from) an
+    unordered fact change nothing, where the edition that has it now answers in situations the other
+    could not have."""
     core = _shared_core(old, new, vocabulary)
     mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
     facts = sorted(mo.facts | mn.facts)
+    if lacks is not None:
+        mo, mn = _without(mo, lacks[0], core), _without(mn, lacks[1], core)
     allowed = allowed_space(core, vocabulary, facts)
     found: list[tuple[Transition, Node]] = []
     for ko, ro in mo.outcomes.items():
@@ -332,6 +348,26 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary) 
     else:
         direction = CHANGED
     return Behaviour(name, kind, direction, witnesses, behaviour.situations, transitions)
+
+
+def _without(meaning: _Meaning, lacks: dict[str, tuple[str, ...]], core: Core) -> _Meaning:
+    """``meaning`` with no answer (NO_SITUATION) where a fact it reads takes a value of ``lacks``."""
+    lacked = {f: vs for f, vs in lacks.items() if f in meaning.facts and vs}
+    if not lacked:
+        return meaning
+    region = core.false
+    for fact, values in lacked.items():
+        region |= core.one_of(fact, values)
+    outcomes = {key: r & ~region for key, r in meaning.outcomes.items()}
+    outcomes[("none", NO_SITUATION)] = region
+    explain = meaning.explain
+
+    def explained(state: dict) -> tuple[Answer | None, tuple[str, ...]]:
+        if any(state.get(f) in vs for f, vs in lacked.items()):
+            return None, ()
+        return explain(state)
+
+    return _Meaning(meaning.facts, outcomes, explained)
 
 
 def unanswered(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
@@ -429,7 +465,7 @@ def unknown(vocabulary: Vocabulary | None, state: dict) -> tuple[str, ...]:
 #: How each reason for no answer reads ("not asked" is not "no rule answers": the question was out of
 #: the decision's ``given`` there, not left open by its rules).
 REASON_WORDS = {NOT_ASKED: "not asked", NO_RULE: "no rule answers", CONFLICT: "rules conflict",
-                NOT_DEFINED: "not defined"}
+                NOT_DEFINED: "not defined", NO_SITUATION: "no such situation"}
 
 
 def said(value: Answer | None, reason: str | None) -> str:

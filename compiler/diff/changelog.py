@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from ..counts import counted
 from ..model import Edition, Rulebook
-from .behaviour import CONFLICT, NO_RULE, NOT_ASKED, NOT_DEFINED, Behaviour, Witness
+from .behaviour import CONFLICT, NO_RULE, NO_SITUATION, NOT_ASKED, NOT_DEFINED, Behaviour, Witness
+from .classify import label
 from .engine import Change, DiffResult, diff_editions
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 
@@ -66,7 +67,8 @@ class Changelog:
 
 #: A side that gives no answer, as players read it after "was" / "now" (``behaviour`` gives the reason).
 NO_ANSWER_WORDS = {NOT_ASKED: "not asked", NO_RULE: "answered by no rule",
-                   CONFLICT: "in conflict between rules", NOT_DEFINED: "not a question"}
+                   CONFLICT: "in conflict between rules", NOT_DEFINED: "not a question",
+                   NO_SITUATION: "not possible"}
 
 # A clause's id is no word players read: a renamed clause is changed or clarified like any other.
 WHAT = {
@@ -126,15 +128,18 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
     grouped: dict[str, list[Change]] = {}
     for change in result.changes:
         grouped.setdefault(change.term, []).append(change)
+    vocabulary = by_vocabulary_items(result, domains)
     terms = []
-    for term, changes in grouped.items():
+    for term in dict.fromkeys([*grouped, *vocabulary]):
+        changes = grouped.get(term, [])
         # A new or withdrawn entry is news before its clauses, whatever the level of its heading.
         entry = [c for c in changes if c.clause is None and c.kind in HEADING_WHAT]
         changes = entry + [c for c in changes if c not in entry]
         clauses = [item(c) if c.clause is not None else None for c in changes]
         shown = frozenset(p for it in clauses if it is not None for p in it.played)
         items = [it if it is not None else item(c, shown) for c, it in zip(changes, clauses)]
-        rules = tuple(it for c, it in zip(changes, items) if c.level == RULE_CHANGE or c in entry)
+        rules = tuple(it for c, it in zip(changes, items) if c.level == RULE_CHANGE or c in entry) \
+            + tuple(vocabulary.get(term, ()))
         clarified = tuple(it for c, it in zip(changes, items) if c.level == CLARIFICATION and c not in entry)
         if rules or clarified:
             terms.append(TermNotice(term, names.get(term, term), rules, clarified))
@@ -142,6 +147,26 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
 
 
 HEADING_WHAT = {"added": "New entry", "removed": "Entry withdrawn"}
+BY_VOCABULARY = "Changed by the vocabulary"
+
+
+def by_vocabulary_items(result: DiffResult, domains: dict[str, tuple]) -> dict[str, list[Item]]:
+    """The decisions and predicates whose answers the vocabulary alone changed (no clause change is
+    charged with them: ``names.by_vocabulary``), per term that declares or defines them: each an item
+    with its question, what changed them in the diff's words ("Changed by the vocabulary: fact phase
+    gained value end") and the situations that now play differently."""
+    from .names import by_vocabulary, part_text, through
+
+    out: dict[str, list[Item]] = {}
+    for n in by_vocabulary(result.names):
+        said = tuple(_capitalised(part_text(part)) for part in through(n))
+        played = tuple(dict.fromkeys(played_words(n.behaviour, w, domains) for w in n.behaviour.witnesses))
+        out.setdefault(n.term, []).append(Item(n.name, BY_VOCABULARY, n.meaning or "", said, played))
+    return out
+
+
+def _capitalised(words: str) -> str:
+    return words[:1].upper() + words[1:]
 
 
 def heading_words(change: Change, previous: Edition, edition: Edition) -> str:
@@ -156,7 +181,7 @@ def heading_words(change: Change, previous: Edition, edition: Edition) -> str:
     parts += ["also called " + ", ".join(added)] if added else []
     parts += ["no longer called " + ", ".join(withdrawn)] if withdrawn else []
     words = "; ".join(parts)
-    return words[:1].upper() + words[1:] + "." if words else ""
+    return _capitalised(words) + "." if words else ""
 
 
 def reworded_questions(change: Change, previous: Edition, edition: Edition) -> dict[str, str]:
@@ -217,11 +242,6 @@ def _covering(behaviour: Behaviour, witness: Witness) -> tuple | None:
             if all(state.get(f) in vs for f, vs in d.facts):
                 return d.facts
     return None
-
-
-def label(name: str) -> str:
-    """A fact's or value's label: its name as words ('target_location' -> 'target location')."""
-    return name.replace("_", " ")
 
 
 # A fact's label is a short clause or phrase ("target is character", "brigade matches", "being

@@ -23,7 +23,7 @@ from . import names as N
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
-from .vocabulary import NO_CHANGES, VocabularyChanges, readers, reordered, vocabulary_changes
+from .vocabulary import NO_CHANGES, VocabularyChanges, lacking, readers, reordered, vocabulary_changes
 from .fingerprint import fingerprint
 from .inside import SubChange, sub_changes
 from .lineage import Group, declared_groups
@@ -259,7 +259,7 @@ class _Differ:
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
         # Names whose terms may not have changed, but whose answers a vocabulary change may have.
-        self._read = self._vocabulary_readers(only)
+        self._read, self._lacks = self._vocabulary_readers(only, touched)
         touched |= set(self._read)
         self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
@@ -331,6 +331,7 @@ class _Differ:
                                     if k == "predicate" and b.direction != EQUIVALENT)
         reach = {p: self.uses_new.dependents({("predicate", p)}) | self.uses_old.dependents({("predicate", p)})
                  for p in changed_predicates}
+        fact_changes = {c.name: c for c in self.vocabulary_changes.facts_changed}
         out = []
         for key in sorted(found, key=lambda k: (k[1], k[0])):
             charged = []
@@ -343,7 +344,8 @@ class _Differ:
             uses = tuple(p for p in changed_predicates if key in reach[p] and key != ("predicate", p)) \
                 if found[key].status == N.CHANGED else ()
             facts = tuple(sorted(self._read.get(key, ()))) if found[key].status == N.CHANGED else ()
-            out.append(replace(found[key], changes=tuple(charged), predicates=uses, facts=facts))
+            out.append(replace(found[key], changes=tuple(charged), predicates=uses, facts=facts,
+                               fact_changes=tuple(fact_changes[f] for f in facts)))
         return tuple(out)
 
     def _declared(self, groups: tuple[Group, ...], ids: set[str], old_digests, new_digests) -> tuple[Declared, ...]:
@@ -413,15 +415,22 @@ class _Differ:
             "has_meaning": has_meaning,
         }
 
-    def _vocabulary_readers(self, only: set[str] | None) -> dict[tuple[str, str], set[str]]:
-        """The predicates and decisions that read an ordered fact whose order changed (``reordered``: the
-        one vocabulary change that changes what unchanged rules answer), on either side, directly or
-        through the predicates they use: (kind, name) -> those facts. Such a fact may be read anywhere:
+    def _vocabulary_readers(self, only: set[str] | None, touched: set[tuple[str, str]]) -> tuple[dict, dict]:
+        """The predicates and decisions whose answers a vocabulary change may change with their rules
+        unchanged, on either side, directly or through the predicates they use: (kind, name) -> the facts
+        they read of those. An ordered fact whose order changed (``reordered``) changes every comparison
+        that reads it; a value added to or withdrawn from an unordered fact (``lacking``) gives new
+        situations, for a name compared only for it (not one that ``touched``, the names of changed rules,
+        reaches): with it, that name's ``behaviour.compare`` lacks, (kind, name) -> each side's lacking
+        values of the facts it reads. Such a fact may be read anywhere:
         every term of both sides (those of ``only``, when given) is read (loaded, from the cache) for it,
         and only then; a name is kept when one of those terms declares or defines it."""
-        facts = set(reordered(self.vocabulary_changes))
+        ordered = set(reordered(self.vocabulary_changes))
+        lacks = lacking(self.vocabulary_changes)
+        unordered = set(lacks[0]) | set(lacks[1])
+        facts = ordered | unordered
         if not facts:
-            return {}
+            return {}, {}
         found: dict[tuple[str, str], set[str]] = {}
         for side, uses in ((self.old, self.uses_old), (self.new, self.uses_new)):
             terms = [side.term(tid) for tid in sorted(side.digests()) if only is None or tid in only]
@@ -431,7 +440,18 @@ class _Differ:
                 for user in uses.dependents({key}):
                     if owned is None or user in owned:
                         found.setdefault(user, set()).update(read)
-        return found
+        if not unordered:
+            return found, {}
+        by_rules = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
+        read, lacked = {}, {}
+        for key, facts_read in found.items():
+            if key in by_rules:  # compared for its rules, over both vocabularies as before
+                facts_read = facts_read & ordered
+            elif facts_read & unordered:
+                lacked[key] = tuple({f: v for f, v in side.items() if f in facts_read} for side in lacks)
+            if facts_read:
+                read[key] = facts_read
+        return read, lacked
 
     def _asked_drafts(self, drafts: list[dict], behaviours: dict) -> list[dict]:
         """Clauses whose text and rules are unchanged, with rules for a decision whose ``given`` changed:
@@ -497,7 +517,7 @@ class _Differ:
                 N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
                           (fn if added else fo).edition, added),
                 unanswered_reasons=unanswered(key[0], key[1], fo, fn, self.vocabulary, added))
-        return {key: compare(key[0], key[1], fo, fn, self.vocabulary) for key in both}
+        return {key: compare(key[0], key[1], fo, fn, self.vocabulary, self._lacks.get(key)) for key in both}
 
     # -- the finished change ------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
 from .behaviour import NOT_DEFINED, REASON_WORDS, Behaviour, Description
+from .vocabulary import FactChange, fact_words
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 
@@ -56,6 +57,10 @@ class NameChange:
     # order the vocabulary changed that it reads (compiler.diff.vocabulary.reordered)
     predicates: tuple[str, ...] = ()
     facts: tuple[str, ...] = ()
+    old_meaning: str | None = None  # a constraint changed under its id: its former text, when that changed
+    # changed: how the vocabulary changed each fact of ``facts`` (its values gained, lost, reordered); the
+    # JSON has it under the diff's ``vocabulary``
+    fact_changes: tuple[FactChange, ...] = ()
 
     @property
     def unanswered(self) -> int | None:
@@ -77,7 +82,7 @@ class NameChange:
                 "answers": [a.as_json() for a in self.answers],
                 "behaviour": self.behaviour.as_json() if self.behaviour else None,
                 "conformance": self.conformance, "unanswered_reasons": dict(self.unanswered_reasons),
-                "predicates": list(self.predicates), "facts": list(self.facts)}
+                "predicates": list(self.predicates), "facts": list(self.facts), "old_meaning": self.old_meaning}
 
 
 def of_side(kind: str, name: str, compared: Behaviour, edition: Edition, added: bool) -> NameChange:
@@ -109,14 +114,19 @@ def _declared(kind: str, name: str, edition: Edition) -> tuple[str | None, str |
 
 
 def constraints(old: Vocabulary, new: Vocabulary, vocabulary: Vocabulary) -> list[NameChange]:
-    """The constraints of one side only, each with how many situations of its facts it rules out."""
+    """The constraints of one side only, each with how many situations of its facts it rules out, and
+    those changed under their id (text or condition), each with the situations it newly rules out and
+    those it no longer rules out (counted over the facts of both versions, and described)."""
     from ..conditions import facts_used
+    from ..conditions import to_json as cond_json
     from ..symbolic import vocabulary_core
 
     old_ids, new_ids = {c.id: c for c in old.constraints}, {c.id: c for c in new.constraints}
     found = [(c, REMOVED) for i, c in old_ids.items() if i not in new_ids] + \
         [(c, ADDED) for i, c in new_ids.items() if i not in old_ids]
-    if not found:
+    changed = [(old_ids[i], c) for i, c in new_ids.items() if i in old_ids
+               and (old_ids[i].text, cond_json(old_ids[i].never)) != (c.text, cond_json(c.never))]
+    if not found and not changed:
         return []
     core = vocabulary_core(vocabulary)
     out = []
@@ -126,13 +136,36 @@ def constraints(old: Vocabulary, new: Vocabulary, vocabulary: Vocabulary) -> lis
         total = core.count(core.valid(facts), facts)
         out.append(NameChange("constraint", c.id, status, None, c.text, situations=total,
                               answers=(Answered("ruled out", core.count(ruled_out, facts), ()),)))
+    for was, now in changed:
+        facts = sorted(facts_used(was.never, {}) | facts_used(now.never, {}))
+        valid = core.valid(facts)
+        before, after = core.condition(was.never, {}) & valid, core.condition(now.never, {}) & valid
+        answers = tuple(_described(core, label, region, valid, facts)
+                        for label, region in (("newly ruled out", after & ~before),
+                                              ("no longer ruled out", before & ~after)) if region != core.false)
+        out.append(NameChange("constraint", now.id, CHANGED, None, now.text, situations=core.count(valid, facts),
+                              answers=answers, old_meaning=was.text if was.text != now.text else None))
     return out
+
+
+def _described(core, label: str, region, allowed, facts: list[str]) -> Answered:
+    """The situations of ``region`` as an answer of their own: counted, and described as a transition is."""
+    from ..regions import cover, cube
+    from .behaviour import DESCRIPTIONS_PER_TRANSITION, describe
+
+    cubes, rest = cover(core, region, allowed, facts, DESCRIPTIONS_PER_TRANSITION)
+    return Answered(label, core.count(region, facts),
+                    tuple(Description(tuple(sorted(c.items())), core.count(cube(core, c) & allowed, facts),
+                                      describe(c, core.domains)) for c in cubes),
+                    core.count(rest, facts))
 
 
 def words(change: NameChange) -> list[tuple[str, list[str]]]:
     """What a name of one side only answers, as (head, descriptions) like ``behaviour.transition_words``:
     ('answers no in 1 of 2 situations', ['whenever paralyzed']), ..., ('no answer in 1 situation', []);
     the past tense for a removed one. A constraint: ('rules out 2 of 4 situations', [])."""
+    if change.kind == "constraint" and change.status == CHANGED:
+        return _constraint_changed(change)
     if change.kind == "constraint":
         verb = "rules out" if change.status == ADDED else "ruled out"
         return [(f"{verb} {change.answers[0].situations:,} of {_many(change.situations)}", [])]
@@ -150,6 +183,23 @@ def words(change: NameChange) -> list[tuple[str, list[str]]]:
     rest = change.unanswered - sum(n for _, n in change.unanswered_reasons)
     if rest:
         out.append((f"no answer in {_many(rest)}", []))
+    return out
+
+
+#: How a changed constraint's answers read ("newly rules out 1 of 6 situations").
+CONSTRAINT_WORDS = {"newly ruled out": "newly rules out", "no longer ruled out": "no longer rules out"}
+
+
+def _constraint_changed(change: NameChange) -> list[tuple[str, list[str]]]:
+    """A constraint changed under its id: its former words, then what it newly rules out and what it no
+    longer rules out; the first count out of all the situations of its facts."""
+    out = [(f"old text: {change.old_meaning}", [])] if change.old_meaning is not None else []
+    for i, a in enumerate(change.answers):
+        size = f"{a.situations:,} of {_many(change.situations)}" if i == 0 else _many(a.situations)
+        out.append((f"{CONSTRAINT_WORDS[a.answer]} {size}", [d.text for d in a.descriptions]
+                    + ([f"and {_many(a.undescribed, 'other situation')}"] if a.undescribed else [])))
+    if not change.answers:
+        out.append((f"rules out the same situations of {_many(change.situations)}", []))
     return out
 
 
@@ -193,21 +243,33 @@ def clauses_words(change: NameChange) -> str | None:
     return f"{verb} {', '.join(change.new_clauses)}" if change.new_clauses else None
 
 
-def through(change: NameChange) -> list[tuple[str, tuple[str, ...]]]:
-    """What else changed its answers, as (words, names): ('uses changed predicate', ('curable',)),
-    ('changed by the vocabulary: fact', ('battle_step',)) when no clause change is charged with it,
-    else ('reads changed fact', ...); the formats show each name as code."""
-    out = []
+Part = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def through(change: NameChange) -> list[Part]:
+    """What else changed its answers, each a part of (words, names) pieces, the formats showing each name
+    as code: (('uses changed predicate', ('curable',)),); per fact it reads whose change the vocabulary
+    made, (('changed by the vocabulary: fact', ('phase',)), ('gained value', ('end',))) when no clause
+    change is charged with it, else (('reads changed fact', ...), ...)."""
+    out: list[Part] = []
     if change.predicates:
-        out.append(("uses changed predicate", change.predicates))
-    if change.facts:  # no clause change charged with it: the vocabulary alone changed its answers
-        out.append(("reads changed fact" if change.changes else "changed by the vocabulary: fact", change.facts))
+        out.append((("uses changed predicate", change.predicates),))
+    # no clause change charged with it: the vocabulary alone changed its answers
+    words = "reads changed fact" if change.changes else "changed by the vocabulary: fact"
+    how = {c.name: fact_words(c) for c in change.fact_changes}
+    out += [((words, (fact,)),) + how.get(fact, ()) for fact in change.facts]
     return out
+
+
+def part_text(part: Part) -> str:
+    """A part of ``through`` as plain text: 'changed by the vocabulary: fact phase gained value end'."""
+    return " ".join(f"{words} {', '.join(names)}" if names else words for words, names in part)
 
 
 def by_vocabulary(names) -> list[NameChange]:
     """The decisions and predicates whose answers changed with no clause change charged with them:
-    the vocabulary alone changed them (an ordered fact's order: a value inserted, withdrawn or moved)."""
+    the vocabulary alone changed them (an ordered fact's order: a value inserted, withdrawn or moved; a
+    value added to or withdrawn from an unordered fact, giving answers where one side had no situation)."""
     return [n for n in names if n.status == CHANGED and n.facts and not n.changes]
 
 
@@ -220,7 +282,7 @@ def by_vocabulary_counts(names) -> str | None:
 
 def through_lines(change: NameChange) -> list[str]:
     """``through`` for the text format: 'uses changed predicate curable'."""
-    return [f"{words} {', '.join(names)}" for words, names in through(change)]
+    return [part_text(part) for part in through(change)]
 
 
 def heading(change: NameChange) -> str:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .engine import Change, DiffResult
+
+#: How a renderer writes a part of a line: an identifier (a clause ref, a fact, a value), or words.
+#: Plain text writes both as they are (``str``); the Markdown comment writes an identifier as a code
+#: span, exact to copy, and words as escaped prose, so an identifier is never escaped as prose.
+Write = Callable[[str], str]
 
 
 def answer(value: Any) -> str:
@@ -18,21 +23,36 @@ def answer(value: Any) -> str:
     return str(value)
 
 
-def outcome(value: Any, reason: str | None, clauses: tuple[str, ...] = ()) -> str:
+def outcome(value: Any, reason: str | None, clauses: tuple[str, ...] = (), ident: Write = str,
+            words: Write = str) -> str:
     """One side's outcome in a situation: "yes (heal#a)", "not asked", "no rule answers",
-    "rules conflict (heal#a, heal#b)", "not defined" (its words from ``behaviour.REASON_WORDS``)."""
+    "rules conflict (heal#a, heal#b)", "not defined" (its words from ``behaviour.REASON_WORDS``).
+    An answer that is a value (an enum's, a step's ref) is an identifier; yes, no and the reasons
+    are words."""
     from .behaviour import CONFLICT, said
 
-    words = said(value, reason) if reason is not None else answer(value)  # the two agree on an answer
-    return f"{words} ({', '.join(clauses)})" if clauses and (reason is None or reason == CONFLICT) else words
+    if reason is None and value is not None and not isinstance(value, bool):
+        shown = ident(answer(value))
+    else:
+        shown = words(said(value, reason) if reason is not None else answer(value))  # the two agree
+    if clauses and (reason is None or reason == CONFLICT):
+        return shown + words(" (") + _listed(clauses, ident, words) + words(")")
+    return shown
 
 
-def deciders(witness) -> str:
+def _listed(names, ident: Write, words: Write) -> str:
+    return words(", ").join(map(ident, names))
+
+
+def deciders(witness, ident: Write = str, words: Write = str) -> str:
     """The clauses that gave each side's outcome, "—" for a side where none did: "— → heal#a"."""
-    return f"{', '.join(witness.old_clauses) or '—'} → {', '.join(witness.new_clauses) or '—'}"
+    def side(clauses: tuple[str, ...]) -> str:
+        return _listed(clauses, ident, words) if clauses else words("—")
+
+    return side(witness.old_clauses) + words(" → ") + side(witness.new_clauses)
 
 
-def situation(facts: dict) -> str:
+def situation(facts: dict, ident: Write = str, words: Write = str) -> str:
     """The facts that hold (bools that are true) and every enum value; the rest are false."""
     parts = []
     for name, value in facts.items():
@@ -40,10 +60,10 @@ def situation(facts: dict) -> str:
             parts.append(name)
         elif value is not False:
             parts.append(f"{name}={value}")
-    return ", ".join(parts) or "no fact holds"
+    return _listed(parts, ident, words) if parts else words("no fact holds")
 
 
-def unknown_note(witness) -> str:
+def unknown_note(witness, ident: Write = str, words: Write = str) -> str:
     """Which edition could not describe the situation, and why: '' when both could.
 
     'the old edition does not know fact diseased, value phase=end'
@@ -51,9 +71,9 @@ def unknown_note(witness) -> str:
     parts = []
     for side, names in (("old", witness.old_unknown), ("new", witness.new_unknown)):
         if names:
-            parts.append(f"the {side} edition does not know "
-                         + ", ".join(f"value {n}" if "=" in n else f"fact {n}" for n in names))
-    return "; ".join(parts)
+            parts.append(words(f"the {side} edition does not know ") + words(", ").join(
+                words("value " if "=" in n else "fact ") + ident(n) for n in names))
+    return words("; ").join(parts)
 
 
 def location(loc: dict | None) -> str:
@@ -73,7 +93,14 @@ def clause_name(change: Change) -> str:
 
 
 def summary_line(result: DiffResult) -> str:
+    """'3 semantic, 1 added'; 'the vocabulary only' when no clause changed and no answer did; the
+    answers the vocabulary alone changed, in the Markdown summary's words, whenever it changed some."""
+    from .names import by_vocabulary_counts
+
     counts = [f"{n} {k}" for k, n in result.summary.items() if n]
+    by_vocabulary = by_vocabulary_counts(result.names)
+    if by_vocabulary:
+        return f"{', '.join(counts) or 'no clause changed'}; answers changed by the vocabulary: {by_vocabulary}"
     if not counts and not result.vocabulary.empty:
         return "the vocabulary only"
     return ", ".join(counts) if counts else "no changes"

@@ -149,7 +149,7 @@ _NAME = """\
 {% if clauses %}<p>{{ clauses }}</p>{% endif %}
 <p><strong>{{ n.behaviour.extent() }}</strong></p>
 {% with b = n.behaviour %}{% include "behaviour" %}{% endwith %}
-{% for words, names in through %}<p>{{ words }} {% for x in names %}<code>{{ x }}</code>{% if not loop.last %}, {% endif %}{% endfor %}</p>{% endfor %}
+{% for part in through %}<p>{% for words, names in part %}{% if not loop.first %} {% endif %}{{ words }}{% for x in names %}{% if loop.first %} {% endif %}<code>{{ x }}</code>{% if not loop.last %}, {% endif %}{% endfor %}{% endfor %}</p>{% endfor %}
 {% else %}
 {% if clauses %}<p>{{ clauses }}</p>{% endif %}
 {% if words %}

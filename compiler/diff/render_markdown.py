@@ -204,7 +204,7 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
         levels = Counter(c.level for c in changes)
         counts = ", ".join(_count(levels[lv], LEVEL_NOUNS[lv]) for lv in (RULE_CHANGE, CLARIFICATION, EDITORIAL)
                            if levels[lv])
-        lines += ["", f"<details><summary><code>{_html(term)}</code>: {counts}</summary>", ""]
+        lines += ["", f"<details><summary>{_html_code(term)}: {counts}</summary>", ""]
         seen: set = set()  # a behaviour's details are shown once per term
         for change in shown:
             lines.extend(_change(change, old, new, seen, drop, listed))
@@ -230,8 +230,10 @@ def _arg(info: dict) -> str:
     return printable(info["spec"]).replace("`", "'").replace("@", "@" + WORD_JOINER)
 
 
-def _html(text: str) -> str:
-    return inert(html.escape(printable(text), quote=True))
+def _html_code(text: str) -> str:
+    """``code`` in HTML, for the summary of a ``<details>`` (where Markdown is not read): GitHub links
+    nothing inside ``<code>`` either, so only "@" gets the word joiner."""
+    return f"<code>{html.escape(printable(text), quote=True).replace('@', '@' + WORD_JOINER)}</code>"
 
 
 def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
@@ -244,7 +246,9 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
             line += "; defined in " + ", ".join(code(c) for c in name.new_clauses) + (
                 " (old: " + ", ".join(code(c) for c in name.old_clauses) + ")"
                 if name.old_clauses and name.old_clauses != name.new_clauses else "")
-        line += "".join(f"; {escape(words)} " + ", ".join(code(n) for n in names) for words, names in N.through(name))
+        line += "".join("; " + " ".join(escape(words) + "".join(" " + ", ".join(code(n) for n in names)
+                                                                for _ in names[:1]) for words, names in part)
+                        for part in N.through(name))
     else:
         clauses = name.old_clauses if name.status == N.REMOVED else name.new_clauses
         where = (f" {'Defined in' if name.kind == 'predicate' else 'Rules in'} "
@@ -335,11 +339,23 @@ def _witness_table(b, old: str, new: str) -> list[str]:
     out = ["", f"| situation | {escape(old, inline=True)} | {escape(new, inline=True)} | decided by |",
            "| --- | --- | --- | --- |"]
     for w in b.witnesses:
-        note = unknown_note(w)
-        shown = situation(dict(w.facts)) + (f" ({note})" if note else "")
-        out.append(f"| {escape(shown, inline=True)} | {escape(outcome(w.old, w.old_reason), inline=True)} | "
-                   f"{escape(outcome(w.new, w.new_reason), inline=True)} | {escape(deciders(w), inline=True)} |")
+        note = unknown_note(w, _cell_code, _cell)
+        shown = situation(dict(w.facts), _cell_code, _cell) + (_cell(" (") + note + _cell(")") if note else "")
+        out.append(f"| {shown} | {outcome(w.old, w.old_reason, (), _cell_code, _cell)} | "
+                   f"{outcome(w.new, w.new_reason, (), _cell_code, _cell)} | {deciders(w, _cell_code, _cell)} |")
     return out
+
+
+def _cell(text: str) -> str:
+    """Prose in a table cell: its "|" is escaped as every other mark, and no block starts there."""
+    return escape(text, inline=True)
+
+
+def _cell_code(text: str) -> str:
+    """An identifier in a table cell: a code span whose "|" is written "\\|". GitHub splits a row at
+    every bar not escaped, inside a code span too, and takes "\\|" back to "|" before it reads
+    the span, which is then exact again."""
+    return code(text).replace("|", "\\|")
 
 
 def _transitions(b) -> list[str]:

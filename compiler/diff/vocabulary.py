@@ -119,14 +119,39 @@ def vocabulary_changes(old: Vocabulary, new: Vocabulary) -> VocabularyChanges:
 
 
 def reordered(changes: VocabularyChanges) -> tuple[str, ...]:
-    """The facts whose change can change what unchanged rules answer: ordered facts whose order changed
-    (a value inserted, withdrawn or moved), which every comparison that reads them reads anew.
-
-    Nothing else can: both sides are compared over both vocabularies (enum values joined), where
-    the same condition reads any value of an unordered fact, new or withdrawn, the same way on both
-    sides (an ``is``/``in`` test does not list it); and a rule that names a fact or value one side
-    lacks, or reads a fact as another type, is a changed rule, compared with its term."""
+    """The ordered facts whose order changed (a value inserted, withdrawn or moved): every comparison
+    that reads them reads anew, so what unchanged rules answer may change (``readers``)."""
     return tuple(c.name for c in changes.facts_changed if c.new_order is not None)
+
+
+def lacking(changes: VocabularyChanges) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The values of unordered facts that each side lacks: (those the new side added, those it withdrew).
+
+    Compared over both vocabularies, an unchanged rule reads such a value the same way on both sides
+    (an ``is``/``in`` test does not list it); but the side that lacks it could not describe a situation
+    with it, and the other side's rules now answer there (through a default, ``otherwise``, a ``not``).
+    A name that reads such a fact and whose rules did not change is compared with the lacking side
+    giving no answer there (``behaviour.compare``'s ``lacks``). Everything else a vocabulary changes
+    is a changed rule: a rule that names a fact or value one side lacks, or reads a fact as another type,
+    is compared with its term."""
+    unordered = [c for c in changes.facts_changed if c.new_order is None]
+    return ({c.name: c.values_added for c in unordered if c.values_added},
+            {c.name: c.values_withdrawn for c in unordered if c.values_withdrawn})
+
+
+def fact_words(change: FactChange) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """What happened to a fact's values, as (words, values) for the formats to show each value as code:
+    (('gained value', ('end',)), ('and lost values', ('upkeep', 'draw'))); ('reordered', ()) when an
+    ordered fact's values moved beyond what was added or withdrawn."""
+    out = []
+    for verb, values in (("gained", change.values_added), ("lost", change.values_withdrawn)):
+        if values:
+            out.append((f"{'and ' if out else ''}{verb} value{'s' if len(values) > 1 else ''}", values))
+    if change.new_order is not None:
+        kept = [v for v in change.old_order if v in change.new_order]
+        if kept != [v for v in change.new_order if v in change.old_order]:
+            out.append(("and reordered" if out else "reordered", ()))
+    return tuple(out)
 
 
 def readers(terms: Iterable[Term], facts: set[str]) -> dict[tuple[str, str], set[str]]:

@@ -131,6 +131,54 @@ def effects(book: Rulebook, old: Edition, new: Edition, change) -> list[Effect]:
             for b in change.behaviours if b.witnesses]
 
 
+@dataclass(frozen=True)
+class NameEntry:
+    """A decision, predicate or constraint of the diff's list (``compiler.diff.names``), in the words of
+    the diff's text and Markdown: each line a run of (words, names) pieces, each name shown as code."""
+
+    kind: str
+    name: str
+    status: str
+    meaning: str
+    lines: tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]
+
+
+def names(report) -> list[NameEntry]:
+    """Each decision, predicate and constraint the diff lists: where its rules are, what it answers (one
+    side only) or how its answers changed (counts, then each transition with its descriptions), what else
+    changed it (a predicate it uses, the vocabulary), the changes charged with it, the cases that flip."""
+    from ..diff import names as N
+    from ..diff.behaviour import transition_words
+    from ..diff.conformance_impact import flips_words
+
+    def said(head: str, parts: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return ((f"{head}: {'; '.join(parts)}" if parts else head, ()),)
+
+    out = []
+    for n in report.names:
+        lines = [said(w, []) for w in (N.clauses_words(n),) if w]
+        if n.behaviour is not None:
+            lines.append(said(n.behaviour.extent(), []))
+            lines += [said(*transition_words(t, "→")) for t in n.behaviour.transitions]
+            lines += N.through(n)
+        else:
+            lines += [said(head, parts) for head, parts in N.words(n)]
+        if n.changes:
+            lines.append(said(N.changed_by(n), []))
+        if flips_words(n.conformance):
+            lines.append(said(f"breaks conformance: {flips_words(n.conformance)}", []))
+        out.append(NameEntry(n.kind, n.name, n.status, n.meaning or "", tuple(lines)))
+    return out
+
+
+def by_vocabulary(report) -> str | None:
+    """'2 decisions, 1 predicate': the answers the vocabulary alone changed, as the Markdown summary
+    counts them; None when it changed none."""
+    from ..diff.names import by_vocabulary_counts
+
+    return by_vocabulary_counts(report.names)
+
+
 def anchors(changes) -> list[str]:
     """One unique anchor per change: TERM--CLAUSE ('--' is never in a slug)."""
     seen: dict[str, int] = {}

@@ -270,6 +270,8 @@ class Renderer:
             for change, anchor in zip(report.changes, changes_view.anchors(report.changes)):
                 rows.append((change, anchor, changes_view.effects(self.book, previous, edition, change)))
         toc = [TocEntry(2, "summary", "Summary")]
+        if report is not None and report.names:
+            toc.append(TocEntry(2, "names", "Decisions, predicates and constraints"))
         if report is not None and not report.vocabulary.empty:
             toc.append(TocEntry(2, "vocabulary", "Vocabulary"))
         toc += [TocEntry(2, f"term-{t}", self.term_name(t, edition, previous))

@@ -42,7 +42,7 @@ def test_a_changed_predicate_is_listed_with_its_counts_descriptions_and_defining
         "meaning": "A cure can help the character.", "old_clauses": ["cure#curable"],
         "new_clauses": ["cure#curable"], "changes": ["cure#curable"], "situations": 4, "unanswered": None,
         "answers": [], "behaviour": PREDICATE_BEHAVIOUR, "conformance": None, "unanswered_reasons": {},
-        "predicates": [], "facts": []}
+        "predicates": [], "facts": [], "old_meaning": None}
     decision = by_name[("decision", "cure.may_target")]
     # the decision refers to the predicate's entry
     assert (decision["status"], decision["predicates"], decision["changes"], decision["unanswered"]) == (
@@ -93,7 +93,7 @@ def test_markdown_lists_the_predicate_and_the_decision_refers_to_it():
         "",
         "  | situation | v1 | v2 | decided by |",
         "  | --- | --- | --- | --- |",
-        "  | paralyzed | no | yes | cure#\u2060curable → cure#\u2060curable |",
+        "  | `paralyzed` | no | yes | `cure#curable` → `cure#curable` |",
         "- `cure.may_target` (decision, changed): broadened in 1 of 4 situations; narrowed in none; "
         "uses changed predicate `curable`; changed by `cure#curable (through curable)`; "
         "**breaks conformance**: 1 of 2 cases of v1's suite flips",
@@ -101,7 +101,7 @@ def test_markdown_lists_the_predicate_and_the_decision_refers_to_it():
         "",
         "  | situation | v1 | v2 | decided by |",
         "  | --- | --- | --- | --- |",
-        "  | paralyzed | no | yes | cure#\u2060targets → cure#\u2060targets |",
+        "  | `paralyzed` | no | yes | `cure#targets` → `cure#targets` |",
         "",
         "<details><summary><code>cure</code>: 1 rule change</summary>",
         "",

@@ -6,9 +6,10 @@ and adds the value end to the (unordered) fact phase. The predicate
 before_resolution ({before: {battle_step: resolve}}) and the decision
 battle.may_play_enhancement that requires it now answer yes in the new step:
 both are listed as changed, with counts, descriptions and witnesses, charged
-to the vocabulary. battle.may_retreat requires {is: {phase: main}}: over both
-vocabularies the new value reads as v1's rule would read it (no), as any value
-added to an unordered fact does for an unchanged rule, so it is not compared.
+to the vocabulary. battle.may_retreat requires {is: {phase: main}}: in the end
+phase, a situation v1 could not describe, it now answers no; it is listed too,
+its old side giving "no such situation" there (test_names_vocabulary_values.py
+shows that case alone).
 """
 
 from __future__ import annotations
@@ -39,20 +40,23 @@ def test_names_changed_only_through_the_vocabulary_are_listed_with_counts():
         ("decision", "battle.may_play_enhancement", "changed", (), ("before_resolution",), ("battle_step",),
          "broadened in 1 of 4 situations; narrowed in none",
          [(False, True, 1, ["whenever battle_step is special_initiative"])]),
+        ("decision", "battle.may_retreat", "changed", (), (), ("phase",),
+         "changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
+         [(None, False, 1, ["whenever phase is end"])]),
         ("predicate", "before_resolution", "changed", (), (), ("battle_step",),
          "broadened in 1 of 4 situations; narrowed in none",
          [(False, True, 1, ["whenever battle_step is special_initiative"])]),
     ]
-    # only the names that read the reordered fact are compared: an is-test reads the new value of
-    # phase as v1's rule would
+    # only the names that read a changed fact are compared
     assert [(b.kind, b.name) for b in result.behaviours] == [
-        ("decision", "battle.may_play_enhancement"), ("predicate", "before_resolution")]
+        ("decision", "battle.may_play_enhancement"), ("decision", "battle.may_retreat"),
+        ("predicate", "before_resolution")]
 
 
 def test_the_text_lists_them_under_the_decisions_charged_to_the_vocabulary():
     lines = _run("text").splitlines()
     assert lines == [
-        "rulebook diff v1 -> v2: the vocabulary only",
+        "rulebook diff v1 -> v2: no clause changed; answers changed by the vocabulary: 2 decisions, 1 predicate",
         "",
         "vocabulary:",
         "  fact changed: battle_step (values added: special_initiative; "
@@ -66,30 +70,41 @@ def test_the_text_lists_them_under_the_decisions_charged_to_the_vocabulary():
         "      when battle_step=special_initiative: old no (battle#enhancements), new yes (battle#enhancements) "
         + UNKNOWN,
         "    uses changed predicate before_resolution",
-        "    changed by the vocabulary: fact battle_step",
+        "    changed by the vocabulary: fact battle_step gained value special_initiative",
+        "  changed  decision battle.may_retreat (battle): Whether the hero may retreat.",
+        "    battle.may_retreat changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
+        "      no such situation -> no in 1 situation: whenever phase is end",
+        "      when phase=end: old no such situation, new no (battle#retreat) "
+        "[the old edition does not know value phase=end]",
+        "    changed by the vocabulary: fact phase gained value end",
         "  changed  predicate before_resolution (battle): The step comes before resolution.",
         "    defined in battle#before-resolution",
         "    before_resolution broadened in 1 of 4 situations; narrowed in none",
         "      no -> yes in 1 situation: whenever battle_step is special_initiative",
         "      when battle_step=special_initiative: old no (battle#before-resolution), "
         "new yes (battle#before-resolution) " + UNKNOWN,
-        "    changed by the vocabulary: fact battle_step",
+        "    changed by the vocabulary: fact battle_step gained value special_initiative",
     ]
 
 
 def test_markdown_html_and_json_list_them():
     md = _run("markdown").splitlines()
     assert "- `battle.may_play_enhancement` (decision, changed): broadened in 1 of 4 situations; narrowed in none; " \
-           "uses changed predicate `before_resolution`; changed by the vocabulary: fact `battle_step`" in md
+           "uses changed predicate `before_resolution`; changed by the vocabulary: fact `battle_step` " \
+           "gained value `special_initiative`" in md
     assert "- `before_resolution` (predicate, changed): broadened in 1 of 4 situations; narrowed in none; " \
-           "defined in `battle#before-resolution`; changed by the vocabulary: fact `battle_step`" in md
+           "defined in `battle#before-resolution`; changed by the vocabulary: fact `battle_step` " \
+           "gained value `special_initiative`" in md
     html = _run("html")
     assert '<article id="name-decision-battle.may_play_enhancement" class="name changed">' in html
-    assert html.count("<p>changed by the vocabulary: fact <code>battle_step</code></p>") == 2
+    assert html.count("<p>changed by the vocabulary: fact <code>battle_step</code> gained value "
+                      "<code>special_initiative</code></p>") == 2
+    assert html.count("<p>changed by the vocabulary: fact <code>phase</code> gained value <code>end</code></p>") == 1
     data = json.loads(_run("json"))
     assert [(n["kind"], n["name"], n["status"], n["facts"], n["predicates"], n["changes"],
              n["behaviour"]["broadened"], n["behaviour"]["situations"]) for n in data["names"]] == [
         ("decision", "battle.may_play_enhancement", "changed", ["battle_step"], ["before_resolution"], [], 1, 4),
+        ("decision", "battle.may_retreat", "changed", ["phase"], [], [], 0, 3),
         ("predicate", "before_resolution", "changed", ["battle_step"], [], [], 1, 4)]
     assert data["changes"] == []
 
@@ -105,13 +120,15 @@ def test_the_markdown_summary_lists_them_with_the_rule_changes():
     """A reviewer reads the summary first: answers changed with no clause changed are said there."""
     md = _run("markdown").splitlines()
     assert md[2] == "**0 rule changes**, 0 clarifications, 0 editorial; " \
-                    "**answers changed by the vocabulary**: 1 decision, 1 predicate"
+                    "**answers changed by the vocabulary**: 2 decisions, 1 predicate"
     start = md.index("### Rule changes")
-    assert md[start:start + 5] == [
+    assert md[start:start + 6] == [
         "### Rule changes",
         "",
         "- `battle.may_play_enhancement` (decision, changed by the vocabulary): "
         "broadened in 1 of 4 situations; narrowed in none",
+        "- `battle.may_retreat` (decision, changed by the vocabulary): "
+        "changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
         "- `before_resolution` (predicate, changed by the vocabulary): "
         "broadened in 1 of 4 situations; narrowed in none",
         "",
@@ -123,7 +140,7 @@ def test_a_diff_limited_to_some_terms_compares_only_their_names():
     book = load_rulebook(FIXTURE)
     assert diff_editions(book, "v1", book, "v2", terms=["cure"]).names == ()
     assert [n.name for n in diff_editions(book, "v1", book, "v2", terms=["battle"]).names] == [
-        "battle.may_play_enhancement", "before_resolution"]
+        "battle.may_play_enhancement", "battle.may_retreat", "before_resolution"]
 
 
 def test_a_side_read_from_the_cache_lists_the_same(monkeypatch):

@@ -300,3 +300,68 @@ def test_the_comment_quotes_a_bullet_list_with_its_marks_escaped(monkeypatch):
             "> \\- draw a card<br>\n"
             "> \\- <del>heal a character<br>\n"
             "> \\- </del>discard a card\n") in result.stdout
+
+
+# -- identifiers: code spans, exact to copy ---------------------------------------------------
+# A clause ref, a fact, a value or a term id written as prose would carry a word joiner after its
+# "#" or "-" before a digit (what GitHub links), so what a reviewer copies finds nothing; in a code
+# span GitHub links nothing, so each is written as one.
+
+def _diff_markdown(root: Path | str, old: str = "v1", new: str = "v2") -> list[str]:
+    result = CliRunner().invoke(main, ["diff", old, new, "--rulebook", str(root), "--format", "markdown",
+                                       "--no-cache"], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    return result.stdout.splitlines()
+
+
+def _table(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("  | ")]
+
+
+def test_the_witness_table_writes_its_clause_refs_facts_and_values_as_code_spans(tmp_path):
+    # A term id with a digit after a hyphen ("cure-2020") is what GitHub would link as PREFIX-12.
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURE.parent / "per-clause", root)
+    for edition in ("v1", "v2"):
+        path = root / "editions" / edition / "cure.yaml"
+        (path.parent / "cure-2020.yaml").write_text(
+            path.read_text(encoding="utf-8").replace("id: cure\n", "id: cure-2020\n"), encoding="utf-8")
+        path.unlink()
+    lines = _diff_markdown(root)
+    assert _table(lines) == [
+        "  | situation | v1 | v2 | decided by |",
+        "  | --- | --- | --- | --- |",
+        "  | `phase=battle` | no | no rule answers | `cure-2020#no-battle` → — |",
+        "  | `phase=discard` | no rule answers | no | — → `cure-2020#no-battle` |"]
+    assert "<details><summary><code>cure-2020</code>: 1 rule change, 1 clarification</summary>" in lines
+
+
+def test_the_witness_table_writes_an_answer_that_is_a_value_as_a_code_span():
+    assert _table(_diff_markdown(FIXTURE.parent / "split-same-answers")) == [
+        "  | situation | v1 | v2 | decided by |",
+        "  | --- | --- | --- | --- |",
+        "  | `ability=rescue` | `bondage` | `bondage_or_play` | `targeting#rescue` → `targeting#rescue` |"]
+
+
+def test_the_witness_table_names_what_an_edition_does_not_know_as_code_spans():
+    assert _table(_diff_markdown(FIXTURE.parent / "vocabulary-only"))[2] == (
+        "  | `battle_step=special_initiative` (the old edition does not know value "
+        "`battle_step=special_initiative`) | no | yes | `battle#enhancements` → `battle#enhancements` |")
+
+
+def test_a_witness_table_cell_holds_hostile_ids_in_code_spans_that_no_bar_or_backtick_ends():
+    # The checker's patterns keep such ids out of a rulebook; the table is safe without them. In a
+    # table cell, GitHub splits at every "|" not escaped, inside a code span too, and unescapes "\|"
+    # before it reads the span: so a bar is written "\|", and the span is exact again.
+    from compiler.diff.behaviour import Witness
+    from compiler.diff.render_markdown import _witness_table
+
+    witness = Witness(facts=(("a|b", True), ("`x", "@y")), old="v|`w`", new=False,
+                      old_clauses=("t#c|d", "t#e@f"), new_clauses=(), old_unknown=("a|b",))
+
+    class Shown:
+        witnesses = (witness,)
+
+    assert _witness_table(Shown, "v1", "v2")[3] == (
+        f"| `a\\|b`, `` `x=@{WJ}y `` (the old edition does not know fact `a\\|b`) | `` v\\|`w` `` | no | "
+        f"`t#c\\|d`, `t#e@{WJ}f` → — |")

@@ -51,7 +51,7 @@ def test_the_text_says_a_situation_the_old_edition_could_not_describe():
 
 
 def test_markdown_and_html_say_it_too():
-    assert "| phase=end (the old edition does not know value phase=end) | no rule answers | later |" \
+    assert "| `phase=end` (the old edition does not know value `phase=end`) | no rule answers | `later` |" \
         in diff("--format", "markdown")
     assert "<td>phase=end <em>(the old edition does not know value phase=end)</em></td>" in diff("--format", "html")
 

@@ -1,0 +1,97 @@
+"""The "What changed" page lists the decisions, predicates and constraints, and the answers the
+vocabulary alone changed (issue 11, points 1 and 7), in the words of the diff's text and Markdown.
+
+Fixtures: tests/fixtures/diff/unordered-value-added (v2 adds the value end to
+the unordered fact phase: turn.may_attack and turn.may_pass now answer there;
+a clause of concede is reworded), tests/fixtures/diff/constraint-changed (a
+constraint changed under its id, one added, one withdrawn) and
+tests/fixtures/site/hostile (a decision whose question holds markup).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from markupsafe import escape
+
+from compiler.build import load_rulebook
+from compiler.site.changes import provider
+from compiler.site.pages import PageSpec
+from compiler.site.render import Renderer
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _page(fixture: Path) -> tuple[str, list]:
+    book = load_rulebook(fixture)
+    spec = PageSpec("editions/v2/changes.md", "changes", "What changed", False, edition="v2")
+    page = Renderer(book, changes=provider(book)).render(spec, lambda uri: uri)
+    return page.html, page.toc
+
+
+@pytest.fixture(scope="module")
+def value_added() -> tuple[str, list]:
+    return _page(FIXTURES / "diff" / "unordered-value-added")
+
+
+def _block(html: str, start: str, end: str) -> list[str]:
+    at = html.index(start)
+    return html[at:html.index(end, at) + len(end)].splitlines()
+
+
+def test_the_decisions_list_says_what_the_vocabulary_changed(value_added):
+    html, _ = value_added
+    assert _block(html, '<h2 id="names">', "</ul>\n") == [
+        '<h2 id="names">Decisions, predicates and constraints</h2>',
+        '<ul class="rb-names">',
+        '<li id="name-decision-turn.may_attack"><code>turn.may_attack</code> (decision, changed): '
+        'Whether the player may attack now.'
+        '<ul><li>changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1</li>'
+        '<li>no such situation → no in 1 situation: whenever phase is end</li>'
+        '<li>changed by the vocabulary: fact <code>phase</code> gained value <code>end</code></li></ul></li>',
+        '<li id="name-decision-turn.may_pass"><code>turn.may_pass</code> (decision, changed): '
+        'Whether the player may pass now.'
+        '<ul><li>broadened in 1 of 3 situations; narrowed in none</li>'
+        '<li>no such situation → yes in 1 situation: whenever phase is end</li>'
+        '<li>changed by the vocabulary: fact <code>phase</code> gained value <code>end</code></li></ul></li>',
+        '</ul>',
+    ]
+
+
+def test_the_summary_counts_the_answers_the_vocabulary_changed_and_the_toc_links_the_list(value_added):
+    html, toc = value_added
+    assert '<p class="rb-meta"><strong>Answers changed by the vocabulary</strong>: 2 decisions.</p>' \
+        in html.splitlines()
+    assert [(t.id, t.title) for t in toc][:4] == [
+        ("notice", "For players"), ("summary", "Summary"), ("names", "Decisions, predicates and constraints"),
+        ("vocabulary", "Vocabulary")]
+
+
+def test_for_players_the_page_carries_the_changelog_s_items(value_added):
+    html, _ = value_added
+    assert ('<li><strong>Changed by the vocabulary</strong> (turn.may_pass): Whether the player may pass now.'
+            '<ul><li>Changed by the vocabulary: fact phase gained value end.</li>'
+            '<li>When phase is end: was <strong>not possible</strong>, now <strong>yes</strong>.</li></ul></li>'
+            in html.splitlines())
+
+
+def test_a_changed_constraint_is_listed_with_what_it_now_rules_out():
+    html, _ = _page(FIXTURES / "diff" / "constraint-changed")
+    assert _block(html, '<li id="name-constraint-not-poisoned-there">', "</li></ul></li>") == [
+        '<li id="name-constraint-not-poisoned-there"><code>not-poisoned-there</code> (constraint, changed): '
+        'A character in hand is not poisoned.'
+        '<ul><li>old text: A character in the discard pile is not poisoned.</li>'
+        '<li>newly rules out 1 of 6 situations: whenever location is hand and poisoned</li>'
+        '<li>no longer rules out 1 situation: whenever location is discard_pile and poisoned</li></ul></li>',
+    ]
+
+
+def test_the_list_escapes_a_question_s_markup():
+    fixture = FIXTURES / "site" / "hostile"
+    html, _ = _page(fixture)
+    question = load_rulebook(fixture).edition_by_id["v2"].decisions["script.may"].meaning
+    [line] = [x for x in html.splitlines() if x.startswith('<li id="name-decision-script.may">')]
+    assert line.startswith(f'<li id="name-decision-script.may"><code>script.may</code> (decision, changed): '
+                           f'{escape(question)}<ul><li>')
+    assert "<script" not in line
