@@ -240,3 +240,32 @@ def test_11_heal_lets_the_controller_heal_at_battle_resolution_as_5_0_0_does():
     assert answers == {"5.0.0": [True, False], "11.0.0": [True, False]}
     fixed = [c for c in book.corrections if c.edition == "11.0.0" and c.kind == "transcription"]
     assert [c.changed for c in fixed] == [("heal#battle-resolution-discard", "heal#enhancement-from-hand")]
+
+
+def test_3_0_0_a_discard_pile_character_is_healed_by_the_brigade_it_had():
+    # "Healing cards played on a character in a discard pile must ... be able to be played on that
+    # character as it existed prior to being discarded (the ... brigade it had ...)": where the entry
+    # makes the brigade a condition of playing (the preparation and discard phases), the clause's own
+    # rule refuses a discard-pile character whose brigade (as it was) does not match (correction
+    # 2026-12-01); in the battle phase the entry sets no brigade condition and the clause adds none.
+    from compiler.build import load_rulebook
+    from compiler.evaluate import Evaluator
+
+    book = load_rulebook(SOURCES.parent)
+    model = Evaluator(book, book.edition("3.0.0")).model("heal.may_play_enhancement")
+    situation = {"target_location": "discard_pile", "discarded_earlier_this_turn": True, "own_character": True,
+                 "has_initiative": True, "discard_cause": "none"}
+    base = {f: False for f in model.facts} | {f: v for f, v in situation.items() if f in model.facts}
+
+    def decided(phase: str, brigade_matches: bool) -> tuple:
+        result = model.evaluate(base | {"phase": phase, "brigade_matches": brigade_matches})
+        return result.answer, result.clauses
+
+    assert {(phase, match): decided(phase, match) for phase in ("preparation", "battle") for match in (True, False)} == {
+        ("preparation", True): (True, ("heal#enhancement-outside-battle",)),
+        ("preparation", False): (False, ("heal#discard-pile-same-character", "heal#enhancement-outside-battle")),
+        ("battle", True): (True, ("heal#in-or-outside-battle",)),
+        ("battle", False): (True, ("heal#in-or-outside-battle",)),
+    }
+    fixed = [c for c in book.corrections if c.edition == "3.0.0" and c.kind == "transcription"]
+    assert [c.changed for c in fixed] == [("heal#discard-pile-same-character",)]

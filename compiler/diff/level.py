@@ -53,7 +53,14 @@ questions its editors asked (``words_rule_change``):
   but for an item added to or removed from a list that no rule of the clause
   tests (``items_in_or_out``): "poison or disease" -> "poison, disease, or
   paralysis" in a clause whose rules say whom a cure may target adds what the
-  clause covers where its model asks nothing.
+  clause covers where its model asks nothing. So are a merge's or split's
+  sentences moved and reworded (``reworded_across``): its parts stand one after
+  another in an order no editor chose and a redline shows no move, so a whole
+  sentence that pairs one to one with a sentence of the other side that the
+  change rewrites, more than ``REWRITTEN`` of each one's words being the
+  other's, is words within a sentence (CR 2019 705.1 and 705.2 merged into
+  2022's 705.2); a sentence no rewritten sentence stands for still counts,
+  even when each of its words is found elsewhere.
 
 ``--fail-on LEVEL`` exits 1 when some change is at that level or above.
 """
@@ -148,8 +155,9 @@ def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_
     if named is not None:
         redline = named
     whole = _whole(redline, INSERT) + _whole(redline, DELETE)
+    moved = reworded_across(redline) if modelled and kind in ("merged", "split") else set()
     sentences = [s for s in _whole_sentences(redline, old_elsewhere, new_elsewhere, carried)
-                 if not names_subject(s, subject)]
+                 if not names_subject(s, subject) and s not in moved]
     return bool(sentences or _numbers(redline)
                 or (not modelled and _words_in_or_out(redline, whole))
                 or (modelled and items_in_or_out(redline.old, redline.new, tested)))
@@ -271,28 +279,66 @@ def _contains(text: str, sentence: str) -> bool:
     return " " + " ".join(normal_words(sentence)) + " " in " " + " ".join(normal_words(text)) + " "
 
 
-def _whole(redline: Redline, op: str) -> list[str]:
-    """The sentences of one side (the side ``op`` spells) that are new or gone: every word in a run of
-    ``op``, or more than ``REWRITTEN`` of the words that carry something (articles and prepositions
-    aside) found nowhere on the other side (compared by their first ``STEM`` letters, so that
-    "instant" is "instantaneous" and a change of case is no new word)."""
+def _sentences(redline: Redline, op: str) -> list[tuple[str, list[tuple[str, bool]]]]:
+    """The sentences of one side (the side ``op`` spells), each with its words (case folded) and
+    whether each word lies wholly in a run of ``op``."""
     text, changed = "", []
     for o in redline.ops:
         if o.op in (EQUAL, op):
             text += o.text
             changed += [o.op == op] * len(o.text)
+    return [(m.group().strip(), [(w.group().casefold(), all(changed[m.start() + i] for i in range(*w.span())))
+                                 for w in re.finditer(r"\w+(?:['’\-]\w+)*", m.group())])
+            for m in _SENTENCE.finditer(text)]
+
+
+def _whole(redline: Redline, op: str) -> list[str]:
+    """The sentences of one side (the side ``op`` spells) that are new or gone: every word in a run of
+    ``op``, or more than ``REWRITTEN`` of the words that carry something (articles and prepositions
+    aside) found nowhere on the other side (compared by their first ``STEM`` letters, so that
+    "instant" is "instantaneous" and a change of case is no new word)."""
     other = {w[:STEM] for w in normal_words(redline.old if op == INSERT else redline.new)}
     out = []
-    for m in _SENTENCE.finditer(text):
-        sentence = m.group().strip()
-        found = [(w.group().casefold(), all(changed[m.start() + i] for i in range(*w.span())))
-                 for w in re.finditer(r"\w+(?:['’\-]\w+)*", m.group())]
+    for sentence, found in _sentences(redline, op):
         content = [w for w, _ in found if w not in FUNCTION_WORDS]
         fresh = [w for w in content if w[:STEM] not in other]
         if len(found) >= SENTENCE_WORDS and (all(hit for _, hit in found) or
                                              (content and len(fresh) > REWRITTEN * len(content))):
             out.append(sentence)
     return out
+
+
+def reworded_across(redline: Redline) -> set[str]:
+    """The whole sentences (``_whole``) of either side that a sentence of the other side stands for,
+    one the change rewrites (some word of it in a run of that side's op): more than ``REWRITTEN`` of
+    the words of each (articles and prepositions aside, compared by their first ``STEM`` letters) are
+    words of the other. Pairs are taken most alike first, each sentence in one pair only; a sentence
+    that keeps some of its words needs no pair of its own (the redline pairs it with itself), and
+    may stand for a whole sentence that was merged into it."""
+    whole = set(_whole(redline, INSERT)) | set(_whole(redline, DELETE))
+    olds, news = ([(s, _stems(s)) for s, found in _sentences(redline, op) if any(hit for _, hit in found)]
+                  for op in (DELETE, INSERT))
+    pairs = sorted((-min(_share(o, n), _share(n, o)), i, j) for i, o in enumerate(olds) for j, n in enumerate(news)
+                   if o[0] in whole or n[0] in whole)
+    used_old, used_new, out = set(), set(), set()
+    for score, i, j in pairs:
+        if -score > REWRITTEN and i not in used_old and j not in used_new:
+            used_old.add(i)
+            used_new.add(j)
+            out |= {olds[i][0], news[j][0]} & whole
+    return out
+
+
+def _stems(sentence: str) -> list[str]:
+    """The sentence's words that carry something (articles and prepositions aside), by their first
+    ``STEM`` letters."""
+    return [w[:STEM] for w in normal_words(sentence) if w not in FUNCTION_WORDS]
+
+
+def _share(one: tuple[str, list[str]], other: tuple[str, list[str]]) -> float:
+    """The share of the words of ``one`` (a sentence and its ``_stems``) that are words of ``other``."""
+    there = set(other[1])
+    return sum(w in there for w in one[1]) / len(one[1]) if one[1] else 0.0
 
 
 def _derived(sentence: str, side: str) -> bool:

@@ -80,28 +80,17 @@ UNSEEN: dict[tuple[str, str], str] = {
 }
 
 #: Labelled clarifications that the diff reads as rule changes (the safe direction), each with why.
-OVERCAUTIOUS = {
-    # A clause removed with no rule of its own that no model covers (not a step, lead-in or item
-    # of a structure the editors modelled: compiler.diff.level.covered): the words alone cannot
-    # say that every play it restricted is forbidden outright in 4.0.0, so it reads as a rule change.
-    ("reg-3.0.0-4.0.0-draft", "heal#discard-pile-same-character"): "answers nothing 4.0.0 still asks",
-    # The excerpt's model of 705 (coin_flip.calls, coin_flip.result: the fixture's editor_notes say
-    # how each sentence is read) answers every flip as before, on both sides
-    # (test_match_numbered.py::test_the_merged_coin_flip_rules_answer_every_flip_as_before). The
-    # words still decide: in a modelled clause a whole sentence added or removed counts
-    # (compiler.diff.level: a model covers only the questions its editors asked), and the merge
-    # rewrites five ("An effect ... may care whether that player wins or loses the flip.", 2019's
-    # 705.2 whole, both of 2022's first two), none of them moved or restating.
-    ("numbered-rules-coin-flip", "rules#r705-1+rules#r705-2"): "two rules in one, the same flips",
+OVERCAUTIOUS: dict[tuple[str, str], str] = {
+    # (empty) reg-5.0.0-11.0.0 targeting#other-abilities-footnote was here: its predicate lists other
+    # effects, but no rule reads it and its clause names no word it defines, so its words decide
+    # (compiler.diff.engine._Differ._decides_no_play).
 }
 
 
 #: Exceptions above whose kind differs too: a clause whose rules were rewritten with its words is
 #: semantic exactly when it is a rule change (compiler.diff.engine), so it follows the level.
 KIND_FOLLOWS_LEVEL: dict[tuple[str, str], str] = {
-    # (empty) reg-5.0.0-11.0.0 targeting#other-abilities-footnote was here (semantic): its predicate,
-    # which no rule reads, lists other effects, and its clause names no word it defines, so its words
-    # decide (compiler.diff.engine._Differ._decides_no_play).
+    # (empty) reg-5.0.0-11.0.0 targeting#other-abilities-footnote was here (semantic): see OVERCAUTIOUS.
 }
 
 

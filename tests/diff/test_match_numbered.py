@@ -106,8 +106,8 @@ def test_the_merged_coin_flip_rules_answer_every_flip_as_before():
     """The fixture models the call (coin_flip.calls) and who wins or loses (coin_flip.result) on
     both sides: 2019's 705.2 says "without making a call" and "No player wins or loses"; 2022's
     705.2 says "No player wins or loses" and "For all other effects ... calls". Every situation of
-    both decisions is answered alike, in either direction. (The words still grade the merge a rule
-    change: whole sentences were rewritten, and compiler.diff.level reads those in a modelled clause.)"""
+    both decisions is answered alike, in either direction. (The words then grade it a clarification:
+    its whole sentences were moved and reworded, tests/diff/test_level_merged_sentences.py.)"""
     merged = _coin_flip(OLD, NEW)[("r705-1+r705-2", "r705-2")]
     split = _coin_flip(NEW, OLD)[("r705-2", "r705-1+r705-2")]
     expected = [("coin_flip.calls", "equivalent", 4, ()), ("coin_flip.result", "equivalent", 8, ())]

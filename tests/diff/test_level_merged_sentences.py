@@ -1,0 +1,82 @@
+"""In a merge or split, a sentence moved and reworded is no new or withdrawn sentence (compiler.diff.level).
+
+A merge's old text is its parts' texts one after another, in an order the editors never chose,
+and a redline shows no move: a sentence of the parts that moved and was reworded shows as one
+sentence deleted whole and another inserted whole. In a clause with rules of its own (whose
+answers the model shows the same) words within a sentence are the model's to judge; a sentence
+that pairs, one to one, with a rewritten sentence of the other side is such words. A sentence no
+sentence of the other side stands for still counts, even when each of its words is found elsewhere.
+
+The texts are Magic: The Gathering Comprehensive Rules 705.1 and 705.2 (2019-05-03) and 705.2
+(2022-07-08), as in tests/fixtures/diff/numbered-rules-coin-flip.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compiler.build import load_rulebook
+from compiler.diff.engine import diff_editions
+from compiler.diff.level import words_rule_change
+from compiler.diff.redline import redline
+
+R705_1 = ("An effect that instructs a player to flip a coin may care whether that player wins or loses the "
+          "flip. To flip a coin for such an effect, the player flips the coin and calls \"heads\" or "
+          "\"tails.\" If the call matches the result, the player wins the flip. Otherwise, the player loses "
+          "the flip. Only the player who flips the coin wins or loses the flip; no other players are involved.")
+R705_2 = ("If an effect instructs a player to flip a coin and that effect cares only whether the coin comes "
+          "up heads or tails without specifying a winner or loser of the flip, that player flips a coin "
+          "without making a call. No player wins or loses this kind of flip.")
+MERGED = ("Some effects that instruct a player to flip a coin care only about whether the coin comes up heads "
+          "or tails. No player wins or loses a coin flip for this kind of effect. For all other effects that "
+          "instruct a player to flip a coin, the player that flips the coin calls \"heads\" or \"tails.\" If "
+          "the call matches the result, the player wins the flip. Otherwise, the player loses the flip. Only "
+          "the player who flips the coin wins or loses the flip; no other players are involved.")
+PARTS = f"{R705_1} {R705_2}"
+COIN_FLIP = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "numbered-rules-coin-flip"
+# What the fixture's rules of 705 test, on both sides (compiler.diff.classify.keys_tested).
+TESTED = frozenset({"effect_cares_about", "effect_cares_about=win_or_lose", "effect_cares_about=heads_or_tails_only",
+                    "player", "player=flipper", "player=other", "call_matches_result"})
+
+
+def test_the_merged_coin_flip_rules_move_and_reword_their_sentences():
+    """2019's 705.2 leads 2022's 705.2, reworded; 705.1's first sentence is the "all other effects"
+    of its third. Each whole sentence pairs with a rewritten one of the other side."""
+    assert words_rule_change("merged", redline(PARTS, MERGED), modelled=True, tested=TESTED) is False
+    # Split back, likewise.
+    assert words_rule_change("split", redline(MERGED, PARTS), modelled=True, tested=TESTED) is False
+
+
+@pytest.mark.parametrize(("old", "new", "key", "kind"), [
+    ("cr-2019-05-03", "cr-2022-07-08", ("r705-1+r705-2", "r705-2"), "merged"),
+    ("cr-2022-07-08", "cr-2019-05-03", ("r705-2", "r705-1+r705-2"), "split"),
+])
+def test_the_fixtures_coin_flip_merge_and_split_are_clarifications(old, new, key, kind):
+    """Its model answers every flip as before (test_match_numbered.py), and the words now agree."""
+    book = load_rulebook(COIN_FLIP)
+    changes = {(c.old_clause, c.new_clause): c for c in diff_editions(book, old, book, new).changes}
+    assert (changes[key].kind, changes[key].level) == (kind, "clarification")
+
+
+@pytest.mark.parametrize("kind", ["merged", "split"])
+def test_where_no_model_judges_the_words_within_a_sentence_a_moved_sentence_still_counts(kind):
+    line = redline(PARTS, MERGED) if kind == "merged" else redline(MERGED, PARTS)
+    assert words_rule_change(kind, line, modelled=False) is True
+
+
+def test_a_rewording_in_place_is_read_as_before():
+    """Only a merge or split puts the parts one after another in an order no one chose."""
+    assert words_rule_change("reworded", redline(PARTS, MERGED), modelled=True, tested=TESTED) is True
+
+
+@pytest.mark.parametrize("sentence", [
+    # Every word of it is found elsewhere in the texts; no rewritten sentence of the parts stands for it.
+    "Other players may flip the coin.",
+    "The player who loses the flip calls the coin.",
+])
+def test_a_new_sentence_made_of_words_found_elsewhere_in_a_merge_still_counts(sentence):
+    assert words_rule_change("merged", redline(PARTS, f"{MERGED} {sentence}"), modelled=True, tested=TESTED) is True
+    assert words_rule_change("split", redline(f"{MERGED} {sentence}", PARTS), modelled=True, tested=TESTED) is True
+
