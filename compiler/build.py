@@ -136,7 +136,7 @@ def _edition_graphs(edition: Edition) -> tuple:
     return tuple(graphs)
 
 
-def _stamp(path: Path) -> tuple[int, int] | None:
+def file_stamp(path: Path) -> tuple[int, int] | None:
     try:
         stat = path.stat()
     except OSError:
@@ -234,7 +234,7 @@ class _Builder:
     def load(self, path: Path, kind: str) -> Document | None:
         if self.outside(path):
             return None
-        stamp = _stamp(path) if _remembering else None
+        stamp = file_stamp(path) if _remembering else None
         if stamp is not None and _REMEMBERED.get((path, kind), (None,))[0] == stamp:
             _, doc, problems = _REMEMBERED[(path, kind)]
             self.problems.extend(problems)

@@ -39,7 +39,7 @@ def allowed_space(core: Core, vocabulary: Vocabulary, facts: set[str] | frozense
     return ok
 
 
-def _key(value: Answer) -> tuple[str, Answer]:
+def answer_key(value: Answer) -> tuple[str, Answer]:
     """Answers compared as the evaluator compares them (True and 'true' differ)."""
     return (type(value).__name__, value)
 
@@ -67,22 +67,22 @@ class DecisionSets:
         self.values: dict[tuple, Answer] = {}
         for rule in model.rules:
             if rule.kind == "value":
-                self.values[_key(rule.value)] = rule.value
+                self.values[answer_key(rule.value)] = rule.value
             else:
-                self.values[_key(True)], self.values[_key(False)] = True, False
+                self.values[answer_key(True)], self.values[answer_key(False)] = True, False
 
     def _rule_answers(self, i: int, memo: dict[str, Node]) -> dict[tuple, Node]:
         rule = self.model.rules[i]
         core, preds = self.core, self.model.predicates
         when = core.condition(rule.when, preds, memo) if rule.when is not None else core.true
         if rule.kind == "value":
-            return {_key(rule.value): when}
+            return {answer_key(rule.value): when}
         test = core.condition(rule.test, preds, memo)
         if rule.kind == "requires":
-            return {_key(True): when & test, _key(False): when & ~test}
+            return {answer_key(True): when & test, answer_key(False): when & ~test}
         if rule.kind == "forbids":
-            return {_key(False): when & test}
-        return {_key(True): when & test}  # permits
+            return {answer_key(False): when & test}
+        return {answer_key(True): when & test}  # permits
 
     @cached_property
     def standing(self) -> list[Node]:
@@ -92,7 +92,7 @@ class DecisionSets:
         # grouping them keeps this in proportion to rules x clauses, not to the
         # square of the rules (3,600 rules in a chain took 3.6 s one pair at a time).
         by_mask: dict[int, Node] = {}
-        for j, mask in enumerate(self.model._override_bits):
+        for j, mask in enumerate(self.model.override_bits):
             if mask:
                 by_mask[mask] = by_mask.get(mask, core.false) | self.applies[j]
         groups = list(by_mask.items())

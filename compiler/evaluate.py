@@ -130,9 +130,9 @@ class DecisionModel:
         if self.decision.given is not None:
             used |= facts_used(self.decision.given, preds)
         self.facts: tuple[str, ...] = tuple(sorted(used))
-        # bit j of _override_bits[i]: rule i overrides rule j, directly or through others
-        self._override_bits = self._override_table()
-        self._overrides = _BitSets(self._override_bits)
+        # bit j of override_bits[i]: rule i overrides rule j, directly or through others
+        self.override_bits = self._override_table()
+        self.overrides = _BitSets(self.override_bits)
 
     # What evaluating one situation at a time needs is made when first asked: the
     # logic checks reason on the rules symbolically (compiler/decision_sets.py)
@@ -200,9 +200,12 @@ class DecisionModel:
                 active.discard(i)
         return [b or 0 for b in bits]
 
+    def answers(self, state: State) -> dict[int, Answer]:
+        """Rule index -> its answer, for the rules that answer in the situation (overridden or not)."""
+        return {i: a for i, c in enumerate(self._compiled) if (a := c.answer(state)) is not None}
+
     def evaluate(self, state: State) -> "Result":
-        answers = {i: a for i, c in enumerate(self._compiled) if (a := c.answer(state)) is not None}
-        return standing(self.rules, self._override_bits, answers)
+        return standing(self.rules, self.override_bits, self.answers(state))
 
     def outcome(self, state: State) -> Outcome:
         """The answer, or ``CONFLICT`` / ``EMPTY``: what an engine is compared on."""

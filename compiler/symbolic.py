@@ -27,7 +27,7 @@ import copy
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from .conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref, admitted, _holds
+from .conditions import All, Any_, Cmp, Condition, Const, Not, Ref, admitted, _holds
 from .model import Answer
 
 if TYPE_CHECKING:

@@ -119,10 +119,10 @@ def test_the_override_table_follows_every_path(tmp_path, write_rulebook):
     book = load_rulebook(root)
     model = Evaluator(book, book.latest).model("t.q")
     clause = {r.clause: i for i, r in enumerate(model.rules)}
-    table = {model.rules[i].clause: sorted(model.rules[j].clause for j in model._overrides[i])
+    table = {model.rules[i].clause: sorted(model.rules[j].clause for j in model.overrides[i])
              for i in range(len(model.rules))}
     assert table == {"t#x": [], "t#y": ["t#x"], "t#z": ["t#x"], "t#w": ["t#x", "t#y", "t#z"]}
-    assert model._override_bits[clause["t#w"]] == sum(1 << clause[c] for c in ("t#x", "t#y", "t#z"))
+    assert model.override_bits[clause["t#w"]] == sum(1 << clause[c] for c in ("t#x", "t#y", "t#z"))
 
 
 def test_exception_chain_written_before_its_targets_is_transitive(tmp_path, write_rulebook):
@@ -136,7 +136,7 @@ def test_exception_chain_written_before_its_targets_is_transitive(tmp_path, writ
     assert messages(root) == []
     book = load_rulebook(root)
     model = Evaluator(book, book.latest).model("t.q")
-    table = {model.rules[i].clause: sorted(model.rules[j].clause for j in model._overrides[i])
+    table = {model.rules[i].clause: sorted(model.rules[j].clause for j in model.overrides[i])
              for i in range(len(model.rules))}
     assert table == {"t#z": ["t#x", "t#y"], "t#y": ["t#x"], "t#x": []}
     result = model.evaluate({"a": False, "b": True})

@@ -172,7 +172,7 @@ def test_overrides_reach_every_rule_of_the_named_clause_and_through_it(tmp_path)
         "      - {id: z, text: Z., rules: [{decision: t.q, permits: b, exception_to: ['t#y']}]}\n"))
     m = model(book)
     # rules: 0 and 1 of x, 2 = y, 3 = z (z overrides x's rules through y)
-    assert m._overrides == {0: frozenset(), 1: frozenset(), 2: frozenset({0, 1}), 3: frozenset({0, 1, 2})}
+    assert m.overrides == {0: frozenset(), 1: frozenset(), 2: frozenset({0, 1}), 3: frozenset({0, 1, 2})}
     assert m.evaluate({"a": True, "b": False, "c": True}).describe() == "t#y says false"
     assert m.evaluate({"a": True, "b": True, "c": False}).describe() == "t#z says true"
     assert m.evaluate({"a": False, "b": False, "c": False}).describe() == "t#x says true"

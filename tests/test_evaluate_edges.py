@@ -31,7 +31,7 @@ def test_overrides_are_the_rules_each_rule_beats_directly_or_through_others(tmp_
     book = load_rulebook(root)
     model = Evaluator(book, book.edition("e1")).model("t.q")
     assert [r.ref for r in model.rules] == ["t#x", "t#y", "t#z", "t#w"]
-    assert dict(model._overrides) == {0: frozenset(), 1: frozenset(), 2: frozenset({1}), 3: frozenset({1, 2})}
+    assert dict(model.overrides) == {0: frozenset(), 1: frozenset(), 2: frozenset({1}), 3: frozenset({1, 2})}
 
 
 def test_situations_show_booleans_in_lower_case_and_other_values_as_they_are():

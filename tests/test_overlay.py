@@ -192,7 +192,7 @@ def test_lineage_a_patch_declares_is_its_edition_s_and_kept_clauses_declare_none
 
 
 def test_lineage_a_patch_declares_is_checked_against_the_edition_before(tmp_path):
-    root = _with_editions(tmp_path, {
+    _with_editions(tmp_path, {
         "c": "id: targeting\npatch:\n  - add: {id: shield, text: A shield protects., formerly: protection}\n"
              "    section: clarifications\n"})
     proc = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=tmp_path,
@@ -282,7 +282,7 @@ def test_a_patch_uses_the_vocabulary_of_its_own_edition(tmp_path):
 
 
 def test_a_patch_of_a_withdrawn_term_says_which_edition_withdrew_it(tmp_path):
-    root = _with_editions(tmp_path, {"c": "id: targeting\nwithdrawn: true\n",
+    _with_editions(tmp_path, {"c": "id: targeting\nwithdrawn: true\n",
                                      "d": "id: targeting\npatch:\n  - remove: protect\n"})
     proc = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=tmp_path,
                           env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)

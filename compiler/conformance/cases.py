@@ -546,7 +546,7 @@ def _toggle_exception(space: DecisionSpace, chosen: _Chosen, i: int) -> bool:
     """On, then off: a situation where exception i stands over a rule it overrides (one that would
     answer otherwise, when there is one), and the nearest where it does not answer and such a rule stands."""
     core, sets = space.core, space.sets
-    overridden = space.model._overrides[i]
+    overridden = space.model.overrides[i]
     others = core.false
     otherwise = core.false
     for j in overridden:

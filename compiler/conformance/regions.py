@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace as dc_replace
 from typing import Mapping, Sequence
 
 from ..conditions import Condition, Not
-from ..decision_sets import DecisionSets, _key, allowed_space
+from ..decision_sets import DecisionSets, allowed_space, answer_key
 from ..evaluate import DecisionModel, standing
 from ..model import Answer, Rule
 from ..symbolic import Core, Node, vocabulary_core
@@ -154,11 +154,11 @@ class DecisionSpace:
 
         if rules is not None and predicates is None and same_conditions(self.sets, rules):
             same_exceptions = all(r.exception_to == old.exception_to for r, old in zip(rules, model.rules))
-            overrides = model._override_bits if same_exceptions else variant()._override_bits
+            overrides = model.override_bits if same_exceptions else variant().override_bits
             for k, state in enumerate(states):
                 base = self._answers_at(state)
                 new = {i: (rules[i].value if rules[i].kind == "value" else a) for i, a in base.items()}
-                if (standing(model.rules, model._override_bits, base).outcome
+                if (standing(model.rules, model.override_bits, base).outcome
                         != standing(rules, overrides, new).outcome):
                     return k
             return None
@@ -169,8 +169,7 @@ class DecisionSpace:
         """Rule index -> its answer in the situation (the rules that answer there), evaluated once."""
         key = tuple(sorted(state.items()))
         if key not in self._answers:
-            self._answers[key] = {i: a for i, c in enumerate(self.model._compiled)
-                                  if (a := c.answer(state)) is not None}
+            self._answers[key] = self.model.answers(state)
         return self._answers[key]
 
     def contains(self, region: Node, state: Mapping[str, Answer]) -> bool:
@@ -236,10 +235,10 @@ class _VariantSets(DecisionSets):
         if len(rules) == len(model.rules) and all(
                 s or (r.clause, r.exception_to) == (model.rules[i].clause, model.rules[i].exception_to)
                 for i, (s, r) in enumerate(zip(same, rules))):
-            overrides = model._override_bits
+            overrides = model.override_bits
         else:  # an exception removed: the override table is the variant's own
             overrides = DecisionModel(model.vocabulary, _One(model), model.decision.name, rules=rules,
-                                      predicates=model.predicates)._override_bits
+                                      predicates=model.predicates).override_bits
         self.model = _Rules(rules, model.predicates if predicates is None else predicates, overrides)
         self.core = base.core
         memo: dict[str, Node] = {}
@@ -267,7 +266,7 @@ def _same_conditions(base: DecisionSets, i: int, rule: Rule) -> dict[tuple, Node
     if rule.kind != "value":
         return base.answers[i]
     (region,) = base.answers[i].values()
-    return {_key(rule.value): region}
+    return {answer_key(rule.value): region}
 
 
 def same_conditions(base: DecisionSets, rules: Sequence[Rule]) -> bool:
@@ -282,7 +281,7 @@ class _Rules:
 
     rules: tuple[Rule, ...]
     predicates: Mapping[str, Condition]
-    _override_bits: list[int]
+    override_bits: list[int]
 
 
 class _One:

@@ -526,10 +526,14 @@ class _Differ:
         if not d["header"]:
             own = [self._clause_behaviour(b, d["olds"], d["news"]) for b in own] + self._unasked(d, behaviours)
         changed = [b for b in own if b.direction != EQUIVALENT]
+        # What changes a play: a predicate no rule reads, in a clause that gives no words their meaning,
+        # is listed (``_refs``) and shown, but grades nothing (``_decides_no_play``).
+        annotations = [b for b in changed if self._decides_no_play(b, d)]
+        playing = [b for b in changed if b not in annotations]
         # Rules that move to or from a decision (or predicate) that one side does not have answer
         # differently there, though nothing is compared: the clause's rules changed what they answer.
         one_sided = d["meaning_changed"] and any(n not in behaviours for n in d["names"])
-        behaviour_changed = bool(changed) or d["steps_changed"] or one_sided
+        behaviour_changed = bool(playing) or d["steps_changed"] or one_sided
         text = K.text_kind(d["old_text"] or "", d["new_text"] or "")
         if text == K.REWORDED and L.only_cited_numbers_changed(d["old_text"] or "", d["new_text"] or ""):
             text = K.EDITORIAL  # a cited rule's new number ("see rule 711" -> "712"): a number, not a word
@@ -539,7 +543,7 @@ class _Differ:
             if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
         line = redline(d["old_text"] or "", d["new_text"] or "")
         d["covered"] = self._covered(d)
-        level = self._level(d, kind or "reworded", text, line, own, changed)
+        level = self._level(d, kind or "reworded", text, line, own, playing)
         if kind is None:
             # The rules were rewritten with the words, and the words say a rule changed though the
             # model's answers did not: the meaning changed as written (a clause whose rules were
@@ -569,6 +573,7 @@ class _Differ:
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
         # (a clause listed for its decision's given has the same rules: no drift between its words and them)
         drift = (self._drift(d, text, bool(changed)) + self._carried_flags(d, line, level)
+                 + [annotation_flag(b.name) for b in annotations]
                  if not d.get("asked") else []) if kind not in ("added", "removed") else self._rule_less(d, level)
         olds, news = d["olds"], d["news"]
         term = d["term"]
@@ -664,7 +669,8 @@ class _Differ:
         none where the model covers it (``_covered``), is a clarification, one that no model covers
         is read by its words; a rewording of a clause with rules is read by its sentences only (its
         words within a sentence are the model's to judge), less those that came or went with all of
-        its rules."""
+        its rules. ``changed``: the clause's changed answers that change a play (``_decides_no_play``
+        takes out those of a predicate that no rule reads and no word of the clause names)."""
         if self._answers_changed(d, own, changed):
             return L.RULE_CHANGE
         if d["header"]:
@@ -677,7 +683,7 @@ class _Differ:
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
         terms = {c.term for c in d["olds"] + d["news"]}
         elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
-        tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
+        tested = L.spelled(frozenset(K.keys_tested(d["olds"] + d["news"], {}))) if d["has_meaning"] else frozenset()
         return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
                                                     tested=tested, carried=self._carried(d),
                                                     subject=self._subject(d)) else L.CLARIFICATION
@@ -749,6 +755,19 @@ class _Differ:
             return False
         compared = {(b.kind, b.name) for b in own}
         return any(n not in compared for n in d["names"])
+
+    def _decides_no_play(self, b: Behaviour, d: dict) -> bool:
+        """A predicate whose changed answers change no play: no rule, predicate or decision's ``given``
+        of either edition reads it, and no clause of the change that defines it gives words their
+        meaning (``level.says_what_it_defines``: it quotes them, or says the predicate's name).
+        Unread, a predicate changes a play only through the words cards print, which such a clause
+        defines ("The phrase “being discarded” means ..."); what else is left is the editors'
+        annotation of the text (a footnote's bare list), and the clause is graded by its words, as a
+        modelled clause whose answers did not change."""
+        if b.kind != "predicate" or self.uses_old.of(b.name) or self.uses_new.of(b.name):
+            return False
+        defining = [c for c in d["olds"] + d["news"] if c.defines is not None and c.defines.name == b.name]
+        return bool(defining) and not any(L.says_what_it_defines(c.text, b.name) for c in defining)
 
     def _drift(self, d: dict, text: str, behaviour_changed: bool) -> list[str]:
         """Drift flags (``classify.drift``); a heading's text is its declarations, so only a clause's
@@ -852,6 +871,12 @@ class _Clauses:
             if cid in self.terms[tid]:
                 hits.append((tid, *self.terms[tid][cid]))
         return tuple(clause for _, _, clause in sorted(hits, key=lambda h: h[:2]))
+
+
+def annotation_flag(predicate: str) -> str:
+    """The drift flag of a predicate whose changed answers grade nothing (``_Differ._decides_no_play``)."""
+    return (f"the predicate {predicate} answers differently, but no rule or predicate of either edition reads it "
+            "and the text names no word it defines: its words decide the level")
 
 
 def _numbers(p: Pairing | None) -> dict | None:

@@ -485,3 +485,27 @@ def fails(result, floor: str) -> bool:
     # rule change too (compiler.diff.names: a changed entry with the facts that reach it).
     return any(at_least(c.level, floor) for c in result.changes) or (
         at_least(RULE_CHANGE, floor) and any(n.status == "changed" and n.facts for n in result.names))
+
+
+# A quotation: words a clause gives a meaning to ("The phrase “being discarded” means ...").
+_QUOTATION = re.compile(r"[\"“‘]\s*\w")
+
+
+def says_what_it_defines(text: str, name: str) -> bool:
+    """The clause's text gives words their meaning: it quotes words (“being discarded”, “healable”),
+    or it says every word of the name it defines (compared by their first ``STEM`` letters: "A
+    character is sick if it is poisoned" defines ``sick``). A bare list ("*Banish, Capture, ...", a
+    footnote modelled as ``footnoted_ability``) does neither: it names no word it defines."""
+    if _QUOTATION.search(text):
+        return True
+    said = {w[:STEM] for w in normal_words(text)}
+    named = [w[:STEM] for w in re.split(r"[_.\s]+", name.casefold()) if w]
+    return bool(named) and all(w in said for w in named)
+
+
+def spelled(tested: frozenset[str]) -> frozenset[str]:
+    """The keys of ``tested`` (for ``items_in_or_out``) and, for each one whose name has several
+    words, those words as one hyphenated word: a text writes the value ``set_aside`` "Set-Aside",
+    which ``items_in_or_out`` reads as one word."""
+    joined = {part.replace("_", "-") for key in tested for part in re.split(r"=", key) if "_" in part}
+    return frozenset(tested) | joined

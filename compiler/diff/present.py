@@ -123,39 +123,40 @@ def by_term(result: DiffResult) -> list[tuple[str, list[Change]]]:
     return list(groups.items())
 
 
-def details(change: Change) -> list[str]:
+def details(change: Change, ident: Write = str, words: Write = str) -> list[str]:
     """Notes about how the change was found: matching, moves, coarse redlines."""
     out = []
     if change.matched_by == "lineage":
-        out.append(declared_words(change))
+        out.append(declared_words(change, ident, words))
     if change.step:
-        out.append(f"step {change.step['old']} -> {change.step['new']} of {change.step['procedure']}")
+        out.append(words(f"step {change.step['old']} -> {change.step['new']} of ") + ident(change.step["procedure"]))
     if change.procedure:
         from .steps import procedure_words
 
-        out.append("steps of " + procedure_words(change.procedure))
+        out.append(words("steps of ") + procedure_words(change.procedure, ident, words))
     if change.numbers:
-        out.append(f"rule {change.numbers['old']} -> {change.numbers['new']}")
+        out.append(words(f"rule {change.numbers['old']} -> {change.numbers['new']}"))
     if change.matched_by in ("text", "split", "merge"):
-        out.append(f"matched by {change.matched_by} similarity ({change.confidence:.0%})"
-                   if change.matched_by == "text" else f"{change.matched_by} found by text similarity "
-                   f"({change.confidence:.0%})")
+        out.append(words(f"matched by {change.matched_by} similarity ({change.confidence:.0%})"
+                         if change.matched_by == "text" else f"{change.matched_by} found by text similarity "
+                         f"({change.confidence:.0%})"))
     # A move to another term shows in the clause's name (heal#a -> cure#b) and its kind.
     within = change.moved and change.old_term == change.new_term
     if within and change.old_section != change.new_section:
-        out.append(f"moved from section {change.old_section} to {change.new_section}")
+        out.append(words("moved from section ") + ident(change.old_section) + words(" to ")
+                   + ident(change.new_section))
     elif within and change.kind != "moved":
-        out.append("moved within its section")
+        out.append(words("moved within its section"))
     if change.redline.coarse:
-        out.append("coarse redline: " + change.redline.coarse)
+        out.append(words("coarse redline: " + change.redline.coarse))
     if change.asked:
-        out.append(f"text and rules unchanged; {', '.join(change.asked)} "
-                   f"{'is' if len(change.asked) == 1 else 'are'} asked in other situations: "
-                   f"{'its' if len(change.asked) == 1 else 'their'} given changed")
+        out.append(words("text and rules unchanged; ") + _listed(change.asked, ident, words)
+                   + words(f" {'is' if len(change.asked) == 1 else 'are'} asked in other situations: "
+                           f"{'its' if len(change.asked) == 1 else 'their'} given changed"))
     return out
 
 
-def declared_words(change: Change) -> str:
+def declared_words(change: Change, ident: Write = str, words: Write = str) -> str:
     """How the declared lineage reads: "renamed from heal#a (declared)", "merged from heal#a, heal#b"..."""
     olds = change.lineage["from"] if change.lineage else []
     if change.kind == "merged":
@@ -166,32 +167,33 @@ def declared_words(change: Change) -> str:
         how = "moved from"
     else:
         how = "renamed from"
-    return f"{how} {', '.join(olds)} (declared)"
+    return words(f"{how} ") + _listed(olds, ident, words) + words(" (declared)")
 
 
-def direction_words(behaviour) -> str:
+def direction_words(behaviour, ident: Write = str, words: Write = str) -> str:
     """How a name's answers changed, in one place for every format.
 
     With the comparison's counts: "heal.may_target broadened in 16 of 1,024 situations".
     """
-    return f"{behaviour.name} {behaviour.extent()}"
+    return ident(behaviour.name) + words(f" {behaviour.extent()}")
 
 
-def rule_change_words(change: Change) -> str:
+def rule_change_words(change: Change, ident: Write = str, words: Write = str) -> str:
     """One line on what a rule change does: its changed names, or what it brings or takes."""
-    changed = [direction_words(b) for b in change.behaviours if b.direction != "equivalent"]
+    changed = [direction_words(b, ident, words) for b in change.behaviours if b.direction != "equivalent"]
     # The decisions (predicates) it adds or removes with its rules, each listed under the decisions.
-    changed += [f"{r['kind']} {r['name']} {r['status']}" for r in change.names if r["status"] != "changed"]
+    changed += [words(f"{r['kind']} ") + ident(r["name"]) + words(f" {r['status']}")
+                for r in change.names if r["status"] != "changed"]
     if changed:
-        return "; ".join(changed)
+        return words("; ").join(changed)
     if change.kind == "added":
-        return "a new rule" + _names(change)
+        return words("a new rule" + _names(change))
     if change.kind == "removed":
-        return "a rule withdrawn" + _names(change)
+        return words("a rule withdrawn" + _names(change))
     if change.step or change.procedure or any("steps" in e["path"] for e in change.structure):
-        return "a procedure's steps changed"
+        return words("a procedure's steps changed")
     # No model shows it: the words do (compiler.diff.level reads them conservatively).
-    return "the words add, drop or rewrite a rule"
+    return words("the words add, drop or rewrite a rule")
 
 
 def _names(change: Change) -> str:

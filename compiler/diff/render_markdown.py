@@ -183,7 +183,7 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
     rules = [c for c in result.changes if c.level == RULE_CHANGE]
     if rules or by_vocabulary:
         lines += ["", "### Rule changes", ""]
-        lines += [f"- {code(clause_name(c))} ({c.kind}): {escape(rule_change_words(c))}" + _breaks(c.conformance)
+        lines += [f"- {code(clause_name(c))} ({c.kind}): {rule_change_words(c, code, escape)}" + _breaks(c.conformance)
                   for c in rules]
         lines += [f"- {code(n.name)} ({escape(n.kind)}, changed by the vocabulary): {escape(n.behaviour.extent())}"
                   + _breaks(n.conformance) for n in by_vocabulary]
@@ -280,7 +280,7 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     where = [f"{escape(old)}: {code(location(change.old_location))}" if change.old_location else None,
              f"{escape(new)}: {code(location(change.new_location))}" if change.new_location else None]
     out.append(" · ".join(w for w in where if w) + f" · fingerprint {code(change.fingerprint)}")
-    out += [f"<br>_{escape(note)}_" for note in details(change)]
+    out += [f"<br>_{note}_" for note in details(change, code, escape)]
     redline_key = {EDITORIAL: "editorial-redlines", CLARIFICATION: "clarification-redlines"}.get(change.level)
     if redline_key not in drop:
         shown = inside.view(change)

@@ -9,7 +9,7 @@ renumbering, with the old and new numbers, not as a rewording.
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from typing import Callable, Mapping
 
 from ..model import Clause, Term
 
@@ -84,19 +84,23 @@ def procedure_changes(old: Clause, new: Clause, counterpart: Mapping[str, str] =
     }
 
 
-def procedure_words(changes: dict) -> str:
-    """"turn.order: 4 steps -> 7; inserted x (step 2), y (step 5); moved c (step 3 -> 2); renumbered d (4 -> 6)"."""
-    parts = [f"{changes['procedure']}: {changes['old_count']} steps -> {changes['new_count']}"]
+def procedure_words(changes: dict, ident: Callable[[str], str] = str, words: Callable[[str], str] = str) -> str:
+    """"turn.order: 4 steps -> 7; inserted x (step 2), y (step 5); moved c (step 3 -> 2); renumbered d (4 -> 6)".
+    ``ident`` writes the procedure and the steps' ids, ``words`` the rest (as in ``present``)."""
+    def listed(head: str, items) -> str:
+        return words(head + " ") + words(", ").join(ident(s) + words(f" ({said})") for s, said in items)
+
+    parts = [ident(changes["procedure"]) + words(f": {changes['old_count']} steps -> {changes['new_count']}")]
     if changes["inserted"]:
-        parts.append("inserted " + ", ".join(f"{s} (step {n})" for s, n in changes["inserted"]))
+        parts.append(listed("inserted", ((s, f"step {n}") for s, n in changes["inserted"])))
     if changes["removed"]:
-        parts.append("removed " + ", ".join(f"{s} (was step {n})" for s, n in changes["removed"]))
+        parts.append(listed("removed", ((s, f"was step {n}") for s, n in changes["removed"])))
     if changes["moved"]:
-        parts.append("reordered " + ", ".join(f"{s} (step {a} -> {b})" if a != b else f"{s} (step {a})"
-                                              for s, a, b in changes["moved"]))
+        parts.append(listed("reordered", ((s, f"step {a} -> {b}" if a != b else f"step {a}")
+                                          for s, a, b in changes["moved"])))
     if changes["renumbered"]:
-        parts.append("renumbered " + ", ".join(f"{s} ({a} -> {b})" for s, a, b in changes["renumbered"]))
-    return "; ".join(parts)
+        parts.append(listed("renumbered", ((s, f"{a} -> {b}") for s, a, b in changes["renumbered"])))
+    return words("; ").join(parts)
 
 
 def _old_id(old: Clause, i: int) -> str:

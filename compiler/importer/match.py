@@ -24,10 +24,10 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from ..model import Clause as OldClause, Edition, Term as OldTerm
-from .emit import Clause, Section, Term
+from .emit import Clause, Term
 from .ids import slug, unique
 
 #: Word similarity (difflib's ratio) from which two clauses are one rule reworded.

@@ -49,7 +49,7 @@ from jinja2 import BytecodeCache
 from mkdocs.livereload import LiveReloadServer, _serve_url
 from mkdocs.plugins import BasePlugin, event_priority
 
-from ..build import _stamp  # a file's (size, mtime): how remembering tells an unchanged one
+from ..build import file_stamp  # a file's (size, mtime): how remembering tells an unchanged one
 from ..counts import counted
 from ..diagnostics import printable
 
@@ -108,7 +108,7 @@ class Site:
         self.fragments: dict = {}  # rendered term bodies of the printout (Renderer.term_body), per frame
         self.pending: frozenset[str] = frozenset()  # pages over every term not yet written again
         self.quiet = QUIET_BEFORE_LATER_PAGES
-        self.config_stamp = _stamp(Path(config_file))  # mkdocs.yml as the site served was built with it
+        self.config_stamp = file_stamp(Path(config_file))  # mkdocs.yml as the site served was built with it
         self.marks: tuple | None = None  # (rulebook, its clauses' marks) of the site served
 
     def load_config(self, site_dir: str, only: frozenset[str] | None = None, later: bool = False):
@@ -172,7 +172,7 @@ class Site:
             count = sum(p.severity == "error" for p in problems)
             self.fail("\n".join(str(p) for p in problems) + f"\n{counted(count, 'problem')} found")
             return
-        stamp = _stamp(Path(self.config_file))
+        stamp = file_stamp(Path(self.config_file))
         only = None if self.damaged or stamp != self.config_stamp else affected(self.book, book)
         try:
             if only is None:

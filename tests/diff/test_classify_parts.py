@@ -6,7 +6,6 @@ exception, a table, a procedure's steps) so that each part's output can be spelt
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 

@@ -81,7 +81,7 @@ def test_json_and_markdown_carry_it():
         (None, None), ("targets", {"suite": "v1", "of": 2, "flipped": 1, "examples": [NOT_POISONED]}),
         ("in-battle", {"suite": "v1", "of": 1, "flipped": 1, "examples": [IN_BATTLE]})]
     code, out, err = _run("--no-cache", "--format", "markdown")
-    assert "- `cure#targets` (semantic): cure.may_target broadened in 1 of 4 situations; narrowed in none; " \
+    assert "- `cure#targets` (semantic): `cure.may_target` broadened in 1 of 4 situations; narrowed in none; " \
            "**breaks conformance**: 1 of 2 cases of v1's suite flips" in out.splitlines()
 
 

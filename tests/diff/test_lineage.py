@@ -127,7 +127,7 @@ def test_a_clause_moved_to_another_term_names_both_terms(here):
 #### moved: `cure#lost-souls -> heal#no-lost-souls`
 
 v1: `move/editions/v1/cure.yaml:10:9` · v2: `move/editions/v2/heal.yaml:10:9` · fingerprint `cfc1a109ed1ec4dd`
-<br>_moved from cure#\u2060lost-souls (declared)_
+<br>_moved from `cure#lost-souls` (declared)_
 
 > <del>A</del><ins>Neither a heal nor a</ins> cure can<del> never</del> target a Lost Soul.
 

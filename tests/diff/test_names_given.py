@@ -61,13 +61,13 @@ def test_markdown_lists_the_clause_with_a_note():
     lines = _run("markdown").splitlines()
     at = lines.index("#### semantic: `cure#targets`")
     assert lines[at + 3:at + 8] == [
-        "<br>_text and rules unchanged; cure.may_target is asked in other situations: its given changed_",
+        "<br>_text and rules unchanged; `cure.may_target` is asked in other situations: its given changed_",
         "",
         f"> {TEXT}",
         "",
         f"**Behaviour** of `cure.may_target`: **{EXTENT[len('cure.may_target '):]}** (see the decisions above)",
     ]
-    assert "- `cure#targets` (semantic): cure.may_target changed: broadened in 2 of 8 situations; narrowed in " \
+    assert "- `cure#targets` (semantic): `cure.may_target` changed: broadened in 2 of 8 situations; narrowed in " \
            "none; otherwise changed in 2" in lines
 
 

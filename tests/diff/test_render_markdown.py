@@ -223,7 +223,7 @@ def test_a_diff_of_many_long_changes_fits_a_github_comment_and_keeps_every_rule_
     out = render(result)
     assert utf16_length(out) <= COMMENT_BUDGET
     assert [line for line in out.splitlines() if line.startswith("- `cure#r")] == [
-        f"- `cure#r{i}` (semantic): cure.may_target changed: narrowed in 1 of 4 situations; broadened in 1; "
+        f"- `cure#r{i}` (semantic): `cure.may_target` changed: narrowed in 1 of 4 situations; broadened in 1; "
         "**breaks conformance**: 2 of 2 cases of v1's suite flip" for i in range(3)]
 
 
@@ -365,3 +365,26 @@ def test_a_witness_table_cell_holds_hostile_ids_in_code_spans_that_no_bar_or_bac
     assert _witness_table(Shown, "v1", "v2")[3] == (
         f"| `a\\|b`, `` `x=@{WJ}y `` (the old edition does not know fact `a\\|b`) | `` v\\|`w` `` | no | "
         f"`t#c\\|d`, `t#e@{WJ}f` → — |")
+
+
+def test_the_list_of_rule_changes_names_each_decision_as_a_code_span():
+    lines = _diff_markdown(FIXTURE.parent / "conformance-flips")
+    assert [line for line in lines if line.startswith("- `cure#") or line.startswith("- `cure (")] == [
+        "- `cure (heading)` (semantic): decision `cure.in_battle` removed",
+        "- `cure#targets` (semantic): `cure.may_target` broadened in 1 of 4 situations; narrowed in none; "
+        "**breaks conformance**: 1 of 2 cases of v1's suite flips",
+        "- `cure#in-battle` (removed): decision `cure.in_battle` removed; "
+        "**breaks conformance**: 1 of 1 case of v1's suite flips"]
+
+
+def test_a_change_s_notes_name_clauses_and_decisions_as_code_spans():
+    assert "<br>_split from `targeting#paralyze` (declared)_" in _diff_markdown(
+        FIXTURE.parent / "split-same-answers")
+    assert ("<br>_text and rules unchanged; `cure.may_target` is asked in other situations: its given changed_"
+            in _diff_markdown(FIXTURE.parent / "given-changed-clause-unchanged"))
+
+
+def test_a_procedure_s_step_note_names_the_procedure_and_its_steps_as_code_spans():
+    assert ("<br>_steps of `duel.order`: 3 steps -&gt; 4; inserted `step-1b` (step 2); "
+            "renumbered `step-2` (2 -&gt; 3), `step-3` (3 -&gt; 4)_") in _diff_markdown(
+        FIXTURE.parent / "rule-less-clauses", "v2", "v3")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from compiler.build import load_rulebook
 from compiler.diff.engine import diff_editions

@@ -4,7 +4,6 @@ and a long "What changed" page folds per term."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
