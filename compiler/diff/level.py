@@ -151,16 +151,46 @@ def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_
         return not lives_on(redline.new, old_elsewhere + " | " + new_elsewhere)
     if kind == "removed":
         return not lives_on(redline.old, new_elsewhere + " | " + old_elsewhere)
-    named = _naming_nouns(redline)
-    if named is not None:
-        redline = named
+    redline = _naming_nouns(redline) or redline
     whole = _whole(redline, INSERT) + _whole(redline, DELETE)
-    moved = reworded_across(redline) if modelled and kind in ("merged", "split") else set()
-    sentences = [s for s in _whole_sentences(redline, old_elsewhere, new_elsewhere, carried)
-                 if not names_subject(s, subject) and s not in moved]
+    counted = _counted(redline, old_elsewhere, new_elsewhere, carried, subject)
+    moved = {s for pair in _moved(kind, redline, modelled, counted) for s in pair}
+    sentences = [s for s in counted if s not in moved]
     return bool(sentences or _numbers(redline)
                 or (not modelled and _words_in_or_out(redline, whole))
                 or (modelled and items_in_or_out(redline.old, redline.new, tested)))
+
+
+def _counted(redline: Redline, old_elsewhere: str, new_elsewhere: str, carried: frozenset[str],
+             subject: str) -> list[str]:
+    """The whole sentences that count as new or withdrawn, before a merge's or split's sentences moved
+    and reworded are taken out (``_whole_sentences`` less those that only name their subject)."""
+    return [s for s in _whole_sentences(redline, old_elsewhere, new_elsewhere, carried) if not names_subject(s, subject)]
+
+
+def _moved(kind: str, redline: Redline, modelled: bool, counted: list[str]) -> list[tuple[str, str]]:
+    """The pairs (``reworded_across``) of a merge or split of a modelled clause that take a ``counted``
+    sentence out: in a clause with rules of its own, words within a sentence are the model's to judge."""
+    if not modelled or kind not in ("merged", "split"):
+        return []
+    return [(old, new) for old, new in reworded_across(redline) if old in counted or new in counted]
+
+
+def moved_and_reworded(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
+                       modelled: bool = False, carried: frozenset[str] = frozenset(),
+                       subject: str = "") -> list[tuple[str, str]]:
+    """(old sentence, new sentence): the pairs that ``words_rule_change`` (same arguments) reads as one
+    sentence moved and reworded across a merge or split, where the old or new one would otherwise
+    count as new or withdrawn; in the old text's order. Each gets a drift flag (``reworded_flag``)."""
+    redline = _naming_nouns(redline) or redline
+    return _moved(kind, redline, modelled, _counted(redline, old_elsewhere, new_elsewhere, carried, subject))
+
+
+def reworded_flag(kind: str, old: str, new: str) -> str:
+    """The drift flag of a sentence read as moved and reworded across a merge or split."""
+    across = "merge" if kind == "merged" else "split"
+    return (f"the text no longer says “{old}” and now says “{new}”: read as one sentence moved and reworded "
+            f"across the {across}, and the answers are the same")
 
 
 # A list of three or more: "a, b, or c" / "a, b and c" (its middle items delimited on both sides).
@@ -308,25 +338,26 @@ def _whole(redline: Redline, op: str) -> list[str]:
     return out
 
 
-def reworded_across(redline: Redline) -> set[str]:
-    """The whole sentences (``_whole``) of either side that a sentence of the other side stands for,
-    one the change rewrites (some word of it in a run of that side's op): more than ``REWRITTEN`` of
-    the words of each (articles and prepositions aside, compared by their first ``STEM`` letters) are
-    words of the other. Pairs are taken most alike first, each sentence in one pair only; a sentence
-    that keeps some of its words needs no pair of its own (the redline pairs it with itself), and
-    may stand for a whole sentence that was merged into it."""
+def reworded_across(redline: Redline) -> list[tuple[str, str]]:
+    """(old sentence, new sentence), in the old text's order: each whole sentence (``_whole``) of either
+    side paired with a sentence of the other side that stands for it, one the change rewrites (some
+    word of it in a run of that side's op): more than ``REWRITTEN`` of the words of each (articles and
+    prepositions aside, compared by their first ``STEM`` letters) are words of the other. Pairs are
+    taken most alike first, each sentence in one pair only; a sentence that keeps some of its words
+    needs no pair of its own (the redline pairs it with itself), and may stand for a whole sentence
+    that was merged into it."""
     whole = set(_whole(redline, INSERT)) | set(_whole(redline, DELETE))
     olds, news = ([(s, _stems(s)) for s, found in _sentences(redline, op) if any(hit for _, hit in found)]
                   for op in (DELETE, INSERT))
     pairs = sorted((-min(_share(o, n), _share(n, o)), i, j) for i, o in enumerate(olds) for j, n in enumerate(news)
                    if o[0] in whole or n[0] in whole)
-    used_old, used_new, out = set(), set(), set()
+    used_old, used_new, out = set(), set(), []
     for score, i, j in pairs:
         if -score > REWRITTEN and i not in used_old and j not in used_new:
             used_old.add(i)
             used_new.add(j)
-            out |= {olds[i][0], news[j][0]} & whole
-    return out
+            out.append((i, j))
+    return [(olds[i][0], news[j][0]) for i, j in sorted(out)]
 
 
 def _stems(sentence: str) -> list[str]:
