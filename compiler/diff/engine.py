@@ -681,7 +681,7 @@ class _Differ:
             return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._said_elsewhere(d)) else L.CLARIFICATION
         if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
-        tested = L.spelled(frozenset(K.keys_tested(d["olds"] + d["news"], {}))) if d["has_meaning"] else frozenset()
+        tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
         return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._elsewhere(d), modelled=d["has_meaning"],
                                                     tested=tested, carried=self._carried(d),
                                                     subject=self._subject(d)) else L.CLARIFICATION

@@ -59,8 +59,10 @@ questions its editors asked (``words_rule_change``):
   sentence that pairs one to one with a sentence of the other side that the
   change rewrites, more than ``REWRITTEN`` of each one's words being the
   other's, is words within a sentence (CR 2019 705.1 and 705.2 merged into
-  2022's 705.2); a sentence no rewritten sentence stands for still counts,
-  even when each of its words is found elsewhere.
+  2022's 705.2), and each such pair in a clarification carries a drift flag
+  quoting both (``moved_and_reworded``, ``reworded_flag``); a sentence no
+  rewritten sentence stands for still counts, even when each of its words is
+  found elsewhere.
 
 ``--fail-on LEVEL`` exits 1 when some change is at that level or above.
 """
@@ -201,20 +203,24 @@ _LIST = re.compile(r"(?i)((?:\w[\w'’\-]*\s+){0,4}\w[\w'’\-]*)((?:\s*,\s*[^,.
 def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
     """Items of a list on one side whose words (articles and prepositions aside, compared by their
     first ``STEM`` letters) are not all found on the other side and that no key in ``tested`` names
-    (a fact, value or predicate whose words are the item's): what a list now covers or no longer
-    does, where no rule of the clause tests it. Lists are a clause's list items (``inside.units``)
-    and, within a sentence, three or more items joined by commas and a last "or"/"and"; the first
-    and last item are cut to as many words as the longest middle one, since nothing marks where
-    they begin and end."""
-    keys = {w[:STEM] for key in tested for w in re.split(r"[_=\s]+", key.casefold()) if w and w not in FUNCTION_WORDS}
-    out = []
+    (a fact, value or predicate whose words are the item's, or whose name of several words is the
+    item's one hyphenated word: the value ``set_aside`` names "Set-Aside"): what a list now covers
+    or no longer does, where no rule of the clause tests it. Lists are a clause's list items
+    (``inside.units``) and, within a sentence, three or more items joined by commas and a last
+    "or"/"and"; the first and last item are cut to as many words as the longest middle one, since
+    nothing marks where they begin and end. Each item once, new side first, in the order found (an
+    item of a list of list items is found again within its sentence)."""
+    names = [part for key in tested for part in key.casefold().split("=")]
+    keys = {w[:STEM] for name in names for w in [*re.split(r"[_\s]+", name), name.replace("_", "-")]
+            if w and w not in FUNCTION_WORDS}
+    out: dict[str, None] = {}
     for side, other in ((new, old), (old, new)):
         there = {w[:STEM] for w in normal_words(other)}
         for item in _items(side):
             content = {w[:STEM] for w in normal_words(item) if w not in FUNCTION_WORDS | IDIOM_ENDS}
             if content - there and not content & keys:
-                out.append(item)
-    return out
+                out[item] = None
+    return list(out)
 
 
 def _items(text: str) -> list[str]:
@@ -532,11 +538,3 @@ def says_what_it_defines(text: str, name: str) -> bool:
     said = {w[:STEM] for w in normal_words(text)}
     named = [w[:STEM] for w in re.split(r"[_.\s]+", name.casefold()) if w]
     return bool(named) and all(w in said for w in named)
-
-
-def spelled(tested: frozenset[str]) -> frozenset[str]:
-    """The keys of ``tested`` (for ``items_in_or_out``) and, for each one whose name has several
-    words, those words as one hyphenated word: a text writes the value ``set_aside`` "Set-Aside",
-    which ``items_in_or_out`` reads as one word."""
-    joined = {part.replace("_", "-") for key in tested for part in re.split(r"=", key) if "_" in part}
-    return frozenset(tested) | joined
