@@ -395,13 +395,18 @@ def unanswered(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabular
 
 def _transition(core: Core, ko: OutcomeKey, kn: OutcomeKey, region: Node, allowed: Node,
                 facts: list[str]) -> Transition:
-    cubes, rest = cover(core, region, allowed, facts, DESCRIPTIONS_PER_TRANSITION)
-    descriptions = tuple(Description(tuple(sorted(c.items())), core.count(cube(core, c) & allowed, facts),
-                                     describe(c, core.domains)) for c in cubes)
     old, old_reason = _outcome(ko)
     new, new_reason = _outcome(kn)
-    return Transition(old, old_reason, new, new_reason, core.count(region, facts), descriptions,
-                      core.count(rest, facts))
+    return Transition(old, old_reason, new, new_reason, core.count(region, facts),
+                      *descriptions(core, region, allowed, facts))
+
+
+def descriptions(core: Core, region: Node, allowed: Node, facts: list[str]) -> tuple[tuple[Description, ...], int]:
+    """A few descriptions that cover ``region`` (``DESCRIPTIONS_PER_TRANSITION``), and how many of its
+    situations they leave undescribed."""
+    cubes, rest = cover(core, region, allowed, facts, DESCRIPTIONS_PER_TRANSITION)
+    return (tuple(Description(tuple(sorted(c.items())), core.count(cube(core, c) & allowed, facts),
+                              describe(c, core.domains)) for c in cubes), core.count(rest, facts))
 
 
 def _outcome(key: OutcomeKey) -> tuple[Answer | None, str | None]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
-from .behaviour import NOT_DEFINED, REASON_WORDS, Behaviour, Description
+from .behaviour import NOT_DEFINED, REASON_WORDS, Behaviour, Description, descriptions
 from .vocabulary import FactChange, fact_words
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
@@ -151,14 +151,7 @@ def constraints(old: Vocabulary, new: Vocabulary, vocabulary: Vocabulary) -> lis
 
 def _described(core, label: str, region, allowed, facts: list[str]) -> Answered:
     """The situations of ``region`` as an answer of their own: counted, and described as a transition is."""
-    from ..regions import cover, cube
-    from .behaviour import DESCRIPTIONS_PER_TRANSITION, describe
-
-    cubes, rest = cover(core, region, allowed, facts, DESCRIPTIONS_PER_TRANSITION)
-    return Answered(label, core.count(region, facts),
-                    tuple(Description(tuple(sorted(c.items())), core.count(cube(core, c) & allowed, facts),
-                                      describe(c, core.domains)) for c in cubes),
-                    core.count(rest, facts))
+    return Answered(label, core.count(region, facts), *descriptions(core, region, allowed, facts))
 
 
 def words(change: NameChange) -> list[tuple[str, list[str]]]:
