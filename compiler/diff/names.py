@@ -290,6 +290,19 @@ def by_vocabulary(names) -> list[NameChange]:
     return [n for n in names if n.status == CHANGED and n.facts and not n.changes]
 
 
+def rule_change(change: NameChange) -> bool:
+    """Whether an entry changes play with no clause change to carry a level (``--fail-on rule-change``):
+    a decision or predicate whose answers the vocabulary changed (``facts``), or a constraint that rules
+    out, or back in, some situation (added or withdrawn ruling some out, or changed in its condition: a
+    constraint says which situations can arise in play). A constraint reworded with the same
+    condition, or one that rules out none, does not."""
+    if change.kind != "constraint":
+        return change.status == CHANGED and bool(change.facts)
+    if change.status == CHANGED:
+        return any(a.answer in CONSTRAINT_WORDS for a in change.answers)
+    return change.answers[0].situations > 0
+
+
 def by_vocabulary_counts(names) -> str | None:
     """'1 decision, 1 predicate': how many ``by_vocabulary`` found, per kind; None when none."""
     found = by_vocabulary(names)

@@ -47,7 +47,7 @@ def test_the_decisions_list_says_what_the_vocabulary_changed(value_added):
         '<ul class="rb-names">',
         '<li id="name-decision-turn.may_attack"><code>turn.may_attack</code> (decision, changed): '
         'Whether the player may attack now.'
-        '<ul><li>changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1</li>'
+        '<ul><li>changed: new in 1 of 3 situations; narrowed in none; broadened in none</li>'
         '<li>no such situation → no in 1 situation: whenever phase is end</li>'
         '<li>changed by the vocabulary: fact <code>phase</code> gained value <code>end</code></li></ul></li>',
         '<li id="name-decision-turn.may_pass"><code>turn.may_pass</code> (decision, changed): '
