@@ -47,7 +47,7 @@ DESCRIPTIONS_PER_TRANSITION = 4
 
 BROADENED, NARROWED, CHANGED, EQUIVALENT = "broadened", "narrowed", "changed", "equivalent"
 # Why a side gives no answer in a situation, in the order they are checked. NO_SITUATION: the side's
-# vocabulary lacks a value the situation names (a value of an unordered fact the other side added or
+# vocabulary lacks a value the situation names (a value of an enum fact the other side added or
 # withdrew), for names compared with ``lacks`` (``compare``).
 NOT_DEFINED, NOT_ASKED, CONFLICT, NO_RULE = "not defined", "not asked", "conflict", "no rule"
 NO_SITUATION = "no situation"
@@ -138,19 +138,25 @@ class Behaviour:
         return all(isinstance(v, (bool, type(None))) for t in self.transitions for v in (t.old, t.new))
 
     def extent(self) -> str:
-        """The direction with its size: 'narrowed in 1,024 of 65,536 situations; broadened in none'."""
+        """The direction with its size: 'narrowed in 1,024 of 65,536 situations; broadened in none'.
+        Neither yes on either side, a situation one side could not describe is 'new' or 'gone' (its
+        vocabulary lacks a value); any other change is 'otherwise changed'. When none is broadened or
+        narrowed, those lead: 'changed: new in 1 of 3 situations; narrowed in none; broadened in none'."""
         of = f"of {_many(self.situations, 'situation')}"
         if not self.transitions:
             return f"{self.direction} in all {_many(self.situations, 'situation')}"
         if not self.boolean:
             return f"{self.direction}: answer changed in {self.changed:,} {of}"
-        other = self.changed - self.broadened - self.narrowed
+        other = [t for t in self.transitions if t.old is not True and t.new is not True]
+        new = sum(t.situations for t in other if t.old_reason == NO_SITUATION)
+        gone = sum(t.situations for t in other if t.new_reason == NO_SITUATION)
         ways = [("narrowed", self.narrowed), ("broadened", self.broadened)]
         if self.direction == BROADENED or (self.direction == CHANGED and self.broadened > self.narrowed):
             ways.reverse()
-        parts = [f"{ways[0][0]} in {_count(ways[0][1])} {of}", f"{ways[1][0]} in {_count(ways[1][1])}"]
-        if other:
-            parts.append(f"otherwise changed in {other:,}")
+        rest = [(words, n) for words, n in (("new", new), ("gone", gone),
+                                            ("otherwise changed", sum(t.situations for t in other) - new - gone)) if n]
+        ways = ways + rest if self.broadened or self.narrowed else rest + ways
+        parts = [f"{words} in {_count(n)}" + (f" {of}" if i == 0 else "") for i, (words, n) in enumerate(ways)]
         text = "; ".join(parts)
         return text if self.direction in (BROADENED, NARROWED) else f"{self.direction}: {text}"
 
@@ -299,7 +305,7 @@ def _shared_core(old: Side, new: Side, vocabulary: Vocabulary) -> Core:
     return old._core[2]
 
 
-#: Per side, the values of unordered facts that side's vocabulary lacks: fact -> values.
+#: Per side, the values of enum facts that side's vocabulary lacks: fact -> values.
 Lacks = tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]
 
 
@@ -310,8 +316,8 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
     With ``lacks``, a side gives no answer (NO_SITUATION) where a fact takes a value its vocabulary
     lacks, instead of what its rules would answer there if read over both vocabularies: for a name
     whose rules did not change, that reading would make a value added to (or withdrawn from) an
-    unordered fact change nothing, where the edition that has it now answers in situations the other
-    could not have."""
+    unordered fact change nothing, and read a value new to an ordered fact by the old order, where the
+    edition that has it now answers in situations the other could not have."""
     core = _shared_core(old, new, vocabulary)
     mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
     facts = sorted(mo.facts | mn.facts)

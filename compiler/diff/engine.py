@@ -419,7 +419,7 @@ class _Differ:
         """The predicates and decisions whose answers a vocabulary change may change with their rules
         unchanged, on either side, directly or through the predicates they use: (kind, name) -> the facts
         they read of those. An ordered fact whose order changed (``reordered``) changes every comparison
-        that reads it; a value added to or withdrawn from an unordered fact (``lacking``) gives new
+        that reads it; a value added to or withdrawn from an enum fact (``lacking``) gives new
         situations, for a name compared only for it (not one that ``touched``, the names of changed rules,
         reaches): with it, that name's ``behaviour.compare`` lacks, (kind, name) -> each side's lacking
         values of the facts it reads. Such a fact may be read anywhere:
@@ -427,8 +427,8 @@ class _Differ:
         and only then; a name is kept when one of those terms declares or defines it."""
         ordered = set(reordered(self.vocabulary_changes))
         lacks = lacking(self.vocabulary_changes)
-        unordered = set(lacks[0]) | set(lacks[1])
-        facts = ordered | unordered
+        valued = set(lacks[0]) | set(lacks[1])  # facts with values added or withdrawn
+        facts = ordered | valued
         if not facts:
             return {}, {}
         found: dict[tuple[str, str], set[str]] = {}
@@ -440,14 +440,14 @@ class _Differ:
                 for user in uses.dependents({key}):
                     if owned is None or user in owned:
                         found.setdefault(user, set()).update(read)
-        if not unordered:
+        if not valued:
             return found, {}
         by_rules = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
         read, lacked = {}, {}
         for key, facts_read in found.items():
             if key in by_rules:  # compared for its rules, over both vocabularies as before
                 facts_read = facts_read & ordered
-            elif facts_read & unordered:
+            elif facts_read & valued:
                 lacked[key] = tuple({f: v for f, v in side.items() if f in facts_read} for side in lacks)
             if facts_read:
                 read[key] = facts_read

@@ -12,6 +12,7 @@ A constraint of one side only says how many situations of its facts it rules out
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
@@ -142,7 +143,8 @@ def constraints(old: Vocabulary, new: Vocabulary, vocabulary: Vocabulary) -> lis
         before, after = core.condition(was.never, {}) & valid, core.condition(now.never, {}) & valid
         answers = tuple(_described(core, label, region, valid, facts)
                         for label, region in (("newly ruled out", after & ~before),
-                                              ("no longer ruled out", before & ~after)) if region != core.false)
+                                              ("no longer ruled out", before & ~after)) if region != core.false) \
+            or (Answered("ruled out", core.count(after, facts), ()),)  # its words changed, not its condition
         out.append(NameChange("constraint", now.id, CHANGED, None, now.text, situations=core.count(valid, facts),
                               answers=answers, old_meaning=was.text if was.text != now.text else None))
     return out
@@ -192,14 +194,13 @@ CONSTRAINT_WORDS = {"newly ruled out": "newly rules out", "no longer ruled out":
 
 def _constraint_changed(change: NameChange) -> list[tuple[str, list[str]]]:
     """A constraint changed under its id: its former words, then what it newly rules out and what it no
-    longer rules out; the first count out of all the situations of its facts."""
+    longer rules out, or, its condition the same, 'rules out the same 1 of 6 situations'; the first count
+    out of all the situations of its facts."""
     out = [(f"old text: {change.old_meaning}", [])] if change.old_meaning is not None else []
     for i, a in enumerate(change.answers):
         size = f"{a.situations:,} of {_many(change.situations)}" if i == 0 else _many(a.situations)
-        out.append((f"{CONSTRAINT_WORDS[a.answer]} {size}", [d.text for d in a.descriptions]
+        out.append((f"{CONSTRAINT_WORDS.get(a.answer, 'rules out the same')} {size}", [d.text for d in a.descriptions]
                     + ([f"and {_many(a.undescribed, 'other situation')}"] if a.undescribed else [])))
-    if not change.answers:
-        out.append((f"rules out the same situations of {_many(change.situations)}", []))
     return out
 
 
@@ -223,6 +224,22 @@ def changed_by(change: NameChange) -> str:
     """'changed by heal#a, heal#b'; 'added with battle#step-2': the changes that refer to it."""
     verb = "changed by" if change.status == CHANGED else f"{change.status} with"
     return f"{verb} {', '.join(change.changes)}"
+
+
+#: How ``engine`` charges a change reaching a name through a changed predicate it uses:
+#: 'cure#curable (through curable)' (no clause ref or predicate name holds " (through ").
+_THROUGH = re.compile(r"(.*) \(through (.*)\)")
+
+
+def charged(change: NameChange) -> list[tuple[str, tuple[str, ...]]]:
+    """Each change charged with it as (its clause, the changed predicates it reached it through):
+    ('cure#curable', ('curable',)), ('cure#not-stunned', ()), so that a format shows refs and names
+    as code and 'through' as words."""
+    out = []
+    for entry in change.changes:
+        found = _THROUGH.fullmatch(entry)
+        out.append((found[1], tuple(found[2].split(", "))) if found else (entry, ()))
+    return out
 
 
 def clauses_words(change: NameChange) -> str | None:
@@ -271,6 +288,19 @@ def by_vocabulary(names) -> list[NameChange]:
     the vocabulary alone changed them (an ordered fact's order: a value inserted, withdrawn or moved; a
     value added to or withdrawn from an unordered fact, giving answers where one side had no situation)."""
     return [n for n in names if n.status == CHANGED and n.facts and not n.changes]
+
+
+def rule_change(change: NameChange) -> bool:
+    """Whether an entry changes play with no clause change to carry a level (``--fail-on rule-change``):
+    a decision or predicate whose answers the vocabulary changed (``facts``), or a constraint that rules
+    out, or back in, some situation (added or withdrawn ruling some out, or changed in its condition: a
+    constraint says which situations can arise in play). A constraint reworded with the same
+    condition, or one that rules out none, does not."""
+    if change.kind != "constraint":
+        return change.status == CHANGED and bool(change.facts)
+    if change.status == CHANGED:
+        return any(a.answer in CONSTRAINT_WORDS for a in change.answers)
+    return change.answers[0].situations > 0
 
 
 def by_vocabulary_counts(names) -> str | None:

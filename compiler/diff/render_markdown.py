@@ -246,9 +246,7 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
             line += "; defined in " + ", ".join(code(c) for c in name.new_clauses) + (
                 " (old: " + ", ".join(code(c) for c in name.old_clauses) + ")"
                 if name.old_clauses and name.old_clauses != name.new_clauses else "")
-        line += "".join("; " + " ".join(escape(words) + "".join(" " + ", ".join(code(n) for n in names)
-                                                                for _ in names[:1]) for words, names in part)
-                        for part in N.through(name))
+        line += "".join(f"; {_part(part)}" for part in N.through(name))
     else:
         clauses = name.old_clauses if name.status == N.REMOVED else name.new_clauses
         where = (f" {'Defined in' if name.kind == 'predicate' else 'Rules in'} "
@@ -257,7 +255,8 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
         line += (escape(name.meaning) if name.meaning else "") + where
     if name.changes:
         verb = "changed by" if name.status == N.CHANGED else f"{name.status} with"
-        line += f"; {verb} " + ", ".join(code(c) for c in name.changes)
+        line += f"; {verb} " + ", ".join(code(ref) + (" (through " + ", ".join(map(code, through)) + ")"
+                                                      if through else "") for ref, through in N.charged(name))
     out = [line + _breaks(name.conformance)]
     for head, parts in N.words(name) if name.behaviour is None else ():
         parts = [] if "witnesses" in drop else parts  # the descriptions go with the situation tables
@@ -268,6 +267,12 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
         table = _witness_table(name.behaviour, old, new)  # in the list item: indented as its text
         out += table[:1] + ["  " + row for row in table[1:]]
     return out
+
+
+def _part(part: N.Part) -> str:
+    """A part of ``names.through``: its words escaped, its names as code ('fact `phase` gained value `end`')."""
+    return " ".join(escape(words) + (" " + ", ".join(code(n) for n in names) if names else "")
+                    for words, names in part)
 
 
 def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = frozenset(),
