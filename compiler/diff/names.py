@@ -12,6 +12,7 @@ A constraint of one side only says how many situations of its facts it rules out
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
@@ -216,6 +217,22 @@ def changed_by(change: NameChange) -> str:
     """'changed by heal#a, heal#b'; 'added with battle#step-2': the changes that refer to it."""
     verb = "changed by" if change.status == CHANGED else f"{change.status} with"
     return f"{verb} {', '.join(change.changes)}"
+
+
+#: How ``engine`` charges a change reaching a name through a changed predicate it uses:
+#: 'cure#curable (through curable)' (no clause ref or predicate name holds " (through ").
+_THROUGH = re.compile(r"(.*) \(through (.*)\)")
+
+
+def charged(change: NameChange) -> list[tuple[str, tuple[str, ...]]]:
+    """Each change charged with it as (its clause, the changed predicates it reached it through):
+    ('cure#curable', ('curable',)), ('cure#not-stunned', ()), so that a format shows refs and names
+    as code and 'through' as words."""
+    out = []
+    for entry in change.changes:
+        found = _THROUGH.fullmatch(entry)
+        out.append((found[1], tuple(found[2].split(", "))) if found else (entry, ()))
+    return out
 
 
 def clauses_words(change: NameChange) -> str | None:
