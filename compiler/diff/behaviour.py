@@ -47,7 +47,7 @@ DESCRIPTIONS_PER_TRANSITION = 4
 
 BROADENED, NARROWED, CHANGED, EQUIVALENT = "broadened", "narrowed", "changed", "equivalent"
 # Why a side gives no answer in a situation, in the order they are checked. NO_SITUATION: the side's
-# vocabulary lacks a value the situation names (a value of an unordered fact the other side added or
+# vocabulary lacks a value the situation names (a value of an enum fact the other side added or
 # withdrew), for names compared with ``lacks`` (``compare``).
 NOT_DEFINED, NOT_ASKED, CONFLICT, NO_RULE = "not defined", "not asked", "conflict", "no rule"
 NO_SITUATION = "no situation"
@@ -299,7 +299,7 @@ def _shared_core(old: Side, new: Side, vocabulary: Vocabulary) -> Core:
     return old._core[2]
 
 
-#: Per side, the values of unordered facts that side's vocabulary lacks: fact -> values.
+#: Per side, the values of enum facts that side's vocabulary lacks: fact -> values.
 Lacks = tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]
 
 
@@ -310,8 +310,8 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
     With ``lacks``, a side gives no answer (NO_SITUATION) where a fact takes a value its vocabulary
     lacks, instead of what its rules would answer there if read over both vocabularies: for a name
     whose rules did not change, that reading would make a value added to (or withdrawn from) an
-    unordered fact change nothing, where the edition that has it now answers in situations the other
-    could not have."""
+    unordered fact change nothing, and read a value new to an ordered fact by the old order, where the
+    edition that has it now answers in situations the other could not have."""
     core = _shared_core(old, new, vocabulary)
     mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
     facts = sorted(mo.facts | mn.facts)

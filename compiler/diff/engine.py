@@ -419,7 +419,7 @@ class _Differ:
         """The predicates and decisions whose answers a vocabulary change may change with their rules
         unchanged, on either side, directly or through the predicates they use: (kind, name) -> the facts
         they read of those. An ordered fact whose order changed (``reordered``) changes every comparison
-        that reads it; a value added to or withdrawn from an unordered fact (``lacking``) gives new
+        that reads it; a value added to or withdrawn from an enum fact (``lacking``) gives new
         situations, for a name compared only for it (not one that ``touched``, the names of changed rules,
         reaches): with it, that name's ``behaviour.compare`` lacks, (kind, name) -> each side's lacking
         values of the facts it reads. Such a fact may be read anywhere:
@@ -427,8 +427,8 @@ class _Differ:
         and only then; a name is kept when one of those terms declares or defines it."""
         ordered = set(reordered(self.vocabulary_changes))
         lacks = lacking(self.vocabulary_changes)
-        unordered = set(lacks[0]) | set(lacks[1])
-        facts = ordered | unordered
+        valued = set(lacks[0]) | set(lacks[1])  # facts with values added or withdrawn
+        facts = ordered | valued
         if not facts:
             return {}, {}
         found: dict[tuple[str, str], set[str]] = {}
@@ -440,14 +440,14 @@ class _Differ:
                 for user in uses.dependents({key}):
                     if owned is None or user in owned:
                         found.setdefault(user, set()).update(read)
-        if not unordered:
+        if not valued:
             return found, {}
         by_rules = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
         read, lacked = {}, {}
         for key, facts_read in found.items():
             if key in by_rules:  # compared for its rules, over both vocabularies as before
                 facts_read = facts_read & ordered
-            elif facts_read & unordered:
+            elif facts_read & valued:
                 lacked[key] = tuple({f: v for f, v in side.items() if f in facts_read} for side in lacks)
             if facts_read:
                 read[key] = facts_read
@@ -573,7 +573,7 @@ class _Differ:
         shown = tuple(changed + [b for b in own if b.direction == EQUIVALENT])
         # (a clause listed for its decision's given has the same rules: no drift between its words and them)
         drift = (self._drift(d, text, bool(changed)) + self._carried_flags(d, line, level)
-                 + [annotation_flag(b.name) for b in annotations]
+                 + self._reworded_flags(d, kind, line, level) + [annotation_flag(b.name) for b in annotations]
                  if not d.get("asked") else []) if kind not in ("added", "removed") else self._rule_less(d, level)
         olds, news = d["olds"], d["news"]
         term = d["term"]
@@ -681,12 +681,16 @@ class _Differ:
             return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._said_elsewhere(d)) else L.CLARIFICATION
         if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
-        terms = {c.term for c in d["olds"] + d["news"]}
-        elsewhere = [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
-        tested = L.spelled(frozenset(K.keys_tested(d["olds"] + d["news"], {}))) if d["has_meaning"] else frozenset()
-        return L.RULE_CHANGE if L.words_rule_change(kind, line, *elsewhere, modelled=d["has_meaning"],
+        tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
+        return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._elsewhere(d), modelled=d["has_meaning"],
                                                     tested=tested, carried=self._carried(d),
                                                     subject=self._subject(d)) else L.CLARIFICATION
+
+    def _elsewhere(self, d: dict) -> list[str]:
+        """The text of the change's terms on each side, for ``level.words_rule_change``: a sentence
+        gained from, or given to, another clause of them is moved, not new or withdrawn."""
+        terms = {c.term for c in d["olds"] + d["news"]}
+        return [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
 
     def _subject(self, d: dict) -> str:
         """What the change's clauses are about, for ``level.names_subject``: the titles of their
@@ -712,6 +716,16 @@ class _Differ:
         if level == L.RULE_CHANGE or d["header"]:
             return []
         return [L.carried_flag(op, sentence) for op, sentence in L.carried_sentences(line, self._carried(d))]
+
+    def _reworded_flags(self, d: dict, kind: str, line: Redline, level: str) -> list[str]:
+        """For a merge or split read as a clarification: each sentence read as moved and reworded
+        across it (``level.moved_and_reworded``), old and new, so that a rule the model does not hold
+        still shows to a reviewer."""
+        if level != L.CLARIFICATION or d["header"]:
+            return []
+        return [L.reworded_flag(kind, old, new) for old, new in L.moved_and_reworded(
+            kind, line, *self._elsewhere(d), modelled=d["has_meaning"], carried=self._carried(d),
+            subject=self._subject(d))]
 
     def _said_elsewhere(self, d: dict) -> tuple[str, str]:
         """For an added or removed clause, where its words may live on (``level.lives_on``), one

@@ -59,8 +59,10 @@ questions its editors asked (``words_rule_change``):
   sentence that pairs one to one with a sentence of the other side that the
   change rewrites, more than ``REWRITTEN`` of each one's words being the
   other's, is words within a sentence (CR 2019 705.1 and 705.2 merged into
-  2022's 705.2); a sentence no rewritten sentence stands for still counts,
-  even when each of its words is found elsewhere.
+  2022's 705.2), and each such pair in a clarification carries a drift flag
+  quoting both (``moved_and_reworded``, ``reworded_flag``); a sentence no
+  rewritten sentence stands for still counts, even when each of its words is
+  found elsewhere.
 
 ``--fail-on LEVEL`` exits 1 when some change is at that level or above.
 """
@@ -151,16 +153,46 @@ def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_
         return not lives_on(redline.new, old_elsewhere + " | " + new_elsewhere)
     if kind == "removed":
         return not lives_on(redline.old, new_elsewhere + " | " + old_elsewhere)
-    named = _naming_nouns(redline)
-    if named is not None:
-        redline = named
+    redline = _naming_nouns(redline) or redline
     whole = _whole(redline, INSERT) + _whole(redline, DELETE)
-    moved = reworded_across(redline) if modelled and kind in ("merged", "split") else set()
-    sentences = [s for s in _whole_sentences(redline, old_elsewhere, new_elsewhere, carried)
-                 if not names_subject(s, subject) and s not in moved]
+    counted = _counted(redline, old_elsewhere, new_elsewhere, carried, subject)
+    moved = {s for pair in _moved(kind, redline, modelled, counted) for s in pair}
+    sentences = [s for s in counted if s not in moved]
     return bool(sentences or _numbers(redline)
                 or (not modelled and _words_in_or_out(redline, whole))
                 or (modelled and items_in_or_out(redline.old, redline.new, tested)))
+
+
+def _counted(redline: Redline, old_elsewhere: str, new_elsewhere: str, carried: frozenset[str],
+             subject: str) -> list[str]:
+    """The whole sentences that count as new or withdrawn, before a merge's or split's sentences moved
+    and reworded are taken out (``_whole_sentences`` less those that only name their subject)."""
+    return [s for s in _whole_sentences(redline, old_elsewhere, new_elsewhere, carried) if not names_subject(s, subject)]
+
+
+def _moved(kind: str, redline: Redline, modelled: bool, counted: list[str]) -> list[tuple[str, str]]:
+    """The pairs (``reworded_across``) of a merge or split of a modelled clause that take a ``counted``
+    sentence out: in a clause with rules of its own, words within a sentence are the model's to judge."""
+    if not modelled or kind not in ("merged", "split"):
+        return []
+    return [(old, new) for old, new in reworded_across(redline) if old in counted or new in counted]
+
+
+def moved_and_reworded(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
+                       modelled: bool = False, carried: frozenset[str] = frozenset(),
+                       subject: str = "") -> list[tuple[str, str]]:
+    """(old sentence, new sentence): the pairs that ``words_rule_change`` (same arguments) reads as one
+    sentence moved and reworded across a merge or split, where the old or new one would otherwise
+    count as new or withdrawn; in the old text's order. Each gets a drift flag (``reworded_flag``)."""
+    redline = _naming_nouns(redline) or redline
+    return _moved(kind, redline, modelled, _counted(redline, old_elsewhere, new_elsewhere, carried, subject))
+
+
+def reworded_flag(kind: str, old: str, new: str) -> str:
+    """The drift flag of a sentence read as moved and reworded across a merge or split."""
+    across = "merge" if kind == "merged" else "split"
+    return (f"the text no longer says “{old}” and now says “{new}”: read as one sentence moved and reworded "
+            f"across the {across}, and the answers are the same")
 
 
 # A list of three or more: "a, b, or c" / "a, b and c" (its middle items delimited on both sides).
@@ -171,20 +203,24 @@ _LIST = re.compile(r"(?i)((?:\w[\w'’\-]*\s+){0,4}\w[\w'’\-]*)((?:\s*,\s*[^,.
 def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
     """Items of a list on one side whose words (articles and prepositions aside, compared by their
     first ``STEM`` letters) are not all found on the other side and that no key in ``tested`` names
-    (a fact, value or predicate whose words are the item's): what a list now covers or no longer
-    does, where no rule of the clause tests it. Lists are a clause's list items (``inside.units``)
-    and, within a sentence, three or more items joined by commas and a last "or"/"and"; the first
-    and last item are cut to as many words as the longest middle one, since nothing marks where
-    they begin and end."""
-    keys = {w[:STEM] for key in tested for w in re.split(r"[_=\s]+", key.casefold()) if w and w not in FUNCTION_WORDS}
-    out = []
+    (a fact, value or predicate whose words are the item's, or whose name of several words is the
+    item's one hyphenated word: the value ``set_aside`` names "Set-Aside"): what a list now covers
+    or no longer does, where no rule of the clause tests it. Lists are a clause's list items
+    (``inside.units``) and, within a sentence, three or more items joined by commas and a last
+    "or"/"and"; the first and last item are cut to as many words as the longest middle one, since
+    nothing marks where they begin and end. Each item once, new side first, in the order found (an
+    item of a list of list items is found again within its sentence)."""
+    names = [part for key in tested for part in key.casefold().split("=")]
+    keys = {w[:STEM] for name in names for w in [*re.split(r"[_\s]+", name), name.replace("_", "-")]
+            if w and w not in FUNCTION_WORDS}
+    out: dict[str, None] = {}
     for side, other in ((new, old), (old, new)):
         there = {w[:STEM] for w in normal_words(other)}
         for item in _items(side):
             content = {w[:STEM] for w in normal_words(item) if w not in FUNCTION_WORDS | IDIOM_ENDS}
             if content - there and not content & keys:
-                out.append(item)
-    return out
+                out[item] = None
+    return list(out)
 
 
 def _items(text: str) -> list[str]:
@@ -308,25 +344,26 @@ def _whole(redline: Redline, op: str) -> list[str]:
     return out
 
 
-def reworded_across(redline: Redline) -> set[str]:
-    """The whole sentences (``_whole``) of either side that a sentence of the other side stands for,
-    one the change rewrites (some word of it in a run of that side's op): more than ``REWRITTEN`` of
-    the words of each (articles and prepositions aside, compared by their first ``STEM`` letters) are
-    words of the other. Pairs are taken most alike first, each sentence in one pair only; a sentence
-    that keeps some of its words needs no pair of its own (the redline pairs it with itself), and
-    may stand for a whole sentence that was merged into it."""
+def reworded_across(redline: Redline) -> list[tuple[str, str]]:
+    """(old sentence, new sentence), in the old text's order: each whole sentence (``_whole``) of either
+    side paired with a sentence of the other side that stands for it, one the change rewrites (some
+    word of it in a run of that side's op): more than ``REWRITTEN`` of the words of each (articles and
+    prepositions aside, compared by their first ``STEM`` letters) are words of the other. Pairs are
+    taken most alike first, each sentence in one pair only; a sentence that keeps some of its words
+    needs no pair of its own (the redline pairs it with itself), and may stand for a whole sentence
+    that was merged into it."""
     whole = set(_whole(redline, INSERT)) | set(_whole(redline, DELETE))
     olds, news = ([(s, _stems(s)) for s, found in _sentences(redline, op) if any(hit for _, hit in found)]
                   for op in (DELETE, INSERT))
     pairs = sorted((-min(_share(o, n), _share(n, o)), i, j) for i, o in enumerate(olds) for j, n in enumerate(news)
                    if o[0] in whole or n[0] in whole)
-    used_old, used_new, out = set(), set(), set()
+    used_old, used_new, out = set(), set(), []
     for score, i, j in pairs:
         if -score > REWRITTEN and i not in used_old and j not in used_new:
             used_old.add(i)
             used_new.add(j)
-            out |= {olds[i][0], news[j][0]} & whole
-    return out
+            out.append((i, j))
+    return [(olds[i][0], news[j][0]) for i, j in sorted(out)]
 
 
 def _stems(sentence: str) -> list[str]:
@@ -501,11 +538,3 @@ def says_what_it_defines(text: str, name: str) -> bool:
     said = {w[:STEM] for w in normal_words(text)}
     named = [w[:STEM] for w in re.split(r"[_.\s]+", name.casefold()) if w]
     return bool(named) and all(w in said for w in named)
-
-
-def spelled(tested: frozenset[str]) -> frozenset[str]:
-    """The keys of ``tested`` (for ``items_in_or_out``) and, for each one whose name has several
-    words, those words as one hyphenated word: a text writes the value ``set_aside`` "Set-Aside",
-    which ``items_in_or_out`` reads as one word."""
-    joined = {part.replace("_", "-") for key in tested for part in re.split(r"=", key) if "_" in part}
-    return frozenset(tested) | joined

@@ -142,7 +142,8 @@ def constraints(old: Vocabulary, new: Vocabulary, vocabulary: Vocabulary) -> lis
         before, after = core.condition(was.never, {}) & valid, core.condition(now.never, {}) & valid
         answers = tuple(_described(core, label, region, valid, facts)
                         for label, region in (("newly ruled out", after & ~before),
-                                              ("no longer ruled out", before & ~after)) if region != core.false)
+                                              ("no longer ruled out", before & ~after)) if region != core.false) \
+            or (Answered("ruled out", core.count(after, facts), ()),)  # its words changed, not its condition
         out.append(NameChange("constraint", now.id, CHANGED, None, now.text, situations=core.count(valid, facts),
                               answers=answers, old_meaning=was.text if was.text != now.text else None))
     return out
@@ -192,14 +193,13 @@ CONSTRAINT_WORDS = {"newly ruled out": "newly rules out", "no longer ruled out":
 
 def _constraint_changed(change: NameChange) -> list[tuple[str, list[str]]]:
     """A constraint changed under its id: its former words, then what it newly rules out and what it no
-    longer rules out; the first count out of all the situations of its facts."""
+    longer rules out, or, its condition the same, 'rules out the same 1 of 6 situations'; the first count
+    out of all the situations of its facts."""
     out = [(f"old text: {change.old_meaning}", [])] if change.old_meaning is not None else []
     for i, a in enumerate(change.answers):
         size = f"{a.situations:,} of {_many(change.situations)}" if i == 0 else _many(a.situations)
-        out.append((f"{CONSTRAINT_WORDS[a.answer]} {size}", [d.text for d in a.descriptions]
+        out.append((f"{CONSTRAINT_WORDS.get(a.answer, 'rules out the same')} {size}", [d.text for d in a.descriptions]
                     + ([f"and {_many(a.undescribed, 'other situation')}"] if a.undescribed else [])))
-    if not change.answers:
-        out.append((f"rules out the same situations of {_many(change.situations)}", []))
     return out
 
 

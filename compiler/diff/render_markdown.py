@@ -246,9 +246,7 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
             line += "; defined in " + ", ".join(code(c) for c in name.new_clauses) + (
                 " (old: " + ", ".join(code(c) for c in name.old_clauses) + ")"
                 if name.old_clauses and name.old_clauses != name.new_clauses else "")
-        line += "".join("; " + " ".join(escape(words) + "".join(" " + ", ".join(code(n) for n in names)
-                                                                for _ in names[:1]) for words, names in part)
-                        for part in N.through(name))
+        line += "".join(f"; {_part(part)}" for part in N.through(name))
     else:
         clauses = name.old_clauses if name.status == N.REMOVED else name.new_clauses
         where = (f" {'Defined in' if name.kind == 'predicate' else 'Rules in'} "
@@ -268,6 +266,12 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
         table = _witness_table(name.behaviour, old, new)  # in the list item: indented as its text
         out += table[:1] + ["  " + row for row in table[1:]]
     return out
+
+
+def _part(part: N.Part) -> str:
+    """A part of ``names.through``: its words escaped, its names as code ('fact `phase` gained value `end`')."""
+    return " ".join(escape(words) + (" " + ", ".join(code(n) for n in names) if names else "")
+                    for words, names in part)
 
 
 def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = frozenset(),

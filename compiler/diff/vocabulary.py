@@ -125,18 +125,18 @@ def reordered(changes: VocabularyChanges) -> tuple[str, ...]:
 
 
 def lacking(changes: VocabularyChanges) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-    """The values of unordered facts that each side lacks: (those the new side added, those it withdrew).
+    """The values of enum facts that each side lacks: (those the new side added, those it withdrew).
 
-    Compared over both vocabularies, an unchanged rule reads such a value the same way on both sides
-    (an ``is``/``in`` test does not list it); but the side that lacks it could not describe a situation
-    with it, and the other side's rules now answer there (through a default, ``otherwise``, a ``not``).
-    A name that reads such a fact and whose rules did not change is compared with the lacking side
-    giving no answer there (``behaviour.compare``'s ``lacks``). Everything else a vocabulary changes
-    is a changed rule: a rule that names a fact or value one side lacks, or reads a fact as another type,
-    is compared with its term."""
-    unordered = [c for c in changes.facts_changed if c.new_order is None]
-    return ({c.name: c.values_added for c in unordered if c.values_added},
-            {c.name: c.values_withdrawn for c in unordered if c.values_withdrawn})
+    Compared over both vocabularies, an unchanged rule reads a value of an unordered fact the same way
+    on both sides (an ``is``/``in`` test does not list it), and the old side places a value new to an
+    ordered fact before or after nothing; but the side that lacks the value could not describe a
+    situation with it, where the other side's rules now answer (through a default, ``otherwise``, a
+    ``not``, a comparison). A name that reads such a fact and whose rules did not change is compared
+    with the lacking side giving no answer there (``behaviour.compare``'s ``lacks``). Everything else a
+    vocabulary changes is a changed rule: a rule that names a fact or value one side lacks, or reads a
+    fact as another type, is compared with its term."""
+    return ({c.name: c.values_added for c in changes.facts_changed if c.values_added},
+            {c.name: c.values_withdrawn for c in changes.facts_changed if c.values_withdrawn})
 
 
 def fact_words(change: FactChange) -> tuple[tuple[str, tuple[str, ...]], ...]:

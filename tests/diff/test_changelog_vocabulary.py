@@ -51,10 +51,10 @@ def test_the_notice_lists_the_answers_a_reordered_fact_changed():
         "Whether an enhancement may be played now.\n"
         "  - Uses changed predicate before_resolution.\n"
         "  - Changed by the vocabulary: fact battle_step gained value special_initiative.\n"
-        "  - When battle step is special initiative: was **no**, now **yes**.\n\n"
+        "  - When battle step is special initiative: was **not possible**, now **yes**.\n\n"
         "- **Changed by the vocabulary** (`battle.may_retreat`): Whether the hero may retreat.\n"
         "  - Changed by the vocabulary: fact phase gained value end.\n"
         "  - When phase is end: was **not possible**, now **no**.\n\n"
         "- **Changed by the vocabulary** (`before_resolution`): The step comes before resolution.\n"
         "  - Changed by the vocabulary: fact battle_step gained value special_initiative.\n"
-        "  - When battle step is special initiative: was **no**, now **yes**.\n")
+        "  - When battle step is special initiative: was **not possible**, now **yes**.\n")

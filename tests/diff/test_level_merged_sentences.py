@@ -13,13 +13,16 @@ The texts are Magic: The Gathering Comprehensive Rules 705.1 and 705.2 (2019-05-
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from compiler.build import load_rulebook
+from compiler.cli import main
 from compiler.diff.engine import diff_editions
-from compiler.diff.level import words_rule_change
+from compiler.diff.level import moved_and_reworded, words_rule_change
 from compiler.diff.redline import redline
 
 R705_1 = ("An effect that instructs a player to flip a coin may care whether that player wins or loses the "
@@ -80,3 +83,77 @@ def test_a_new_sentence_made_of_words_found_elsewhere_in_a_merge_still_counts(se
     assert words_rule_change("merged", redline(PARTS, f"{MERGED} {sentence}"), modelled=True, tested=TESTED) is True
     assert words_rule_change("split", redline(f"{MERGED} {sentence}", PARTS), modelled=True, tested=TESTED) is True
 
+
+
+# Each sentence read as moved and reworded, old and new, in the old text's order: a drift flag, so
+# that a rule the model does not hold still shows to a reviewer (as every clarification by the words).
+OLD_1 = "An effect that instructs a player to flip a coin may care whether that player wins or loses the flip."
+OLD_2 = ("If an effect instructs a player to flip a coin and that effect cares only whether the coin comes up "
+         "heads or tails without specifying a winner or loser of the flip, that player flips a coin without "
+         "making a call.")
+OLD_3 = "No player wins or loses this kind of flip."
+NEW_1 = "Some effects that instruct a player to flip a coin care only about whether the coin comes up heads or tails."
+NEW_2 = "No player wins or loses a coin flip for this kind of effect."
+NEW_3 = ("For all other effects that instruct a player to flip a coin, the player that flips the coin calls "
+         "\"heads\" or \"tails.\"")
+
+
+def _flag(old: str, new: str, across: str) -> str:
+    return (f"the text no longer says “{old}” and now says “{new}”: read as one sentence moved and reworded "
+            f"across the {across}, and the answers are the same")
+
+
+MERGE_FLAGS = (_flag(OLD_1, NEW_3, "merge"), _flag(OLD_2, NEW_1, "merge"), _flag(OLD_3, NEW_2, "merge"))
+SPLIT_FLAGS = (_flag(NEW_1, OLD_2, "split"), _flag(NEW_2, OLD_3, "split"), _flag(NEW_3, OLD_1, "split"))
+
+
+@pytest.mark.parametrize(("old", "new", "key", "flags"), [
+    ("cr-2019-05-03", "cr-2022-07-08", ("r705-1+r705-2", "r705-2"), MERGE_FLAGS),
+    ("cr-2022-07-08", "cr-2019-05-03", ("r705-2", "r705-1+r705-2"), SPLIT_FLAGS),
+])
+def test_each_sentence_read_as_moved_and_reworded_carries_a_drift_flag(old, new, key, flags):
+    book = load_rulebook(COIN_FLIP)
+    changes = {(c.old_clause, c.new_clause): c for c in diff_editions(book, old, book, new).changes}
+    assert changes[key].drift == flags
+
+
+def test_the_pairs_read_as_moved_and_reworded_come_in_the_old_texts_order():
+    assert moved_and_reworded("merged", redline(PARTS, MERGED), modelled=True) == [
+        (OLD_1, NEW_3), (OLD_2, NEW_1), (OLD_3, NEW_2)]
+    # Where no model judges the words within a sentence, or in a rewording in place, none is read as moved.
+    assert moved_and_reworded("merged", redline(PARTS, MERGED), modelled=False) == []
+    assert moved_and_reworded("reworded", redline(PARTS, MERGED), modelled=True) == []
+
+
+def test_a_merge_that_is_a_rule_change_anyway_carries_no_moved_sentence_flag(tmp_path):
+    """A new sentence that no rewritten one stands for makes the merge a rule change: its redline
+    shows every sentence to a reviewer, and no flag says the moved ones are the same."""
+    shutil.copytree(COIN_FLIP, tmp_path / "book")
+    rules = tmp_path / "book" / "editions" / "cr-2022-07-08" / "rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    involved = "          coin wins or loses the flip; no other players are involved.\n"
+    assert text.count(involved) == 1
+    rules.write_text(text.replace(involved, involved + "          Other players may flip the coin.\n"),
+                     encoding="utf-8")
+    book = load_rulebook(tmp_path / "book")
+    changes = {(c.old_clause, c.new_clause): c
+               for c in diff_editions(book, "cr-2019-05-03", book, "cr-2022-07-08").changes}
+    merged = changes[("r705-1+r705-2", "r705-2")]
+    assert (merged.kind, merged.level, merged.drift) == ("merged", "rule-change", ())
+
+
+def _rendered(fmt: str) -> str:
+    result = CliRunner().invoke(main, ["diff", "cr-2019-05-03", "cr-2022-07-08", "--rulebook", str(COIN_FLIP),
+                                       "--format", fmt], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    return result.stdout
+
+
+def test_the_moved_sentence_flags_show_in_text_markdown_and_html():
+    text, markdown, page = _rendered("text"), _rendered("markdown"), _rendered("html")
+    for flag in MERGE_FLAGS:
+        assert f"    drift: {flag}\n" in text
+        assert f"⚠️ Drift: {flag}\n" in markdown
+        # The quotes of "heads" or "tails." are escaped, as in every drift flag.
+        assert f'<p class="drift">Drift: {flag.replace(chr(34), "&#34;")}</p>' in page
+    assert page.count("&#34;heads&#34; or &#34;tails.&#34;”: read as one sentence moved") == 1

@@ -3,7 +3,8 @@
 Fixture constraint-changed: v2 changes no term file; its vocabulary overlay
 changes the constraint not-poisoned-there under the same id (a poisoned
 character was never in the discard pile, now never in hand), withdraws
-hand-not-paralyzed and adds territory-not-both. A constraint of one side only
+hand-not-paralyzed, adds territory-not-both and rewords
+paralyzed-not-in-discard-pile with the same condition. A constraint of one side only
 says how many situations of its facts it rules out; one changed under the
 same id is listed as changed, with its former words and the situations it now
 rules out and those it no longer rules out, counted and described.
@@ -33,6 +34,8 @@ def test_a_constraint_changed_under_its_id_is_listed_with_what_it_now_rules_out_
          "A character in the discard pile is not poisoned.", 6,
          [("newly ruled out", 1, ["whenever location is hand and poisoned"]),
           ("no longer ruled out", 1, ["whenever location is discard_pile and poisoned"])]),
+        ("constraint", "paralyzed-not-in-discard-pile", "changed", "A character in the discard pile is not paralyzed.",
+         "A paralyzed character is not in the discard pile.", 6, [("ruled out", 1, [])]),
         ("constraint", "territory-not-both", "added",
          "A character in a territory is not both poisoned and paralyzed.", None, 12, [("ruled out", 1, [])]),
     ]
@@ -48,6 +51,9 @@ def test_the_text_lists_each_constraint_once():
         "    old text: A character in the discard pile is not poisoned.",
         "    newly rules out 1 of 6 situations: whenever location is hand and poisoned",
         "    no longer rules out 1 situation: whenever location is discard_pile and poisoned",
+        "  changed  constraint paralyzed-not-in-discard-pile: A character in the discard pile is not paralyzed.",
+        "    old text: A paralyzed character is not in the discard pile.",
+        "    rules out the same 1 of 6 situations",
         "  added  constraint territory-not-both: A character in a territory is not both poisoned and paralyzed.",
         "    rules out 1 of 12 situations",
     ]
@@ -65,7 +71,7 @@ def test_markdown_html_and_json_list_the_changed_constraint():
     html = _run("html")
     assert '<article id="name-constraint-not-poisoned-there" class="name changed">' in html
     data = json.loads(_run("json"))
-    [changed] = [n for n in data["names"] if n["status"] == "changed"]
+    [changed] = [n for n in data["names"] if n["name"] == "not-poisoned-there"]
     assert changed == {
         "kind": "constraint", "name": "not-poisoned-there", "status": "changed", "term": None,
         "meaning": "A character in hand is not poisoned.", "old_clauses": [], "new_clauses": [], "changes": [],

@@ -4,7 +4,8 @@ Fixture vocabulary-only: v2 changes no term file. Its vocabulary overlay
 inserts special_initiative into the ordered fact battle_step, before resolve,
 and adds the value end to the (unordered) fact phase. The predicate
 before_resolution ({before: {battle_step: resolve}}) and the decision
-battle.may_play_enhancement that requires it now answer yes in the new step:
+battle.may_play_enhancement that requires it now answer yes in the new step,
+which v1 could not describe (its side gives "no such situation" there):
 both are listed as changed, with counts, descriptions and witnesses, charged
 to the vocabulary. battle.may_retreat requires {is: {phase: main}}: in the end
 phase, a situation v1 could not describe, it now answers no; it is listed too,
@@ -39,13 +40,13 @@ def test_names_changed_only_through_the_vocabulary_are_listed_with_counts():
             for n in result.names] == [
         ("decision", "battle.may_play_enhancement", "changed", (), ("before_resolution",), ("battle_step",),
          "broadened in 1 of 4 situations; narrowed in none",
-         [(False, True, 1, ["whenever battle_step is special_initiative"])]),
+         [(None, True, 1, ["whenever battle_step is special_initiative"])]),
         ("decision", "battle.may_retreat", "changed", (), (), ("phase",),
          "changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
          [(None, False, 1, ["whenever phase is end"])]),
         ("predicate", "before_resolution", "changed", (), (), ("battle_step",),
          "broadened in 1 of 4 situations; narrowed in none",
-         [(False, True, 1, ["whenever battle_step is special_initiative"])]),
+         [(None, True, 1, ["whenever battle_step is special_initiative"])]),
     ]
     # only the names that read a changed fact are compared
     assert [(b.kind, b.name) for b in result.behaviours] == [
@@ -66,8 +67,8 @@ def test_the_text_lists_them_under_the_decisions_charged_to_the_vocabulary():
         "decisions, predicates and constraints:",
         "  changed  decision battle.may_play_enhancement (battle): Whether an enhancement may be played now.",
         "    battle.may_play_enhancement broadened in 1 of 4 situations; narrowed in none",
-        "      no -> yes in 1 situation: whenever battle_step is special_initiative",
-        "      when battle_step=special_initiative: old no (battle#enhancements), new yes (battle#enhancements) "
+        "      no such situation -> yes in 1 situation: whenever battle_step is special_initiative",
+        "      when battle_step=special_initiative: old no such situation, new yes (battle#enhancements) "
         + UNKNOWN,
         "    uses changed predicate before_resolution",
         "    changed by the vocabulary: fact battle_step gained value special_initiative",
@@ -80,8 +81,8 @@ def test_the_text_lists_them_under_the_decisions_charged_to_the_vocabulary():
         "  changed  predicate before_resolution (battle): The step comes before resolution.",
         "    defined in battle#before-resolution",
         "    before_resolution broadened in 1 of 4 situations; narrowed in none",
-        "      no -> yes in 1 situation: whenever battle_step is special_initiative",
-        "      when battle_step=special_initiative: old no (battle#before-resolution), "
+        "      no such situation -> yes in 1 situation: whenever battle_step is special_initiative",
+        "      when battle_step=special_initiative: old no such situation, "
         "new yes (battle#before-resolution) " + UNKNOWN,
         "    changed by the vocabulary: fact battle_step gained value special_initiative",
     ]

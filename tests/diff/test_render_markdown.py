@@ -346,7 +346,7 @@ def test_the_witness_table_writes_an_answer_that_is_a_value_as_a_code_span():
 def test_the_witness_table_names_what_an_edition_does_not_know_as_code_spans():
     assert _table(_diff_markdown(FIXTURE.parent / "vocabulary-only"))[2] == (
         "  | `battle_step=special_initiative` (the old edition does not know value "
-        "`battle_step=special_initiative`) | no | yes | `battle#enhancements` → `battle#enhancements` |")
+        "`battle_step=special_initiative`) | no such situation | yes | — → `battle#enhancements` |")
 
 
 def test_a_witness_table_cell_holds_hostile_ids_in_code_spans_that_no_bar_or_backtick_ends():
