@@ -138,19 +138,25 @@ class Behaviour:
         return all(isinstance(v, (bool, type(None))) for t in self.transitions for v in (t.old, t.new))
 
     def extent(self) -> str:
-        """The direction with its size: 'narrowed in 1,024 of 65,536 situations; broadened in none'."""
+        """The direction with its size: 'narrowed in 1,024 of 65,536 situations; broadened in none'.
+        Neither yes on either side, a situation one side could not describe is 'new' or 'gone' (its
+        vocabulary lacks a value); any other change is 'otherwise changed'. When none is broadened or
+        narrowed, those lead: 'changed: new in 1 of 3 situations; narrowed in none; broadened in none'."""
         of = f"of {_many(self.situations, 'situation')}"
         if not self.transitions:
             return f"{self.direction} in all {_many(self.situations, 'situation')}"
         if not self.boolean:
             return f"{self.direction}: answer changed in {self.changed:,} {of}"
-        other = self.changed - self.broadened - self.narrowed
+        other = [t for t in self.transitions if t.old is not True and t.new is not True]
+        new = sum(t.situations for t in other if t.old_reason == NO_SITUATION)
+        gone = sum(t.situations for t in other if t.new_reason == NO_SITUATION)
         ways = [("narrowed", self.narrowed), ("broadened", self.broadened)]
         if self.direction == BROADENED or (self.direction == CHANGED and self.broadened > self.narrowed):
             ways.reverse()
-        parts = [f"{ways[0][0]} in {_count(ways[0][1])} {of}", f"{ways[1][0]} in {_count(ways[1][1])}"]
-        if other:
-            parts.append(f"otherwise changed in {other:,}")
+        rest = [(words, n) for words, n in (("new", new), ("gone", gone),
+                                            ("otherwise changed", sum(t.situations for t in other) - new - gone)) if n]
+        ways = ways + rest if self.broadened or self.narrowed else rest + ways
+        parts = [f"{words} in {_count(n)}" + (f" {of}" if i == 0 else "") for i, (words, n) in enumerate(ways)]
         text = "; ".join(parts)
         return text if self.direction in (BROADENED, NARROWED) else f"{self.direction}: {text}"
 
@@ -389,13 +395,18 @@ def unanswered(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabular
 
 def _transition(core: Core, ko: OutcomeKey, kn: OutcomeKey, region: Node, allowed: Node,
                 facts: list[str]) -> Transition:
-    cubes, rest = cover(core, region, allowed, facts, DESCRIPTIONS_PER_TRANSITION)
-    descriptions = tuple(Description(tuple(sorted(c.items())), core.count(cube(core, c) & allowed, facts),
-                                     describe(c, core.domains)) for c in cubes)
     old, old_reason = _outcome(ko)
     new, new_reason = _outcome(kn)
-    return Transition(old, old_reason, new, new_reason, core.count(region, facts), descriptions,
-                      core.count(rest, facts))
+    return Transition(old, old_reason, new, new_reason, core.count(region, facts),
+                      *descriptions(core, region, allowed, facts))
+
+
+def descriptions(core: Core, region: Node, allowed: Node, facts: list[str]) -> tuple[tuple[Description, ...], int]:
+    """A few descriptions that cover ``region`` (``DESCRIPTIONS_PER_TRANSITION``), and how many of its
+    situations they leave undescribed."""
+    cubes, rest = cover(core, region, allowed, facts, DESCRIPTIONS_PER_TRANSITION)
+    return (tuple(Description(tuple(sorted(c.items())), core.count(cube(core, c) & allowed, facts),
+                              describe(c, core.domains)) for c in cubes), core.count(rest, facts))
 
 
 def _outcome(key: OutcomeKey) -> tuple[Answer | None, str | None]:

@@ -12,10 +12,11 @@ A constraint of one side only says how many situations of its facts it rules out
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
-from .behaviour import NOT_DEFINED, REASON_WORDS, Behaviour, Description
+from .behaviour import NOT_DEFINED, REASON_WORDS, Behaviour, Description, descriptions
 from .vocabulary import FactChange, fact_words
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
@@ -151,14 +152,7 @@ def constraints(old: Vocabulary, new: Vocabulary, vocabulary: Vocabulary) -> lis
 
 def _described(core, label: str, region, allowed, facts: list[str]) -> Answered:
     """The situations of ``region`` as an answer of their own: counted, and described as a transition is."""
-    from ..regions import cover, cube
-    from .behaviour import DESCRIPTIONS_PER_TRANSITION, describe
-
-    cubes, rest = cover(core, region, allowed, facts, DESCRIPTIONS_PER_TRANSITION)
-    return Answered(label, core.count(region, facts),
-                    tuple(Description(tuple(sorted(c.items())), core.count(cube(core, c) & allowed, facts),
-                                      describe(c, core.domains)) for c in cubes),
-                    core.count(rest, facts))
+    return Answered(label, core.count(region, facts), *descriptions(core, region, allowed, facts))
 
 
 def words(change: NameChange) -> list[tuple[str, list[str]]]:
@@ -225,6 +219,22 @@ def changed_by(change: NameChange) -> str:
     return f"{verb} {', '.join(change.changes)}"
 
 
+#: How ``engine`` charges a change reaching a name through a changed predicate it uses:
+#: 'cure#curable (through curable)' (no clause ref or predicate name holds " (through ").
+_THROUGH = re.compile(r"(.*) \(through (.*)\)")
+
+
+def charged(change: NameChange) -> list[tuple[str, tuple[str, ...]]]:
+    """Each change charged with it as (its clause, the changed predicates it reached it through):
+    ('cure#curable', ('curable',)), ('cure#not-stunned', ()), so that a format shows refs and names
+    as code and 'through' as words."""
+    out = []
+    for entry in change.changes:
+        found = _THROUGH.fullmatch(entry)
+        out.append((found[1], tuple(found[2].split(", "))) if found else (entry, ()))
+    return out
+
+
 def clauses_words(change: NameChange) -> str | None:
     """'rules in battle#step-2 (old)': the clauses whose rules answer it, on the side that has them."""
     if change.kind == "constraint":
@@ -271,6 +281,19 @@ def by_vocabulary(names) -> list[NameChange]:
     the vocabulary alone changed them (an ordered fact's order: a value inserted, withdrawn or moved; a
     value added to or withdrawn from an unordered fact, giving answers where one side had no situation)."""
     return [n for n in names if n.status == CHANGED and n.facts and not n.changes]
+
+
+def rule_change(change: NameChange) -> bool:
+    """Whether an entry changes play with no clause change to carry a level (``--fail-on rule-change``):
+    a decision or predicate whose answers the vocabulary changed (``facts``), or a constraint that rules
+    out, or back in, some situation (added or withdrawn ruling some out, or changed in its condition: a
+    constraint says which situations can arise in play). A constraint reworded with the same
+    condition, or one that rules out none, does not."""
+    if change.kind != "constraint":
+        return change.status == CHANGED and bool(change.facts)
+    if change.status == CHANGED:
+        return any(a.answer in CONSTRAINT_WORDS for a in change.answers)
+    return change.answers[0].situations > 0
 
 
 def by_vocabulary_counts(names) -> str | None:

@@ -128,22 +128,26 @@ def test_the_pairs_read_as_moved_and_reworded_come_in_the_old_texts_order():
 def test_a_merge_that_is_a_rule_change_anyway_carries_no_moved_sentence_flag(tmp_path):
     """A new sentence that no rewritten one stands for makes the merge a rule change: its redline
     shows every sentence to a reviewer, and no flag says the moved ones are the same."""
-    shutil.copytree(COIN_FLIP, tmp_path / "book")
-    rules = tmp_path / "book" / "editions" / "cr-2022-07-08" / "rules.yaml"
-    text = rules.read_text(encoding="utf-8")
-    involved = "          coin wins or loses the flip; no other players are involved.\n"
-    assert text.count(involved) == 1
-    rules.write_text(text.replace(involved, involved + "          Other players may flip the coin.\n"),
-                     encoding="utf-8")
-    book = load_rulebook(tmp_path / "book")
+    involved = "no other players are involved."
+    book = load_rulebook(_edited(tmp_path, involved, f"{involved} Other players may flip the coin."))
     changes = {(c.old_clause, c.new_clause): c
                for c in diff_editions(book, "cr-2019-05-03", book, "cr-2022-07-08").changes}
     merged = changes[("r705-1+r705-2", "r705-2")]
     assert (merged.kind, merged.level, merged.drift) == ("merged", "rule-change", ())
 
 
-def _rendered(fmt: str) -> str:
-    result = CliRunner().invoke(main, ["diff", "cr-2019-05-03", "cr-2022-07-08", "--rulebook", str(COIN_FLIP),
+def _edited(tmp_path: Path, old: str, new: str) -> Path:
+    """A copy of the fixture whose 2022 text says ``new`` for its one ``old``."""
+    shutil.copytree(COIN_FLIP, tmp_path / "book")
+    rules = tmp_path / "book" / "editions" / "cr-2022-07-08" / "rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    rules.write_text(text.replace(old, new), encoding="utf-8")
+    return tmp_path / "book"
+
+
+def _rendered(fmt: str, book: Path = COIN_FLIP) -> str:
+    result = CliRunner().invoke(main, ["diff", "cr-2019-05-03", "cr-2022-07-08", "--rulebook", str(book),
                                        "--format", fmt], catch_exceptions=False)
     assert (result.exit_code, result.stderr) == (0, "")
     return result.stdout
@@ -157,3 +161,14 @@ def test_the_moved_sentence_flags_show_in_text_markdown_and_html():
         # The quotes of "heads" or "tails." are escaped, as in every drift flag.
         assert f'<p class="drift">Drift: {flag.replace(chr(34), "&#34;")}</p>' in page
     assert page.count("&#34;heads&#34; or &#34;tails.&#34;”: read as one sentence moved") == 1
+
+
+def test_a_moved_sentences_markup_is_escaped_in_its_flag(tmp_path):
+    """Rule text is untrusted: the sentence quoted in the flag is escaped where it lands."""
+    book = _edited(tmp_path, "coin flip for this kind of effect.", "coin flip for this <i>kind</i> of *effect* [sic].")
+    sentence = "No player wins or loses a coin flip for this {} of {} {}."
+    flag = _flag(OLD_3, "{}", "merge")
+    assert flag.format(sentence.format("<i>kind</i>", "*effect*", "[sic]")) in _rendered("text", book)
+    assert flag.format(sentence.format("&lt;i&gt;kind&lt;/i&gt;", r"\*effect\*", r"\[sic\]")) \
+        in _rendered("markdown", book)
+    assert flag.format(sentence.format("&lt;i&gt;kind&lt;/i&gt;", "*effect*", "[sic]")) in _rendered("html", book)

@@ -14,6 +14,10 @@ from __future__ import annotations
 
 import json
 
+from click.testing import CliRunner
+
+from compiler.cli import main
+from compiler.diff import names as N
 from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
 FIXTURE = DIFF / "constraint-changed"
@@ -82,3 +86,31 @@ def test_markdown_html_and_json_list_the_changed_constraint():
                      "descriptions": ["whenever location is discard_pile and poisoned"]}],
         "behaviour": None, "conformance": None, "unanswered_reasons": {}, "predicates": [], "facts": [],
         "old_meaning": "A character in the discard pile is not poisoned."}
+
+
+def _fail_on_rule_change(fixture: str) -> int:
+    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--no-cache", "--fail-on", "rule-change",
+                                       "--rulebook", str(DIFF / fixture)], catch_exceptions=False)
+    assert result.stderr == ""
+    return result.exit_code
+
+
+def test_a_constraint_that_rules_situations_out_or_back_in_is_a_rule_change():
+    """A constraint says which situations can arise in play: one added or withdrawn that rules out
+    some situation, or changed to rule out others, changes play; one reworded with the same
+    condition does not."""
+    by_name = {n.name: N.rule_change(n) for n in _result(FIXTURE.name).names}
+    assert by_name == {"hand-not-paralyzed": True, "not-poisoned-there": True,
+                       "paralyzed-not-in-discard-pile": False, "territory-not-both": True}
+
+
+def test_fail_on_rule_change_fails_when_a_constraint_rules_out_other_situations():
+    assert _fail_on_rule_change(FIXTURE.name) == 1
+
+
+def test_fail_on_rule_change_lets_a_constraint_reworded_with_the_same_condition_through():
+    """Fixture constraint-reworded: v2 only rewords paralyzed-not-in-discard-pile."""
+    assert [(n.name, n.status, [(a.answer, a.situations) for a in n.answers])
+            for n in _result("constraint-reworded").names] == [
+        ("paralyzed-not-in-discard-pile", "changed", [("ruled out", 1)])]
+    assert _fail_on_rule_change("constraint-reworded") == 0

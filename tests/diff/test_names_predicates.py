@@ -95,7 +95,7 @@ def test_markdown_lists_the_predicate_and_the_decision_refers_to_it():
         "  | --- | --- | --- | --- |",
         "  | `paralyzed` | no | yes | `cure#curable` → `cure#curable` |",
         "- `cure.may_target` (decision, changed): broadened in 1 of 4 situations; narrowed in none; "
-        "uses changed predicate `curable`; changed by `cure#curable (through curable)`; "
+        "uses changed predicate `curable`; changed by `cure#curable` (through `curable`); "
         "**breaks conformance**: 1 of 2 cases of v1's suite flips",
         "  - no → yes in 1 situation: whenever paralyzed and not poisoned",
         "",
@@ -125,3 +125,13 @@ def test_json_refers_from_the_change_to_the_predicate():
     assert [(n["kind"], n["name"], n["status"], n["predicates"]) for n in data["names"]] == [
         ("predicate", "curable", "changed", []), ("decision", "cure.may_target", "changed", ["curable"])]
     assert [c["names"] for c in data["changes"]] == [[{"kind": "predicate", "name": "curable", "status": "changed"}]]
+
+
+def test_a_change_charged_through_predicates_splits_into_its_clause_and_their_names():
+    """What the Markdown shows as code ('`cure#a` (through `curable`, `healable`)'), as the engine charges it."""
+    from compiler.diff.names import NameChange, charged
+
+    name = NameChange("decision", "cure.may_target", "changed", "cure", None,
+                      changes=("cure#a (through curable, healable)", "cure#a-b -> cure#c", "cure (heading)"))
+    assert charged(name) == [("cure#a", ("curable", "healable")), ("cure#a-b -> cure#c", ()),
+                             ("cure (heading)", ())]

@@ -42,7 +42,7 @@ def test_names_changed_only_through_the_vocabulary_are_listed_with_counts():
          "broadened in 1 of 4 situations; narrowed in none",
          [(None, True, 1, ["whenever battle_step is special_initiative"])]),
         ("decision", "battle.may_retreat", "changed", (), (), ("phase",),
-         "changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
+         "changed: new in 1 of 3 situations; narrowed in none; broadened in none",
          [(None, False, 1, ["whenever phase is end"])]),
         ("predicate", "before_resolution", "changed", (), (), ("battle_step",),
          "broadened in 1 of 4 situations; narrowed in none",
@@ -73,7 +73,7 @@ def test_the_text_lists_them_under_the_decisions_charged_to_the_vocabulary():
         "    uses changed predicate before_resolution",
         "    changed by the vocabulary: fact battle_step gained value special_initiative",
         "  changed  decision battle.may_retreat (battle): Whether the hero may retreat.",
-        "    battle.may_retreat changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
+        "    battle.may_retreat changed: new in 1 of 3 situations; narrowed in none; broadened in none",
         "      no such situation -> no in 1 situation: whenever phase is end",
         "      when phase=end: old no such situation, new no (battle#retreat) "
         "[the old edition does not know value phase=end]",
@@ -129,7 +129,7 @@ def test_the_markdown_summary_lists_them_with_the_rule_changes():
         "- `battle.may_play_enhancement` (decision, changed by the vocabulary): "
         "broadened in 1 of 4 situations; narrowed in none",
         "- `battle.may_retreat` (decision, changed by the vocabulary): "
-        "changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
+        "changed: new in 1 of 3 situations; narrowed in none; broadened in none",
         "- `before_resolution` (predicate, changed by the vocabulary): "
         "broadened in 1 of 4 situations; narrowed in none",
         "",

@@ -19,6 +19,7 @@ import json
 from click.testing import CliRunner
 
 from compiler.cli import main
+from compiler.diff.behaviour import CHANGED, NO_RULE, NO_SITUATION, Behaviour, Transition
 from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
 FIXTURE = DIFF / "unordered-value-added"
@@ -36,7 +37,7 @@ def test_decisions_that_now_answer_in_the_new_value_are_listed_as_changed_by_the
              [(t.old, t.old_reason, t.new, t.situations, [d.text for d in t.descriptions])
               for t in n.behaviour.transitions]) for n in result.names] == [
         ("decision", "turn.may_attack", "changed", (), ("phase",),
-         "changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
+         "changed: new in 1 of 3 situations; narrowed in none; broadened in none",
          [(None, "no situation", False, 1, ["whenever phase is end"])]),
         ("decision", "turn.may_pass", "changed", (), ("phase",),
          "broadened in 1 of 3 situations; narrowed in none",
@@ -53,7 +54,7 @@ def test_the_text_says_the_fact_gained_a_value():
     assert lines[lines.index("decisions, predicates and constraints:"):] == [
         "decisions, predicates and constraints:",
         "  changed  decision turn.may_attack (turn): Whether the player may attack now.",
-        "    turn.may_attack changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
+        "    turn.may_attack changed: new in 1 of 3 situations; narrowed in none; broadened in none",
         "      no such situation -> no in 1 situation: whenever phase is end",
         "      when phase=end: old no such situation, new no (turn#attack) " + UNKNOWN,
         "    changed by the vocabulary: fact phase gained value end",
@@ -74,7 +75,7 @@ def test_markdown_and_json_list_them_with_the_rule_changes():
         "### Rule changes",
         "",
         "- `turn.may_attack` (decision, changed by the vocabulary): "
-        "changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1",
+        "changed: new in 1 of 3 situations; narrowed in none; broadened in none",
         "- `turn.may_pass` (decision, changed by the vocabulary): broadened in 1 of 3 situations; narrowed in none",
         "",
     ]
@@ -112,3 +113,19 @@ def test_the_reverse_says_the_fact_lost_the_value():
         ("turn.may_pass", ("phase",), [(True, None, "no situation", 1)],
          ["changed by the vocabulary: fact phase lost value end"]),
     ]
+
+
+def test_the_size_line_names_the_situations_new_or_gone_apart_from_other_changes():
+    """A situation one side could not describe is new (or gone), not 'otherwise changed': here 2 of 9
+    situations new (old no such situation, new no), 1 gone (old no, new no such situation), 1 where
+    no rule answers now (old no), and 1 newly yes (broadened, whichever side lacked it)."""
+    def way(old, old_reason, new, new_reason, n):
+        return Transition(old, old_reason, new, new_reason, n, (), 0)
+
+    b = Behaviour("turn.may_attack", "decision", CHANGED, (), 9, (
+        way(None, NO_SITUATION, False, None, 2), way(False, None, None, NO_SITUATION, 1),
+        way(False, None, None, NO_RULE, 1), way(None, NO_SITUATION, True, None, 1)))
+    assert b.extent() == "changed: broadened in 1 of 9 situations; narrowed in none; new in 2; gone in 1; " \
+                         "otherwise changed in 1"
+    gone = Behaviour("turn.may_attack", "decision", CHANGED, (), 9, (way(False, None, None, NO_SITUATION, 3),))
+    assert gone.extent() == "changed: gone in 3 of 9 situations; narrowed in none; broadened in none"

@@ -344,9 +344,15 @@ def test_the_witness_table_writes_an_answer_that_is_a_value_as_a_code_span():
 
 
 def test_the_witness_table_names_what_an_edition_does_not_know_as_code_spans():
-    assert _table(_diff_markdown(FIXTURE.parent / "vocabulary-only"))[2] == (
-        "  | `battle_step=special_initiative` (the old edition does not know value "
-        "`battle_step=special_initiative`) | no such situation | yes | — → `battle#enhancements` |")
+    # vocabulary-only: v1 had no step special_initiative (enhancements and before_resolution now yes
+    # there) and no phase end (retreat requires phase main: no there); one table per decision.
+    head = ["  | situation | v1 | v2 | decided by |", "  | --- | --- | --- | --- |"]
+    step = "`battle_step=special_initiative` (the old edition does not know value `battle_step=special_initiative`)"
+    assert _table(_diff_markdown(FIXTURE.parent / "vocabulary-only")) == [
+        *head, f"  | {step} | no such situation | yes | — → `battle#enhancements` |",
+        *head, "  | `phase=end` (the old edition does not know value `phase=end`) | no such situation | no | "
+               "— → `battle#retreat` |",
+        *head, f"  | {step} | no such situation | yes | — → `battle#before-resolution` |"]
 
 
 def test_a_witness_table_cell_holds_hostile_ids_in_code_spans_that_no_bar_or_backtick_ends():
@@ -362,9 +368,10 @@ def test_a_witness_table_cell_holds_hostile_ids_in_code_spans_that_no_bar_or_bac
     class Shown:
         witnesses = (witness,)
 
-    assert _witness_table(Shown, "v1", "v2")[3] == (
+    assert _witness_table(Shown, "v1", "v2") == [
+        "", "| situation | v1 | v2 | decided by |", "| --- | --- | --- | --- |",
         f"| `a\\|b`, `` `x=@{WJ}y `` (the old edition does not know fact `a\\|b`) | `` v\\|`w` `` | no | "
-        f"`t#c\\|d`, `t#e@{WJ}f` → — |")
+        f"`t#c\\|d`, `t#e@{WJ}f` → — |"]
 
 
 def test_the_list_of_rule_changes_names_each_decision_as_a_code_span():

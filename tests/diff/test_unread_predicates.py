@@ -69,11 +69,11 @@ def test_the_words_of_the_defined_words_alone_would_say_clarification():
 
 def test_a_clause_says_what_it_defines_by_quoting_it_or_by_its_name():
     assert L.says_what_it_defines("The phrase “being discarded” means “about to be discarded”.",
-                                  "being_discarded_phrase")
-    assert L.says_what_it_defines("A character is sick if it is poisoned.", "sick")
+                                  "being_discarded_phrase") is True
+    assert L.says_what_it_defines("A character is sick if it is poisoned.", "sick") is True
     assert L.says_what_it_defines("A step is before resolution if it comes before the battle is resolved.",
-                                  "before_resolution")
-    assert not L.says_what_it_defines("*Banish, Capture, Heal, and Shuffle", "footnoted_ability")
+                                  "before_resolution") is True
+    assert L.says_what_it_defines("*Banish, Capture, Heal, and Shuffle", "footnoted_ability") is False
 
 
 def test_a_value_of_several_words_names_its_hyphenated_item():

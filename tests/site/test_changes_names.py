@@ -47,7 +47,7 @@ def test_the_decisions_list_says_what_the_vocabulary_changed(value_added):
         '<ul class="rb-names">',
         '<li id="name-decision-turn.may_attack"><code>turn.may_attack</code> (decision, changed): '
         'Whether the player may attack now.'
-        '<ul><li>changed: narrowed in none of 3 situations; broadened in none; otherwise changed in 1</li>'
+        '<ul><li>changed: new in 1 of 3 situations; narrowed in none; broadened in none</li>'
         '<li>no such situation → no in 1 situation: whenever phase is end</li>'
         '<li>changed by the vocabulary: fact <code>phase</code> gained value <code>end</code></li></ul></li>',
         '<li id="name-decision-turn.may_pass"><code>turn.may_pass</code> (decision, changed): '
@@ -95,3 +95,35 @@ def test_the_list_escapes_a_question_s_markup():
     assert line.startswith(f'<li id="name-decision-script.may"><code>script.may</code> (decision, changed): '
                            f'{escape(question)}<ul><li>')
     assert "<script" not in line
+
+
+def test_the_list_and_for_players_escape_the_vocabulary_s_hostile_words():
+    """Fixture tests/fixtures/diff/hostile-vocabulary: the changed constraint's old and new text and
+    the question of the decision the vocabulary alone changed hold markup, a script, a javascript link
+    and a line break; every angle bracket and quote is escaped, nothing else is changed."""
+    html, _ = _page(FIXTURES / "diff" / "hostile-vocabulary")
+    new = ("Not poisoned &lt;/details&gt;&lt;script&gt;alert(&#39;new&#39;)&lt;/script&gt; @team | `x` "
+           "[a](javascript:alert(2))\n- in main.")
+    old = ("Not poisoned &lt;/details&gt;&lt;script&gt;alert(&#39;old&#39;)&lt;/script&gt; @team | `x` "
+           "[a](javascript:alert(1))\n- in battle.")
+    question = ("Whether &lt;/details&gt;&lt;script&gt;alert(&#39;q&#39;)&lt;/script&gt; @team | `x` "
+                "[a](javascript:alert(1))\n# the player may pass.")
+    assert _block(html, '<h2 id="names">', "</ul>\n") == (
+        '<h2 id="names">Decisions, predicates and constraints</h2>\n'
+        '<ul class="rb-names">\n'
+        '<li id="name-constraint-not-poisoned-in-battle"><code>not-poisoned-in-battle</code> (constraint, changed): '
+        f'{new}<ul><li>old text: {old}</li>'
+        '<li>newly rules out 1 of 6 situations: whenever phase is main and poisoned</li>'
+        '<li>no longer rules out 1 situation: whenever phase is battle and poisoned</li></ul></li>\n'
+        f'<li id="name-decision-turn.may_pass"><code>turn.may_pass</code> (decision, changed): {question}'
+        '<ul><li>broadened in 1 of 3 situations; narrowed in none</li>'
+        '<li>no such situation → yes in 1 situation: whenever phase is end</li>'
+        '<li>changed by the vocabulary: fact <code>phase</code> gained value <code>end</code></li></ul></li>\n'
+        '</ul>').splitlines()
+    assert _block(html, '<ul class="rb-notice">', "</ul></li>\n</ul>\n") == (
+        '<ul class="rb-notice">\n'
+        f'<li><strong>Changed by the vocabulary</strong> (turn.may_pass): {question}'
+        '<ul><li>Changed by the vocabulary: fact phase gained value end.</li>'
+        '<li>When phase is end: was <strong>not possible</strong>, now <strong>yes</strong>.</li></ul></li>\n'
+        '</ul>').splitlines()
+    assert "<script>" not in html
