@@ -211,14 +211,16 @@ def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
     nothing marks where they begin and end. Each item once, new side first, in the order found (an
     item of a list of list items is found again within its sentence)."""
     names = [part for key in tested for part in key.casefold().split("=")]
-    keys = {w[:STEM] for name in names for w in [*re.split(r"[_\s]+", name), name.replace("_", "-")]
-            if w and w not in FUNCTION_WORDS}
+    keys = {w[:STEM] for name in names for w in re.split(r"[_\s]+", name) if w and w not in FUNCTION_WORDS}
+    # A hyphenated word is compared whole: its first STEM letters ("set-a") begin other words too.
+    hyphenated = {name.replace("_", "-") for name in names if "_" in name}
     out: dict[str, None] = {}
     for side, other in ((new, old), (old, new)):
         there = {w[:STEM] for w in normal_words(other)}
         for item in _items(side):
-            content = {w[:STEM] for w in normal_words(item) if w not in FUNCTION_WORDS | IDIOM_ENDS}
-            if content - there and not content & keys:
+            said = [w for w in normal_words(item) if w not in FUNCTION_WORDS | IDIOM_ENDS]
+            content = {w[:STEM] for w in said}
+            if content - there and not (content & keys or hyphenated.intersection(said)):
                 out[item] = None
     return list(out)
 
