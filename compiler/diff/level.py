@@ -520,10 +520,12 @@ def fails(result, floor: str) -> bool:
     """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``)."""
     if floor == BREAKS_CONFORMANCE:
         return any(x.conformance and x.conformance["flipped"] for x in (*result.changes, *result.names))
-    # A decision or predicate whose answers changed through the vocabulary (no clause changed) is a
-    # rule change too (compiler.diff.names: a changed entry with the facts that reach it).
+    from .names import rule_change  # names grades entries; level grades clauses
+
+    # An entry with no clause change to carry a level is a rule change too: a decision or predicate
+    # whose answers the vocabulary changed, a constraint that rules situations out or back in.
     return any(at_least(c.level, floor) for c in result.changes) or (
-        at_least(RULE_CHANGE, floor) and any(n.status == "changed" and n.facts for n in result.names))
+        at_least(RULE_CHANGE, floor) and any(rule_change(n) for n in result.names))
 
 
 # A quotation: words a clause gives a meaning to ("The phrase “being discarded” means ...").
