@@ -93,13 +93,9 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     if exit_code and not result.empty:
         sys.exit(1)
     if fail_on is not None:
-        from . import names as N
-        from .level import LEVELS, RULE_CHANGE, at_least, fails
+        from .level import fails
 
-        # A constraint entry has no change to carry a level (level.fails counts the names the vocabulary
-        # alone changed; N.rule_change also counts a constraint that rules situations out or back in).
-        if fails(result, fail_on) or (fail_on in LEVELS and at_least(RULE_CHANGE, fail_on)
-                                      and any(N.rule_change(n) for n in result.names)):
+        if fails(result, fail_on):
             sys.exit(1)
 
 

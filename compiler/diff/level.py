@@ -211,14 +211,16 @@ def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
     nothing marks where they begin and end. Each item once, new side first, in the order found (an
     item of a list of list items is found again within its sentence)."""
     names = [part for key in tested for part in key.casefold().split("=")]
-    keys = {w[:STEM] for name in names for w in [*re.split(r"[_\s]+", name), name.replace("_", "-")]
-            if w and w not in FUNCTION_WORDS}
+    keys = {w[:STEM] for name in names for w in re.split(r"[_\s]+", name) if w and w not in FUNCTION_WORDS}
+    # A hyphenated word is compared whole: its first STEM letters ("set-a") begin other words too.
+    hyphenated = {name.replace("_", "-") for name in names if "_" in name}
     out: dict[str, None] = {}
     for side, other in ((new, old), (old, new)):
         there = {w[:STEM] for w in normal_words(other)}
         for item in _items(side):
-            content = {w[:STEM] for w in normal_words(item) if w not in FUNCTION_WORDS | IDIOM_ENDS}
-            if content - there and not content & keys:
+            said = [w for w in normal_words(item) if w not in FUNCTION_WORDS | IDIOM_ENDS]
+            content = {w[:STEM] for w in said}
+            if content - there and not (content & keys or hyphenated.intersection(said)):
                 out[item] = None
     return list(out)
 
@@ -518,10 +520,12 @@ def fails(result, floor: str) -> bool:
     """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``)."""
     if floor == BREAKS_CONFORMANCE:
         return any(x.conformance and x.conformance["flipped"] for x in (*result.changes, *result.names))
-    # A decision or predicate whose answers changed through the vocabulary (no clause changed) is a
-    # rule change too (compiler.diff.names: a changed entry with the facts that reach it).
+    from .names import rule_change  # names grades entries; level grades clauses
+
+    # An entry with no clause change to carry a level is a rule change too: a decision or predicate
+    # whose answers the vocabulary changed, a constraint that rules situations out or back in.
     return any(at_least(c.level, floor) for c in result.changes) or (
-        at_least(RULE_CHANGE, floor) and any(n.status == "changed" and n.facts for n in result.names))
+        at_least(RULE_CHANGE, floor) and any(rule_change(n) for n in result.names))
 
 
 # A quotation: words a clause gives a meaning to ("The phrase “being discarded” means ...").

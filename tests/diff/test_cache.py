@@ -427,33 +427,40 @@ def test_a_read_only_cache_is_not_discarded_and_warns_once(tmp_path, monkeypatch
     assert run(*cached).stdout == expected
 
 
-def test_a_read_only_cache_folder_warns_once(tmp_path):
+def test_a_read_only_cache_folder_warns_once(monkeypatch):
     # Root writes into read-only folders, so under root (as in CI) the command runs with the
     # effective uid of 'nobody', who may read the rulebook and the cache but write neither.
-    cached, other = _two_books(tmp_path)
-    run(*cached)
-    before = _books()
-    folder = cache_dir()
-    opened = [p for p in (*tmp_path.parents, tmp_path) if p.is_relative_to(Path(tempfile.gettempdir())) and p != Path(tempfile.gettempdir())]
-    modes = {p: p.stat().st_mode for p in [*opened, *tmp_path.rglob("*")]}
-    for p in modes:
-        p.chmod(0o755 if p.is_dir() else 0o644)
-    folder.chmod(0o555)
-    (folder / DB_NAME).chmod(0o444)
-    as_root = os.geteuid() == 0
+    # Everything lives in a folder of this test's own, made in the system's temporary folder: not
+    # under pytest's, whose pytest-of-<user> folder is private (0700) and shared by every pytest
+    # session of the user; opening it to 'nobody' raced with any session starting meanwhile,
+    # which makes it private again (and with this test running in another session).
+    own = Path(tempfile.mkdtemp(prefix="rulebook-read-only-cache-"))
+    folder = own / "cache"
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(folder))
     try:
-        if as_root:
-            os.seteuid(65534)
-        result = run(*other)
+        cached, other = _two_books(own)
+        run(*cached)
+        before = _books()
+        for p in [own, *own.rglob("*")]:
+            p.chmod(0o755 if p.is_dir() else 0o644)
+        folder.chmod(0o555)
+        (folder / DB_NAME).chmod(0o444)
+        as_root = os.geteuid() == 0
+        try:
+            if as_root:
+                os.seteuid(65534)
+            result = run(*other)
+        finally:
+            if as_root:
+                os.seteuid(0)
+        assert (result.exit_code, result.stdout) == (0, _expected(other))
+        assert result.stderr.startswith(f"rulebook: warning: cannot use the cache in {folder}: ")
+        assert result.stderr.count("\n") == 1
+        assert _books() == before
     finally:
-        if as_root:
-            os.seteuid(0)
-        for p, mode in modes.items():
-            p.chmod(mode)
-    assert (result.exit_code, result.stdout) == (0, _expected(other))
-    assert result.stderr.startswith(f"rulebook: warning: cannot use the cache in {folder}: ")
-    assert result.stderr.count("\n") == 1
-    assert _books() == before
+        if folder.exists():
+            folder.chmod(0o755)  # so that a user other than root may remove it
+        shutil.rmtree(own)
 
 
 def test_a_cache_folder_that_cannot_be_made_warns_once(tmp_path, monkeypatch):

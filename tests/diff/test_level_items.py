@@ -52,6 +52,12 @@ def test_a_clause_whose_rules_now_answer_where_the_old_edition_did_not_ask_is_a_
     # "or not" ends a list as an idiom, it adds no item.
     ("A paralyzed character cannot be cured.", "A character that is paralyzed, poisoned or not, cannot be cured.",
      {"paralyzed", "poisoned"}, []),
+    # A value of several words names its hyphenated word whole ("Set-Aside"), not every word
+    # that begins the same way ("Set-Apart" is another item).
+    ("Banish, Capture, Heal, and Shuffle", "Banish, Capture, Heal, Set-Aside, and Shuffle",
+     {"ability", "ability=set_aside"}, []),
+    ("Banish, Capture, Heal, and Shuffle", "Banish, Capture, Heal, Set-Apart, and Shuffle",
+     {"ability", "ability=set_aside"}, ["Set-Apart"]),
     # Words moved within a sentence are no list item.
     ("A cure targets a poisoned character.", "Only a poisoned character can be the target of a cure.", set(), []),
 ])
