@@ -75,3 +75,32 @@ def test_unreadable_files_are_each_named(unreadable_book):
         "book/editions/v2/cure.yaml: error: cannot read file: Permission denied\n"
         "book/vocabulary.yaml: error: cannot read file: Permission denied\n"
         "2 problems found\n"))
+
+
+def test_a_source_file_in_a_folder_that_cannot_be_searched_is_named_where_it_is_declared(unreadable_book):
+    own, as_another_user = unreadable_book
+    book = own / "book"
+    (book / "sources").mkdir()
+    (book / "sources" / "v1.txt").write_text("The first edition's text.\n")
+    text = (book / "rulebook.yaml").read_text()
+    (book / "rulebook.yaml").write_text(text.replace('status: published\n',
+                                                     'status: published\n    sources: [sources/v1.txt]\n'))
+    (book / "sources").chmod(0o600)
+    # without the cache: a whole check it holds does not look for the source files again
+    result = _check(as_another_user, "--no-cache")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", (
+        "book/rulebook.yaml:8:15: error: cannot read source file 'sources/v1.txt': Permission denied\n"
+        "1 problem found\n"))
+
+
+def test_a_link_into_a_folder_that_cannot_be_searched_is_named(unreadable_book):
+    own, as_another_user = unreadable_book
+    book = own / "book"
+    (book / "locked").mkdir()
+    (book / "editions" / "v2" / "cure.yaml").rename(book / "locked" / "cure.yaml")
+    (book / "editions" / "v2" / "cure.yaml").symlink_to("../../locked/cure.yaml")
+    (book / "locked").chmod(0o700)
+    result = _check(as_another_user)
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", (
+        "book/editions/v2/cure.yaml: error: cannot read: Permission denied\n"
+        "1 problem found\n"))
