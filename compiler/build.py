@@ -262,19 +262,52 @@ class _Builder:
     # -- the whole ------------------------------------------------------------
 
     def build(self) -> Rulebook:
-        if self.root.is_file():
+        try:
+            return self._build()
+        except OSError as exc:
+            # What the loads below do not report themselves (a source file looked for in a folder
+            # that cannot be searched, a link into one): one error, beside those found so far.
+            where = Path(exc.filename) if exc.filename else self.root
+            self.error(Location(self.shown(where)), f"cannot read: {exc.strerror or exc}")
+            raise RulebookError(self.problems) from None
+
+    def cannot_read_folder(self, folder: Path, exc: OSError) -> None:
+        self.error(Location(self.shown(folder)), f"cannot read folder: {exc.strerror or exc}")
+
+    def listing(self, folder: Path) -> list[Path] | None:
+        """The folder's entries, sorted; None once it is reported that it cannot be read."""
+        try:
+            entries = sorted(folder.iterdir())
+            if entries:
+                entries[0].lstat()  # a folder that can be listed but not searched (no x permission)
+        except OSError as exc:
+            self.cannot_read_folder(folder, exc)
+            return None
+        return entries
+
+    def _main_file(self) -> Path:
+        """rulebook.yaml in the rulebook folder; RulebookError when there is none, or it cannot be told."""
+        try:
+            root_is_file, root_is_dir = self.root.is_file(), self.root.is_dir()
+            main_is_file = root_is_dir and (self.root / RULEBOOK_FILE).is_file()
+        except OSError as exc:  # the folder, or one it is in, cannot be searched
+            self.cannot_read_folder(self.root, exc)
+            raise RulebookError(self.problems) from None
+        if root_is_file:
             raise RulebookError([Diagnostic(Location(self.shown(self.root)), "this is a file, not a rulebook folder",
                                             f"pass the folder that holds {RULEBOOK_FILE}"
                                             + (f": {self.shown(self.root.parent)}"
                                                if self.root.name == RULEBOOK_FILE else ""))])
-        if not self.root.is_dir():
+        if not root_is_dir:
             raise RulebookError([Diagnostic(Location(self.shown(self.root)), "no such rulebook folder")])
-        main_path = self.root / RULEBOOK_FILE
-        if not main_path.is_file():
+        if not main_is_file:
             raise RulebookError([Diagnostic(Location(self.shown(self.root)),
                                             f"no {RULEBOOK_FILE} in this folder",
                                             "a rulebook folder holds rulebook.yaml, vocabulary.yaml and editions/")])
-        main = self.load(main_path, "rulebook")
+        return self.root / RULEBOOK_FILE
+
+    def _build(self) -> Rulebook:
+        main = self.load(self._main_file(), "rulebook")
         vocab_doc = None
         if (self.root / VOCABULARY_FILE).is_file():
             vocab_doc = self.load(self.root / VOCABULARY_FILE, "vocabulary")
@@ -352,7 +385,13 @@ class _Builder:
         if not target.is_relative_to(self.root.resolve()):
             self.error(doc.at(path), f"source '{source}' lies outside the rulebook folder",
                        "keep source texts in the rulebook's sources/ folder")
-        elif not target.is_file():
+            return
+        try:
+            present = target.is_file()
+        except OSError as exc:  # a folder on the way cannot be searched
+            self.error(doc.at(path), f"cannot read source file '{source}': {exc.strerror or exc}")
+            return
+        if not present:
             existing = [str(p.relative_to(self.root)) for p in (self.root / "sources").glob("*")] \
                 if (self.root / "sources").is_dir() else []
             self.error(doc.at(path), f"source file '{source}' does not exist",
@@ -375,7 +414,7 @@ class _Builder:
         grouped: dict[str, list[_TermFile]] = {}
         if not base.is_dir() or self.outside(base):
             return grouped
-        for folder in sorted(base.iterdir()):
+        for folder in self.listing(base) or ():
             if folder.is_dir() and self.outside(folder):
                 continue
             if not folder.is_dir():
@@ -389,7 +428,7 @@ class _Builder:
                            or f"add '{folder.name}' to the editions in rulebook.yaml, or rename the folder")
                 continue
             first_file: dict[str, str] = {}  # term id -> the file that gave it first
-            for path in progress.track(sorted(folder.iterdir()), "term files"):
+            for path in progress.track(self.listing(folder) or (), "term files"):
                 if path.name == OVERLAY_FILE and path.is_file():
                     overlay = self.load(path, "vocabulary-overlay")
                     if overlay is not None:

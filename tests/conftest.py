@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import os
+import shutil
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -202,3 +205,40 @@ def _two_editions(root: Path, facts: str, clauses: str, overlay: str) -> Path:
 def two_editions():
     """``two_editions(root, facts, clauses, overlay)``: an edition e2 over e1's term with another vocabulary."""
     return _two_editions
+
+
+@pytest.fixture
+def unreadable_book(monkeypatch):
+    """A copy of the minimal rulebook in a folder of this test's own, and a way to run a block as a
+    user whom file permissions bind. Root reads every file, so under root (as in CI) the block runs
+    with the effective uid of 'nobody' (65534). The folder is made in the system's temporary folder,
+    not under pytest's, whose pytest-of-<user> folder is private and shared by every pytest session
+    of the user (opening it to 'nobody' would race with them). The cache lives in it, open to all."""
+    own = Path(tempfile.mkdtemp(prefix="rulebook-unreadable-"))
+    shutil.copytree(FIXTURES / "minimal", own / "book")
+    (own / "cache").mkdir()
+    for p in [own, *own.rglob("*")]:
+        p.chmod(0o755 if p.is_dir() else 0o644)
+    (own / "cache").chmod(0o777)
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(own / "cache"))
+    monkeypatch.chdir(own)
+
+    @contextmanager
+    def as_another_user():
+        as_root = os.geteuid() == 0
+        for p in (own / "cache").rglob("*"):  # what root's runs made in the cache, open to all too
+            p.chmod(0o777 if p.is_dir() else 0o666)
+        if as_root:
+            os.seteuid(65534)
+        try:
+            yield
+        finally:
+            if as_root:
+                os.seteuid(0)
+    try:
+        yield own, as_another_user
+    finally:
+        for p in [own, *own.rglob("*")]:
+            if p.is_dir() and not p.is_symlink():
+                p.chmod(0o755)  # so that a user other than root may remove it
+        shutil.rmtree(own)

@@ -95,7 +95,7 @@ class Resolver:
         if default is not None and spec in default[0].edition_by_id:
             return Side(spec, "edition", default[0], default[0].edition_by_id[spec], cached=default[1])
         path = Path(spec)
-        if path.is_dir():
+        if _is(path.is_dir):
             book, cached = self._load(path, spec)
             return Side(spec, "folder", book, book.latest, cached=cached)
         if default is None:
@@ -108,7 +108,7 @@ class Resolver:
                         "or name a rulebook folder, or git:REV[:EDITION]")
 
     def _default_book_if_any(self) -> tuple[Rulebook, object] | None:
-        if not (self.default_root / "rulebook.yaml").is_file():
+        if not _is((self.default_root / "rulebook.yaml").is_file):
             return None
         return self._load(self.default_root, str(self.default_root))
 
@@ -293,6 +293,15 @@ def _git_bytes(args: list[str], cwd: str) -> bytes:
     except FileNotFoundError:
         raise SideError("git is not installed; git: sides need it") from None
     return done.stdout if done.returncode == 0 else b""
+
+
+def _is(test) -> bool:
+    """``test()``, or True when it cannot be told (a folder that cannot be searched): the load that
+    follows then reports why, as ``check`` does, instead of the side being taken for something else."""
+    try:
+        return test()
+    except OSError:
+        return True
 
 
 def _git_out(args: list[str], cwd: Path) -> str | None:

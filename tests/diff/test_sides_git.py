@@ -221,3 +221,41 @@ def test_a_side_that_cannot_be_copied_out_is_a_located_error(repo, tmp_path):
         "  hint: make room there, or set TMPDIR to a folder with room\n"
         "1 problem found\n")
     assert list(temp.iterdir()) == []
+
+
+def _diff_as_another_user(as_another_user, *args: str):
+    runner = CliRunner()
+    assert runner.invoke(main, ["diff", "v1", "v2", "--rulebook", "book"]).exit_code == 0  # imports done
+    with as_another_user():
+        return runner.invoke(main, ["diff", *args], catch_exceptions=False)
+
+
+def test_a_default_rulebook_folder_that_cannot_be_searched_is_a_check_error(unreadable_book):
+    own, as_another_user = unreadable_book
+    (own / "book").chmod(0o600)
+    result = _diff_as_another_user(as_another_user, "v1", "v2", "--rulebook", "book")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", (
+        "rulebook: 'book' does not pass rulebook check:\n"
+        "book: error: cannot read folder: Permission denied\n"
+        "1 problem found\n"))
+
+
+def test_a_folder_side_inside_a_folder_that_cannot_be_searched_is_a_check_error(unreadable_book):
+    own, as_another_user = unreadable_book
+    shutil.copytree(own / "book", own / "locked" / "old")
+    (own / "locked").chmod(0o700)
+    result = _diff_as_another_user(as_another_user, "locked/old", "v2", "--rulebook", "book")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", (
+        "rulebook: 'locked/old' does not pass rulebook check:\n"
+        "locked/old: error: cannot read folder: Permission denied\n"
+        "1 problem found\n"))
+
+
+def test_an_edition_folder_that_cannot_be_listed_is_a_check_error(unreadable_book):
+    own, as_another_user = unreadable_book
+    (own / "book" / "editions" / "v1").chmod(0o300)
+    result = _diff_as_another_user(as_another_user, "v1", "v2", "--rulebook", "book")
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", (
+        "rulebook: 'book' does not pass rulebook check:\n"
+        "book/editions/v1: error: cannot read folder: Permission denied\n"
+        "1 problem found\n"))
