@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import json
 
-from click.testing import CliRunner
-
-from compiler.cli import main
 from compiler.diff import names as N
-from tests.diff.test_names import DIFF, _result, _run
+from tests.diff.test_changelog_vocabulary import _changelog
+from tests.diff.test_names import _result, _run
+from tests.diff.test_names_constraints import _fail_on_rule_change
 
 WITHDRAWN = "constraint-withdrawn-unchanged-rules-answer-anew"
 ADDED = "constraint-added-rules-out-an-answered-situation"
@@ -119,20 +118,11 @@ def test_markdown_html_and_json_say_which_constraint_changed_the_answers():
 
 
 def test_fail_on_rule_change_counts_the_decision_and_lets_a_reworded_constraint_through():
-    def exit_code(fixture: str) -> int:
-        result = CliRunner().invoke(main, ["diff", "v1", "v2", "--no-cache", "--fail-on", "rule-change",
-                                           "--rulebook", str(DIFF / fixture)], catch_exceptions=False)
-        assert result.stderr == ""
-        return result.exit_code
-
-    assert (exit_code(WITHDRAWN), exit_code(REWORDED)) == (1, 0)
+    assert (_fail_on_rule_change(WITHDRAWN), _fail_on_rule_change(REWORDED)) == (1, 0)
 
 
 def test_the_changelog_lists_the_decision_under_its_term_s_rule_changes():
-    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", str(DIFF / WITHDRAWN)],
-                                catch_exceptions=False)
-    assert (result.exit_code, result.stderr) == (0, "")
-    assert result.stdout == (
+    assert _changelog(WITHDRAWN) == (
         "# What changed in Poisoned in hand\n\n"
         "Changes from None in hand poisoned (v1) to v2.\n\n"
         "## Cure\n\n### Rule changes\n\n"
