@@ -16,7 +16,11 @@ of ``--repeat``, interleaved, ``diff_sources`` on the loaded editions:
 - the same two with the fact left unordered and a value added to it: the names
   that read it and whose rules did not change are compared with the old side
   lacking the value (``compiler.diff.vocabulary.lacking``), those whose rules
-  changed over both vocabularies as before.
+  changed over both vocabularies as before;
+- a constraint withdrawn in the new side's vocabulary (the fact unchanged):
+  each side is read with its own constraints (``compiler.diff.behaviour.spaces``),
+  so each compared name that reads a fact the constraint ties pays for two
+  allowed spaces, not one.
 
 Ratios are against the baseline of the same run, never against fixed numbers.
 """
@@ -58,12 +62,14 @@ def main() -> None:
     grown = with_fact(fact.values[:1] + ("bench_value",) + fact.values[1:])
     unordered = with_fact(fact.values, ordered=False)
     added = with_fact(fact.values + ("bench_value",), ordered=False)
+    withdrawn = Vocabulary(vocabulary.facts, vocabulary.constraints[1:])
     runs = {
         "baseline": lambda: diff_sources(FullSource(old), vocabulary, FullSource(new), vocabulary),
         "value inserted": lambda: diff_sources(FullSource(old), vocabulary, FullSource(new), grown),
         "vocabulary only": lambda: diff_sources(FullSource(new), vocabulary, FullSource(new), grown),
         "unordered added": lambda: diff_sources(FullSource(old), unordered, FullSource(new), added),
         "unordered only": lambda: diff_sources(FullSource(new), unordered, FullSource(new), added),
+        "constraint gone": lambda: diff_sources(FullSource(old), vocabulary, FullSource(new), withdrawn),
     }
     times = {k: float("inf") for k in runs}
     results = {}

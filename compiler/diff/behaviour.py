@@ -19,9 +19,15 @@ decision of 80 facts tied to 30 others compare in about 3 s on the busy
 2-core bench machine (bench/diff_counts.py, figures in bench/README.md).
 
 Editions with different vocabularies are compared over both (facts of both,
-enum values joined, the constraints of both): a witness then says which of
-its facts and values the old edition does not know (a situation it could not
-describe) and which the new one does not (withdrawn).
+enum values joined): a witness then says which of its facts and values the
+old edition does not know (a situation it could not describe) and which the
+new one does not (withdrawn). Each side keeps its own constraints: where they
+rule out a situation that the other side's allow, that side gives no answer
+(NO_SITUATION, "no such situation"), never what its rules would say in a
+situation it could not have; the situations compared are those either side
+allows. (Read over both sides' constraints at once, a withdrawn constraint hid
+what the new rules now answer where it ruled out, and a constraint changed
+under its id was read in its new condition on both sides.)
 
 Witnesses are the smallest disagreeing situations: fewest facts away from
 their resting value (false, or an enum's first value), each with both answers
@@ -48,7 +54,8 @@ DESCRIPTIONS_PER_TRANSITION = 4
 BROADENED, NARROWED, CHANGED, EQUIVALENT = "broadened", "narrowed", "changed", "equivalent"
 # Why a side gives no answer in a situation, in the order they are checked. NO_SITUATION: the side's
 # vocabulary lacks a value the situation names (a value of an enum fact the other side added or
-# withdrew), for names compared with ``lacks`` (``compare``).
+# withdrew), for names compared with ``lacks`` (``compare``), or its own constraints rule the
+# situation out where the other side's allow it.
 NOT_DEFINED, NOT_ASKED, CONFLICT, NO_RULE = "not defined", "not asked", "conflict", "no rule"
 NO_SITUATION = "no situation"
 _REASONS = (NOT_DEFINED, NO_SITUATION, NOT_ASKED, CONFLICT, NO_RULE)
@@ -237,6 +244,10 @@ class Side:
         self._core: tuple[object, Vocabulary, Core] | None = None  # shared with the other side, see _shared_core
         self._memo: tuple[Core, dict[str, Node]] | None = None  # predicates' sets, per core
         self._unconstrained = Vocabulary(vocabulary.facts, ())
+        # The facts compared with the edition's own constraints (``spaces``); None when both sides
+        # have the same vocabulary.
+        self.constrained = Vocabulary(vocabulary.facts, own.constraints) if own is not None else None
+        self.rules_out = frozenset(c.never for c in (own or vocabulary).constraints)  # what they say, not their words
 
     def meaning(self, kind: str, name: str, core: Core) -> _Meaning:
         """The name's outcomes as sets over ``core``; one outcome, NOT_DEFINED, when this side lacks it."""
@@ -323,7 +334,57 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
     facts = sorted(mo.facts | mn.facts)
     if lacks is not None:
         mo, mn = _without(mo, lacks[0], core), _without(mn, lacks[1], core)
-    allowed = allowed_space(core, vocabulary, facts)
+    allowed, own_old, own_new = spaces(core, old, new, vocabulary, facts)
+    return compared(kind, name, _allowed_only(mo, own_old, core), _allowed_only(mn, own_new, core),
+                    core, allowed, facts, old.own, new.own)
+
+
+def spaces(core: Core, old: Side, new: Side, vocabulary: Vocabulary,
+           facts: list[str]) -> tuple[Node, Node | None, Node | None]:
+    """The situations over ``facts`` that either side's constraints allow, and those each side's own
+    allow; both None when they allow the same (the same vocabulary, or constraints that changed
+    elsewhere), so that nothing more is computed for them."""
+    if old.constrained is None or new.constrained is None or _same_constraints(old, new):
+        return allowed_space(core, vocabulary, facts), None, None
+    # Each side's constraints read in its own order, as its rules are.
+    own_old = allowed_space(with_orders(core, old.orders), old.constrained, facts)
+    own_new = allowed_space(with_orders(core, new.orders), new.constrained, facts)
+    if own_old == own_new:
+        return own_old, None, None
+    return own_old | own_new, own_old, own_new
+
+
+def _same_constraints(old: Side, new: Side) -> bool:
+    """Both sides' constraints rule out the same, read alike: the same conditions (whatever their ids
+    and words), none reading an ordered fact whose order changed."""
+    if old.rules_out != new.rules_out:
+        return False
+    moved = {f for f in old.orders.keys() | new.orders.keys() if old.orders.get(f) != new.orders.get(f)}
+    return not any(facts_used(c, {}) & moved for c in old.rules_out)
+
+
+def _allowed_only(meaning: _Meaning, allowed: Node | None, core: Core) -> _Meaning:
+    """``meaning`` with no answer (NO_SITUATION) where its side's own constraints rule out (outside
+    ``allowed``; None: nowhere)."""
+    if allowed is None:
+        return meaning
+    outcomes = {key: r & allowed for key, r in meaning.outcomes.items()}
+    outcomes[("none", NO_SITUATION)] = outcomes.get(("none", NO_SITUATION), core.false) | ~allowed
+    explain = meaning.explain
+
+    def explained(state: dict) -> tuple[Answer | None, tuple[str, ...]]:
+        if core.situation(state) & allowed == core.false:
+            return None, ()
+        return explain(state)
+
+    return _Meaning(meaning.facts, outcomes, explained)
+
+
+def compared(kind: str, name: str, mo: _Meaning, mn: _Meaning, core: Core, allowed: Node, facts: list[str],
+             own_old: Vocabulary | None, own_new: Vocabulary | None) -> Behaviour:
+    """Old and new meanings (each already giving NO_SITUATION where its side has no such situation)
+    compared over the ``allowed`` situations of ``facts``; ``own_*``: each side's vocabulary, for what
+    a witness names that it lacks (None when both are the same)."""
     found: list[tuple[Transition, Node]] = []
     for ko, ro in mo.outcomes.items():
         ro &= allowed
@@ -343,7 +404,7 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
         kinds[key] |= region
     states = [s for region in kinds.values() for s in smallest(core, region, facts, WITNESSES_PER_KIND)]
     states.sort(key=lambda s: rank(core, s))
-    witnesses = tuple(_witness(s, mo, mn, old.own, new.own, core) for s in states)
+    witnesses = tuple(_witness(s, mo, mn, own_old, own_new, core) for s in states)
     behaviour = Behaviour(name, kind, EQUIVALENT, witnesses, core.count(allowed, facts), transitions)
     gained, lost = behaviour.broadened > 0, behaviour.narrowed > 0
     other = behaviour.changed - behaviour.broadened - behaviour.narrowed > 0
@@ -379,13 +440,15 @@ def _without(meaning: _Meaning, lacks: dict[str, tuple[str, ...]], core: Core) -
 def unanswered(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
                added: bool) -> tuple[tuple[str, int], ...]:
     """Where the side that has a name (the new one when ``added``) gives no answer, by reason
-    (NOT_ASKED, NO_RULE, CONFLICT), over the allowed situations of both sides' facts as ``compare``
-    counts them: for a name of one side only, whose no-answer meets the other side's NOT_DEFINED
-    and is no transition."""
+    (NOT_ASKED, NO_RULE, CONFLICT), over the situations of both sides' facts that its own constraints
+    allow (elsewhere ``compare`` has it give none, NO_SITUATION): for a name of one side only, whose
+    no-answer meets the other side's NOT_DEFINED and is no transition."""
     core = _shared_core(old, new, vocabulary)
     mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
     facts = sorted(mo.facts | mn.facts)
-    allowed = allowed_space(core, vocabulary, facts)
+    allowed, own_old, own_new = spaces(core, old, new, vocabulary, facts)
+    own = own_new if added else own_old
+    allowed = allowed if own is None else own
     found = []
     for key, region in (mn if added else mo).outcomes.items():
         if key[0] == "none" and key[1] != NOT_DEFINED and (n := core.count(region & allowed, facts)):

@@ -17,18 +17,6 @@ from ..symbolic import with_orders
 from . import behaviour as B
 
 
-class _Restricted:
-    """A side whose meaning of one decision is given (what ``compare`` reads of a side)."""
-
-    def __init__(self, side: B.Side, meaning):
-        self.own = side.own
-        self._meaning = meaning
-        self._core = None
-
-    def meaning(self, kind: str, name: str, core) -> object:
-        return self._meaning
-
-
 def _sets(side: B.Side, name: str, core):
     """The side's model of the decision and its decision sets (None when the side has no such decision)."""
     if name not in side.edition.decisions:
@@ -126,6 +114,11 @@ def clause_compare(name: str, sides: tuple[B.Side, B.Side], vocabulary: Vocabula
     core = B._shared_core(old, new, vocabulary)
     mo = old.meaning("decision", name, core)
     mn = new.meaning("decision", name, core)
+    facts = sorted(mo.facts | mn.facts)
+    # Each side with its own constraints (``behaviour.spaces``) before the two are mixed: where these
+    # clauses decide, a situation that the new side rules out (or that the old one did) is theirs.
+    allowed, own_old, own_new = B.spaces(core, old, new, vocabulary, facts)
+    mo, mn = B._allowed_only(mo, own_old, core), B._allowed_only(mn, own_new, core)
     found = (_sets(old, name, core), _sets(new, name, core))
     mine_old, mine_new = _decides(found[0], core, old_refs), _decides(found[1], core, new_refs)
     mine = (mine_old & ~_asked(found[1], core)) | (mine_new & ~_asked(found[0], core)) if only_unasked \
@@ -140,6 +133,4 @@ def clause_compare(name: str, sides: tuple[B.Side, B.Side], vocabulary: Vocabula
         return (b, cb) if old_refs.intersection(ca) or new_refs.intersection(cb) else (a, ca)
 
     here = B._Meaning(mo.facts | mn.facts, outcomes, explain)
-    r_old, r_new = _Restricted(old, mo), _Restricted(new, here)
-    r_old._core = (r_new, vocabulary, core)  # the same manager as the sides' (behaviour._shared_core)
-    return B.compare("decision", name, r_old, r_new, vocabulary)
+    return B.compared("decision", name, mo, here, core, allowed, facts, old.own, new.own)

@@ -5,8 +5,10 @@ predicate it uses, as two editions define them: rules of every kind, some
 exceptions, constraints (some tying the facts to one no rule tests), and,
 for some pairs, a new vocabulary that adds an enum value and reorders the
 ordered fact (so each side compares in its own order over the two joined).
-Enumerating every allowed situation with the reference evaluator is the
-truth: the counts of each way the answer changed, the direction, the
+Each side keeps its own constraints (read in its own order): a situation they
+rule out and the other side's allow is one that side gives no answer in
+(NO_SITUATION). Enumerating every situation either side allows with the
+reference evaluator is the truth: the counts of each way the answer changed, the direction, the
 witnesses (the smallest situations, in the former enumeration's order), and
 the descriptions (each inside its change wherever a situation is allowed, as
 wide as it can be, and together covering it when not capped).
@@ -22,8 +24,8 @@ import pytest
 
 from compiler.conditions import All, Any_, Cmp, Const, In, Not, Ref, compile_condition, facts_used
 from compiler.diagnostics import Location
-from compiler.diff.behaviour import (BROADENED, CHANGED, CONFLICT, EQUIVALENT, NARROWED, NO_RULE, NOT_ASKED,
-                                     NOT_DEFINED, Behaviour, Side, compare, merged_vocabulary)
+from compiler.diff.behaviour import (BROADENED, CHANGED, CONFLICT, EQUIVALENT, NARROWED, NO_RULE, NO_SITUATION,
+                                     NOT_ASKED, NOT_DEFINED, Behaviour, Side, compare, merged_vocabulary)
 from compiler.evaluate import DecisionModel, Space
 from compiler.model import Constraint, Decision, Fact, Predicate, Rule, Vocabulary
 
@@ -103,15 +105,27 @@ def pair(seed: int):
     return Side(None, old, vocabulary, own[0]), Side(None, new, vocabulary, own[1]), vocabulary
 
 
-def _truth(side: Side, kind: str):
+def _own_space(side: Side, facts: set[str]) -> Space:
+    """The situations over ``facts`` that the side's own constraints allow, read in its own order
+    (the comparison's facts, all values of both vocabularies)."""
+    vocabulary = side.vocabulary if side.own is None else Vocabulary(side.vocabulary.facts, side.own.constraints)
+    space = Space(vocabulary, facts)
+    space.constraints = [compile_condition(c.never, {}, orders=side.orders) for c in vocabulary.constraints
+                         if facts_used(c.never, {}) & set(facts)]
+    return space
+
+
+def _truth(side: Side, kind: str, space: Space):
     """What the side says in one situation, by the reference evaluator: (answer, why none)."""
     if kind == "predicate":
         test = compile_condition(Ref("p"), side._preds, orders=side.orders)
-        return lambda s: (test(s), None)
+        return lambda s: (test(s), None) if space.allowed(s) else (None, NO_SITUATION)
     model = DecisionModel(side.vocabulary, side.edition, "t.q", predicates=side._preds, orders=side.orders)
     given = model.space.given
 
     def decide(state):
+        if not space.allowed(state):
+            return None, NO_SITUATION
         if given is not None and not given(state):
             return None, NOT_ASKED
         result = model.evaluate(state)
@@ -143,9 +157,10 @@ def check(seed: int, kind: str) -> Behaviour:
     old, new, vocabulary = pair(seed)
     behaviour = compare(kind, "p" if kind == "predicate" else "t.q", old, new, vocabulary)
     facts = _facts(old, kind) | _facts(new, kind)
-    space = Space(vocabulary, facts)
-    states = list(space.states())
-    f_old, f_new = _truth(old, kind), _truth(new, kind)
+    own = (_own_space(old, facts), _own_space(new, facts))
+    space = Space(Vocabulary(vocabulary.facts, ()), facts)
+    states = [s for s in space.states() if own[0].allowed(s) or own[1].allowed(s)]
+    f_old, f_new = _truth(old, kind, own[0]), _truth(new, kind, own[1])
     changed: dict[tuple, list[dict]] = {}
     for state in states:
         a, b = f_old(state), f_new(state)
@@ -206,8 +221,9 @@ def test_predicates_agree_with_enumeration(start):
 
 
 def test_the_generated_pairs_reach_every_kind_of_change():
-    """The generator is worth its runs: every direction, every reason for no answer, enum answers,
-    capped descriptions and two vocabularies all occur."""
+    """The generator is worth its runs: every direction, every reason for no answer (no such
+    situation: two vocabularies' constraints), enum answers, capped descriptions and two
+    vocabularies all occur."""
     seen: set[str] = set()
     for seed in SEEDS:
         old, new, vocabulary = pair(seed)
@@ -218,8 +234,8 @@ def test_the_generated_pairs_reach_every_kind_of_change():
         seen |= {"capped" for t in b.transitions if t.undescribed}
         if old.own is not None:
             seen.add("two vocabularies")
-    assert seen >= {BROADENED, NARROWED, CHANGED, EQUIVALENT, NO_RULE, NOT_ASKED, CONFLICT, "enum", "capped",
-                    "two vocabularies"}
+    assert seen >= {BROADENED, NARROWED, CHANGED, EQUIVALENT, NO_RULE, NOT_ASKED, CONFLICT, NO_SITUATION, "enum",
+                    "capped", "two vocabularies"}
 
 
 def test_a_side_without_the_name_gives_no_answer_anywhere():
