@@ -338,9 +338,9 @@ class _Differ:
             for c in changes:
                 through = [p for p in self._predicates_of.get(id(c), ()) if key in reach[p]]
                 if any((r["kind"], r["name"]) == key for r in c.names):
-                    charged.append(clause_name(c))
+                    charged.append(N.Charge(clause_name(c), c.fingerprint))
                 elif through:
-                    charged.append(f"{clause_name(c)} (through {', '.join(through)})")
+                    charged.append(N.Charge(clause_name(c), c.fingerprint, tuple(through)))
             uses = tuple(p for p in changed_predicates if key in reach[p] and key != ("predicate", p)) \
                 if found[key].status == N.CHANGED else ()
             facts = tuple(sorted(self._read.get(key, ()))) if found[key].status == N.CHANGED else ()
