@@ -191,14 +191,31 @@ def test_each_editions_vocabulary_comes_back_from_the_cache_where_it_was_declare
     assert (diseased.path, diseased.line) == (cache.shown_path(root, "editions/b/_vocabulary.yaml"), 3)
 
 
-def _age(root: Path, seconds: int) -> None:
-    """Every file of the rulebook last modified ``seconds`` ago."""
+def _age(root: Path, seconds: int, now: int | None = None) -> None:
+    """Every file of the rulebook last modified ``seconds`` before ``now`` (ns; the wall clock's when None)."""
     import os
     import time
 
-    then = time.time_ns() - seconds * 1_000_000_000
+    then = (time.time_ns() if now is None else now) - seconds * 1_000_000_000
     for path in root.rglob("*"):
         os.utime(path, ns=(then, then))
+
+
+class _StoppedClock:
+    """``compiler.cache``'s ``time`` with the wall clock stopped at an instant the test chooses.
+
+    Only ``time_ns`` is there: a fingerprint reading any other clock fails loudly instead of
+    depending again on how long a loaded machine took between two lines of a test.
+    """
+
+    def __init__(self, ns: int) -> None:
+        self.ns = ns
+
+    def time_ns(self) -> int:
+        return self.ns
+
+
+NOW = 1_700_000_000_000_000_000  # a fixed instant (2023-11-14 UTC): the real wall clock is never read
 
 
 def test_a_fingerprint_reads_again_only_files_whose_size_or_time_changed(tmp_path):
@@ -213,18 +230,34 @@ def test_a_fingerprint_reads_again_only_files_whose_size_or_time_changed(tmp_pat
     assert (again.hashed, again.key != first.key, again.files == cache.fingerprint(root).files) == (1, True, True)
 
 
-def test_a_file_changed_as_it_was_hashed_is_read_again_though_its_size_and_time_are_the_same(tmp_path):
-    # git's "racy" files: the same size and modification time, other bytes, within the clock's tick
+@pytest.mark.parametrize("stall_ns,expected", [
+    pytest.param(0, (1, True), id="hashed-in-the-tick-it-was-written"),
+    pytest.param(cache.RACY_NS, (1, True), id="hashed-RACY_NS-after-it-was-written"),
+    # What a stall of more than RACY_NS between writing and hashing did to this test when it read the
+    # wall clock: the file counts as old, and its unseen change keeps the old hash (git's trade-off too).
+    pytest.param(cache.RACY_NS + 1, (0, False), id="hashed-later-the-change-is-unseen"),
+])
+def test_a_file_changed_as_it_was_hashed_is_read_again_though_its_size_and_time_are_the_same(
+        tmp_path, monkeypatch, stall_ns, expected):
+    # git's "racy" files: the same size and modification time, other bytes, within the clock's tick.
+    # The times are set relative to a clock the test holds, so no real stall can move a file out of
+    # the window (it once did: a pause of ~2 s between writing the files and hashing them).
     import os
 
     root = tmp_path / "book"
     shutil.copytree(MINIMAL, root)
-    _age(root, 0)
-    first = cache.fingerprint(root)  # the files are new: modified within RACY_NS of the fingerprint
+    _age(root, 60, now=NOW)  # every other file is old: taken from the first fingerprint, not read again
     cure = root / "editions" / "v2" / "cure.yaml"
-    stat = cure.stat()
-    cure.write_text(cure.read_text().replace("Cure", "Cura", 1))
-    os.utime(cure, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-    assert cure.stat().st_size == stat.st_size
+    written = NOW - stall_ns
+    os.utime(cure, ns=(written, written))
+    monkeypatch.setattr(cache, "time", _StoppedClock(NOW))
+    first = cache.fingerprint(root)
+    assert first.taken == NOW
+    recorded = first.stats["editions/v2/cure.yaml"][:2]
+    cure.write_bytes(cure.read_bytes().replace(b"Cure", b"Cura", 1))
+    os.utime(cure, ns=(written, written))
+    assert [cure.stat().st_size, cure.stat().st_mtime_ns] == recorded == [recorded[0], written]
+    fresh = cache.fingerprint(root)
+    assert fresh.key != first.key  # the bytes did change
     again = cache.fingerprint(root, first)
-    assert (again.key != first.key, again.files == cache.fingerprint(root).files) == (True, True)
+    assert (again.hashed, again.key == fresh.key) == expected

@@ -12,7 +12,6 @@ A constraint of one side only says how many situations of its facts it rules out
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
@@ -37,6 +36,26 @@ class Answered:
 
 
 @dataclass(frozen=True)
+class Charge:
+    """A change charged with a name: the change as the formats name it (``present.clause_name``:
+    'cure#curable', 'heal#a -> heal#b', 'battle (heading)'), its fingerprint (which finds it among the
+    diff's changes), and the changed predicates it reached the name through (none when its own rules
+    answer the name, or declare it)."""
+
+    clause: str
+    fingerprint: str
+    through: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """As the text shows it: 'cure#curable (through curable)'."""
+        return self.clause + (f" (through {', '.join(self.through)})" if self.through else "")
+
+    def as_json(self) -> dict:
+        return {"clause": self.clause, "fingerprint": self.fingerprint, "through": list(self.through)}
+
+
+@dataclass(frozen=True)
 class NameChange:
     """A decision, predicate or constraint added, removed, or whose answers changed."""
 
@@ -50,7 +69,7 @@ class NameChange:
     situations: int = 0  # allowed situations of its facts
     answers: tuple[Answered, ...] = ()  # added or removed: each answer it gives, most situations first
     behaviour: Behaviour | None = None  # changed: the whole comparison of old and new
-    changes: tuple[str, ...] = ()  # the changes charged with it (clause names, as the formats show them)
+    changes: tuple[Charge, ...] = ()  # the changes charged with it
     conformance: dict | None = None  # previous suite's cases that flip (compiler.diff.conformance_impact)
     # added or removed: where it gives no answer, by reason ("not asked", "no rule", "conflict"), with counts
     unanswered_reasons: tuple[tuple[str, int], ...] = ()
@@ -78,12 +97,14 @@ class NameChange:
     def as_json(self) -> dict:
         return {"kind": self.kind, "name": self.name, "status": self.status, "term": self.term,
                 "meaning": self.meaning, "old_clauses": list(self.old_clauses),
-                "new_clauses": list(self.new_clauses), "changes": list(self.changes),
+                "new_clauses": list(self.new_clauses), "changes": [c.text for c in self.changes],
                 "situations": self.situations, "unanswered": self.unanswered,
                 "answers": [a.as_json() for a in self.answers],
                 "behaviour": self.behaviour.as_json() if self.behaviour else None,
                 "conformance": self.conformance, "unanswered_reasons": dict(self.unanswered_reasons),
-                "predicates": list(self.predicates), "facts": list(self.facts), "old_meaning": self.old_meaning}
+                "predicates": list(self.predicates), "facts": list(self.facts), "old_meaning": self.old_meaning,
+                # the changes as data: "changes" holds them as the text shows them
+                "charged": [c.as_json() for c in self.changes]}
 
 
 def of_side(kind: str, name: str, compared: Behaviour, edition: Edition, added: bool) -> NameChange:
@@ -216,23 +237,7 @@ def _many(n: int, word: str = "situation") -> str:
 def changed_by(change: NameChange) -> str:
     """'changed by heal#a, heal#b'; 'added with battle#step-2': the changes that refer to it."""
     verb = "changed by" if change.status == CHANGED else f"{change.status} with"
-    return f"{verb} {', '.join(change.changes)}"
-
-
-#: How ``engine`` charges a change reaching a name through a changed predicate it uses:
-#: 'cure#curable (through curable)' (no clause ref or predicate name holds " (through ").
-_THROUGH = re.compile(r"(.*) \(through (.*)\)")
-
-
-def charged(change: NameChange) -> list[tuple[str, tuple[str, ...]]]:
-    """Each change charged with it as (its clause, the changed predicates it reached it through):
-    ('cure#curable', ('curable',)), ('cure#not-stunned', ()), so that a format shows refs and names
-    as code and 'through' as words."""
-    out = []
-    for entry in change.changes:
-        found = _THROUGH.fullmatch(entry)
-        out.append((found[1], tuple(found[2].split(", "))) if found else (entry, ()))
-    return out
+    return f"{verb} {', '.join(c.text for c in change.changes)}"
 
 
 def clauses_words(change: NameChange) -> str | None:

@@ -255,8 +255,8 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
         line += (escape(name.meaning) if name.meaning else "") + where
     if name.changes:
         verb = "changed by" if name.status == N.CHANGED else f"{name.status} with"
-        line += f"; {verb} " + ", ".join(code(ref) + (" (through " + ", ".join(map(code, through)) + ")"
-                                                      if through else "") for ref, through in N.charged(name))
+        line += f"; {verb} " + ", ".join(code(c.clause) + (" (through " + ", ".join(map(code, c.through)) + ")"
+                                                        if c.through else "") for c in name.changes)
     out = [line + _breaks(name.conformance)]
     for head, parts in N.words(name) if name.behaviour is None else ():
         parts = [] if "witnesses" in drop else parts  # the descriptions go with the situation tables
@@ -315,7 +315,7 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
         uses = ", ".join(f"{code(u['ref'])} ({escape(use_words(u))})" for u in change.impact)
         out += [f"Used by: {uses}", ""]
     for flag in change.drift:
-        out += [f"⚠️ Drift: {escape(flag)}", ""]
+        out += [f"⚠️ Drift: {flag.written(code, escape)}", ""]
     return out
 
 

@@ -44,6 +44,9 @@ def _line(lines: list[str], start: str) -> int:
 def test_decisions_of_one_side_only_are_reported_removed_and_added_with_what_they_answer():
     """battle-resolution#step-2: its rules went to decisions of one side only; each decision is an entry."""
     result = _result("rules-to-a-new-decision")
+    fingerprints = {c.clause: c.fingerprint for c in result.changes}
+    charged = [{"clause": "battle (heading)", "fingerprint": fingerprints[None], "through": []},
+               {"clause": "battle#step-2", "fingerprint": fingerprints["step-2"], "through": []}]
     assert [n.as_json() for n in result.names] == [
         {"kind": "decision", "name": "battle.may_rescue", "status": "removed", "term": "battle",
          "meaning": "Whether a rescue may be attempted.", "old_clauses": ["battle#step-2"], "new_clauses": [],
@@ -55,13 +58,13 @@ def test_decisions_of_one_side_only_are_reported_removed_and_added_with_what_the
              {"id": "battle.may_rescue-1fe9723f7ee4", "name": "battle.may_rescue[paralyzed]", "expected": False,
               "now": ["not defined"]}]},
          "unanswered_reasons": {"no rule": 1}, "predicates": [], "facts": [],
-         "old_meaning": None},
+         "old_meaning": None, "charged": charged},
         {"kind": "decision", "name": "battle.rescue_succeeds", "status": "added", "term": "battle",
          "meaning": "Whether a rescue succeeds.", "old_clauses": [], "new_clauses": ["battle#step-2"],
          "changes": ["battle (heading)", "battle#step-2"], "situations": 2, "unanswered": 1,
          "answers": [{"answer": False, "situations": 1, "descriptions": ["whenever paralyzed"]}],
          "behaviour": None, "conformance": None, "unanswered_reasons": {"no rule": 1}, "predicates": [],
-         "facts": [], "old_meaning": None},
+         "facts": [], "old_meaning": None, "charged": charged},
     ]
     step = next(c for c in result.changes if c.clause == "step-2")
     assert (step.kind, step.level) == ("semantic", "rule-change")
@@ -113,8 +116,8 @@ def test_a_split_whose_answers_are_the_same_is_not_charged_with_the_decision_s_c
         ("rescue", "rescue", "semantic", "rule-change", [("targeting.location", "changed")],
          ({"kind": "decision", "name": "targeting.location", "status": "changed"},))]
     [name] = result.names
-    assert (name.name, name.status, name.changes, name.behaviour.extent()) == (
-        "targeting.location", "changed", ("targeting#rescue",), "changed: answer changed in 1 of 3 situations")
+    assert (name.name, name.status, [c.text for c in name.changes], name.behaviour.extent()) == (
+        "targeting.location", "changed", ["targeting#rescue"], "changed: answer changed in 1 of 3 situations")
 
 
 def test_the_decision_s_change_is_shown_once_with_its_witnesses():
@@ -170,4 +173,6 @@ def test_a_decision_changed_through_a_predicate_names_the_change_of_the_predicat
     cure#curable's predicate (which its rule uses) now holds of diseased characters."""
     book = load_rulebook(DIFF.parent / "vocab")
     [may_target] = [n for n in diff_editions(book, "a", book, "b").names if n.name == "cure.may_target"]
-    assert may_target.changes == ("cure#curable (through curable)", "cure#not-stunned")
+    assert [c.text for c in may_target.changes] == ["cure#curable (through curable)", "cure#not-stunned"]
+    assert [(c.clause, c.through) for c in may_target.changes] == [("cure#curable", ("curable",)),
+                                                                   ("cure#not-stunned", ())]

@@ -40,7 +40,9 @@ def test_the_clause_that_now_answers_where_the_old_edition_did_not_ask_is_a_rule
         (None, "not asked", False, None, 2, ["whenever not paralyzed and not poisoned"]),
         (None, "not asked", True, None, 2, ["whenever paralyzed and not poisoned"])]
     [name] = result.names
-    assert (name.name, name.status, name.changes) == ("cure.may_target", "changed", ("cure (heading)", "cure#targets"))
+    assert (name.name, name.status, [c.as_json() for c in name.changes]) == ("cure.may_target", "changed", [
+        {"clause": "cure (heading)", "fingerprint": result.changes[0].fingerprint, "through": []},
+        {"clause": "cure#targets", "fingerprint": targets.fingerprint, "through": []}])
 
 
 def test_the_text_lists_the_clause_with_a_note_and_refers_to_the_decision():

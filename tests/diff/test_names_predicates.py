@@ -42,7 +42,8 @@ def test_a_changed_predicate_is_listed_with_its_counts_descriptions_and_defining
         "meaning": "A cure can help the character.", "old_clauses": ["cure#curable"],
         "new_clauses": ["cure#curable"], "changes": ["cure#curable"], "situations": 4, "unanswered": None,
         "answers": [], "behaviour": PREDICATE_BEHAVIOUR, "conformance": None, "unanswered_reasons": {},
-        "predicates": [], "facts": [], "old_meaning": None}
+        "predicates": [], "facts": [], "old_meaning": None,
+        "charged": [{"clause": "cure#curable", "fingerprint": result.changes[0].fingerprint, "through": []}]}
     decision = by_name[("decision", "cure.may_target")]
     # the decision refers to the predicate's entry
     assert (decision["status"], decision["predicates"], decision["changes"], decision["unanswered"]) == (
@@ -127,11 +128,16 @@ def test_json_refers_from_the_change_to_the_predicate():
     assert [c["names"] for c in data["changes"]] == [[{"kind": "predicate", "name": "curable", "status": "changed"}]]
 
 
-def test_a_change_charged_through_predicates_splits_into_its_clause_and_their_names():
-    """What the Markdown shows as code ('`cure#a` (through `curable`, `healable`)'), as the engine charges it."""
-    from compiler.diff.names import NameChange, charged
+def test_a_change_charged_through_predicates_is_written_from_its_data():
+    """What the text shows ('cure#a (through curable, healable)') and the Markdown shows as code
+    ('`cure#a` (through `curable`, `healable`)'), written from the charge, never parsed back."""
+    from compiler.diff.names import Charge, NameChange, changed_by
+    from compiler.diff.render_markdown import _name
 
-    name = NameChange("decision", "cure.may_target", "changed", "cure", None,
-                      changes=("cure#a (through curable, healable)", "cure#a-b -> cure#c", "cure (heading)"))
-    assert charged(name) == [("cure#a", ("curable", "healable")), ("cure#a-b -> cure#c", ()),
-                             ("cure (heading)", ())]
+    name = NameChange("decision", "cure.may_target", "removed", "cure", None,
+                      changes=(Charge("cure#a", "f1", ("curable", "healable")), Charge("cure#a-b -> cure#c", "f2"),
+                               Charge("cure (heading)", "f3")))
+    assert changed_by(name) == "removed with cure#a (through curable, healable), cure#a-b -> cure#c, cure (heading)"
+    assert _name(name, "v1", "v2", set())[0] == (
+        "- `cure.may_target` (decision, removed): ; removed with `cure#a` (through `curable`, `healable`), "
+        "`cure#a-b -> cure#c`, `cure (heading)`")
