@@ -266,6 +266,10 @@ class Side:
                             lambda s: (test(s), clause))
         if name not in self.edition.decisions:
             return _absent(core)
+        model = self._model(name)
+        return _Meaning(set(model.facts), _decision_outcomes(DecisionSets(model, view)), _decide(model))
+
+    def _model(self, name: str) -> DecisionModel:
         model = self._models.get(name)
         if model is None:
             # The predicates once per side, not copied out of the edition for every model.
@@ -273,7 +277,13 @@ class Side:
             # both sides' facts, once), not what a side answers in one.
             model = self._models[name] = DecisionModel(self._unconstrained, self.edition, name,
                                                        predicates=self._preds, orders=self.orders)
-        return _Meaning(set(model.facts), _decision_outcomes(DecisionSets(model, view)), _decide(model))
+        return model
+
+    def facts(self, kind: str, name: str) -> set[str]:
+        """The facts the name reads on this side (``meaning``'s, without its sets); none when it lacks it."""
+        if kind == "predicate":
+            return facts_used(Ref(name), self._preds) if name in self.edition.predicates else set()
+        return set(self._model(name).facts) if name in self.edition.decisions else set()
 
 
 def _absent(core: Core) -> _Meaning:
@@ -321,15 +331,24 @@ Lacks = tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]
 
 
 def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
-            lacks: Lacks | None = None) -> Behaviour:
+            lacks: Lacks | None = None, apart_only: bool = False) -> Behaviour:
     """Compare ``name`` as old and new define it (see the module docstring).
 
     With ``lacks``, a side gives no answer (NO_SITUATION) where a fact takes a value its vocabulary
     lacks, instead of what its rules would answer there if read over both vocabularies: for a name
     whose rules did not change, that reading would make a value added to (or withdrawn from) an
     unordered fact change nothing, and read a value new to an ordered fact by the old order, where the
-    edition that has it now answers in situations the other could not have."""
+    edition that has it now answers in situations the other could not have.
+
+    With ``apart_only`` (a name whose rules did not change, compared for a changed constraint), it is
+    equivalent, its sets never built, when both sides' constraints allow the same situations of its
+    facts (``spaces``): its rules then answer the same everywhere."""
     core = _shared_core(old, new, vocabulary)
+    if apart_only:
+        facts = sorted(old.facts(kind, name) | new.facts(kind, name))
+        allowed, own_old, _ = spaces(core, old, new, vocabulary, facts)
+        if own_old is None:
+            return Behaviour(name, kind, EQUIVALENT, (), core.count(allowed, facts), ())
     mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
     facts = sorted(mo.facts | mn.facts)
     if lacks is not None:

@@ -545,7 +545,8 @@ class _Differ:
                 N.of_side(key[0], key[1], compare(key[0], key[1], fo, fn, self.vocabulary),
                           (fn if added else fo).edition, added),
                 unanswered_reasons=unanswered(key[0], key[1], fo, fn, self.vocabulary, added))
-        return {key: compare(key[0], key[1], fo, fn, self.vocabulary, self._lacks.get(key)) for key in both}
+        return {key: compare(key[0], key[1], fo, fn, self.vocabulary, self._lacks.get(key),
+                             apart_only=key in self._ruled and not self._read[key]) for key in both}
 
     # -- the finished change ------------------------------------------------------------------
 
