@@ -191,6 +191,16 @@ def anchors(changes) -> list[str]:
     return out
 
 
+def drift(change) -> tuple[str, ...]:
+    """The change's drift flags, each in the diff's own words (its HTML report prints each as "Drift: ..."):
+    why a clause with no rule of its own, a sentence moved and reworded, or an unread predicate's change
+    was graded no rule change, and words the text now names (or no longer names) that its rules do not test
+    (or still test). Review notes: the page shows them under each change and counts them in the summary,
+    never in "For players". The one place the page reads them, so a change in how the diff carries them
+    is made here."""
+    return tuple(change.drift)
+
+
 def breaks(change) -> str | None:
     """What of the previous edition's suite the change breaks, as the diff says it
     ("1 of 2 cases of v1's suite flips: ..."), or None."""
