@@ -205,6 +205,9 @@ class _Builder:
         self.names_checked: set[tuple] = set()  # while remembering: this load's keys into _NAMES_CHECKED
         self.root_resolved = root.resolve()
         self.inside: set[Path] = {root}  # folders found inside the rulebook folder (``outside``)
+        # each declared source -> whether it is there: no fingerprint hashes them, so a check's result is
+        # kept only with them and holds only while they are (compiler/checking.py)
+        self.sources: dict[str, bool] = {}
 
     # -- helpers --------------------------------------------------------------
 
@@ -381,6 +384,7 @@ class _Builder:
             result.append({**ed, "loc": main.at(path)})
         return result
     def _check_source(self, doc: Document, path: tuple, source: str) -> None:
+        self.sources[source] = False
         target = (self.root / source).resolve()
         if not target.is_relative_to(self.root.resolve()):
             self.error(doc.at(path), f"source '{source}' lies outside the rulebook folder",
@@ -391,6 +395,7 @@ class _Builder:
         except OSError as exc:  # a folder on the way cannot be searched
             self.error(doc.at(path), f"cannot read source file '{source}': {exc.strerror or exc}")
             return
+        self.sources[source] = present
         if not present:
             existing = [str(p.relative_to(self.root)) for p in (self.root / "sources").glob("*")] \
                 if (self.root / "sources").is_dir() else []

@@ -714,16 +714,25 @@ def _json(text):
         raise CacheError(f"unreadable index column: {exc}") from exc
 
 
-def _sources_present(root: Path, sources: list[str]) -> bool:
+def sources_present(root: Path, sources: Iterable[str]) -> bool:
+    """Whether every source is a file inside the rulebook folder, as the build requires of a declared
+    source (build._check_source); ValueError for a name no file can have (a NUL in a forged entry)."""
     top = root.resolve()
     for source in sources:
+        target = (root / source).resolve()
         try:
-            target = (root / source).resolve()
-        except ValueError as exc:  # a NUL in a forged entry's path
-            raise CacheError(f"not a path: {source!r}") from exc
-        if not target.is_relative_to(top) or not target.is_file():
+            if not target.is_relative_to(top) or not target.is_file():
+                return False
+        except OSError:  # a folder on the way cannot be searched: the build reports it
             return False
     return True
+
+
+def _sources_present(root: Path, sources: list[str]) -> bool:
+    try:
+        return sources_present(root, sources)
+    except ValueError as exc:
+        raise CacheError(f"not a path among {sources!r}") from exc
 
 
 def _meta_paths(root: Path, book: Rulebook) -> dict[str, str]:

@@ -53,7 +53,7 @@ def _check(root: Path, use_cache: bool) -> Checked:
     key = whole_key(fp.key, root)
     held = cache.proofs([key]).get(key)
     whole = decode_outcome(held) if held is not None else None
-    if whole is not None:
+    if whole is not None and _sources_there(root, whole[2]):
         return Checked(whole[0], whole[1], whole=True)
     # imported only past the cache: a check of unchanged files needs none of them
     from .recheck import base_key, full, incremental, state_key
@@ -86,7 +86,9 @@ def _keep(root: Path, cache, fp, key: str, proofs, outcome, top_at: str, base_at
     # unchanged while it was read (an incremental check verified each file it read itself)
     if outcome.read or _fingerprint(root, fp) == fp:
         stored = _store_book(root, cache, fp, outcome)  # a diff after this check starts warm
-        made = {**proofs.made, key: encode_outcome(outcome.problems, outcome.summary)}
+        made = dict(proofs.made)
+        if outcome.sources is not None:
+            made[key] = encode_outcome(outcome.problems, outcome.summary, outcome.sources)
         replaced: tuple[str, ...] = ()
         if outcome.state is not None:
             top = {k: v for k, v in outcome.state["top"].items() if k != "book"}
@@ -122,6 +124,16 @@ def _json(text: str | None):
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
+
+
+def _sources_there(root: Path, sources: list[str]) -> bool:
+    """Whether the declared sources a kept outcome found are all still there (else check again)."""
+    from .cache import sources_present
+
+    try:
+        return sources_present(root, sources)
+    except ValueError:  # a name no file has: a forged entry
+        return False
 
 
 def _cache():

@@ -12,6 +12,8 @@ else reads as missing, so the proof is made again):
 - per rulebook: the whole outcome of ``check`` (every problem and the summary
   line), keyed by the rulebook's fingerprint (every file the build reads) and
   the bytes of ``rulebook.lock``. An unchanged rulebook is not read again.
+  The build only looks whether a declared source is there, so the outcome is
+  kept only when all were, with their names, and serves only while they are.
 
 ``check`` also stores the rulebook it loaded in the cache, as ``diff`` does,
 so that a diff after a check starts warm.
@@ -139,21 +141,26 @@ def whole_key(fingerprint_key: str, root: Path) -> str:
     return _digest("rulebook", fingerprint_key, lock_digest, os.path.relpath(root))
 
 
-def encode_outcome(problems: list[Diagnostic], summary: str | None) -> str:
-    return json.dumps({"problems": json.loads(encode(problems)), "summary": summary}, ensure_ascii=True)
+def encode_outcome(problems: list[Diagnostic], summary: str | None, sources: list[str]) -> str:
+    """A whole check's outcome, with the declared sources it found there (it holds while they are)."""
+    return json.dumps({"problems": json.loads(encode(problems)), "summary": summary, "sources": sources},
+                      ensure_ascii=True)
 
 
-def decode_outcome(text: str) -> tuple[list[Diagnostic], str | None] | None:
+def decode_outcome(text: str) -> tuple[list[Diagnostic], str | None, list[str]] | None:
     try:
         data: Any = json.loads(text)
     except (ValueError, RecursionError):
         return None
-    if type(data) is not dict or set(data) != {"problems", "summary"}:
+    if type(data) is not dict or set(data) != {"problems", "summary", "sources"}:
         return None
     if not (data["summary"] is None or type(data["summary"]) is str):
         return None
+    sources = data["sources"]
+    if type(sources) is not list or not all(type(s) is str for s in sources):
+        return None
     problems = from_rows(data["problems"])
-    return None if problems is None else (problems, data["summary"])
+    return None if problems is None else (problems, data["summary"], sources)
 
 
 def summary_line(book: "Rulebook") -> str:

@@ -57,6 +57,9 @@ class Outcome:
     book: "Rulebook | None" = None  # the model, when a full check built it
     proved: int = 0  # decisions whose logic was checked (without proofs to keep)
     terms: "Mapping[str, Term]" = field(default_factory=dict)  # an incremental check: each edited file's term
+    # the declared sources, each there; None when one is not (a source put back changes no file the
+    # fingerprint hashes: such an outcome is not kept whole)
+    sources: list[str] | None = None
 
 
 # -- the state: a base a full check writes, and what each check after it changes -------------------
@@ -143,15 +146,16 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
         except RulebookError as exc:
             book, problems = None, exc.diagnostics
         left = _suggestions_left.get()
+    sources = sorted(builder.sources) if all(builder.sources.values()) else None
     if book is None:
         state = builder.state(None, [], [], None, left) if record else None
-        return Outcome(problems, None, state)
+        return Outcome(problems, None, state, sources=sources)
     groups: list = []
     found = logic_problems(book, proofs, groups)
     lock = lock_problems(book)
     summary = summary_line(book)
     state = builder.state(book, groups, lock, summary, left) if record else None
-    return Outcome(found + lock, summary, state, book=book, proved=len(groups))
+    return Outcome(found + lock, summary, state, book=book, proved=len(groups), sources=sources)
 
 
 def _recording(root: Path):
@@ -350,7 +354,10 @@ class _Incremental:
         base, top = self.base, self.top
         if not self.changed or lock_digest(self.root) != base["lock"]:
             raise _Stale("the lock")
-        if not all((self.root / s).is_file() for s in _strings(base["sources"])):
+        from .cache import sources_present
+
+        sources = _strings(base["sources"])
+        if not sources_present(self.root, sources):
             raise _Stale("a source")
         files, interfaces = base["files"], base["interfaces"]
         order = {e[0]: i for i, e in enumerate(base["editions"])}
@@ -387,14 +394,15 @@ class _Incremental:
         if problems:
             # a build with problems has no logic: what it was is not known from here on
             new.update(logic=None, summary=None, lock_problems=[])
-            return Outcome(sorted(set(problems), key=_sort_key), None, {"base": base, "top": new}, len(self.changed))
+            return Outcome(sorted(set(problems), key=_sort_key), None, {"base": base, "top": new}, len(self.changed),
+                           sources=sources)
         if top["logic"] is None or type(top["summary"]) is not str:
             raise _Stale("no logic recorded")
         new["logic"] = logic = dict(top["logic"])
         found = self._logic(logic)
         lock = _problems(top["lock_problems"])
         return Outcome(found + lock, top["summary"], {"base": base, "top": new}, len(self.changed),
-                       terms={rel: self.terms[rel] for rel in self.changed})
+                       terms={rel: self.terms[rel] for rel in self.changed}, sources=sources)
 
     # -- the edited files --------------------------------------------------------------------
 

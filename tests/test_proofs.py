@@ -88,3 +88,60 @@ def test_no_cache_neither_reads_nor_writes_it(book, tmp_path):
     assert (out.exit_code, out.stdout) == (0, SUMMARY + "\n")
     assert not (tmp_path / "cache").exists()
     assert _counts(check_rulebook(book, use_cache=False)) == (False, 0, 2)
+
+
+# A declared source is not one of the files the fingerprint hashes (the build only looks whether it
+# is there), so a result kept in the cache holds only while the same sources are there.
+DECLARED_SOURCE = Path(__file__).parent / "fixtures" / "proofs-declared-source"
+MISSING_SOURCE = [
+    "book/rulebook.yaml:7:62: error: source file 'sources/e1.txt' does not exist",
+    "  hint: put the source text at sources/e1.txt in the rulebook folder, or correct the path",
+    "1 problem found"]
+
+
+@pytest.fixture
+def sourced(book):
+    shutil.rmtree(book)
+    shutil.copytree(DECLARED_SOURCE, book)
+    return book
+
+
+def _check(book: Path, *options: str) -> tuple[int, str, list[str]]:
+    out = CliRunner().invoke(main, ["check", *options, str(book)])
+    return out.exit_code, out.stdout, out.stderr.splitlines()
+
+
+def test_a_declared_source_removed_after_a_passing_check_is_reported(sourced):
+    assert _check(sourced) == (0, SUMMARY + "\n", [])
+    assert _counts(check_rulebook(sourced)) == (True, 0, 0)
+    (sourced / "sources" / "e1.txt").unlink()
+    assert _check(sourced, "--no-cache") == (1, "", MISSING_SOURCE)
+    assert _check(sourced) == (1, "", MISSING_SOURCE)
+
+
+def test_a_declared_source_put_back_after_a_check_that_missed_it_passes(sourced, tmp_path):
+    (sourced / "sources" / "e1.txt").rename(tmp_path / "e1.txt")
+    assert _check(sourced) == (1, "", MISSING_SOURCE)
+    (tmp_path / "e1.txt").rename(sourced / "sources" / "e1.txt")
+    assert _check(sourced, "--no-cache") == (0, SUMMARY + "\n", [])
+    assert _check(sourced) == (0, SUMMARY + "\n", [])
+    assert _counts(check_rulebook(sourced)) == (True, 0, 0)
+
+
+def test_a_declared_source_removed_with_a_term_edited_is_reported(sourced):
+    # the incremental check (compiler/recheck.py) reads only the edited term file: the sources too are looked at
+    assert _check(sourced) == (0, SUMMARY + "\n", [])
+    term = sourced / "editions" / "e1" / "first.yaml"
+    term.write_text(term.read_text().replace("sections:\n", "sections:\n\n"))
+    (sourced / "sources" / "e1.txt").unlink()
+    assert _check(sourced, "--no-cache") == (1, "", MISSING_SOURCE)
+    assert _check(sourced) == (1, "", MISSING_SOURCE)
+
+
+def test_a_stored_outcome_without_its_sources_reads_as_missing():
+    from compiler.proofs import decode_outcome, encode_outcome
+
+    assert decode_outcome(encode_outcome([], SUMMARY, ["sources/e1.txt"])) == ([], SUMMARY, ["sources/e1.txt"])
+    assert decode_outcome('{"problems": [], "summary": null}') is None
+    assert decode_outcome('{"problems": [], "summary": null, "sources": ["a", 1]}') is None
+    assert decode_outcome('{"problems": [], "summary": null, "sources": "a"}') is None

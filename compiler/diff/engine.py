@@ -25,6 +25,7 @@ from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
 from .vocabulary import NO_CHANGES, VocabularyChanges, lacking, readers, reordered, vocabulary_changes
 from .fingerprint import fingerprint
+from .flags import Flag, Ident, flag
 from .inside import SubChange, sub_changes
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
@@ -57,7 +58,7 @@ class Change:
     old_term: str | None = None  # differs from new_term when a clause moved to another term
     new_term: str | None = None
     structure: tuple[dict, ...] = ()
-    drift: tuple[str, ...] = ()
+    drift: tuple[Flag, ...] = ()  # each its words and the identifiers it names (compiler.diff.flags)
     fingerprint: str = ""
     # When matched by declared lineage: {"keys": [lineage keys], "from": [old refs], "to": [new refs]}.
     lineage: dict | None = None
@@ -110,7 +111,7 @@ class Change:
             "new_section": self.new_section,
             "other_behaviours": [b.as_json() for b in self.behaviours[1:]],
             "structure": list(self.structure),
-            "drift": list(self.drift),
+            "drift": [f.text for f in self.drift],
             "redline_coarse": self.redline.coarse,
             "lineage": self.lineage,
             "step": self.step,
@@ -710,14 +711,14 @@ class _Differ:
         ruled = [any(c.rules for c in d[side]) for side in ("olds", "news")]
         return frozenset({L.DELETE} if ruled == [True, False] else {L.INSERT} if ruled == [False, True] else ())
 
-    def _carried_flags(self, d: dict, line: Redline, level: str) -> list[str]:
+    def _carried_flags(self, d: dict, line: Redline, level: str) -> list[Flag]:
         """For a rewording read as no rule change: each whole sentence that came or went with the
         clause's rules, so that a rule the sentence held beside them still shows to a reviewer."""
         if level == L.RULE_CHANGE or d["header"]:
             return []
         return [L.carried_flag(op, sentence) for op, sentence in L.carried_sentences(line, self._carried(d))]
 
-    def _reworded_flags(self, d: dict, kind: str, line: Redline, level: str) -> list[str]:
+    def _reworded_flags(self, d: dict, kind: str, line: Redline, level: str) -> list[Flag]:
         """For a merge or split read as a clarification: each sentence read as moved and reworded
         across it (``level.moved_and_reworded``), old and new, so that a rule the model does not hold
         still shows to a reviewer."""
@@ -739,14 +740,14 @@ class _Differ:
                                 (term is not mine or L.modelled(c))) if term else ""
                      for term in (pair.old, pair.new))
 
-    def _rule_less(self, d: dict, level: str) -> list[str]:
+    def _rule_less(self, d: dict, level: str) -> list[Flag]:
         """For an added or removed clause with no rule of its own read as a clarification, a drift flag
         saying why, so that a rule the model does not hold still shows to a reviewer."""
         if level != L.CLARIFICATION or d["has_meaning"] or d["header"]:
             return []
         return [d["covered"] if d["covered"] is not None else L.LIVES_ON]
 
-    def _covered(self, d: dict) -> str | None:
+    def _covered(self, d: dict) -> Flag | None:
         """Why an added or removed clause with no rule of its own is no rule change, as a drift flag: the
         model covers it (``level.covered``), or it heads subrules that carry the other side's (``level.subrules_heading``)."""
         if d["header"] or d["kind"] not in ("added", "removed") or d["has_meaning"]:
@@ -757,7 +758,7 @@ class _Differ:
         term, other = (pair.new, pair.old) if added else (pair.old, pair.new)
         reason = L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
         if reason is not None:
-            return L.COVERED + reason
+            return flag(L.COVERED, reason)
         return L.subrules_heading(clause, term.clauses, self._paired[1 if added else 0], added)
 
     def _answers_changed(self, d: dict, own: list, changed: list) -> bool:
@@ -783,14 +784,15 @@ class _Differ:
         defining = [c for c in d["olds"] + d["news"] if c.defines is not None and c.defines.name == b.name]
         return bool(defining) and not any(L.says_what_it_defines(c.text, b.name) for c in defining)
 
-    def _drift(self, d: dict, text: str, behaviour_changed: bool) -> list[str]:
+    def _drift(self, d: dict, text: str, behaviour_changed: bool) -> list[Flag]:
         """Drift flags (``classify.drift``); a heading's text is its declarations, so only a clause's
-        mentions of facts and values are compared with what its rules test."""
+        mentions of facts and values are compared with what its rules test. Their words quote the
+        labels the texts name (no identifier)."""
         clause = not d["header"]
         reworded = clause and d["has_meaning"] and text == K.REWORDED
-        return K.drift(text, behaviour_changed, clause and d["has_meaning"],
+        return [flag(f) for f in K.drift(text, behaviour_changed, clause and d["has_meaning"],
                        self._drift_side(self.old, d["olds"], d["old_text"], reworded),
-                       self._drift_side(self.new, d["news"], d["new_text"], reworded), self._labels())
+                       self._drift_side(self.new, d["news"], d["new_text"], reworded), self._labels())]
 
     def _drift_side(self, side, clauses: tuple, text: str | None, reworded: bool) -> K.Side:
         """What the clauses' conditions test, through the predicates they use (loaded only when compared)."""
@@ -887,10 +889,10 @@ class _Clauses:
         return tuple(clause for _, _, clause in sorted(hits, key=lambda h: h[:2]))
 
 
-def annotation_flag(predicate: str) -> str:
+def annotation_flag(predicate: str) -> Flag:
     """The drift flag of a predicate whose changed answers grade nothing (``_Differ._decides_no_play``)."""
-    return (f"the predicate {predicate} answers differently, but no rule or predicate of either edition reads it "
-            "and the text names no word it defines: its words decide the level")
+    return flag("the predicate ", Ident(predicate), " answers differently, but no rule or predicate of either edition "
+                "reads it and the text names no word it defines: its words decide the level")
 
 
 def _numbers(p: Pairing | None) -> dict | None:

@@ -72,6 +72,7 @@ from __future__ import annotations
 import re
 
 from .classify import keys_tested, normal_words
+from .flags import Flag, Ident, flag, listed
 from .redline import DELETE, EQUAL, INSERT, Redline, words
 from .steps import without_step_number
 
@@ -188,10 +189,10 @@ def moved_and_reworded(kind: str, redline: Redline, old_elsewhere: str = "", new
     return _moved(kind, redline, modelled, _counted(redline, old_elsewhere, new_elsewhere, carried, subject))
 
 
-def reworded_flag(kind: str, old: str, new: str) -> str:
+def reworded_flag(kind: str, old: str, new: str) -> Flag:
     """The drift flag of a sentence read as moved and reworded across a merge or split."""
     across = "merge" if kind == "merged" else "split"
-    return (f"the text no longer says “{old}” and now says “{new}”: read as one sentence moved and reworded "
+    return flag(f"the text no longer says “{old}” and now says “{new}”: read as one sentence moved and reworded "
             f"across the {across}, and the answers are the same")
 
 
@@ -305,11 +306,11 @@ def carried_sentences(redline: Redline, carried: frozenset[str]) -> list[tuple[s
     return [(op, s) for op in (DELETE, INSERT) if op in carried for s in _whole(redline, op)]
 
 
-def carried_flag(op: str, sentence: str) -> str:
+def carried_flag(op: str, sentence: str) -> Flag:
     """The drift flag of a sentence that came or went with the clause's rules."""
     if op == DELETE:
-        return f"the text no longer says “{sentence}”: it went with the clause's rules, and the answers are the same"
-    return f"the text now says “{sentence}”: it came with the clause's rules, and the answers are the same"
+        return flag(f"the text no longer says “{sentence}”: it went with the clause's rules, and the answers are the same")
+    return flag(f"the text now says “{sentence}”: it came with the clause's rules, and the answers are the same")
 
 
 def _contains(text: str, sentence: str) -> bool:
@@ -426,7 +427,8 @@ def _numbers(redline: Redline) -> bool:
 #: How a drift flag begins that says why a clause with no rule of its own is no rule change.
 COVERED = "no rule of its own; the editors' model covers it as "
 #: The drift flag of a clause with no rule of its own whose words all live on (``lives_on``).
-LIVES_ON = "no rule of its own; every word of it is said elsewhere: in the other edition or in a clause with rules of its own"
+LIVES_ON = flag("no rule of its own; every word of it is said elsewhere: in the other edition or in a clause with rules "
+                "of its own")
 
 
 def modelled(clause) -> bool:
@@ -434,8 +436,9 @@ def modelled(clause) -> bool:
     return bool(clause.rules or clause.defines or clause.steps or clause.table)
 
 
-def covered(clause, term, other, vocabulary) -> str | None:
-    """How the editors' model covers a clause with no rule of its own, in words, or None where it
+def covered(clause, term, other, vocabulary) -> Flag | None:
+    """How the editors' model covers a clause with no rule of its own, in words naming identifiers
+    (a drift flag's end, after ``COVERED``), or None where it
     does not (then the words decide). ``term``: the clause's term on its side; ``other``: that
     term on the other side (None where the term is new or withdrawn); ``vocabulary``: the side's.
 
@@ -455,20 +458,20 @@ def covered(clause, term, other, vocabulary) -> str | None:
                                                   for s in other.clauses)
             if elsewhere or not any(modelled(s) for s in steps):
                 return None
-            return f"a step of {c.steps.procedure}, whose other steps carry its rules"
+            return flag("a step of ", Ident(c.steps.procedure), ", whose other steps carry its rules")
     named = _value_named(clause, term, vocabulary)
     if named is not None:
-        return f"an item naming the value {named[1]} of {named[0]}, which its rules test"
+        return flag("an item naming the value ", Ident(named[1]), " of ", Ident(named[0]), ", which its rules test")
     if clause.text.rstrip().endswith(":"):
         section = next(s for s in term.sections if s.key == clause.section).clauses
         at = [c.id for c in section].index(clause.id)
         after = section[at + 1] if at + 1 < len(section) else None
         if after is not None and (modelled(after) or _value_named(after, term, vocabulary) is not None):
-            return f"a lead-in to {after.ref}"
+            return flag("a lead-in to ", Ident(after.ref))
     return None
 
 
-def subrules_heading(clause, clauses, carried: set[str], added: bool = True) -> str | None:
+def subrules_heading(clause, clauses, carried: set[str], added: bool = True) -> Flag | None:
     """Why a clause with no rule of its own, one sentence, is the heading of its subrules, or None:
     it has subrules (its number and a letter, among ``clauses``, its side's clauses of its term), some
     of them ``carried`` (paired with a clause of the other side): a heading put over rules that were
@@ -484,9 +487,8 @@ def subrules_heading(clause, clauses, carried: set[str], added: bool = True) -> 
     kept = [c.ref for c in subrules if c.ref in carried]
     if not kept:
         return None
-    return (f"no rule of its own; the heading of {', '.join(c.ref for c in subrules)}, "
-            + ("of which " + ", ".join(kept) + " carry rules of the edition before" if added else
-               "of which " + ", ".join(kept) + " live on in the edition after"))
+    return flag("no rule of its own; the heading of ", listed(c.ref for c in subrules), ", of which ", listed(kept),
+                " carry rules of the edition before" if added else " live on in the edition after")
 
 
 def _number(clause) -> str:

@@ -315,7 +315,7 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
         uses = ", ".join(f"{code(u['ref'])} ({escape(use_words(u))})" for u in change.impact)
         out += [f"Used by: {uses}", ""]
     for flag in change.drift:
-        out += [f"⚠️ Drift: {escape(flag)}", ""]
+        out += [f"⚠️ Drift: {flag.written(code, escape)}", ""]
     return out
 
 

@@ -108,7 +108,7 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
         plain.append("    used by: " + "; ".join(f"{u['ref']} ({use_words(u)})" for u in change.impact))
     out.extend(map(printable, plain))
     for flag in change.drift:
-        out.append("    " + paint(BOLD, "drift: ") + printable(flag))
+        out.append("    " + paint(BOLD, "drift: ") + printable(flag.text))
     return out
 
 

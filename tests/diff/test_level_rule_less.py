@@ -101,14 +101,14 @@ def test_a_new_rule_whose_subrules_all_carry_rules_of_the_edition_before_is_thei
     subrules = [_clause("r903-9a"), _clause("r903-9b"), _clause("r903-9c")]
     side = [_clause("r903-8"), heading, *subrules, _clause("r903-10")]
     carried = {c.ref for c in subrules}
-    assert subrules_heading(heading, side, carried) == (
+    assert subrules_heading(heading, side, carried).text == (
         "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, commander#r903-9c, "
         "of which commander#r903-9a, commander#r903-9b, commander#r903-9c carry rules of the edition before")
-    assert subrules_heading(heading, side, carried, added=False) == (
+    assert subrules_heading(heading, side, carried, added=False).text == (
         "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, commander#r903-9c, "
         "of which commander#r903-9a, commander#r903-9b, commander#r903-9c live on in the edition after")
     # A new subrule among them is graded on its own (CR 704.6d); the heading still heads them.
-    assert subrules_heading(heading, side, carried - {"commander#r903-9b"}) == (
+    assert subrules_heading(heading, side, carried - {"commander#r903-9b"}).text == (
         "no rule of its own; the heading of commander#r903-9a, commander#r903-9b, commander#r903-9c, "
         "of which commander#r903-9a, commander#r903-9c carry rules of the edition before")
     # Printed numbers, where the clauses have them, rather than ids.

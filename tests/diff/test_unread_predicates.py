@@ -33,12 +33,12 @@ def test_an_unread_list_predicate_whose_list_changes_is_a_clarification_still_li
         ("footnote", "reworded", "clarification")]
     footnote = by_clause["footnote"]
     assert footnote.names == (LISTED,)
-    assert footnote.drift == (ANNOTATION,)
+    assert [f.text for f in footnote.drift] == [ANNOTATION]
     assert [(b.name, b.direction, b.broadened, b.narrowed) for b in footnote.behaviours] == [
         ("footnoted_ability", "changed", 2, 1)]
     [entry] = result.names
-    assert (entry.kind, entry.name, entry.status, entry.changes) == (
-        "predicate", "footnoted_ability", "changed", ("reach#footnote",))
+    assert (entry.kind, entry.name, entry.status, [c.text for c in entry.changes]) == (
+        "predicate", "footnoted_ability", "changed", ["reach#footnote"])
 
 
 def test_the_reverse_of_an_unread_list_change_is_a_clarification_too():
