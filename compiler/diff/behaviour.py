@@ -354,6 +354,33 @@ def spaces(core: Core, old: Side, new: Side, vocabulary: Vocabulary,
     return own_old | own_new, own_old, own_new
 
 
+def constraints_apart(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
+                      ids: tuple[str, ...]) -> tuple[str, ...]:
+    """Of the constraints ``ids`` (added, withdrawn or changed between the sides' own vocabularies),
+    those that change which situations of the name's facts are allowed: each swapped alone into the
+    old side's constraints (its new version, or none when withdrawn), read in the old side's order.
+    When none does alone but the sides allow different situations, all of them (they do it together);
+    none when both sides have the same vocabulary."""
+    if old.own is None or new.own is None:
+        return ()
+    core = _shared_core(old, new, vocabulary)
+    facts = sorted(old.meaning(kind, name, core).facts | new.meaning(kind, name, core).facts)
+    view = with_orders(core, old.orders)
+    before = {c.id: c for c in old.own.constraints}
+    after = {c.id: c for c in new.own.constraints}
+
+    def allowed(constraints: dict) -> Node:
+        return allowed_space(view, Vocabulary(vocabulary.facts, tuple(constraints.values())), facts)
+
+    base = allowed(before)
+    apart = tuple(i for i in ids if allowed({**{k: c for k, c in before.items() if k != i},
+                                             **({i: after[i]} if i in after else {})}) != base)
+    if apart:
+        return apart
+    _, own_old, _ = spaces(core, old, new, vocabulary, facts)
+    return ids if own_old is not None else ()
+
+
 def _same_constraints(old: Side, new: Side) -> bool:
     """Both sides' constraints rule out the same, read alike: the same conditions (whatever their ids
     and words), none reading an ordered fact whose order changed."""

@@ -20,10 +20,11 @@ from .. import progress
 from . import classify as K
 from . import level as L
 from . import names as N
-from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, merged_vocabulary, unanswered
+from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, constraints_apart, \
+    merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
-from .vocabulary import NO_CHANGES, VocabularyChanges, lacking, readers, reordered, vocabulary_changes
+from .vocabulary import NO_CHANGES, VocabularyChanges, lacking, readers, reordered, ruling, vocabulary_changes
 from .fingerprint import fingerprint
 from .flags import Flag, Ident, flag
 from .inside import SubChange, sub_changes
@@ -260,7 +261,7 @@ class _Differ:
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
         # Names whose terms may not have changed, but whose answers a vocabulary change may have.
-        self._read, self._lacks = self._vocabulary_readers(only, touched)
+        self._read, self._lacks, self._ruled = self._vocabulary_readers(only, touched)
         touched |= set(self._read)
         self._one: dict[tuple[str, str], N.NameChange] = {}
         behaviours = self._behaviours(touched)
@@ -271,7 +272,7 @@ class _Differ:
         changes = [self._finish(d, behaviours) for d in drafts]
         changes = [c for c in changes if c is not None]
         changes.sort(key=lambda c: self._order(c))
-        names = self._names(behaviours, changes)
+        names = self._ruled_by(self._names(behaviours, changes))
         if suite is not None:
             changes, names = self._conformance(suite, changes, names)
         return DiffResult(old_info, new_info, tuple(changes),
@@ -416,43 +417,69 @@ class _Differ:
             "has_meaning": has_meaning,
         }
 
-    def _vocabulary_readers(self, only: set[str] | None, touched: set[tuple[str, str]]) -> tuple[dict, dict]:
+    def _vocabulary_readers(self, only: set[str] | None, touched: set[tuple[str, str]]) -> tuple[dict, dict, dict]:
         """The predicates and decisions whose answers a vocabulary change may change with their rules
         unchanged, on either side, directly or through the predicates they use: (kind, name) -> the facts
-        they read of those. An ordered fact whose order changed (``reordered``) changes every comparison
-        that reads it; a value added to or withdrawn from an enum fact (``lacking``) gives new
-        situations, for a name compared only for it (not one that ``touched``, the names of changed rules,
-        reaches): with it, that name's ``behaviour.compare`` lacks, (kind, name) -> each side's lacking
-        values of the facts it reads. Such a fact may be read anywhere:
-        every term of both sides (those of ``only``, when given) is read (loaded, from the cache) for it,
-        and only then; a name is kept when one of those terms declares or defines it."""
+        they read of those whose change they read. An ordered fact whose order changed (``reordered``)
+        changes every comparison that reads it; a value added to or withdrawn from an enum fact
+        (``lacking``) gives new situations, for a name compared only for it (not one that ``touched``,
+        the names of changed rules, reaches): with it, that name's ``behaviour.compare`` lacks, (kind,
+        name) -> each side's lacking values of the facts it reads. A constraint added, withdrawn or
+        changed in its condition (``ruling``) rules situations in or out: a name that reads a fact it
+        ties, and that changed rules do not reach, is compared too (with each side's own constraints,
+        as every name is), (kind, name) -> those constraints as (id, how). Such a fact may be read
+        anywhere: every term of both sides (those of ``only``, when given) is read (loaded, from the
+        cache) for it, and only then; a name is kept when one of those terms declares or defines it."""
         ordered = set(reordered(self.vocabulary_changes))
         lacks = lacking(self.vocabulary_changes)
         valued = set(lacks[0]) | set(lacks[1])  # facts with values added or withdrawn
-        facts = ordered | valued
-        if not facts:
-            return {}, {}
+        ruled = ruling(*self._vocabularies) if self.vocabulary_changes.constraints_added or \
+            self.vocabulary_changes.constraints_withdrawn or self.vocabulary_changes.constraints_changed else ()
+        tied = {f for _, _, facts in ruled for f in facts}
+        if not ordered | valued | tied:
+            return {}, {}, {}
         found: dict[tuple[str, str], set[str]] = {}
         for side, uses in ((self.old, self.uses_old), (self.new, self.uses_new)):
             terms = [side.term(tid) for tid in sorted(side.digests()) if only is None or tid in only]
             owned = None if only is None else {("decision", d.name) for t in terms for d in t.decisions} | \
                 {("predicate", c.defines.name) for t in terms for c in t.clauses if c.defines}
-            for key, read in readers(terms, facts).items():
+            for key, read in readers(terms, ordered | valued | tied).items():
                 for user in uses.dependents({key}):
                     if owned is None or user in owned:
                         found.setdefault(user, set()).update(read)
-        if not valued:
-            return found, {}
+        if not valued and not ruled:
+            return found, {}, {}
         by_rules = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
-        read, lacked = {}, {}
+        read, lacked, by_constraints = {}, {}, {}
         for key, facts_read in found.items():
             if key in by_rules:  # compared for its rules, over both vocabularies as before
                 facts_read = facts_read & ordered
-            elif facts_read & valued:
-                lacked[key] = tuple({f: v for f, v in side.items() if f in facts_read} for side in lacks)
-            if facts_read:
+            else:
+                if facts_read & valued:
+                    lacked[key] = tuple({f: v for f, v in side.items() if f in facts_read} for side in lacks)
+                constraints = tuple((i, how) for i, how, facts in ruled if facts_read & facts)
+                if constraints:
+                    by_constraints[key] = constraints
+                facts_read = facts_read & (ordered | valued)
+            if facts_read or key in by_constraints:
                 read[key] = facts_read
-        return read, lacked
+        return read, lacked, by_constraints
+
+    def _ruled_by(self, names: tuple[N.NameChange, ...]) -> tuple[N.NameChange, ...]:
+        """Each changed name compared for the changed constraints that test a fact it reads
+        (``_vocabulary_readers``), with those of them that change which of its situations are allowed
+        (``behaviour.constraints_apart``): listed as changed by the vocabulary when no change is charged.
+        (A name that reads such a fact, but whose situations they leave as they were, changed for
+        another reason or not at all.)"""
+        out = []
+        for n in names:
+            ruled = self._ruled.get((n.kind, n.name)) if n.status == N.CHANGED else None
+            if ruled:
+                apart = constraints_apart(n.kind, n.name, *self._function_sides, self.vocabulary,
+                                          tuple(i for i, _ in ruled))
+                n = replace(n, constraints=tuple((i, how) for i, how in ruled if i in apart))
+            out.append(n)
+        return tuple(out)
 
     def _asked_drafts(self, drafts: list[dict], behaviours: dict) -> list[dict]:
         """Clauses whose text and rules are unchanged, with rules for a decision whose ``given`` changed:

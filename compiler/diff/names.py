@@ -81,6 +81,9 @@ class NameChange:
     # changed: how the vocabulary changed each fact of ``facts`` (its values gained, lost, reordered); the
     # JSON has it under the diff's ``vocabulary``
     fact_changes: tuple[FactChange, ...] = ()
+    # changed, its rules unchanged: the constraints added, withdrawn or changed in their condition that
+    # change which situations of its facts are allowed, as (id, 'added' | 'withdrawn' | 'changed')
+    constraints: tuple[tuple[str, str], ...] = ()
 
     @property
     def unanswered(self) -> int | None:
@@ -104,7 +107,8 @@ class NameChange:
                 "conformance": self.conformance, "unanswered_reasons": dict(self.unanswered_reasons),
                 "predicates": list(self.predicates), "facts": list(self.facts), "old_meaning": self.old_meaning,
                 # the changes as data: "changes" holds them as the text shows them
-                "charged": [c.as_json() for c in self.changes]}
+                "charged": [c.as_json() for c in self.changes],
+                "constraints": [{"id": i, "change": how} for i, how in self.constraints]}
 
 
 def of_side(kind: str, name: str, compared: Behaviour, edition: Edition, added: bool) -> NameChange:
@@ -265,7 +269,9 @@ def through(change: NameChange) -> list[Part]:
     """What else changed its answers, each a part of (words, names) pieces, the formats showing each name
     as code: (('uses changed predicate', ('curable',)),); per fact it reads whose change the vocabulary
     made, (('changed by the vocabulary: fact', ('phase',)), ('gained value', ('end',))) when no clause
-    change is charged with it, else (('reads changed fact', ...), ...)."""
+    change is charged with it, else (('reads changed fact', ...), ...); per constraint that ties a fact it
+    reads, (('changed by the vocabulary: constraint', ('hand-not-poisoned',)), ('withdrawn', ())) (only
+    a name whose rules did not change has them)."""
     out: list[Part] = []
     if change.predicates:
         out.append((("uses changed predicate", change.predicates),))
@@ -273,6 +279,8 @@ def through(change: NameChange) -> list[Part]:
     words = "reads changed fact" if change.changes else "changed by the vocabulary: fact"
     how = {c.name: fact_words(c) for c in change.fact_changes}
     out += [((words, (fact,)),) + how.get(fact, ()) for fact in change.facts]
+    words = "reads changed constraint" if change.changes else "changed by the vocabulary: constraint"
+    out += [((words, (cid,)), (change_how, ())) for cid, change_how in change.constraints]
     return out
 
 
@@ -284,18 +292,19 @@ def part_text(part: Part) -> str:
 def by_vocabulary(names) -> list[NameChange]:
     """The decisions and predicates whose answers changed with no clause change charged with them:
     the vocabulary alone changed them (an ordered fact's order: a value inserted, withdrawn or moved; a
-    value added to or withdrawn from an unordered fact, giving answers where one side had no situation)."""
-    return [n for n in names if n.status == CHANGED and n.facts and not n.changes]
+    value added to or withdrawn from an unordered fact, giving answers where one side had no situation;
+    a constraint added, withdrawn or changed, ruling situations in or out)."""
+    return [n for n in names if n.status == CHANGED and (n.facts or n.constraints) and not n.changes]
 
 
 def rule_change(change: NameChange) -> bool:
     """Whether an entry changes play with no clause change to carry a level (``--fail-on rule-change``):
-    a decision or predicate whose answers the vocabulary changed (``facts``), or a constraint that rules
+    a decision or predicate whose answers the vocabulary changed (``facts``, ``constraints``), or a constraint that rules
     out, or back in, some situation (added or withdrawn ruling some out, or changed in its condition: a
     constraint says which situations can arise in play). A constraint reworded with the same
     condition, or one that rules out none, does not."""
     if change.kind != "constraint":
-        return change.status == CHANGED and bool(change.facts)
+        return change.status == CHANGED and bool(change.facts or change.constraints)
     if change.status == CHANGED:
         return any(a.answer in CONSTRAINT_WORDS for a in change.answers)
     return change.answers[0].situations > 0

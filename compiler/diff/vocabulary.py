@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..conditions import Cmp, Condition, In, Ref, walk
+from ..conditions import Cmp, Condition, In, Ref, facts_used, walk
 from ..conditions import to_json as cond_json
 from ..model import Term, Vocabulary
 
@@ -137,6 +137,31 @@ def lacking(changes: VocabularyChanges) -> tuple[dict[str, tuple[str, ...]], dic
     fact as another type, is compared with its term."""
     return ({c.name: c.values_added for c in changes.facts_changed if c.values_added},
             {c.name: c.values_withdrawn for c in changes.facts_changed if c.values_withdrawn})
+
+
+def ruling(old: Vocabulary, new: Vocabulary) -> tuple[tuple[str, str, frozenset[str]], ...]:
+    """The constraints whose change may change what unchanged rules answer, as (id, how, facts): those
+    added or withdrawn (how: 'added', 'withdrawn'), and those changed under their id in their condition
+    ('changed'; a new text alone rules out the same). ``facts``: the facts each tests (both versions'
+    when changed): the situations of a name's facts that a side allows depend on the constraints that
+    test one of them (``decision_sets.allowed_space``), so only a name that reads one of those may
+    answer differently for it.
+
+    One added or withdrawn whose condition the other side states too (under another id) rules out
+    nothing new, unless it reads an ordered fact whose order changed, and is left out."""
+    olds, news = {c.id: c for c in old.constraints}, {c.id: c for c in new.constraints}
+    found = [(c, "withdrawn", new) for i, c in olds.items() if i not in news] + \
+        [(c, "added", old) for i, c in news.items() if i not in olds]
+    changed = [(i, olds[i].never, c.never) for i, c in news.items()
+               if i in olds and cond_json(olds[i].never) != cond_json(c.never)]
+    if not found and not changed:
+        return ()
+    moved = {f for f in old.orders.keys() | new.orders.keys() if old.orders.get(f) != new.orders.get(f)}
+    tested = [(c.id, how, facts_used(c.never, {})) for c, how, other in found
+              if not (cond_json(c.never) in [cond_json(x.never) for x in other.constraints]
+                      and not facts_used(c.never, {}) & moved)]
+    tested += [(i, "changed", facts_used(was, {}) | facts_used(now, {})) for i, was, now in changed]
+    return tuple((i, how, frozenset(facts)) for i, how, facts in tested)
 
 
 def fact_words(change: FactChange) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -58,13 +58,13 @@ def test_decisions_of_one_side_only_are_reported_removed_and_added_with_what_the
              {"id": "battle.may_rescue-1fe9723f7ee4", "name": "battle.may_rescue[paralyzed]", "expected": False,
               "now": ["not defined"]}]},
          "unanswered_reasons": {"no rule": 1}, "predicates": [], "facts": [],
-         "old_meaning": None, "charged": charged},
+         "old_meaning": None, "charged": charged, "constraints": []},
         {"kind": "decision", "name": "battle.rescue_succeeds", "status": "added", "term": "battle",
          "meaning": "Whether a rescue succeeds.", "old_clauses": [], "new_clauses": ["battle#step-2"],
          "changes": ["battle (heading)", "battle#step-2"], "situations": 2, "unanswered": 1,
          "answers": [{"answer": False, "situations": 1, "descriptions": ["whenever paralyzed"]}],
          "behaviour": None, "conformance": None, "unanswered_reasons": {"no rule": 1}, "predicates": [],
-         "facts": [], "old_meaning": None, "charged": charged},
+         "facts": [], "old_meaning": None, "charged": charged, "constraints": []},
     ]
     step = next(c for c in result.changes if c.clause == "step-2")
     assert (step.kind, step.level) == ("semantic", "rule-change")

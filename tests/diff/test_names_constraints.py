@@ -85,7 +85,7 @@ def test_markdown_html_and_json_list_the_changed_constraint():
                     {"answer": "no longer ruled out", "situations": 1,
                      "descriptions": ["whenever location is discard_pile and poisoned"]}],
         "behaviour": None, "conformance": None, "unanswered_reasons": {}, "predicates": [], "facts": [],
-        "old_meaning": "A character in the discard pile is not poisoned.", "charged": []}
+        "old_meaning": "A character in the discard pile is not poisoned.", "charged": [], "constraints": []}
 
 
 def _fail_on_rule_change(fixture: str) -> int:

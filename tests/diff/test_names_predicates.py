@@ -43,7 +43,8 @@ def test_a_changed_predicate_is_listed_with_its_counts_descriptions_and_defining
         "new_clauses": ["cure#curable"], "changes": ["cure#curable"], "situations": 4, "unanswered": None,
         "answers": [], "behaviour": PREDICATE_BEHAVIOUR, "conformance": None, "unanswered_reasons": {},
         "predicates": [], "facts": [], "old_meaning": None,
-        "charged": [{"clause": "cure#curable", "fingerprint": result.changes[0].fingerprint, "through": []}]}
+        "charged": [{"clause": "cure#curable", "fingerprint": result.changes[0].fingerprint, "through": []}],
+        "constraints": []}
     decision = by_name[("decision", "cure.may_target")]
     # the decision refers to the predicate's entry
     assert (decision["status"], decision["predicates"], decision["changes"], decision["unanswered"]) == (
