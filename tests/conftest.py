@@ -10,17 +10,23 @@ import shutil
 import tempfile
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
+# Elapsed time is never a verdict (performance is measured in bench/): Hypothesis's deadline
+# (200 ms an example) and its too_slow health check read the wall clock, and a stall of a
+# loaded machine failed them at random. Hypothesis turns both off itself only where CI is set.
+settings.register_profile("steady", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # CI explores the same examples on every run (a failure there is reproducible and never
 # flaky); a developer's runs draw new examples and keep failures in .hypothesis/.
-settings.register_profile("ci", derandomize=True, database=None)
+settings.register_profile("ci", parent=settings.get_profile("steady"), derandomize=True, database=None)
 # Local fuzzing (tests/fuzz scales its example counts by max_examples): new examples each run.
-settings.register_profile("fuzz-long", max_examples=2_000)
+settings.register_profile("fuzz-long", parent=settings.get_profile("steady"), max_examples=2_000)
 if os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])
 elif os.environ.get("CI"):
     settings.load_profile("ci")
+else:
+    settings.load_profile("steady")
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -15,6 +15,12 @@ PY = sys.executable
 
 POISONED = "cure.may_target[poisoned]"
 
+# A hanging engine spends its timeout in full, once per hang; a healthy answer must beat it on a loaded
+# machine. Starting a Python engine and its first answer took up to 0.44 s at nice 19 under a load of 6
+# on 2 cores (so 0.5 s failed now and then); an in-process answer only waits for its thread's turn.
+PROCESS_TIMEOUT = "3"
+THREAD_TIMEOUT = "1"
+
 
 def run(cli, *args):
     return cli("conformance", "run", "--rulebook", MINIMAL, "--edition", "v1", *args)
@@ -87,9 +93,9 @@ def test_engine_raises_on_one_case_and_the_run_goes_on(cli, test_engines):
 
 
 def test_engine_hangs(cli, test_engines):
-    code, out, _ = run(cli, "--engine", f"{test_engines}:hangs", "--timeout", "0.3")
+    code, out, _ = run(cli, "--engine", f"{test_engines}:hangs", "--timeout", THREAD_TIMEOUT)
     assert code == 1
-    assert f"{POISONED} (cure.may_target-9d300d04bba8): engine did not answer within 0.3 s (timeout)" in out
+    assert f"{POISONED} (cure.may_target-9d300d04bba8): engine did not answer within {THREAD_TIMEOUT} s (timeout)" in out
     assert out.splitlines()[-1] == "1 passed, 1 failed"
 
 
@@ -122,12 +128,22 @@ def test_subprocess_writes_garbage(cli):
 
 
 def test_subprocess_hangs_and_is_restarted(cli):
-    code, out, _ = cli("conformance", "run", "--rulebook", MINIMAL, "--edition", "v2", "--timeout", "0.5",
+    code, out, _ = cli("conformance", "run", "--rulebook", MINIMAL, "--edition", "v2", "--timeout", PROCESS_TIMEOUT,
                        "--engine-cmd", f"{PY} {ENGINES / 'hangs.py'}")
-    assert code == 1
-    assert "engine did not answer within 0.5 s (timeout); restarted it" in out
-    # the cases after a hang still run: every unpoisoned case answered false, some rightly
-    assert "passed" in out.splitlines()[-1] and not out.splitlines()[-1].startswith("0 passed")
+    # The first case passes; the two poisoned ones hang; the engine started again answers the last one.
+    timed_out = f"engine did not answer within {PROCESS_TIMEOUT} s (timeout); restarted it"
+    assert (code, out) == (1, (
+        f"cure.may_target[phase=preparation,poisoned] (cure.may_target-17fe84c62ef6): {timed_out}\n"
+        "  situation: paralyzed=false, phase=preparation, poisoned=true\n"
+        '  cure#targets: "Targets must be curable."\n'
+        f"cure.may_target[phase=battle,poisoned] (cure.may_target-03428de9fdcf): {timed_out}\n"
+        "  situation: paralyzed=false, phase=battle, poisoned=true\n"
+        '  cure#not-in-battle: "Cure cannot be used in battle."\n'
+        "cure.may_target[paralyzed,phase=preparation] (cure.may_target-62e7cab877fc): "
+        "expected true, engine answered false\n"
+        "  situation: paralyzed=true, phase=preparation, poisoned=false\n"
+        '  cure#targets: "Targets must be curable."\n'
+        "1 passed, 3 failed\n"))
 
 
 def test_needs_exactly_one_engine(cli, test_engines):

@@ -71,7 +71,12 @@ def edit(path: Path, old: str, new: str) -> None:
     assert old in text
     # A newer mtime than the last poll even on a coarse clock: the watcher compares mtimes.
     time.sleep(1.1)
-    path.write_text(text.replace(old, new, 1))
+    # Written whole beside the rulebook (outside what is watched), then moved over the file: written in
+    # place, a stall of this process between the truncation and the write (over mkdocs' 0.1 s build
+    # delay, on a loaded machine) had the server build an empty file ("file is empty").
+    staged = path.parents[3] / f".{path.name}.edit"
+    staged.write_text(text.replace(old, new, 1))
+    os.replace(staged, path)
 
 
 def test_a_broken_edit_prints_its_errors_and_the_last_good_site_stays_served(served):
