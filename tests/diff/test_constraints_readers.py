@@ -129,3 +129,17 @@ def test_the_changelog_lists_the_decision_under_its_term_s_rule_changes():
         "- **Changed by the vocabulary** (`cure.may_target`): Whether a cure may target the character.\n"
         "  - Changed by the vocabulary: constraint hand-not-poisoned withdrawn.\n"
         "  - When location is hand and poisoned: was **not possible**, now **yes**.\n")
+
+
+def test_a_predicate_with_unchanged_rules_is_listed_with_the_decision_that_uses_it():
+    """Fixture constraint-withdrawn-predicate-answers-anew: curable (poisoned and in hand), which
+    cure.may_target requires; v2 withdraws hand-not-poisoned. Both now say yes to a poisoned character
+    in hand; the decision also refers to the predicate's entry."""
+    assert [(n.kind, n.name, n.behaviour.extent() if n.behaviour else None, N.through_lines(n))
+            for n in _result("constraint-withdrawn-predicate-answers-anew").names] == [
+        ("predicate", "curable", "broadened in 1 of 4 situations; narrowed in none",
+         ["changed by the vocabulary: constraint hand-not-poisoned withdrawn"]),
+        ("decision", "cure.may_target", "broadened in 1 of 4 situations; narrowed in none",
+         ["uses changed predicate curable", "changed by the vocabulary: constraint hand-not-poisoned withdrawn"]),
+        ("constraint", "hand-not-poisoned", None, []),
+    ]
