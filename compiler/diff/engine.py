@@ -433,8 +433,7 @@ class _Differ:
         ordered = set(reordered(self.vocabulary_changes))
         lacks = lacking(self.vocabulary_changes)
         valued = set(lacks[0]) | set(lacks[1])  # facts with values added or withdrawn
-        ruled = ruling(*self._vocabularies) if self.vocabulary_changes.constraints_added or \
-            self.vocabulary_changes.constraints_withdrawn or self.vocabulary_changes.constraints_changed else ()
+        ruled = ruling(*self._vocabularies)
         tied = {f for _, _, facts in ruled for f in facts}
         if not ordered | valued | tied:
             return {}, {}, {}
