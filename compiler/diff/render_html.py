@@ -186,10 +186,12 @@ _INSIDE = """\
 
 
 def shown(value):
-    """Each value a template prints: text with what a browser obeys shown escaped (Markup is already HTML)."""
-    if isinstance(value, str) and not isinstance(value, Markup):
-        return printable(value, "\n\t")  # the blockquote keeps the text's lines and tabs
-    return value
+    """Each value a template prints: its text with what a browser obeys shown escaped (Markup is already
+    HTML). Whatever it is: a value the template writes as its ``str`` (a drift flag, ``flags.Flag``)
+    is text too."""
+    if isinstance(value, Markup):
+        return value
+    return printable(str(value), "\n\t")  # the blockquote keeps the text's lines and tabs
 
 
 _ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE,

@@ -70,3 +70,33 @@ def test_markdown_writes_the_unread_predicate_a_flag_names_as_code():
     assert _flags(lines, "⚠️ Drift:") == [
         "⚠️ Drift: the predicate `footnoted_ability` answers differently, but no rule or predicate of either "
         "edition reads it and the text names no word it defines: its words decide the level"]
+
+
+
+def test_a_flag_quoting_rule_text_shows_the_controls_it_holds_in_every_format(tmp_path):
+    # A flag quotes rule text, and a browser obeys U+202E and U+2066 as a terminal does (the reviewer
+    # would read the sentence reordered): the text, the Markdown and the HTML report show them escaped,
+    # as each shows the redline's. Before, the HTML report wrote a flag kept as data (flags.Flag) as it
+    # was. Fixture numbered-rules-coin-flip: a sentence moved and reworded across a merge.
+    import shutil
+
+    book = tmp_path / "coin"
+    shutil.copytree(DIFF / "numbered-rules-coin-flip", book)
+    rules = book / "editions" / "cr-2022-07-08" / "rules.yaml"
+    text = rules.read_text(encoding="utf-8")
+    assert text.count("effect. For all other effects that") == 1
+    rules.write_text(text.replace("effect. For all other effects that",
+                                  "effect. For all other \u202eeffects\u2066 that"), encoding="utf-8")
+    old = "An effect that instructs a player to flip a coin may care whether that player wins or loses the flip."
+    new = ("For all other \\u202eeffects\\u2066 that instruct a player to flip a coin, the player that flips the "
+           "coin calls {q}heads{q} or {q}tails.{q}")
+    said = (f"the text no longer says “{old}” and now says “{new}”: read as one sentence moved and reworded "
+            "across the merge, and the answers are the same")
+
+    def moved(fmt: str) -> str:
+        lines = _run(str(book), "cr-2019-05-03", "cr-2022-07-08", fmt)
+        return next(line for line in lines if "now says “For all other" in line)
+
+    assert moved("text") == "    drift: " + said.format(q='"')
+    assert moved("markdown") == "⚠️ Drift: " + said.format(q='"')
+    assert moved("html") == '<p class="drift">Drift: ' + said.format(q="&#34;") + "</p>"
