@@ -383,7 +383,7 @@ def constraints_apart(kind: str, name: str, old: Side, new: Side, vocabulary: Vo
     if old.own is None or new.own is None:
         return ()
     core = _shared_core(old, new, vocabulary)
-    facts = sorted(old.meaning(kind, name, core).facts | new.meaning(kind, name, core).facts)
+    facts = sorted(old.facts(kind, name) | new.facts(kind, name))
     view = with_orders(core, old.orders)
     before = {c.id: c for c in old.own.constraints}
     after = {c.id: c for c in new.own.constraints}
