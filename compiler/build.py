@@ -10,6 +10,7 @@ import gc
 import hashlib
 import json
 import os
+import stat
 from contextvars import ContextVar
 from contextlib import contextmanager
 from dataclasses import dataclass, replace as dc_replace
@@ -385,14 +386,17 @@ class _Builder:
         return result
     def _check_source(self, doc: Document, path: tuple, source: str) -> None:
         self.sources[source] = False
-        target = (self.root / source).resolve()
-        if not target.is_relative_to(self.root.resolve()):
+        # realpath, not Path.resolve: before Python 3.13 resolve raises RuntimeError on a symlink loop
+        target = Path(os.path.realpath(self.root / source))
+        if not target.is_relative_to(self.root_resolved):
             self.error(doc.at(path), f"source '{source}' lies outside the rulebook folder",
                        "keep source texts in the rulebook's sources/ folder")
             return
         try:
-            present = target.is_file()
-        except OSError as exc:  # a folder on the way cannot be searched
+            present = stat.S_ISREG(target.stat().st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            present = False
+        except OSError as exc:  # a folder on the way cannot be searched, a symbolic link loops
             self.error(doc.at(path), f"cannot read source file '{source}': {exc.strerror or exc}")
             return
         self.sources[source] = present

@@ -719,7 +719,7 @@ def sources_present(root: Path, sources: Iterable[str]) -> bool:
     source (build._check_source); ValueError for a name no file can have (a NUL in a forged entry)."""
     top = root.resolve()
     for source in sources:
-        target = (root / source).resolve()
+        target = Path(os.path.realpath(root / source))  # as the build looks (build._check_source)
         try:
             if not target.is_relative_to(top) or not target.is_file():
                 return False

@@ -145,3 +145,36 @@ def test_a_stored_outcome_without_its_sources_reads_as_missing():
     assert decode_outcome('{"problems": [], "summary": null}') is None
     assert decode_outcome('{"problems": [], "summary": null, "sources": ["a", 1]}') is None
     assert decode_outcome('{"problems": [], "summary": null, "sources": "a"}') is None
+
+
+LOOPING_SOURCE = [
+    "book/rulebook.yaml:7:62: error: cannot read source file 'sources/e1.txt': Too many levels of symbolic links",
+    "1 problem found"]
+
+
+def _loop(book: Path) -> None:
+    """The declared source made a symbolic link to itself (a link that loops can never be read)."""
+    source = book / "sources" / "e1.txt"
+    source.unlink()
+    source.symlink_to("e1.txt")
+
+
+def test_a_declared_source_that_is_a_symlink_loop_is_an_error(sourced):
+    _loop(sourced)
+    assert _check(sourced, "--no-cache") == (1, "", LOOPING_SOURCE)
+
+
+def test_a_declared_source_made_a_symlink_loop_after_a_passing_check_is_reported(sourced):
+    # the kept outcome looks whether its sources are there before it serves (compiler/checking.py)
+    assert _check(sourced) == (0, SUMMARY + "\n", [])
+    _loop(sourced)
+    assert _check(sourced) == (1, "", LOOPING_SOURCE)
+
+
+def test_a_declared_source_made_a_symlink_loop_with_a_term_edited_is_reported(sourced):
+    # the incremental check (compiler/recheck.py) looks at the sources the full check found
+    assert _check(sourced) == (0, SUMMARY + "\n", [])
+    term = sourced / "editions" / "e1" / "first.yaml"
+    term.write_text(term.read_text().replace("sections:\n", "sections:\n\n"))
+    _loop(sourced)
+    assert _check(sourced) == (1, "", LOOPING_SOURCE)
