@@ -197,9 +197,9 @@ def drift(change) -> tuple[str, ...]:
     was graded no rule change, and words the text now names (or no longer names) that its rules do not test
     (or still test). Review notes: the page shows them under each change and counts them in the summary,
     never in "For players". The one place the page reads them, so a change in how the diff carries them
-    is made here: a flag is its text (a string, or a flag kept as data whose ``str`` is the text the HTML
-    report shows), which the template escapes."""
-    return tuple(str(flag) for flag in change.drift)
+    is made here: each is a ``flags.Flag`` kept as data, shown as its text (the HTML report's words),
+    which the template escapes."""
+    return tuple(flag.text for flag in change.drift)
 
 
 def breaks(change) -> str | None:
