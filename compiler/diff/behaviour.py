@@ -344,16 +344,14 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
     equivalent, its sets never built, when both sides' constraints allow the same situations of its
     facts (``spaces``): its rules then answer the same everywhere."""
     core = _shared_core(old, new, vocabulary)
-    if apart_only:
-        facts = sorted(old.facts(kind, name) | new.facts(kind, name))
-        allowed, own_old, _ = spaces(core, old, new, vocabulary, facts)
-        if own_old is None:
-            return Behaviour(name, kind, EQUIVALENT, (), core.count(allowed, facts), ())
+    # ``Side.facts`` are the facts of ``Side.meaning``: the spaces over them, once.
+    facts = sorted(old.facts(kind, name) | new.facts(kind, name))
+    allowed, own_old, own_new = spaces(core, old, new, vocabulary, facts)
+    if apart_only and own_old is None:
+        return Behaviour(name, kind, EQUIVALENT, (), core.count(allowed, facts), ())
     mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
-    facts = sorted(mo.facts | mn.facts)
     if lacks is not None:
         mo, mn = _without(mo, lacks[0], core), _without(mn, lacks[1], core)
-    allowed, own_old, own_new = spaces(core, old, new, vocabulary, facts)
     return compared(kind, name, _allowed_only(mo, own_old, core), _allowed_only(mn, own_new, core),
                     core, allowed, facts, old.own, new.own)
 
