@@ -515,7 +515,6 @@ def _value_named(clause, term, vocabulary) -> tuple[str, str] | None:
 #: Above rule-change for ``--fail-on``: a rule change whose old edition's suite has cases that flip
 #: (compiler.diff.conformance_impact). A flag on a change, not a level of its own: the change stays a rule change.
 BREAKS_CONFORMANCE = "breaks-conformance"
-FAIL_ON = LEVELS + (BREAKS_CONFORMANCE,)
 
 
 def fails(result, floor: str) -> bool:
