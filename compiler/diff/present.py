@@ -187,17 +187,13 @@ def rule_change_words(change: Change, ident: Write = str, words: Write = str) ->
     if changed:
         return words("; ").join(changed)
     if change.kind == "added":
-        return words("a new rule" + _names(change))
+        return words("a new rule")
     if change.kind == "removed":
-        return words("a rule withdrawn" + _names(change))
+        return words("a rule withdrawn")
     if change.step or change.procedure or any("steps" in e["path"] for e in change.structure):
         return words("a procedure's steps changed")
     # No model shows it: the words do (compiler.diff.level reads them conservatively).
     return words("the words add, drop or rewrite a rule")
-
-
-def _names(change: Change) -> str:
-    return ""
 
 
 def use_words(use: dict) -> str:
