@@ -178,12 +178,18 @@ def direction_words(behaviour, ident: Write = str, words: Write = str) -> str:
     return ident(behaviour.name) + words(f" {behaviour.extent()}")
 
 
+def one_sided(change: Change, ident: Write = str, words: Write = str) -> list[str]:
+    """The decisions and predicates the change adds or removes with its rules, each listed under the
+    decisions: "predicate curable added"."""
+    return [words(f"{r['kind']} ") + ident(r["name"]) + words(f" {r['status']}")
+            for r in change.names if r["status"] != "changed"]
+
+
 def rule_change_words(change: Change, ident: Write = str, words: Write = str) -> str:
     """One line on what a rule change does: its changed names, or what it brings or takes."""
     changed = [direction_words(b, ident, words) for b in change.behaviours if b.direction != "equivalent"]
     # The decisions (predicates) it adds or removes with its rules, each listed under the decisions.
-    changed += [words(f"{r['kind']} ") + ident(r["name"]) + words(f" {r['status']}")
-                for r in change.names if r["status"] != "changed"]
+    changed += one_sided(change, ident, words)
     if changed:
         return words("; ").join(changed)
     if change.kind == "added":
