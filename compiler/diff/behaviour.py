@@ -243,6 +243,7 @@ class Side:
         self.orders = (own or vocabulary).orders
         self._core: tuple[object, Vocabulary, Core] | None = None  # shared with the other side, see _shared_core
         self._memo: tuple[Core, dict[str, Node]] | None = None  # predicates' sets, per core
+        self._meanings: dict[tuple[str, str], _Meaning] = {}  # the names' meanings, over the core of _memo
         self._unconstrained = Vocabulary(vocabulary.facts, ())
         # The facts compared with the edition's own constraints (``spaces``); None when both sides
         # have the same vocabulary.
@@ -250,9 +251,18 @@ class Side:
         self.rules_out = frozenset(c.never for c in (own or vocabulary).constraints)  # what they say, not their words
 
     def meaning(self, kind: str, name: str, core: Core) -> _Meaning:
-        """The name's outcomes as sets over ``core``; one outcome, NOT_DEFINED, when this side lacks it."""
+        """The name's outcomes as sets over ``core``; one outcome, NOT_DEFINED, when this side lacks it.
+        Built once per core: a name is compared whole, then per clause change that reaches it
+        (``clause_behaviour``), and a name of one side only again for where it gives no answer."""
         if self._memo is None or self._memo[0] is not core:
             self._memo = (core, {})
+            self._meanings = {}
+        found = self._meanings.get((kind, name))
+        if found is None:
+            found = self._meanings[(kind, name)] = self._meaning(kind, name, core)
+        return found
+
+    def _meaning(self, kind: str, name: str, core: Core) -> _Meaning:
         view, memo = with_orders(core, self.orders), self._memo[1]
         if kind == "predicate":
             pred = self.edition.predicates.get(name)
