@@ -53,7 +53,9 @@ def _check(root: Path, use_cache: bool) -> Checked:
     key = whole_key(fp.key, root)
     held = cache.proofs([key]).get(key)
     whole = decode_outcome(held) if held is not None else None
-    if whole is not None and _sources_there(root, whole[2]):
+    from .cache import sources_present
+
+    if whole is not None and sources_present(root, whole[2]):
         return Checked(whole[0], whole[1], whole=True)
     # imported only past the cache: a check of unchanged files needs none of them
     from .recheck import base_key, full, incremental, state_key
@@ -124,16 +126,6 @@ def _json(text: str | None):
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
-
-
-def _sources_there(root: Path, sources: list[str]) -> bool:
-    """Whether the declared sources a kept outcome found are all still there (else check again)."""
-    from .cache import sources_present
-
-    try:
-        return sources_present(root, sources)
-    except ValueError:  # a name no file has: a forged entry
-        return False
 
 
 def _cache():
