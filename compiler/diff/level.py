@@ -174,9 +174,14 @@ def _counted(redline: Redline, old_elsewhere: str, new_elsewhere: str, carried: 
 def _moved(kind: str, redline: Redline, modelled: bool, counted: list[str]) -> list[tuple[str, str]]:
     """The pairs (``reworded_across``) of a merge or split of a modelled clause that take a ``counted``
     sentence out: in a clause with rules of its own, words within a sentence are the model's to judge."""
-    if not modelled or kind not in ("merged", "split"):
+    if not _across(kind, modelled):
         return []
     return [(old, new) for old, new in reworded_across(redline) if old in counted or new in counted]
+
+
+def _across(kind: str, modelled: bool) -> bool:
+    """A merge or split of a clause with rules of its own: where a sentence may move and be reworded."""
+    return modelled and kind in ("merged", "split")
 
 
 def moved_and_reworded(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
@@ -185,6 +190,8 @@ def moved_and_reworded(kind: str, redline: Redline, old_elsewhere: str = "", new
     """(old sentence, new sentence): the pairs that ``words_rule_change`` (same arguments) reads as one
     sentence moved and reworded across a merge or split, where the old or new one would otherwise
     count as new or withdrawn; in the old text's order. Each gets a drift flag (``reworded_flag``)."""
+    if not _across(kind, modelled):
+        return []  # before the redline is read again: most clarifications are no merge or split
     redline = _naming_nouns(redline) or redline
     return _moved(kind, redline, modelled, _counted(redline, old_elsewhere, new_elsewhere, carried, subject))
 
@@ -515,7 +522,6 @@ def _value_named(clause, term, vocabulary) -> tuple[str, str] | None:
 #: Above rule-change for ``--fail-on``: a rule change whose old edition's suite has cases that flip
 #: (compiler.diff.conformance_impact). A flag on a change, not a level of its own: the change stays a rule change.
 BREAKS_CONFORMANCE = "breaks-conformance"
-FAIL_ON = LEVELS + (BREAKS_CONFORMANCE,)
 
 
 def fails(result, floor: str) -> bool:

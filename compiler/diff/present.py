@@ -178,26 +178,28 @@ def direction_words(behaviour, ident: Write = str, words: Write = str) -> str:
     return ident(behaviour.name) + words(f" {behaviour.extent()}")
 
 
+def one_sided(change: Change, ident: Write = str, words: Write = str) -> list[str]:
+    """The decisions and predicates the change adds or removes with its rules, each listed under the
+    decisions: "predicate curable added"."""
+    return [words(f"{r['kind']} ") + ident(r["name"]) + words(f" {r['status']}")
+            for r in change.names if r["status"] != "changed"]
+
+
 def rule_change_words(change: Change, ident: Write = str, words: Write = str) -> str:
     """One line on what a rule change does: its changed names, or what it brings or takes."""
     changed = [direction_words(b, ident, words) for b in change.behaviours if b.direction != "equivalent"]
     # The decisions (predicates) it adds or removes with its rules, each listed under the decisions.
-    changed += [words(f"{r['kind']} ") + ident(r["name"]) + words(f" {r['status']}")
-                for r in change.names if r["status"] != "changed"]
+    changed += one_sided(change, ident, words)
     if changed:
         return words("; ").join(changed)
     if change.kind == "added":
-        return words("a new rule" + _names(change))
+        return words("a new rule")
     if change.kind == "removed":
-        return words("a rule withdrawn" + _names(change))
+        return words("a rule withdrawn")
     if change.step or change.procedure or any("steps" in e["path"] for e in change.structure):
         return words("a procedure's steps changed")
     # No model shows it: the words do (compiler.diff.level reads them conservatively).
     return words("the words add, drop or rewrite a rule")
-
-
-def _names(change: Change) -> str:
-    return ""
 
 
 def use_words(use: dict) -> str:

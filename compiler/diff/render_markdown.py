@@ -23,8 +23,8 @@ from .engine import Change, DiffResult
 from . import names as N
 from .conformance_impact import flips_words, short_words as conformance_short
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
-from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, rule_change_words,
-                      side_name, situation, unknown_note, use_words)
+from .present import (by_term, clause_name, deciders, details, introduced, location, one_sided, outcome,
+                      rule_change_words, side_name, situation, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -304,10 +304,9 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
             out += _witness_table(b, old, new)
         seen.add(b)
         out.append("")
-    one_sided = [r for r in change.names if r["status"] != N.CHANGED]
-    if one_sided:
-        out += [", ".join(f"{escape(r['kind'])} {code(r['name'])} {r['status']}" for r in one_sided)
-                + " (see the decisions above)", ""]
+    added_or_removed = one_sided(change, code, escape)
+    if added_or_removed:
+        out += [", ".join(added_or_removed) + " (see the decisions above)", ""]
     breaks = flips_words(change.conformance, code, escape)
     if breaks:
         out += [f"**Breaks conformance**: {breaks}", ""]

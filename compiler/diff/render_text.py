@@ -12,8 +12,8 @@ from .engine import Change, DiffResult
 from .behaviour import Behaviour, transition_lines
 from . import names as N
 from .conformance_impact import words as conformance_words
-from .present import (by_term, clause_name, details, introduced, location, outcome, side_name, situation,
-                      summary_line, unknown_note, use_words)
+from .present import (by_term, clause_name, details, introduced, location, one_sided, outcome, side_name,
+                      situation, summary_line, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -98,10 +98,9 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
             continue
         seen.add(b)
         plain.extend(f"      {line}" for line in transition_lines(b) + witness_lines(b))
-    one_sided = [r for r in change.names if r["status"] != N.CHANGED]
-    if one_sided:
-        plain.append("    " + ", ".join(f"{r['kind']} {r['name']} {r['status']}" for r in one_sided)
-                     + " (see decisions below)")
+    added_or_removed = one_sided(change)
+    if added_or_removed:
+        plain.append("    " + ", ".join(added_or_removed) + " (see decisions below)")
     if conformance_words(change.conformance):
         plain.append(f"    {conformance_words(change.conformance)}")
     if change.impact:
