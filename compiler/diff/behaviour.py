@@ -344,16 +344,14 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
     equivalent, its sets never built, when both sides' constraints allow the same situations of its
     facts (``spaces``): its rules then answer the same everywhere."""
     core = _shared_core(old, new, vocabulary)
-    if apart_only:
-        facts = sorted(old.facts(kind, name) | new.facts(kind, name))
-        allowed, own_old, _ = spaces(core, old, new, vocabulary, facts)
-        if own_old is None:
-            return Behaviour(name, kind, EQUIVALENT, (), core.count(allowed, facts), ())
+    # ``Side.facts`` are the facts of ``Side.meaning``: the spaces over them, once.
+    facts = sorted(old.facts(kind, name) | new.facts(kind, name))
+    allowed, own_old, own_new = spaces(core, old, new, vocabulary, facts)
+    if apart_only and own_old is None:
+        return Behaviour(name, kind, EQUIVALENT, (), core.count(allowed, facts), ())
     mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
-    facts = sorted(mo.facts | mn.facts)
     if lacks is not None:
         mo, mn = _without(mo, lacks[0], core), _without(mn, lacks[1], core)
-    allowed, own_old, own_new = spaces(core, old, new, vocabulary, facts)
     return compared(kind, name, _allowed_only(mo, own_old, core), _allowed_only(mn, own_new, core),
                     core, allowed, facts, old.own, new.own)
 
@@ -414,14 +412,18 @@ def _allowed_only(meaning: _Meaning, allowed: Node | None, core: Core) -> _Meani
     ``allowed``; None: nowhere)."""
     if allowed is None:
         return meaning
-    outcomes = {key: r & allowed for key, r in meaning.outcomes.items()}
-    outcomes[("none", NO_SITUATION)] = outcomes.get(("none", NO_SITUATION), core.false) | ~allowed
+    return _no_situation(meaning, ~allowed, lambda state: core.situation(state) & allowed == core.false, core)
+
+
+def _no_situation(meaning: _Meaning, region: Node, inside: Callable[[dict], bool], core: Core) -> _Meaning:
+    """``meaning`` giving no answer (NO_SITUATION) in ``region``; ``inside``: whether a witness's state
+    lies there (``_allowed_only``, ``_without``)."""
+    outcomes = {key: r & ~region for key, r in meaning.outcomes.items()}
+    outcomes[("none", NO_SITUATION)] = outcomes.get(("none", NO_SITUATION), core.false) | region
     explain = meaning.explain
 
     def explained(state: dict) -> tuple[Answer | None, tuple[str, ...]]:
-        if core.situation(state) & allowed == core.false:
-            return None, ()
-        return explain(state)
+        return (None, ()) if inside(state) else explain(state)
 
     return _Meaning(meaning.facts, outcomes, explained)
 
@@ -471,16 +473,7 @@ def _without(meaning: _Meaning, lacks: dict[str, tuple[str, ...]], core: Core) -
     region = core.false
     for fact, values in lacked.items():
         region |= core.one_of(fact, values)
-    outcomes = {key: r & ~region for key, r in meaning.outcomes.items()}
-    outcomes[("none", NO_SITUATION)] = region
-    explain = meaning.explain
-
-    def explained(state: dict) -> tuple[Answer | None, tuple[str, ...]]:
-        if any(state.get(f) in vs for f, vs in lacked.items()):
-            return None, ()
-        return explain(state)
-
-    return _Meaning(meaning.facts, outcomes, explained)
+    return _no_situation(meaning, region, lambda state: any(state.get(f) in vs for f, vs in lacked.items()), core)
 
 
 def unanswered(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..model import Answer, Edition, Vocabulary
 from .behaviour import NOT_DEFINED, REASON_WORDS, Behaviour, Description, descriptions
-from .vocabulary import FactChange, fact_words
+from .vocabulary import FactChange, changed_constraints, fact_words
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 
@@ -144,14 +144,12 @@ def constraints(old: Vocabulary, new: Vocabulary, vocabulary: Vocabulary) -> lis
     those changed under their id (text or condition), each with the situations it newly rules out and
     those it no longer rules out (counted over the facts of both versions, and described)."""
     from ..conditions import facts_used
-    from ..conditions import to_json as cond_json
     from ..symbolic import vocabulary_core
 
     old_ids, new_ids = {c.id: c for c in old.constraints}, {c.id: c for c in new.constraints}
     found = [(c, REMOVED) for i, c in old_ids.items() if i not in new_ids] + \
         [(c, ADDED) for i, c in new_ids.items() if i not in old_ids]
-    changed = [(old_ids[i], c) for i, c in new_ids.items() if i in old_ids
-               and (old_ids[i].text, cond_json(old_ids[i].never)) != (c.text, cond_json(c.never))]
+    changed = changed_constraints(old, new)
     if not found and not changed:
         return []
     core = vocabulary_core(vocabulary)

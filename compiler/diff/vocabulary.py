@@ -12,7 +12,7 @@ from typing import Iterable
 
 from ..conditions import Cmp, Condition, In, Ref, facts_used, walk
 from ..conditions import to_json as cond_json
-from ..model import Term, Vocabulary
+from ..model import Constraint, Term, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -114,8 +114,15 @@ def vocabulary_changes(old: Vocabulary, new: Vocabulary) -> VocabularyChanges:
               or c.new_type is not None or c.new_order is not None),
         tuple(c.id for c in new.constraints if c.id not in old_constraints),
         tuple(c.id for c in old.constraints if c.id not in new_constraints),
-        tuple(c.id for c in new.constraints if c.id in old_constraints
-              and (old_constraints[c.id].text, cond_json(old_constraints[c.id].never)) != (c.text, cond_json(c.never))))
+        tuple(c.id for _, c in changed_constraints(old, new)))
+
+
+def changed_constraints(old: Vocabulary, new: Vocabulary) -> list[tuple[Constraint, Constraint]]:
+    """The constraints both sides have under one id whose text or condition changed, as (old, new), in
+    the new side's order."""
+    olds = {c.id: c for c in old.constraints}
+    return [(olds[c.id], c) for c in new.constraints
+            if c.id in olds and (olds[c.id].text, cond_json(olds[c.id].never)) != (c.text, cond_json(c.never))]
 
 
 def reordered(changes: VocabularyChanges) -> tuple[str, ...]:
@@ -152,8 +159,8 @@ def ruling(old: Vocabulary, new: Vocabulary) -> tuple[tuple[str, str, frozenset[
     olds, news = {c.id: c for c in old.constraints}, {c.id: c for c in new.constraints}
     found = [(c, "withdrawn", new) for i, c in olds.items() if i not in news] + \
         [(c, "added", old) for i, c in news.items() if i not in olds]
-    changed = [(i, olds[i].never, c.never) for i, c in news.items()
-               if i in olds and cond_json(olds[i].never) != cond_json(c.never)]
+    changed = [(c.id, was.never, c.never) for was, c in changed_constraints(old, new)
+               if cond_json(was.never) != cond_json(c.never)]
     if not found and not changed:
         return ()
     moved = {f for f in old.orders.keys() | new.orders.keys() if old.orders.get(f) != new.orders.get(f)}
