@@ -231,7 +231,6 @@ def run_pyeda(w: Workload):
 
 def brute(w: Workload):
     """Enumeration, the cross-check (small sizes only)."""
-    import itertools
     nv = w.n + w.extra
 
     class B(Builder):

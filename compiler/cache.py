@@ -404,7 +404,7 @@ class Cache:
             book_id, skeleton, checksum, sources, editions = row
             try:
                 sources, sums = _string_list(sources), _string_map(editions)
-                if not _sources_present(Path(root), sources):
+                if not sources_present(Path(root), sources):
                     return None  # the build would report it: let it
                 paths = {"rulebook.yaml": shown_path(root, "rulebook.yaml"),
                          "vocabulary.yaml": shown_path(root, "vocabulary.yaml"),
@@ -716,23 +716,18 @@ def _json(text):
 
 def sources_present(root: Path, sources: Iterable[str]) -> bool:
     """Whether every source is a file inside the rulebook folder, as the build requires of a declared
-    source (build._check_source); ValueError for a name no file can have (a NUL in a forged entry)."""
+    source (build._check_source); False for a name no file can have (a NUL in a forged entry)."""
     top = root.resolve()
     for source in sources:
-        target = Path(os.path.realpath(root / source))  # as the build looks (build._check_source)
         try:
+            target = Path(os.path.realpath(root / source))  # as the build looks (build._check_source)
             if not target.is_relative_to(top) or not target.is_file():
                 return False
         except OSError:  # a folder on the way cannot be searched: the build reports it
             return False
+        except ValueError:  # a NUL in the name: a forged entry
+            return False
     return True
-
-
-def _sources_present(root: Path, sources: list[str]) -> bool:
-    try:
-        return sources_present(root, sources)
-    except ValueError as exc:
-        raise CacheError(f"not a path among {sources!r}") from exc
 
 
 def _meta_paths(root: Path, book: Rulebook) -> dict[str, str]:

@@ -27,14 +27,7 @@ class Checked:
 
 def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
     """Check the rulebook at ``root``; never raises for bad sources."""
-    from .build import collector_skips_loads
-
-    with collector_skips_loads():
-        return _check(root, use_cache)
-
-
-def _check(root: Path, use_cache: bool) -> Checked:
-    from .proofs import Proofs, decode_outcome, whole_key
+    from .proofs import decode_outcome, whole_key
 
     cache = _cache() if use_cache else None
     known, known_at = _known(cache, root) if cache is not None else (None, "")
@@ -45,18 +38,30 @@ def _check(root: Path, use_cache: bool) -> Checked:
         from .recheck import dump
 
         cache.store_proofs({known_at: dump({"taken": fp.taken, "stats": fp.stats})})
-    if cache is None or fp is None:
-        from .recheck import full
+    key = ""
+    if cache is not None and fp is not None:
+        key = whole_key(fp.key, root)
+        held = cache.proofs([key]).get(key)
+        whole = decode_outcome(held) if held is not None else None
+        from .cache import sources_present
 
+        if whole is not None and sources_present(root, whole[2]):
+            return Checked(whole[0], whole[1], whole=True)
+    # imported only past the cache: a check of unchanged files needs none of them (not even the build)
+    from .build import collector_skips_loads
+
+    with collector_skips_loads():
+        return _check_again(root, cache, fp, key)
+
+
+def _check_again(root: Path, cache, fp, key: str) -> Checked:
+    """The check the cache does not hold whole: incremental from the state it keeps, else in full."""
+    from .recheck import base_key, full, incremental, state_key
+
+    if cache is None or fp is None:
         outcome = full(root, None, record=False)
         return Checked(outcome.problems, outcome.summary, proved=outcome.proved)
-    key = whole_key(fp.key, root)
-    held = cache.proofs([key]).get(key)
-    whole = decode_outcome(held) if held is not None else None
-    if whole is not None and _sources_there(root, whole[2]):
-        return Checked(whole[0], whole[1], whole=True)
-    # imported only past the cache: a check of unchanged files needs none of them
-    from .recheck import base_key, full, incremental, state_key
+    from .proofs import Proofs
 
     proofs = Proofs(cache)
     top_at = state_key(proofs.compiler, root)
@@ -124,16 +129,6 @@ def _json(text: str | None):
         return json.loads(text)
     except (ValueError, RecursionError):
         return None
-
-
-def _sources_there(root: Path, sources: list[str]) -> bool:
-    """Whether the declared sources a kept outcome found are all still there (else check again)."""
-    from .cache import sources_present
-
-    try:
-        return sources_present(root, sources)
-    except ValueError:  # a name no file has: a forged entry
-        return False
 
 
 def _cache():

@@ -68,3 +68,23 @@ def test_build_without_the_site_extra_says_what_to_install(tmp_path):
     assert proc.stderr == ("rulebook: error: 'rulebook build' needs mkdocs-material, which is not installed\n"
                            "  hint: pip install 'rulebook-compiler[site]' (from a clone: pip install '.[site]')\n")
     assert not (tmp_path / "out").exists()
+
+
+MODULES = """
+import contextlib, io, sys
+import compiler.cli
+with contextlib.redirect_stdout(io.StringIO()):
+    compiler.cli.main.main(["check", sys.argv[1]], prog_name="rulebook", standalone_mode=False)
+print(" ".join(sorted(set(sys.argv[2:]) & set(sys.modules))))
+"""
+
+
+def test_a_check_the_cache_holds_whole_does_not_import_the_build(tmp_path):
+    # the first check builds the rulebook; the second is answered from the cache alone
+    builder = ("compiler.build", "compiler.model", "compiler.schema")
+    env = {**os.environ, "RULEBOOK_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    env.pop("RULEBOOK_NO_CACHE", None)
+    found = [subprocess.run([sys.executable, "-c", MODULES, str(MINIMAL), *builder], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60) for _ in range(2)]
+    assert [(p.returncode, p.stdout, p.stderr) for p in found] == [
+        (0, "compiler.build compiler.model compiler.schema\n", ""), (0, "\n", "")]
