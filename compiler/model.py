@@ -324,6 +324,11 @@ class Correction:
     reason: str
     changed: tuple[str, ...]
     loc: Location = field(compare=False, repr=False)
+    # Written by 'rulebook publish' and 'rulebook correct' since the log holds them (compiler/review.py);
+    # an entry written before has neither: the refs of ``changed`` that name what it removed (they
+    # exist in the edition before it, not after), and the SHA-256 digest of the edition it locked.
+    removed: tuple[str, ...] = ()
+    lock: str | None = None
 
     @property
     def is_rule_change(self) -> bool:

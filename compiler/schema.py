@@ -744,6 +744,15 @@ _CORRECTIONS = {
                                            "terms (TERM: its name, aliases, notes, decisions or sections), "
                                            "facts (fact:NAME) and constraints (constraint:ID) of the "
                                            "edition's vocabulary."},
+                "removed": {"type": "array", "items": {"type": "string", "pattern": CHANGED_REF},
+                            "examples": [["heal#old-wording"]],
+                            "description": "The refs of 'changed' that name what the entry removed: they exist "
+                                           "in the edition before the entry, not after it."},
+                "lock": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                         "examples": ["0e215d8f74a28133539d1427c671b9657b560f8c0e17f936673cf6774714db6e"],
+                         "description": "The digest of the edition that the entry locked (its digest in "
+                                        "rulebook.lock then). Written by 'rulebook publish' and 'rulebook "
+                                        "correct'; entries written before the field existed have none."},
             },
             "required": ["date", "edition", "kind", "reason"],
             "additionalProperties": False,
