@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -85,21 +86,71 @@ def main() -> None:
 @click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor fill the cache (what earlier checks proved; also set by RULEBOOK_NO_CACHE=1).")
-def check(path: Path | None, no_cache: bool) -> None:
-    """Check the rulebook at PATH: schema, names, overlays, rule logic."""
+@click.option("--against", metavar="git:REV|FOLDER",
+              help="Review mode: also check that the published record (published editions, rulebook.lock, "
+                   "corrections.yaml) is append-only against this base revision or folder.")
+def check(path: Path | None, no_cache: bool, against: str | None) -> None:
+    """Check the rulebook at PATH: schema, names, overlays, rule logic, the lock and the corrections log."""
     from .checking import check_rulebook
 
     missing = missing_default_rulebook() if path is None else None
     if missing:
         report([missing])
         sys.exit(1)
-    result = check_rulebook(path or default_root(), use_cache=not no_cache)
-    problems = result.problems
+    root = path or default_root()
+    with _base(root, against) as base:
+        result = check_rulebook(root, use_cache=not no_cache)
+        problems = list(result.problems)
+        line = None
+        if base is not None and result.summary is not None:
+            problems, line = _reviewed(root, base, against, problems)
     if problems:
         report(problems)
     if result.summary is None or any(p.severity == "error" for p in problems):
         sys.exit(1)
     click.echo(result.summary)
+    if line is not None:
+        click.echo(printable(line))
+
+
+@contextmanager
+def _base(root: Path, against: str | None):
+    """The base rulebook of ``--against`` (None without it), read as ``diff`` reads a side: a git
+    revision from the object store into a temporary folder, removed after (sources never change)."""
+    if against is None:
+        yield None
+        return
+    from .diff.sides import Resolver, SideError
+
+    rest = against[len("git:"):] if against.startswith("git:") else None
+    if rest is not None and ":" in rest:
+        raise click.BadParameter(printable(f"'{against}' names an edition; the base is a whole rulebook: "
+                                           "git:REV or a folder"), param_hint="'--against'")
+    with Resolver(root) as resolver:
+        try:
+            side = resolver.resolve(against)
+        except SideError as exc:
+            if not exc.problems:
+                raise click.BadParameter(printable(exc.message), param_hint="'--against'") from None
+            click.echo(f"rulebook: {printable(exc.message)}:", err=True)
+            report(exc.problems)
+            sys.exit(1)
+        if side.kind == "edition":
+            raise click.BadParameter(printable(f"'{against}' names an edition; the base is a whole rulebook: "
+                                               "git:REV or a folder"), param_hint="'--against'")
+        yield side.book
+
+
+def _reviewed(root: Path, base, against: str, problems: list[Diagnostic]) -> tuple[list[Diagnostic], str | None]:
+    """The check's problems and the review's after them (those the check gave already once)."""
+    from .build import check as build
+    from .review import review
+
+    head, _ = build(root)
+    if head is None:  # pragma: no cover - the check above built it
+        return problems, None
+    found, line = review(base, head, against)
+    return problems + [p for p in found if p not in problems], line
 
 
 def _base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

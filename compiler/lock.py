@@ -228,9 +228,19 @@ def _shown(path: Path) -> str:
 
 
 def problems(book: Rulebook) -> list[Diagnostic]:
-    """Every way the rulebook's published editions differ from its lock, each where it is."""
+    """Every way the rulebook's published editions differ from its lock, each where it is; then every
+    way the corrections log disagrees with the lock (compiler/review.py)."""
+    from .review import log_problems
+
     lock, found = read(book.root)
-    if lock is None or not lock.present:  # no lock file: nothing is locked until the first publish
+    if lock is None:
+        return found
+    return _content_problems(book, lock) + log_problems(book, lock.entries if lock.present else None)
+
+
+def _content_problems(book: Rulebook, lock: Lock) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    if not lock.present:  # no lock file: nothing is locked until the first publish
         return found
     declared = {e.id: e for e in book.editions}
     known: dict[int, dict] = {}  # the terms' entries, shared by the editions that carry a term over

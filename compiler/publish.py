@@ -2,10 +2,13 @@
 
 Each writes the edition's entry in ``rulebook.lock`` (``compiler.lock``) and
 appends a dated entry to the corrections log, ``corrections.yaml``, which the
-build reads into the model and the site shows. Neither edits any other file:
+build reads into the model and the site shows; the entry records the digest
+it locked (``lock``) and which of the refs it changed name what it removed
+(``removed``), so that ``check`` can hold the log to the lock (``compiler.review``). Neither edits any other file:
 publishing a draft means setting its status in ``rulebook.yaml`` first, by
 hand, where the change shows in review. The log is written before the lock:
-if the second write fails, ``check`` still fails until the command is run again.
+if the second write fails, ``check`` still fails until the command is run again
+(which then writes the lock alone: the log's last entry has its digest already).
 """
 
 from __future__ import annotations
@@ -72,6 +75,7 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
     from . import lock
     from .build import CORRECTIONS_FILE
     from .fileio import output_lock, write_text
+    from .review import edition_refs
 
     if not reason.strip():
         raise click.BadParameter("give a reason in words", param_hint="'--reason'")
@@ -103,12 +107,23 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
                               f"edition '{edition_id}' is as {lock.LOCK_FILE} records it: nothing to correct",
                               "edit the edition's files first; a correction records a change")])
         log = root / CORRECTIONS_FILE
-        write_text(log, log_text(log.read_text(encoding="utf-8") if log.is_file() else None,
-                                 {"date": date, "edition": edition_id, "kind": kind, "reason": reason,
-                                  "changed": changes}))
+        # what the change took away is named on the side before it (check finds it nowhere now), and
+        # the digest locked lets check tell the log from the lock apart (compiler/review.py)
+        now = edition_refs(edition)
+        if not _logged_already(book, edition_id, new["digest"]):
+            write_text(log, log_text(log.read_text(encoding="utf-8") if log.is_file() else None,
+                                     {"date": date, "edition": edition_id, "kind": kind, "reason": reason,
+                                      "changed": changes, "removed": [r for r in changes if r not in now],
+                                      "lock": new["digest"]}))
         write_text(root / lock.LOCK_FILE, lock.lock_text({**current.entries, edition_id: new}))
     what = counted(len(changes), "change") if kind != "publish" else "locked"
     click.echo(printable(f"{edition_id}: {what}; recorded in {CORRECTIONS_FILE} and {lock.LOCK_FILE}"))
+
+
+def _logged_already(book, edition_id: str, digest: str) -> bool:
+    """The edition's last log entry records this very digest: a run before wrote the log, not the lock."""
+    last = next((c for c in reversed(book.corrections) if c.edition == edition_id), None)
+    return last is not None and last.lock == digest
 
 
 def log_text(existing: str | None, entry: dict) -> str:

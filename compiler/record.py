@@ -118,6 +118,9 @@ class LogChange:
     new: Correction | None
     at_old: int | None
     at_new: int | None
+    # a removed entry: the 0-based place in the new log where it stood (the entry now there, or the
+    # end), so that a review can point at it
+    place: int | None = None
 
     @property
     def edition(self) -> str:
@@ -189,7 +192,7 @@ def _lock(old: Mapping[str, dict], new: Mapping[str, dict]) -> tuple[LockChange,
 
 
 def _entry_key(c: Correction) -> tuple:
-    return (c.date, c.edition, c.kind, c.reason, c.changed)
+    return (c.date, c.edition, c.kind, c.reason, c.changed, c.removed, c.lock)
 
 
 def _log(old: tuple[Correction, ...], new: tuple[Correction, ...]) -> tuple[LogChange, ...]:
@@ -201,6 +204,6 @@ def _log(old: tuple[Correction, ...], new: tuple[Correction, ...]) -> tuple[LogC
             continue
         paired = min(i2 - i1, j2 - j1) if tag == "replace" else 0
         out.extend(LogChange("edited", old[i1 + k], new[j1 + k], i1 + k, j1 + k) for k in range(paired))
-        out.extend(LogChange("removed", old[i], None, i, None) for i in range(i1 + paired, i2))
+        out.extend(LogChange("removed", old[i], None, i, None, j1 + paired) for i in range(i1 + paired, i2))
         out.extend(LogChange("added", None, new[j], None, j) for j in range(j1 + paired, j2))
     return tuple(out)

@@ -135,6 +135,8 @@ _EX_CONSTRAINT = {"id": "discard-pile-not-being-discarded",
 
 _TEXT = {"type": "string", "minLength": 1}
 # What a corrections log entry says changed (compiler.lock): TERM, TERM#CLAUSE, fact:NAME, constraint:ID.
+# The SHA-256 digest an entry of the corrections log records of the edition it locked (compiler.review).
+DIGEST = r"^[0-9a-f]{64}$"
 CHANGED_REF = r"^([a-z0-9]+(-[a-z0-9]+)*(#[a-z0-9]+(-[a-z0-9]+)*)?|fact:[a-z][a-z0-9_]*|constraint:[a-z0-9]+(-[a-z0-9]+)*)$"
 _KEY_VALUE = {"type": ["string", "boolean"], "pattern": IDENT,
               "description": "A value of a key fact: an enum value, or true/false for a bool fact."}
@@ -748,7 +750,7 @@ _CORRECTIONS = {
                             "examples": [["heal#old-wording"]],
                             "description": "The refs of 'changed' that name what the entry removed: they exist "
                                            "in the edition before the entry, not after it."},
-                "lock": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                "lock": {"type": "string", "pattern": DIGEST,
                          "examples": ["0e215d8f74a28133539d1427c671b9657b560f8c0e17f936673cf6774714db6e"],
                          "description": "The digest of the edition that the entry locked (its digest in "
                                         "rulebook.lock then). Written by 'rulebook publish' and 'rulebook "
@@ -925,6 +927,8 @@ _PATTERN_HINTS = {
                   "another term says moved_from: TERM#CLAUSE",
     LINEAGE_REF: "name a clause by its id in the same term, like 'step-1', or as TERM#CLAUSE, like 'heal#healable'",
     DATE: "write dates as YYYY-MM-DD, YYYY-MM or YYYY, quoted",
+    DIGEST: "a SHA-256 digest, 64 lowercase hexadecimal digits, as 'rulebook publish' and 'rulebook correct' "
+            "write it",
 }
 
 

@@ -42,6 +42,11 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
+def _locked(book: Path) -> str:
+    """The digest the lock holds of 1.0, which the log's entry records with it."""
+    return lock.read(book)[0].entries["1.0"]["digest"]
+
+
 def test_publish_writes_the_lock_and_the_log(book):
     (book / "rulebook.lock").unlink()
     (book / "corrections.yaml").unlink()
@@ -161,7 +166,7 @@ def test_correct_relocks_and_logs_what_changed(book):
     assert (book / "corrections.yaml").read_text(encoding="utf-8") == (
         (FROZEN / "corrections.yaml").read_text(encoding="utf-8")
         + "- date: '2026-02-03'\n  edition: '1.0'\n  kind: transcription\n  reason: The booklet says 'when'.\n"
-          "  changed:\n  - cure#curable\n")
+          f"  changed:\n  - cure#curable\n  lock: {_locked(book)}\n")
     assert (run("check", "frozen").exit_code, run("check", "frozen").stderr) == (0, "")
     corrections = load_rulebook(book).corrections
     assert [(c.date, c.edition, c.kind, c.changed) for c in corrections] == [
@@ -239,7 +244,8 @@ def test_a_fact_of_a_published_edition_is_locked(book):
     result = run("correct", "1.0", "--kind", "erratum", "--reason", "Venom.", "--date", "2026-02-03",
                  "--rulebook", "frozen")
     assert result.exit_code == 0
-    assert (book / "corrections.yaml").read_text(encoding="utf-8").endswith("  changed:\n  - fact:poisoned\n")
+    assert (book / "corrections.yaml").read_text(encoding="utf-8").endswith(
+        f"  changed:\n  - fact:poisoned\n  lock: {_locked(book)}\n")
     assert (run("check", "frozen").exit_code, run("check", "frozen").stderr) == (0, "")
 
 
