@@ -343,7 +343,8 @@ class _Builder:
     def _corrections(self, editions: list[Edition]) -> tuple[Correction, ...]:
         """The corrections log, if the rulebook has one: every entry names an edition it declares, and
         each ref it says changed is one of that edition's, unless listed as removed (compiler/review.py)."""
-        from .review import edition_refs, ref_problems
+        from .lock import read as read_lock
+        from .review import edition_refs, lock_refs, ref_problems, removed_later
 
         path = self.root / CORRECTIONS_FILE
         if not path.is_file():
@@ -353,6 +354,9 @@ class _Builder:
             return ()
         known = {e.id: e for e in editions}
         refs: dict[str, set[str]] = {}  # each edition's, made once
+        gone = removed_later(doc.data["corrections"])
+        held, _ = read_lock(self.root)  # a lock that is not one is check's to report
+        locked = held.entries if held is not None else {}
         found = []
         for i, raw in enumerate(doc.data["corrections"]):
             if raw["edition"] not in known:
@@ -363,8 +367,8 @@ class _Builder:
             changed, removed = tuple(raw.get("changed") or ()), tuple(raw.get("removed") or ())
             if changed or removed:
                 if raw["edition"] not in refs:
-                    refs[raw["edition"]] = edition_refs(known[raw["edition"]])
-                self.problems.extend(ref_problems(raw["edition"], refs[raw["edition"]], changed, removed,
+                    refs[raw["edition"]] = edition_refs(known[raw["edition"]]) | lock_refs(locked.get(raw["edition"]))
+                self.problems.extend(ref_problems(raw["edition"], refs[raw["edition"]] | gone[i], changed, removed,
                                                   lambda key, j, i=i: doc.at(("corrections", i, key, j))))
             found.append(Correction(raw["date"], raw["edition"], raw["kind"], raw["reason"], changed,
                                     doc.at(("corrections", i)), removed, raw.get("lock")))

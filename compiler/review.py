@@ -3,9 +3,10 @@
 Alone, in every ``check`` (one revision is all there is to read):
 
 - each ref of an entry's ``changed`` names a term, clause, fact or constraint the
-  edition has, unless the entry lists it under ``removed`` (what the correction
-  took away exists only in the edition before it): ``ref_problems``, called by
-  the build, so a forged entry naming nothing is never shown;
+  edition has, or that its lock entry holds (an edit not yet recorded), unless
+  the entry or a later one of the edition lists it under ``removed`` (what a
+  correction took away exists only in the edition before it): ``ref_problems``,
+  called by the build, so a forged entry naming nothing is never shown;
 - the log and the lock agree (``log_problems``, called by ``lock.problems``):
   the edition's latest entry records the digest the lock holds, a correction's
   digest is not the one the entry before it locked (it changed nothing), no
@@ -49,8 +50,33 @@ def edition_refs(edition: Edition) -> set[str]:
     return refs
 
 
+def lock_refs(entry: Mapping | None) -> set[str]:
+    """The refs of an edition as its lock entry records it: before a correction that ``rulebook correct``
+    has not recorded yet, what the edit took away is still there (and the log's entries may name it)."""
+    if not entry:
+        return set()
+    refs = {tid for tid in entry.get("terms", {})}
+    refs.update(f"{tid}#{cid}" for tid, term in entry.get("terms", {}).items() for cid in term.get("clauses", {}))
+    vocabulary = entry.get("vocabulary", {})
+    refs.update(f"fact:{name}" for name in vocabulary.get("facts", {}))
+    refs.update(f"constraint:{name}" for name in vocabulary.get("constraints", {}))
+    return refs
+
+
 _REF_HINT = ("name a term (TERM), a clause (TERM#CLAUSE), a fact (fact:NAME) or a constraint (constraint:ID) "
              "of the edition; what the correction removed goes under 'removed' too")
+
+
+def removed_later(entries: Sequence[Mapping]) -> list[set[str]]:
+    """For each entry of the log (as validated), the refs that it or a later entry of its edition lists
+    under ``removed``: what a correction took away may be named by the entries before it, as by its own."""
+    out: list[set[str]] = []
+    later: dict[str, set[str]] = {}
+    for raw in reversed(entries):
+        so_far = later.setdefault(raw["edition"], set())
+        so_far.update(raw.get("removed") or ())
+        out.append(set(so_far))
+    return out[::-1]
 
 
 def ref_problems(edition_id: str, refs: set[str], changed: Sequence[str], removed: Sequence[str],

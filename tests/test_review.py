@@ -298,6 +298,16 @@ def test_a_correction_that_removes_a_clause_lists_it_as_removed(rb):
     assert (review().exit_code, review().stderr) == (0, "")
 
 
+def test_an_earlier_entry_may_name_what_a_later_one_removed(rb):
+    edit(rb / "editions/1.0/cure.yaml", "Targets must be curable.", "Targets must be curable now.")
+    correct("--kind", "transcription", "--reason", "Typo.")
+    edit(rb / "editions/1.0/cure.yaml", "        notes: Printed in bold in the booklet.\n", "")
+    edit(rb / "editions/1.0/cure.yaml", "      - id: targets\n", "      - id: targeted\n")
+    correct("--kind", "erratum", "--reason", "Renamed.")
+    assert (run("check", "rb").exit_code, run("check", "rb").stderr) == (0, "")
+    assert (review().exit_code, review().stderr) == (0, "")
+
+
 def test_a_removed_ref_that_changed_does_not_list(rb):
     with (rb / "corrections.yaml").open("a", encoding="utf-8") as fh:
         fh.write("- date: '2026-02-02'\n  edition: '1.0'\n  kind: erratum\n  reason: R.\n"
