@@ -29,7 +29,7 @@ from typing import Callable, Mapping, Sequence
 
 from .diagnostics import Diagnostic, Location, did_you_mean
 from .model import Edition, Rulebook
-from .record import EditionChange, LogChange, Record, RecordDiff, compare
+from .record import LogChange, Record, RecordDiff, compare
 
 LOG = "corrections.yaml"
 LOCK = "rulebook.lock"
@@ -177,7 +177,7 @@ def review(base: Rulebook, head: Rulebook, against: str) -> tuple[list[Diagnosti
 
     old, new = Record.of(base), Record.of(head)
     diff = compare(old, new)
-    out = [*_editions(diff, head, against), *_log_edits(diff, head, against),
+    out = [*_editions(diff, old, head, against), *_log_edits(diff, head, against),
            *_new_entries(diff, old, head, against), *_unexplained(diff, old, new, base, head, against),
            *unlocked_publishes(head, new.lock)]
     added = sum(c.change == "added" for c in diff.log)
@@ -187,13 +187,13 @@ def review(base: Rulebook, head: Rulebook, against: str) -> tuple[list[Diagnosti
     return sorted(set(out), key=lambda d: (d.location, d.message)), line
 
 
-def _editions(diff: RecordDiff, head: Rulebook, against: str) -> list[Diagnostic]:
+def _editions(diff: RecordDiff, old: Record, head: Rulebook, against: str) -> list[Diagnostic]:
     out = []
     for change in diff.editions:
         if not change.was_published:
             continue
         if change.change == "removed":
-            out.append(Diagnostic(_where_it_was(change, diff, head),
+            out.append(Diagnostic(_where_it_was(change.id, diff, old, head),
                                   f"published edition '{change.id}' was removed from rulebook.yaml since {against}",
                                   f"a published edition is never removed: declare it again as {against} has it"))
         elif change.status is not None:
@@ -204,15 +204,14 @@ def _editions(diff: RecordDiff, head: Rulebook, against: str) -> list[Diagnostic
     return out
 
 
-def _where_it_was(change: EditionChange, diff: RecordDiff, head: Rulebook) -> Location:
-    """Where a removed edition stood in the head's rulebook.yaml: at the edition that now takes its place."""
-    removed = {c.id for c in diff.editions if c.change == "removed"}
+def _where_it_was(edition_id: str, diff: RecordDiff, old: Record, head: Rulebook) -> Location:
+    """Where a removed edition stood in the head's rulebook.yaml: at the edition that now follows it."""
     order = [e.id for e in head.editions]
-    if not order:
-        return Location(str(Path(head.root) / "rulebook.yaml"))
-    old_order = [c.id for c in diff.editions]  # the base's editions first, in order
-    after = old_order[old_order.index(change.id) + 1:]
-    following = next((e for e in after if e in order and e not in removed), None)
+    if not order:  # pragma: no cover - a rulebook declares an edition (the schema)
+        return Location(_shown(Path(head.root) / "rulebook.yaml"))
+    base_order = [e.id for e in old.editions]
+    after = base_order[base_order.index(edition_id) + 1:]
+    following = next((e for e in after if e in head.edition_by_id), None)
     return head.edition_by_id[following or order[-1]].loc
 
 
