@@ -166,7 +166,7 @@ def unlocked_publishes(book: Rulebook, lock_entries: Mapping[str, dict] | None) 
 # -- against a base -----------------------------------------------------------------------------------
 
 
-def verdict(base: Rulebook, head: Rulebook, against: str) -> list[Diagnostic]:
+def verdict(base: Rulebook, head: Rulebook, against: str = "the base") -> list[Diagnostic]:
     """Every way ``head`` breaks the published record of ``base`` (named ``against`` in messages), sorted."""
     return review(base, head, against)[0]
 
@@ -179,12 +179,19 @@ def review(base: Rulebook, head: Rulebook, against: str) -> tuple[list[Diagnosti
     diff = compare(old, new)
     out = [*_editions(diff, old, head, against), *_log_edits(diff, head, against),
            *_new_entries(diff, old, head, against), *_unexplained(diff, old, new, base, head, against),
-           *unlocked_publishes(head, new.lock)]
+           *_unlocked(head, new)]
     added = sum(c.change == "added" for c in diff.log)
     line = (f"published record: append-only against {against} "
             f"({counted(len(new.published()), 'published edition')}, {counted(added, 'log entry', 'log entries')} "
             "added)")
     return sorted(set(out), key=lambda d: (d.location, d.message)), line
+
+
+def _unlocked(head: Rulebook, new: Record) -> list[Diagnostic]:
+    """``unlocked_publishes`` of the head, unless its lock is there but is not a lock (check says so)."""
+    if new.lock is None and (Path(head.root) / LOCK).is_file():
+        return []
+    return unlocked_publishes(head, new.lock)
 
 
 def _editions(diff: RecordDiff, old: Record, head: Rulebook, against: str) -> list[Diagnostic]:

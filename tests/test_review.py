@@ -166,6 +166,15 @@ def test_a_lock_entry_removed(rb):
         "2 problems found\n"))
 
 
+def test_a_malformed_lock_is_reported_once_as_malformed(rb):
+    (rb / "rulebook.lock").write_text('{"format": "rulebook-lock/1", "editions": {"1.0": {"digest": 1}}}\n')
+    result = review()
+    assert (result.exit_code, result.stderr) == (1, (
+        "rb/rulebook.lock:1:51: error: the lock entry of edition '1.0' is malformed\n"
+        "  hint: rulebook.lock is written by 'rulebook publish' and 'rulebook correct'; "
+        "restore it from version control\n1 problem found\n"))
+
+
 def test_a_log_entry_edited(rb):
     edit(rb / "corrections.yaml", "reason: First printing.", "reason: A later printing.")
     result = review()
