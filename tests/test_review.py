@@ -123,6 +123,22 @@ def test_the_lock_rewritten_and_its_log_entry_thrown_away(rb):
         "and no new entry of corrections.yaml names it\n" + CORRECT_HINT + "2 problems found\n")
 
 
+def test_the_lock_rewritten_in_a_log_written_before_digests(rb):
+    """Without digests in the log, one revision cannot tell (check passes); the review can."""
+    edit(rb / "corrections.yaml", f"  lock: {D0}\n", "")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-am", "a log without digests")
+    git("tag", "-f", "base")
+    legacy = (rb / "corrections.yaml").read_text(encoding="utf-8")
+    reword_curable(rb)
+    correct("--kind", "erratum", "--reason", "Errata sheet 1.")
+    (rb / "corrections.yaml").write_text(legacy, encoding="utf-8")
+    assert (run("check", "rb").exit_code, run("check", "rb").stderr) == (0, "")
+    result = review()
+    assert (result.exit_code, result.stderr) == (1, (
+        "rb/editions/1.0/cure.yaml:13:9: error: published edition '1.0' changed 'cure#curable' since git:base, "
+        "and no new entry of corrections.yaml names it\n" + CORRECT_HINT + "1 problem found\n"))
+
+
 def test_a_change_the_new_entry_does_not_name(rb):
     reword_curable(rb)
     edit(rb / "editions/1.0/cure.yaml", "Targets must be curable.", "Targets must be curable now.")
