@@ -108,6 +108,15 @@ def test_an_honest_correction_passes_and_logs_its_digest(rb):
         0, "", "published record: append-only against git:base (1 published edition, 1 log entry added)")
 
 
+def test_an_honest_publish_passes(rb):
+    edit(rb / "rulebook.yaml", "    status: draft\n", "    status: published\n")
+    result = run("publish", "2.0", "--reason", "Second printing.", "--date", "2026-03-01", "--rulebook", "rb")
+    assert (result.exit_code, result.stderr) == (0, "")
+    result = review()
+    assert (result.exit_code, result.stderr, result.stdout.splitlines()[-1]) == (
+        0, "", "published record: append-only against git:base (2 published editions, 1 log entry added)")
+
+
 def test_the_lock_rewritten_and_its_log_entry_thrown_away(rb):
     reword_curable(rb)
     correct("--kind", "erratum", "--reason", "Errata sheet 1.")
