@@ -159,12 +159,13 @@ repos:
 
 SCHEMAS = ".schemas"
 # Which shipped schema (compiler/schemas/) checks which files. A term file may be a term or a
-# patch of one: rulebook.json accepts either.
+# patch of one: rulebook.json accepts either. No bracket negation: VS Code's YAML extension
+# matches with picomatch, which reads '[!_]' as "'!' or '_'"; a glob led by '!' excludes instead.
 SCHEMA_GLOBS = (
     ("rulebook.schema.json", ("rulebook/rulebook.yaml",)),
     ("vocabulary.schema.json", ("rulebook/vocabulary.yaml",)),
     ("vocabulary-overlay.schema.json", ("rulebook/editions/*/_vocabulary.yaml",)),
-    ("rulebook.json", ("rulebook/editions/*/[!_]*.yaml",)),
+    ("rulebook.json", ("rulebook/editions/*/*.yaml", "!rulebook/editions/*/_vocabulary.yaml")),
     ("corrections.schema.json", ("rulebook/corrections.yaml",)),
 )
 
