@@ -176,3 +176,31 @@ def test_the_repository_and_commit_are_escaped_in_the_hook_and_the_workflow(tmp_
     assert hooks == [{"repo": url, "rev": commit, "hooks": [{"id": "rulebook-check"}]}]
     workflow = yaml.safe_load((tmp_path / "g" / ".github" / "workflows" / "rulebook.yml").read_text())
     assert workflow["jobs"]["rulebook"]["env"] == {"RULEBOOK_COMPILER": f"rulebook-compiler[site] @ git+{url}@{commit}"}
+
+
+@pytest.mark.parametrize("links", [["rulebook"], [".vscode", "site"]], ids=["one", "two"])
+def test_init_writes_nothing_through_a_symbolic_link(tmp_path, monkeypatch, links):
+    # A folder inside DIR that is a link to elsewhere: init would write its files there.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g").mkdir()
+    for name in links:
+        (tmp_path / f"outside-{name}").mkdir()
+        (tmp_path / "g" / name).symlink_to(tmp_path / f"outside-{name}", target_is_directory=True)
+    result = rulebook("init", "g")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Usage: rulebook init [OPTIONS] [DIR]\nTry 'rulebook init --help' for help.\n\n"
+        f"Error: Invalid value for '[DIR]': {', '.join(repr('g/' + name) for name in sorted(links))} "
+        f"{'is a symbolic link' if len(links) == 1 else 'are symbolic links'}; init writes only inside "
+        "'g' and wrote nothing: remove the link or choose another folder\n")
+    assert [p.relative_to(tmp_path).as_posix() for p in sorted(tmp_path.rglob("*"))] == sorted(
+        [*(f"outside-{name}" for name in links), "g", *(f"g/{name}" for name in links)])
+
+
+def test_init_in_a_folder_named_through_a_link_writes_there(tmp_path, monkeypatch):
+    # DIR itself may be a link: it is the folder the user named.
+    monkeypatch.setattr(starter, "compiler_source", lambda: None)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "g").symlink_to(tmp_path / "real", target_is_directory=True)
+    assert rulebook("init", str(tmp_path / "g")).exit_code == 0
+    assert files_under(tmp_path / "real") == FILES
