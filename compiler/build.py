@@ -201,6 +201,7 @@ class _Builder:
         self.problems: list[Diagnostic] = []
         self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
         self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
+        self.overlay_misshapen = False  # an overlay failed its schema (besides unknown keys)
         self.withdrawn_by: dict[str, str] = {}  # term id -> the edition that withdrew it last
         self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
         self.names_checked: set[tuple] = set()  # while remembering: this load's keys into _NAMES_CHECKED
@@ -326,6 +327,10 @@ class _Builder:
         editions_meta = self._editions(main)
         vocabulary = read_base(vocab_doc, self.problems) if vocab_doc else Resolved(Vocabulary((), ()))
         files = self._scan_term_files(editions_meta)
+        if self.overlay_misshapen:
+            # As with vocabulary.yaml: a value of the wrong kind (a mapping as 'type') would reach the
+            # vocabulary's facts, and the facts what they name; the editions are not read further.
+            raise RulebookError(self.problems)
         editions = self._resolve(editions_meta, files, vocabulary)
         metadata.check(editions, self.error)
         corrections = self._corrections(editions)
@@ -453,7 +458,9 @@ class _Builder:
             first_file: dict[str, str] = {}  # term id -> the file that gave it first
             for path in progress.track(self.listing(folder) or (), "term files"):
                 if path.name == OVERLAY_FILE and path.is_file():
+                    before = len(self.problems)
                     overlay = self.load(path, "vocabulary-overlay")
+                    self.overlay_misshapen |= any(p.code != "unknown-key" for p in self.problems[before:])
                     if overlay is not None:
                         self.vocabulary_overlays[folder.name] = overlay
                     continue

@@ -31,7 +31,8 @@ that is not a database, a damaged one, or one of another layout is set aside
 (renamed ``*.corrupt``) and started afresh.
 
 The cache lives in ``$RULEBOOK_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulebook-compiler``,
-else ``~/.cache/rulebook-compiler``; never inside the rulebook read.
+else ``~/.cache/rulebook-compiler``; never inside a rulebook folder or a command's output
+(a site): one set there is not used, with one warning.
 ``RULEBOOK_NO_CACHE=1`` (or ``--no-cache``) bypasses it. It is one SQLite
 database (as mypy's ``--sqlite-cache``): each store is one transaction, so a
 crash leaves the previous state, and concurrent runs wait for each other.
@@ -308,6 +309,31 @@ def _damaged(exc: sqlite3.Error) -> bool:
     return isinstance(exc, _ForeignSchema) or (code is not None and code & 0xFF in _DAMAGED)
 
 
+class _Inside(OSError):
+    """A cache folder inside what it must not write into (the message says what)."""
+
+
+def _held_by(folder: Path) -> str | None:
+    """Why the cache may not live in ``folder``: inside a rulebook folder, or a command's output; or None.
+
+    Written into a rulebook, the cache changes the sources it describes (under ``editions/`` the
+    next check fails: "not a term file"); into a site or another output, the next run of its
+    command replaces the folder, or refuses one it did not write. Real paths: a link leads where it
+    points. A folder is a rulebook folder by its ``rulebook.yaml``, an output by its marker.
+    """
+    from .outputs import output_of
+
+    real = Path(os.path.realpath(folder))
+    for parent in (real, *real.parents):
+        if (parent / "rulebook.yaml").is_file():
+            return (f"it is inside the rulebook folder '{os.path.relpath(parent)}', whose sources it would "
+                    "change")
+        owner = output_of(parent)
+        if owner is not None:
+            return f"it is inside '{os.path.relpath(parent)}', the output of '{owner}'"
+    return None
+
+
 class Cache:
     """The opened cache database.
 
@@ -318,13 +344,19 @@ class Cache:
     """
 
     def __init__(self, folder: Path, warn: Callable[[str], None] = _to_stderr):
-        """Nothing is created until the cache is first used (the caller may decide not to)."""
+        """Nothing is created until the cache is first used (the caller may decide not to).
+
+        A folder inside a rulebook or a command's output is never used (``_held_by``), said at once.
+        """
         self.folder = Path(folder)
         self.path = self.folder / DB_NAME
         self._db: sqlite3.Connection | None = None
         self._warn = warn
         self.failure: str | None = None  # why the cache cannot be used, once it cannot
         self.served: list[str] = []  # keys of the rulebooks read from the cache in this run
+        held = _held_by(self.folder)
+        if held is not None:
+            self.fail(_Inside(held))
 
     @classmethod
     def open(cls, folder: Path | None = None, warn: Callable[[str], None] = _to_stderr) -> "Cache":

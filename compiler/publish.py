@@ -26,6 +26,7 @@ from .diagnostics import Diagnostic, printable
 
 CORRECTION_KINDS = ("transcription", "erratum")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _LOG_HEAD = ("# The corrections log of this rulebook's published editions, oldest first.\n"
              "# Written by 'rulebook publish' and 'rulebook correct'; see docs/format.md.\n"
              "corrections:\n")
@@ -77,8 +78,7 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
     from .fileio import output_lock, write_text
     from .review import edition_refs
 
-    if not reason.strip():
-        raise click.BadParameter("give a reason in words", param_hint="'--reason'")
+    _check_reason(reason)
     with output_lock(root / lock.LOCK_FILE, command):
         book = load_or_exit(root)
         if edition_id not in book.edition_by_id:
@@ -124,6 +124,25 @@ def _logged_already(book, edition_id: str, digest: str) -> bool:
     """The edition's last log entry records this very digest: a run before wrote the log, not the lock."""
     last = next((c for c in reversed(book.corrections) if c.edition == edition_id), None)
     return last is not None and last.lock == digest
+
+
+def _check_reason(reason: str) -> None:
+    """A usage error unless ``reason`` is words the log can hold: checked before anything is written."""
+    from .yamlsource import control_character
+
+    if not reason.strip():
+        raise click.BadParameter("give a reason in words", param_hint="'--reason'")
+    bad = control_character(reason)
+    surrogate = _SURROGATE.search(reason)
+    if bad is None and surrogate is None:
+        return
+    if bad is not None:
+        what = f"control character U+{ord(bad):04X} '{printable(bad)}'"
+    else:  # how Python hands on command-line bytes that are not UTF-8
+        char = surrogate.group()
+        what = f"U+{ord(char):04X} '{printable(char)}', which is not a character (the command line was not UTF-8)"
+    raise click.BadParameter(f"it holds {what}; the corrections log holds printable characters, tabs and "
+                             "line breaks only", param_hint="'--reason'")
 
 
 def log_text(existing: str | None, entry: dict) -> str:

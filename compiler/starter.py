@@ -8,7 +8,8 @@ copied into .schemas/, so no file needs a schema comment line). Right after it, 
 ``conformance generate`` work.
 
 Every file is new: when any of them exists, nothing is written (usage error,
-exit 2, naming each). Each is written through a temporary file and a hard link,
+exit 2, naming each); nor when a folder on the way to one, inside DIR, is a
+symbolic link (it would take the files out of DIR). Each is written through a temporary file and a hard link,
 which fails rather than replace a file that appeared meanwhile. The files are
 sources; init creates no output folder (``build`` makes and marks ``public/``).
 """
@@ -19,7 +20,8 @@ import json
 import os
 import subprocess
 import tempfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Iterable
 from urllib.parse import unquote, urlparse
 
 import click
@@ -159,12 +161,13 @@ repos:
 
 SCHEMAS = ".schemas"
 # Which shipped schema (compiler/schemas/) checks which files. A term file may be a term or a
-# patch of one: rulebook.json accepts either.
+# patch of one: rulebook.json accepts either. No bracket negation: VS Code's YAML extension
+# matches with picomatch, which reads '[!_]' as "'!' or '_'"; a glob led by '!' excludes instead.
 SCHEMA_GLOBS = (
     ("rulebook.schema.json", ("rulebook/rulebook.yaml",)),
     ("vocabulary.schema.json", ("rulebook/vocabulary.yaml",)),
     ("vocabulary-overlay.schema.json", ("rulebook/editions/*/_vocabulary.yaml",)),
-    ("rulebook.json", ("rulebook/editions/*/[!_]*.yaml",)),
+    ("rulebook.json", ("rulebook/editions/*/*.yaml", "!rulebook/editions/*/_vocabulary.yaml")),
     ("corrections.schema.json", ("rulebook/corrections.yaml",)),
 )
 
@@ -236,6 +239,20 @@ def project_files(title: str, source: tuple[str, str] | None) -> dict[str, str]:
     }
 
 
+def links_inside(folder: Path, files: Iterable[str]) -> list[str]:
+    """The folders inside ``folder`` on the way to ``files`` that are symbolic links, outermost only.
+
+    Written through, a link to a folder elsewhere would take init's files out of ``folder``.
+    (``folder`` itself may be one: it is the folder the user named.) A file that is a link is
+    a file already there, refused as any other.
+    """
+    links: list[str] = []
+    for rel in sorted({parent for rel in files for parent in PurePosixPath(rel).parents} - {PurePosixPath(".")}):
+        if not any(link in rel.parents for link in map(PurePosixPath, links)) and (folder / rel).is_symlink():
+            links.append(rel.as_posix())
+    return links
+
+
 def write_new(path: Path, text: str) -> None:
     """Write ``path`` atomically, never over a file: a hard link fails where a rename would replace."""
     try:
@@ -264,6 +281,12 @@ def init(folder: Path, title: str | None) -> None:
     if folder.exists() and not folder.is_dir():
         raise click.BadParameter(printable(f"'{folder}' is a file, not a folder"), param_hint="'[DIR]'")
     files = project_files(title or folder.resolve().name or "Rulebook", compiler_source())
+    links = links_inside(folder, files)
+    if links:
+        raise click.BadParameter(printable(
+            f"{', '.join(repr(str(folder / rel)) for rel in links)} "
+            f"{'is a symbolic link' if len(links) == 1 else 'are symbolic links'}; init writes only inside "
+            f"'{folder}' and wrote nothing: remove the link or choose another folder"), param_hint="'[DIR]'")
     taken = [rel for rel in files if os.path.lexists(folder / rel)]
     if taken:
         raise click.BadParameter(printable(

@@ -34,6 +34,16 @@ MAX_DEPTH = 100  # lists and mappings inside each other; conditions need far les
 MAX_STRING = 100_000
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
+
+def control_character(text: str) -> str | None:
+    """The first character of ``text`` that a rulebook's YAML text may not hold, or None.
+
+    For text a command writes into a source (a reason in the corrections log): the next
+    check would refuse it.
+    """
+    bad = _CONTROL.search(text)
+    return bad.group() if bad else None
+
 Path_ = tuple  # a path into a document: keys and list indexes
 
 _STR = "tag:yaml.org,2002:str"

@@ -261,3 +261,78 @@ def test_a_file_changed_as_it_was_hashed_is_read_again_though_its_size_and_time_
     assert fresh.key != first.key  # the bytes did change
     again = cache.fingerprint(root, first)
     assert (again.hashed, again.key == fresh.key) == expected
+
+
+# -- a cache folder inside the sources, or inside an output -------------------------------------------
+
+def _cli(*args: str, env: dict[str, str]):
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    return CliRunner().invoke(main, list(args), prog_name="rulebook", env=env)
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("inside", [".cache", "editions/v2/.cache"], ids=["top", "edition-folder"])
+def test_a_cache_inside_the_rulebook_is_not_written_and_check_says_so_once(tmp_path, monkeypatch, inside):
+    # A cache under editions/v2 made the next check fail ("not a term file"); at the top it wrote into
+    # the sources all the same.
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(MINIMAL, tmp_path / "book")
+    before = _files(tmp_path / "book")
+    for _ in range(2):
+        result = _cli("check", "book", env={"RULEBOOK_CACHE_DIR": f"book/{inside}"})
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            0, "Minimal: 2 editions (v1, v2), 1 term, latest v2 with 1 term and 3 clauses: no problems\n",
+            f"rulebook: warning: cannot use the cache in book/{inside}: it is inside the rulebook folder 'book', "
+            "whose sources it would change; continuing without it\n")
+    assert _files(tmp_path / "book") == before
+
+
+def test_a_cache_inside_one_side_of_a_diff_is_not_written(tmp_path, monkeypatch):
+    # The side holding the cache skipped it; the other side's rulebook was stored into it.
+    monkeypatch.chdir(tmp_path)
+    for side in ("old", "new"):
+        shutil.copytree(MINIMAL, tmp_path / side)
+    cure = tmp_path / "new" / "editions" / "v2" / "cure.yaml"
+    cure.write_text(cure.read_text().replace("Targets must be curable.", "Targets must be curable at once."))
+    before = _files(tmp_path / "old")
+    result = _cli("diff", "old", "new", env={"RULEBOOK_CACHE_DIR": "old/editions/v2/.cache"})
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ("rulebook: warning: cannot use the cache in old/editions/v2/.cache: it is inside the "
+                             "rulebook folder 'old', whose sources it would change; continuing without it\n")
+    assert _files(tmp_path / "old") == before
+    check = _cli("check", "old", env={"RULEBOOK_NO_CACHE": "1"})
+    assert (check.exit_code, check.stderr) == (0, "")
+
+
+def test_a_cache_inside_a_site_output_is_not_written(tmp_path, monkeypatch):
+    # The next build replaces the folder (and the cache with it), or refuses one it did not write.
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(MINIMAL, tmp_path / "book")
+    (tmp_path / "public").mkdir()
+    (tmp_path / "public" / ".rulebook-output").write_text('{"command": "rulebook build"}\n')
+    result = _cli("check", "book", env={"RULEBOOK_CACHE_DIR": "public/cache"})
+    assert (result.exit_code, result.stderr) == (0, (
+        "rulebook: warning: cannot use the cache in public/cache: it is inside 'public', the output of "
+        "'rulebook build'; continuing without it\n"))
+    assert _files(tmp_path / "public") == [".rulebook-output"]
+
+
+def test_a_cache_inside_the_sources_is_never_opened(tmp_path):
+    from compiler.build import load_rulebook
+
+    shutil.copytree(MINIMAL, tmp_path / "book")
+    warned: list[str] = []
+    store = cache.Cache.open(tmp_path / "book" / "c", warn=warned.append)
+    fp = cache.fingerprint(tmp_path / "book")
+    assert store.lookup(tmp_path / "book", fp) is None
+    assert store.store(tmp_path / "book", fp, load_rulebook(tmp_path / "book")) is False
+    assert store.proofs(["x"]) == {}
+    assert store.store_proofs({"x": "{}"}) is False
+    assert len(warned) == 1
+    assert not (tmp_path / "book" / "c").exists()

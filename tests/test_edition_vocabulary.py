@@ -143,3 +143,33 @@ def test_an_overlay_item_without_its_key_is_a_schema_error_not_a_crash(tmp_path,
     assert book is None
     assert [str(p) for p in problems if "lacks" in p.message] == [
         f"{shown}/editions/e2/_vocabulary.yaml:3:7: error: item 1 of 'add' of '{line}" for line in lacks]
+
+
+# A value of the wrong kind anywhere in an overlay is reported where it is, as the same value in
+# vocabulary.yaml is (in the overlay's own words for the place), and stops the check there: none reaches the build (a mapping as 'type' was a
+# TypeError traceback, unhashable type: 'dict'). One of them: tests/fixtures/broken/vocabulary-overlay-fact-type-a-mapping.
+@pytest.mark.parametrize("overlay, line", [
+    ("facts:\n  add:\n    - name: stunned\n      type: {bool: true}\n      meaning: Stunned.\n",
+     "4:13: error: 'type' of item 1 of 'add' of 'facts' must be one of: bool, enum; got {'bool': True}"),
+    ("facts:\n  add:\n    - name: stunned\n      type: [bool]\n      meaning: Stunned.\n",
+     "4:13: error: 'type' of item 1 of 'add' of 'facts' must be one of: bool, enum; got ['bool']"),
+    ("facts:\n  add:\n    - name: {stunned: 1}\n      type: bool\n      meaning: Stunned.\n",
+     "3:13: error: 'name' of item 1 of 'add' of 'facts' must be a string, not a mapping"),
+    ("facts:\n  add:\n    - name: stunned\n      type: bool\n      meaning: {a: 1}\n",
+     "5:16: error: 'meaning' of item 1 of 'add' of 'facts' must be a string, not a mapping"),
+    ("facts:\n  withdraw: [{poisoned: 1}]\n",
+     "2:14: error: item 1 of 'withdraw' of 'facts' must be a string, not a mapping"),
+    ("facts:\n  change:\n    - name: phase\n      add_values: [{dusk: 1}]\n",
+     "4:20: error: item 1 of 'add_values' of item 1 of 'change' of 'facts' must be a string, not a mapping"),
+    ("constraints:\n  add:\n    - id: {a: 1}\n      text: T.\n      never: poisoned\n",
+     "3:11: error: 'id' of item 1 of 'add' of 'constraints' must be a string, not a mapping"),
+], ids=["type-mapping", "type-list", "name-mapping", "meaning-mapping", "withdraw-mapping", "value-mapping",
+        "constraint-id-mapping"])
+def test_an_overlay_value_of_the_wrong_kind_is_a_located_error(tmp_path, monkeypatch, overlay, line):
+    monkeypatch.chdir(tmp_path)
+    book = Path("book")
+    shutil.copytree(Path(__file__).resolve().parent / "fixtures" / "minimal", book)
+    (book / "editions" / "v2" / "_vocabulary.yaml").write_text(overlay, encoding="utf-8")
+    result = _runner().invoke(main, ["check", "book"], prog_name="rulebook", env={"RULEBOOK_NO_CACHE": "1"})
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1, "", f"book/editions/v2/_vocabulary.yaml:{line}\n1 problem found\n")

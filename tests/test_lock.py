@@ -263,3 +263,34 @@ def test_a_locked_edition_that_rulebook_yaml_no_longer_declares(book):
     assert result.stderr == (
         "frozen/rulebook.lock:3:5: error: the lock has edition '0.9', which rulebook.yaml does not declare\n"
         "  hint: a published edition is never removed; declare it again in rulebook.yaml\n1 problem found\n")
+
+
+# What the next check refuses in the log (a control character: YAML text holds printable
+# characters, tabs and line breaks only), and what is not text at all (a lone surrogate: bytes of
+# the command line that were not UTF-8), is refused before anything is written.
+@pytest.mark.parametrize("reason, shown", [
+    ("Red \x1b[31m text", "control character U+001B '\\x1b'"),
+    ("A NUL \x00 here", "control character U+0000 '\\x00'"),
+    ("Next line \x85 (NEL)", "control character U+0085 '\\x85'"),
+    ("Delete \x7f", "control character U+007F '\\x7f'"),
+    ("Not UTF-8 \udcff", "U+DCFF '\\udcff', which is not a character (the command line was not UTF-8)"),
+], ids=["escape", "nul", "nel", "del", "surrogate"])
+@pytest.mark.parametrize("command", [["publish", "2.0"], ["correct", "1.0", "--kind", "erratum"]])
+def test_a_reason_the_log_cannot_hold_is_refused_before_anything_is_written(book, reason, shown, command):
+    edit(book / "rulebook.yaml", "    status: draft\n", "    status: published\n")
+    edit(book / "editions/1.0/cure.yaml", "curable if it is poisoned", "curable when it is poisoned")
+    before = {name: (book / name).read_bytes() for name in ("rulebook.lock", "corrections.yaml")}
+    result = run(*command, "--reason", reason, "--rulebook", "frozen")
+    assert (result.exit_code, result.stdout, result.stderr.splitlines()[-1]) == (
+        2, "", f"Error: Invalid value for '--reason': it holds {shown}; the corrections log holds printable "
+               "characters, tabs and line breaks only")
+    assert {name: (book / name).read_bytes() for name in before} == before
+
+
+def test_a_reason_with_tabs_and_line_breaks_is_logged_and_passes_check(book):
+    edit(book / "rulebook.yaml", "    status: draft\n", "    status: published\n")
+    result = run("publish", "2.0", "--reason", "Second printing:\n\tthe errata folded in.", "--date", "2026-03-01",
+                 "--rulebook", "frozen")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert load_rulebook(book).corrections[-1].reason == "Second printing:\n\tthe errata folded in."
+    assert (run("check", "frozen").exit_code, run("check", "frozen").stderr) == (0, "")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import fnmatch
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -64,11 +65,54 @@ def test_check_build_diff_and_conformance_work_at_once(started):
         "draw.may_draw[-]", "draw.may_draw[hand_full]"]
 
 
-def test_each_rulebook_file_is_mapped_to_the_schema_of_its_kind(started):
+# picomatch, the glob matcher behind VS Code's YAML extension (pinned in tests/site/package.json).
+PICOMATCH = Path(__file__).resolve().parent / "site" / "node_modules" / "picomatch"
+# For each path, the schemas whose globs take it, as the editor decides: a glob led by '!' excludes,
+# and the last glob that matches a path decides (vscode-json-languageservice's FilePatternAssociation).
+SCHEMAS_FOR = """
+const pm = require(process.argv[1]);
+const [settings, paths] = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const taken = (path, globs) => globs.reduce(
+  (held, glob) => pm.isMatch(path, glob.replace(/^!/, "")) ? !glob.startsWith("!") : held, false);
+console.log(JSON.stringify(Object.fromEntries(
+  paths.map(path => [path, Object.keys(settings).filter(schema => taken(path, settings[schema]))]))));
+"""
+
+
+def editor_schemas(settings: dict[str, list[str]], paths: list[str]) -> dict[str, list[str]]:
+    assert PICOMATCH.is_dir(), "picomatch is missing: npm ci --prefix tests/site (tools/test.sh runs it)"
+    node = shutil.which("node")
+    assert node, "Node.js is a test dependency (tools/test.sh installs it)"
+    run = subprocess.run([node, "-e", SCHEMAS_FOR, str(PICOMATCH)], input=json.dumps([settings, paths]),
+                         capture_output=True, text=True, check=True, timeout=60)
+    return json.loads(run.stdout)
+
+
+# A term file, a patch of one and an overlay in a second edition, besides the files init writes.
+KINDS = {"rulebook/rulebook.yaml": "rulebook.schema.json", "rulebook/vocabulary.yaml": "vocabulary.schema.json",
+         "rulebook/editions/1.0/draw.yaml": "rulebook.json", "rulebook/editions/2.0/draw.yaml": "rulebook.json",
+         "rulebook/editions/2.0/_vocabulary.yaml": "vocabulary-overlay.schema.json",
+         "rulebook/editions/2.0/a_b.yaml": "rulebook.json", "rulebook/corrections.yaml": "corrections.schema.json"}
+
+
+def test_each_kind_of_file_gets_exactly_its_schema_in_the_editor(started):
+    settings = json.loads((started / ".vscode" / "settings.json").read_text())["yaml.schemas"]
+    assert editor_schemas(settings, sorted(KINDS)) == {path: [f"./.schemas/{schema}"]
+                                                       for path, schema in sorted(KINDS.items())}
+
+
+def test_the_editor_globs_use_no_bracket_negation():
+    # '[!_]' is "not '_'" in fnmatch and bash but "'!' or '_'" in picomatch: a negated glob says it instead.
+    globs = [glob for _, patterns in starter.SCHEMA_GLOBS for glob in patterns]
+    assert [glob for glob in globs if "[" in glob] == []
+    assert dict(starter.SCHEMA_GLOBS)["rulebook.json"] == (
+        "rulebook/editions/*/*.yaml", "!rulebook/editions/*/_vocabulary.yaml")
+
+
+def test_each_rulebook_file_is_valid_against_the_schema_the_editor_gives_it(started):
     settings = json.loads((started / ".vscode" / "settings.json").read_text())["yaml.schemas"]
     sources = [f for f in files_under(started) if f.startswith("rulebook/")]
-    for source in sources:
-        (schema,) = [s for s, globs in settings.items() if any(fnmatch.fnmatch(source, g) for g in globs)]
+    for source, (schema,) in editor_schemas(settings, sources).items():
         jsonschema.validate(yaml.safe_load((started / source).read_text()),
                             json.loads((started / schema).read_text()))
     # the copies are the package's files
@@ -132,3 +176,31 @@ def test_the_repository_and_commit_are_escaped_in_the_hook_and_the_workflow(tmp_
     assert hooks == [{"repo": url, "rev": commit, "hooks": [{"id": "rulebook-check"}]}]
     workflow = yaml.safe_load((tmp_path / "g" / ".github" / "workflows" / "rulebook.yml").read_text())
     assert workflow["jobs"]["rulebook"]["env"] == {"RULEBOOK_COMPILER": f"rulebook-compiler[site] @ git+{url}@{commit}"}
+
+
+@pytest.mark.parametrize("links", [["rulebook"], [".vscode", "site"]], ids=["one", "two"])
+def test_init_writes_nothing_through_a_symbolic_link(tmp_path, monkeypatch, links):
+    # A folder inside DIR that is a link to elsewhere: init would write its files there.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g").mkdir()
+    for name in links:
+        (tmp_path / f"outside-{name}").mkdir()
+        (tmp_path / "g" / name).symlink_to(tmp_path / f"outside-{name}", target_is_directory=True)
+    result = rulebook("init", "g")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "Usage: rulebook init [OPTIONS] [DIR]\nTry 'rulebook init --help' for help.\n\n"
+        f"Error: Invalid value for '[DIR]': {', '.join(repr('g/' + name) for name in sorted(links))} "
+        f"{'is a symbolic link' if len(links) == 1 else 'are symbolic links'}; init writes only inside "
+        "'g' and wrote nothing: remove the link or choose another folder\n")
+    assert [p.relative_to(tmp_path).as_posix() for p in sorted(tmp_path.rglob("*"))] == sorted(
+        [*(f"outside-{name}" for name in links), "g", *(f"g/{name}" for name in links)])
+
+
+def test_init_in_a_folder_named_through_a_link_writes_there(tmp_path, monkeypatch):
+    # DIR itself may be a link: it is the folder the user named.
+    monkeypatch.setattr(starter, "compiler_source", lambda: None)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "g").symlink_to(tmp_path / "real", target_is_directory=True)
+    assert rulebook("init", str(tmp_path / "g")).exit_code == 0
+    assert files_under(tmp_path / "real") == FILES

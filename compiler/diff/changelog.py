@@ -321,8 +321,7 @@ def render_markdown(log: Changelog) -> str:
         return "\n".join(lines + [f"{escape(ed.id)} is the first edition: there is nothing to compare it with.", ""])
     # Mid-line: "5.0.0" opens no list there, so it is written without a backslash.
     lines += [f"Changes from {escape(log.previous.title, inline=True)} ({escape(log.previous.id, inline=True)}) "
-              f"to {escape(ed.id, inline=True)}" + (f", published {_date(ed.date, escape)}" if ed.date else "")
-              + ".", ""]
+              f"to {escape(ed.id, inline=True)}" + _dated(ed, escape) + ".", ""]
     if log.empty:
         return "\n".join(lines + ["No rule changed, and no word of one.", ""])
     for notice in log.terms:
@@ -341,9 +340,17 @@ def render_markdown(log: Changelog) -> str:
     return "\n".join(lines)
 
 
+def _dated(edition: Edition, escape) -> str:
+    """", published 2015-08-10", or ", a draft dated 2016-07" (a draft is not published); "" without a date."""
+    if not edition.date:
+        return ""
+    return (", published " if edition.status == "published" else ", a draft dated ") + _date(edition.date, escape)
+
+
 def _date(date: str, escape) -> str:
-    """An ISO date as it is (digits and hyphens link nothing); anything else escaped."""
-    return date if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date) else escape(date, inline=True)
+    """A date as rulebook.yaml writes it (YYYY-MM-DD, YYYY-MM or YYYY) as it is: digits and hyphens
+    link nothing, so no word joiner goes after its hyphens; anything else escaped."""
+    return date if re.fullmatch(r"\d{4}(-\d{2}(-\d{2})?)?", date) else escape(date, inline=True)
 
 
 def _item(it: Item, escape, code) -> list[str]:

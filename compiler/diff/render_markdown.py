@@ -75,6 +75,16 @@ def inert(text: str) -> str:
     return _LINKABLE.sub(_break, text)
 
 
+# "&" begins a character reference only before a name, "#" and digits, or "#x" and hex digits, and a
+# ";" (CommonMark): elsewhere it is itself, and "R&D" stays as written in the posted text.
+_REFERENCE = re.compile(r"&(?=[A-Za-z][A-Za-z0-9]*;|#[0-9]+;|#[xX][0-9A-Fa-f]+;)")
+
+
+def _html_escape(text: str) -> str:
+    """"<" and ">" always (no tag, no autolink), "&" where it would begin a character reference."""
+    return _REFERENCE.sub("&amp;", text).replace("<", "&lt;").replace(">", "&gt;")
+
+
 def escape(text: str, inline: bool = False) -> str:
     """Untrusted text safe as Markdown prose: no markup, no mention, no link.
 
@@ -83,7 +93,7 @@ def escape(text: str, inline: bool = False) -> str:
     become ``<br>`` on that same line, so what would open a list or a heading at
     the start of a line ("5.0.0", "- x") is left as it is, without backslashes.
     """
-    text = _MD.sub(lambda m: "\\" + m.group(), inert(html.escape(printable(text, KEEPS), quote=False)))
+    text = _MD.sub(lambda m: "\\" + m.group(), inert(_html_escape(printable(text, KEEPS))))
     if not inline:
         text = _BLOCK_START.sub(lambda m: m.group(1) + "\\" + m.group(2) if not m.group(2).isdigit()
                                 else m.group(1) + m.group(2) + "\\", text)

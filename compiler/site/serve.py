@@ -47,6 +47,8 @@ from urllib.parse import urlsplit
 import click
 from jinja2 import BytecodeCache
 from mkdocs.livereload import LiveReloadServer, _serve_url
+from mkdocs.livereload import _Handler as _MkdocsHandler
+from mkdocs.livereload import log as _mkdocs_log
 from mkdocs.plugins import BasePlugin, event_priority
 
 from ..build import file_stamp  # a file's (size, mtime): how remembering tells an unchanged one
@@ -77,10 +79,51 @@ def overlay(errors: str) -> bytes:
     return _OVERLAY.format(id=OVERLAY_ID, errors=html.escape(printable(errors, "\n"))).encode()
 
 
+# A request line longer than this is logged cut short (a path of thousands of characters fills the terminal).
+LOGGED_REQUEST = 100  # characters
+
+
+class _Handler(_MkdocsHandler):
+    """mkdocs' request handler, logging the request line escaped for the terminal and cut short.
+
+    The line is the client's: any page open in the browser can send a NUL or an escape sequence.
+    """
+
+    def log_request(self, code="-", size="-") -> None:
+        line = self.requestline
+        if len(line) > LOGGED_REQUEST:
+            line = f"{line[:LOGGED_REQUEST]}... ({len(line)} characters)"
+        level = logging.DEBUG if str(code) == "200" else logging.WARNING
+        _mkdocs_log.log(level, f'"{printable(line)}" code {code}')  # its adapter stamps the time
+
+
+def bad_path(environ: dict) -> bool:
+    """Whether the request's path is one no file is named by: not UTF-8, or with a control character.
+
+    mkdocs drops what is not UTF-8 (``/%ff`` served the home page) and passes a NUL on to
+    ``open``, whose ValueError it printed as a traceback (500).
+    """
+    try:
+        path = environ["PATH_INFO"].encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return True
+    return any(ord(char) < 0x20 or ord(char) == 0x7F for char in path)
+
+
 class Server(LiveReloadServer):
     """mkdocs' live-reload server, with the errors of the last rebuild over every page."""
 
     errors: str | None = None  # set by the build loop, read by request threads (one assignment each)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.RequestHandlerClass = _Handler
+
+    def _serve_request(self, environ, start_response):
+        if bad_path(environ):
+            start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8")])
+            return [b"400 Bad Request: no file is named by this path\n"]
+        return super()._serve_request(environ, start_response)
 
     def _inject_js_into_html(self, content: bytes, epoch: int) -> bytes:
         content = super()._inject_js_into_html(content, epoch)

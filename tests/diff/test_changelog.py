@@ -236,3 +236,54 @@ def test_a_heading_clarified_says_what_changed_in_it():
         "no longer called Mend.\n"
         "  - Whether a cure may target the character: the question reworded (was “Whether the cure may target "
         "a character”).\n"))
+
+
+# -- the text's glitches: each as a reader of the posted notice saw it --------------------------------
+
+def _levels_changed(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> Path:
+    """tests/fixtures/diff/levels copied, with each file's one ``old`` text replaced by ``new``."""
+    import shutil
+
+    root = tmp_path / "levels"
+    shutil.copytree(LEVELS, root)
+    for rel, (old, new) in edits.items():
+        text = (root / rel).read_text(encoding="utf-8")
+        assert text.count(old) == 1
+        (root / rel).write_text(text.replace(old, new), encoding="utf-8")
+    return root
+
+
+def _notice(root: Path, edition: str) -> str:
+    result = CliRunner().invoke(main, ["changelog", edition, "--rulebook", str(root)], catch_exceptions=False)
+    assert (result.exit_code, result.stderr) == (0, "")
+    return result.stdout
+
+
+def test_an_ampersand_is_written_as_itself(tmp_path):
+    # In Markdown "&" is itself unless it begins a character reference ("&amp;", "&#169;"): the notice
+    # said "Rules &amp; errata" to whoever reads the text as posted. One that would begin a reference
+    # is still escaped, so that "&amp;" in the rule text shows as written (a "#" takes its word joiner
+    # as everywhere: "#169" would link an issue).
+    root = _levels_changed(tmp_path, {
+        "rulebook.yaml": ("title: Rule change,", 'title: "Rules & errata, Q&A",'),
+        "editions/v4/cure.yaml": ("Only a poisoned or paralyzed character can",
+                                  "Only a poisoned or paralyzed character (AT&T, R & D, &amp; &copy; &#169; &#x41;) can")})
+    lines = _notice(root, "v4").splitlines()
+    assert (lines[0], lines[8]) == (
+        "# What changed in Rules & errata, Q&A",
+        "- **Rule changed** (`cure#targets`): Only a poisoned or paralyzed character "
+        "(AT&T, R & D, &amp;amp; &amp;copy; &amp;#\u2060169; &amp;#\u2060x41;) can be the target of a cure.")
+
+
+@pytest.mark.parametrize("date", ["2020-02", "2020"])
+def test_a_date_of_a_month_or_a_year_has_no_invisible_character(tmp_path, date):
+    # "2013-08" came out as "2013-\u206008": the word joiner that keeps "GH-12" from linking, applied
+    # to a date, which links nothing (YYYY-MM and YYYY are dates as rulebook.yaml writes them).
+    root = _levels_changed(tmp_path, {"rulebook.yaml": ('date: "2020-02-01"', f'date: "{date}"')})
+    assert _notice(root, "v2").splitlines()[2] == f"Changes from First (v1) to v2, published {date}."
+
+
+def test_a_draft_is_not_said_to_be_published(tmp_path):
+    root = _levels_changed(tmp_path, {"rulebook.yaml": ("title: Rule change, date: null,",
+                                                        'title: Rule change, date: "2020-04",')})
+    assert _notice(root, "v4").splitlines()[2] == "Changes from Reworded (v3) to v4, a draft dated 2020-04."

@@ -194,3 +194,44 @@ def test_the_overlay_escapes_file_names_and_messages():
     assert page[page.index(">", start) + 1:page.index("</pre>")] == (
         "rulebook/&lt;img src=x onerror=alert(1)&gt;.yaml:1:2: error: "
         "&quot;&lt;/pre&gt;&lt;script&gt;x&lt;/script&gt;&quot;\n  hint: \\x1b[31m")
+
+
+def raw_get(url: str, target: bytes) -> tuple[int, bytes]:
+    """The status and body of ``GET target`` sent byte for byte (urllib refuses a NUL or a space in a URL)."""
+    import socket
+
+    host, _, port = urllib.request.urlparse(url).netloc.partition(":")
+    with socket.create_connection((host, int(port)), timeout=WAIT) as connection:
+        connection.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: " + host.encode() + b"\r\nConnection: close\r\n\r\n")
+        answer = b"".join(iter(lambda: connection.recv(65536), b""))
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), body
+
+
+# Paths a page open in the browser, or anything else on this machine, may ask for: each an error
+# status, no traceback, one log line with the request escaped for the terminal and cut short.
+BAD_REQUESTS = [
+    (b"/%00", 400, '"GET /%00 HTTP/1.1" code 400'),
+    (b"/terms/a%00b/", 400, '"GET /terms/a%00b/ HTTP/1.1" code 400'),
+    (b"/terms/a\x00b/", 400, '"GET /terms/a\\x00b/ HTTP/1.1" code 400'),
+    (b"/%ff", 400, '"GET /%ff HTTP/1.1" code 400'),
+    (b"/%1b[31m", 400, '"GET /%1b[31m HTTP/1.1" code 400'),
+    (b"/" + b"a" * 5000, 404, '"GET /' + "a" * 95 + '... (5014 characters)" code 404'),
+    (b"/a" * 3000, 404, '"GET ' + "/a" * 48 + '... (6013 characters)" code 404'),
+    (b"/../../../../etc/passwd", 404, '"GET /../../../../etc/passwd HTTP/1.1" code 404'),
+    (b"/%2e%2e/%2e%2e/%2e%2e/etc/passwd", 404, '"GET /%2e%2e/%2e%2e/%2e%2e/etc/passwd HTTP/1.1" code 404'),
+]
+
+
+def test_no_request_path_gets_a_traceback(served):
+    server, _ = served
+    [line] = server.next_lines("stdout", 1)
+    base = line.removeprefix("Serving on ")
+    answers = [raw_get(base, target)[0] for target, _, _ in BAD_REQUESTS]
+    assert answers == [status for _, status, _ in BAD_REQUESTS]
+    # A last request that logs a line: every line before it is one of these requests'.
+    assert raw_get(base, b"/no-such-page/")[0] == 404
+    logged = [re.sub(r"^\[\d\d:\d\d:\d\d\] ", "", line) for line in server.next_lines("stderr", len(BAD_REQUESTS) + 1)]
+    assert logged == [log for _, _, log in BAD_REQUESTS] + ['"GET /no-such-page/ HTTP/1.1" code 404']
+    assert raw_get(base, b"/terms/cure/")[0] == 200
+    assert server.process.poll() is None
