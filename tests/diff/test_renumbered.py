@@ -77,8 +77,8 @@ def test_the_markdown_comment_says_the_renumbering_in_one_line_and_lists_it_in_o
 def test_the_html_report_says_the_renumbering_in_its_summary_and_at_each_clause():
     out = diff("v1", "v2", "--format", "html").stdout
     assert '<p class="renumbered">renumbered: 2 clauses (603.2g -&gt; 603.2f, 603.2h -&gt; 603.2g)</p>' in out
-    assert out.count("<li>renumbered 603.2g -&gt; 603.2f</li>") == 1
-    assert out.count("<li>renumbered 603.2h -&gt; 603.2g</li>") == 1
+    assert out.count('<p class="loc"><em>renumbered 603.2g -&gt; 603.2f</em></p>') == 1  # the change's note
+    assert out.count('<p class="loc"><em>renumbered 603.2h -&gt; 603.2g</em></p>') == 1
 
 
 def test_the_changelog_lists_the_rules_renumbered_with_their_old_and_new_numbers():
@@ -87,7 +87,7 @@ def test_the_changelog_lists_the_rules_renumbered_with_their_old_and_new_numbers
         "Also 2 editorial changes (spelling, punctuation, numbering or links; no word of a rule).", "",
         "Renumbered, with the same words:", "",
         "- 603.2g → 603.2f (`triggered#only-if-it-occurs`)",
-        "- 603.2h → 603.2g (`triggered#leaves-the-battlefield`)", "",
+        "- 603.2h → 603.2g (`triggered#leaves-the-battlefield`)",
     ]
 
 
@@ -114,6 +114,14 @@ def test_the_markdown_comment_gives_a_renumbered_and_reworded_clause_its_own_ent
     assert "<br>_renumbered `603.2f` -&gt; `603.2e` and reworded_" in lines
     assert "#### reworded: `triggered#only-if-it-occurs`" in lines
     assert not [line for line in lines if "same words" in line]  # its words changed: not folded
+
+
+def test_the_changelog_gives_a_renumbered_and_reworded_rule_its_numbers():
+    result = CliRunner().invoke(main, ["changelog", "v3", "--rulebook", FIXTURE], catch_exceptions=False)
+    assert ("- **Rule changed** (`triggered#only-if-it-occurs`; renumbered 603.2f → 603.2e): An ability triggers "
+            "only if its trigger event actually occurs. An event that's prevented or replaced won't trigger anything, "
+            "and neither will an event that only could have happened.") in result.stdout.splitlines()
+    assert "Renumbered, with the same words:" not in result.stdout
 
 
 # -- many renumbered -------------------------------------------------------------------------------
@@ -192,3 +200,30 @@ def test_a_number_changed_alone_is_reported_from_a_warm_cache(monkeypatch, tmp_p
     assert warm.stdout == cold.stdout
     assert [(c["kind"], c["numbers"]) for c in json.loads(warm.stdout)["changes"]] == [
         ("renumbered", {"old": "603.2g", "new": "603.2f"}), ("renumbered", {"old": "603.2h", "new": "603.2g"})]
+
+
+# -- the site's What changed page --------------------------------------------------------------------
+
+def _changes_page(edition: str) -> str:
+    from compiler.build import load_rulebook
+    from compiler.site.changes import provider
+    from compiler.site.pages import PageSpec
+    from compiler.site.render import Renderer
+
+    book = load_rulebook(ROOT / FIXTURE)
+    spec = PageSpec(f"editions/{edition}/changes.md", "changes", "What changed", False, edition=edition)
+    return Renderer(book, changes=provider(book)).render(spec, lambda uri: uri).html
+
+
+def test_the_what_changed_page_gives_old_and_new_numbers_for_players_and_at_each_change():
+    lines = _changes_page("v2").splitlines()
+    assert lines[lines.index('<p class="rb-meta">Renumbered, with the same words</p>') + 1:][:3] == [
+        '<ul class="rb-notice rb-renumbered">',
+        "<li>603.2g → 603.2f (triggered#only-if-it-occurs)</li>",
+        "<li>603.2h → 603.2g (triggered#leaves-the-battlefield)</li>"]
+    assert lines.count('<p class="rb-meta">Renumbered 603.2g → 603.2f.</p>') == 1
+
+
+def test_the_what_changed_page_says_renumbered_and_reworded():
+    lines = _changes_page("v3").splitlines()
+    assert '<p class="rb-meta">Renumbered 603.2f → 603.2e, and reworded.</p>' in lines
