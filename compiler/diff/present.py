@@ -216,6 +216,15 @@ def pair_words(pair: tuple[str | None, str | None], ident: Write = str, words: W
     return _number(pair[0], ident, words) + words(arrow) + _number(pair[1], ident, words)
 
 
+def folded_words(change: Change, ident: Write = str, words: Write = str, arrow: str = " -> ",
+                 between: str = ": ") -> str:
+    """A ``folded`` change in one line: "heal#a: 603.2g -> 603.2f"; a clause renumbered by its ids
+    alone is its name ("heal#r704-5k -> heal#r704-5j")."""
+    if change.numbers or change.step:
+        return ident(clause_name(change)) + words(between) + pair_words(renumbering(change), ident, words, arrow)
+    return ident(clause_name(change))
+
+
 def folded(change: Change) -> bool:
     """A renumbering and nothing else: the same words under another number, no answer changed, nothing
     declared, nothing to flag. Such changes are listed together, one line each (``renumbering``), not

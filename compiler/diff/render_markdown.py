@@ -23,9 +23,8 @@ from .engine import Change, DiffResult
 from . import names as N
 from .conformance_impact import flips_words, short_words as conformance_short
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
-from .present import (by_term, clause_name, deciders, details, folded, introduced, location, one_sided, outcome,
-                      pair_words, renumbered_line, renumbering, rule_change_words, side_name, situation, unknown_note,
-                      use_words)
+from .present import (by_term, clause_name, deciders, details, folded, folded_words, introduced, location, one_sided,
+                      outcome, renumbered_line, rule_change_words, side_name, situation, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -229,7 +228,7 @@ def _folded(changes: list[Change], drop: set[str]) -> list[str]:
     if "editorial-details" in drop:
         return ["", "_The list of renumbered clauses left out._"]
     return (["", f"<details><summary>Renumbered, same words: {_count(len(changes), 'clause')}</summary>", ""]
-            + [f"- {code(clause_name(c))}: {pair_words(renumbering(c), code, escape, ' → ')}" for c in changes]
+            + [f"- {folded_words(c, code, escape, ' → ')}" for c in changes]
             + ["", "</details>"])
 
 

@@ -12,8 +12,8 @@ from .engine import Change, DiffResult
 from .behaviour import Behaviour, transition_lines
 from . import names as N
 from .conformance_impact import words as conformance_words
-from .present import (by_term, clause_name, details, folded, introduced, location, one_sided, outcome, pair_words,
-                      renumbered_line, renumbering, side_name, situation, summary_line, unknown_note, use_words)
+from .present import (by_term, clause_name, details, folded, folded_words, introduced, location, one_sided, outcome,
+                      renumbered_line, side_name, situation, summary_line, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -125,7 +125,7 @@ def _folded(changes: list[Change], paint) -> list[str]:
     out = [f"  {paint(BOLD, 'renumbered')}, same words: {counted(len(changes), 'clause')}"]
     for c in changes:
         where = printable(location(c.new_location or c.old_location))
-        out.append("    " + printable(f"{clause_name(c)}  {pair_words(renumbering(c))}") + f"  {paint(DIM, where)}")
+        out.append("    " + printable(folded_words(c, between="  ")) + f"  {paint(DIM, where)}")
     return out
 
 
