@@ -47,7 +47,7 @@ LOCATIONS = {
 
 #: An edition's own fields that its lock entry does not digest: it digests its terms and its vocabulary.
 #: The rest is rulebook.yaml's entry of the edition (and the build's bookkeeping), which the lock does
-#: not hold: a published edition's title or date may change without a correction.
+#: not hold by design (docs/format.md, "Published editions are locked": edition metadata is not locked).
 EDITION_NOT_LOCKED = {"id", "title", "date", "status", "sources", "notes", "changed", "withdrawn", "loc", "lineage",
                       "editor_notes", "version", "not_held_before"}
 
