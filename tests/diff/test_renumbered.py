@@ -227,3 +227,18 @@ def test_the_what_changed_page_gives_old_and_new_numbers_for_players_and_at_each
 def test_the_what_changed_page_says_renumbered_and_reworded():
     lines = _changes_page("v3").splitlines()
     assert '<p class="rb-meta">Renumbered 603.2f → 603.2e, and reworded.</p>' in lines
+
+
+def test_a_number_changed_by_a_term_patch_is_reported_cold_and_warm(monkeypatch, tmp_path):
+    """The term's digest (what the diff and the cache's rows compare first) is of the patched term."""
+    book = tmp_path / "book"
+    shutil.copytree(ROOT / FIXTURE, book)
+    (book / "editions" / "v2" / "triggered.yaml").write_text(
+        "id: triggered\nname: 603. Handling Triggered Abilities\npatch:\n"
+        "  - change: only-if-it-occurs\n    set: {number: 603.2f}\n")
+    cold = diff("v1", "v2", rulebook=str(book))
+    monkeypatch.setattr("compiler.build.check", lambda root: pytest.fail(f"{root} was loaded in full"))
+    warm = diff("v1", "v2", rulebook=str(book))
+    assert warm.stdout == cold.stdout
+    assert warm.stdout.splitlines()[:2] == ["rulebook diff v1 -> v2: 1 renumbered",
+                                            "renumbered: 1 clause (603.2g -> 603.2f)"]
