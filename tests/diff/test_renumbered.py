@@ -242,3 +242,30 @@ def test_a_number_changed_by_a_term_patch_is_reported_cold_and_warm(monkeypatch,
     assert warm.stdout == cold.stdout
     assert warm.stdout.splitlines()[:2] == ["rulebook diff v1 -> v2: 1 renumbered",
                                             "renumbered: 1 clause (603.2g -> 603.2f)"]
+
+
+def test_rules_renumbered_by_an_imported_release_are_each_reported(tmp_path):
+    """End to end: tests/fixtures/importer/numbered's second release inserts 100.1a, so the old 100.1a
+    and 100.1b, imported on top with their ids kept (matched by text), are printed as 100.1b and 100.1c.
+    Before, the diff said the insertion and the rewording of 102.2, and nothing of the two renumberings."""
+    numbered = ROOT / "tests" / "fixtures" / "importer" / "numbered"
+    root = tmp_path / "rb"
+
+    def run_import(source: str, out: str, *more: str) -> None:
+        result = CliRunner().invoke(main, ["import", str(numbered / source), "--layout", "numbered",
+                                           "--out", str(tmp_path / out), *more])
+        assert result.exit_code == 0, result.output
+
+    run_import("cr-2022-excerpt.txt", "v1")
+    shutil.copytree(tmp_path / "v1", root / "editions" / "v1", ignore=shutil.ignore_patterns(".*"))
+    (root / "vocabulary.yaml").write_text("facts: []\n")
+    (root / "rulebook.yaml").write_text("title: CR\npublisher: P\neditions:\n"
+                                        "  - {id: v1, title: July 2022, date: '2022-07-08', status: draft}\n"
+                                        "  - {id: v2, title: Renumbered, date: null, status: draft}\n")
+    run_import("cr-renumbered.txt", "v2", "--rulebook", str(root), "--base", "v1")
+    shutil.copytree(tmp_path / "v2", root / "editions" / "v2", ignore=shutil.ignore_patterns(".*"))
+    data = json.loads(diff("v1", "v2", "--format", "json", rulebook=str(root)).stdout)
+    assert [(c["term"], c["clause"], c["kind"], c["numbers"]) for c in data["changes"] if c["numbers"]] == [
+        ("general", "a-two-player-game-is", "renumbered", {"old": "100.1a", "new": "100.1b"}),
+        ("general", "a-multiplayer-game-is-a", "renumbered", {"old": "100.1b", "new": "100.1c"}),
+    ]
