@@ -2,8 +2,8 @@
 
 ``rulebook.lock`` (JSON, beside ``rulebook.yaml``) holds, per published
 edition, a digest of every term's own content (name, aliases, reader notes,
-decisions, sections), of every clause (text, reader notes, links and
-meaning), of every fact and constraint of the edition's own vocabulary, and
+decisions, sections), of every clause (text, printed number, reader notes,
+links and meaning), of every fact and constraint of the edition's own vocabulary, and
 one digest of the whole. ``rulebook check`` compares each
 published edition with its entry (``problems``); ``rulebook publish`` and
 ``rulebook correct`` (``compiler.publish``) write entries. A rulebook without

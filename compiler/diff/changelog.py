@@ -17,6 +17,7 @@ from ..model import Edition, Rulebook
 from .behaviour import CONFLICT, NO_RULE, NO_SITUATION, NOT_ASKED, NOT_DEFINED, Behaviour, Witness
 from .classify import label
 from .engine import Change, DiffResult, diff_editions
+from .present import renumbering
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 
 
@@ -43,6 +44,16 @@ class Item:
     text: str  # the new text (the old one for a withdrawn rule)
     questions: tuple[str, ...]  # "Whether a heal ability may target the card: now says yes in more situations"
     played: tuple[Played, ...]
+    numbers: tuple[str | None, str | None] | None = None  # its printed number, old and new, where it changed
+
+
+@dataclass(frozen=True)
+class Renumbered:
+    """A rule whose printed number changed and no word of it (an editorial change, otherwise only counted)."""
+
+    ref: str
+    old: str | None  # None: the rule had no number
+    new: str | None
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,7 @@ class Changelog:
     previous: Edition | None
     terms: tuple[TermNotice, ...]
     editorial: int  # changes that touched no word of a rule
+    renumbered: tuple[Renumbered, ...] = ()  # those of them that renumbered a rule: players cite rules by number
 
     @property
     def empty(self) -> bool:
@@ -122,7 +134,7 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
         # A heading is read for its name, aliases and questions, not as text.
         text = heading_words(change, previous, edition) if change.clause is None \
             else change.new_text if change.new_text is not None else change.old_text
-        return Item(ref, what, text or "", questions, played)
+        return Item(ref, what, text or "", questions, played, renumbering(change) if change.numbers else None)
 
     names = {t.id: t.name for e in (previous, edition) for t in e.terms}
     grouped: dict[str, list[Change]] = {}
@@ -143,7 +155,13 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
         clarified = tuple(it for c, it in zip(changes, items) if c.level == CLARIFICATION and c not in entry)
         if rules or clarified:
             terms.append(TermNotice(term, names.get(term, term), rules, clarified))
-    return Changelog(edition, previous, tuple(terms), sum(c.level == EDITORIAL for c in result.changes))
+    renumbered = tuple(Renumbered(_ref(c), *renumbering(c)) for c in result.changes
+                       if c.level == EDITORIAL and c.clause is not None and renumbering(c) is not None)
+    return Changelog(edition, previous, tuple(terms), sum(c.level == EDITORIAL for c in result.changes), renumbered)
+
+
+def _ref(change: Change) -> str:
+    return f"{change.new_term or change.term}#{change.new_clause or change.old_clause}"
 
 
 HEADING_WHAT = {"added": "New entry", "removed": "Entry withdrawn"}
@@ -337,6 +355,10 @@ def render_markdown(log: Changelog) -> str:
     if log.editorial:
         lines += [f"Also {counted(log.editorial, 'editorial change')} "
                   "(spelling, punctuation, numbering or links; no word of a rule).", ""]
+    if log.renumbered:
+        lines += ["Renumbered, with the same words:", ""]
+        lines += [f"- {_number(r.old, escape)} → {_number(r.new, escape)} ({code(r.ref)})" for r in log.renumbered]
+        lines.append("")
     return "\n".join(lines)
 
 
@@ -347,6 +369,10 @@ def _dated(edition: Edition, escape) -> str:
     return (", published " if edition.status == "published" else ", a draft dated ") + _date(edition.date, escape)
 
 
+def _number(number: str | None, escape) -> str:
+    return escape(number, inline=True) if number is not None else "no number"
+
+
 def _date(date: str, escape) -> str:
     """A date as rulebook.yaml writes it (YYYY-MM-DD, YYYY-MM or YYYY) as it is: digits and hyphens
     link nothing, so no word joiner goes after its hyphens; anything else escaped."""
@@ -354,7 +380,9 @@ def _date(date: str, escape) -> str:
 
 
 def _item(it: Item, escape, code) -> list[str]:
-    out = [f"- **{escape(it.what, inline=True)}** ({code(it.ref)})"
+    renumbered = f"; renumbered {_number(it.numbers[0], escape)} → {_number(it.numbers[1], escape)}" \
+        if it.numbers else ""
+    out = [f"- **{escape(it.what, inline=True)}** ({code(it.ref)}{renumbered})"
            + (f": {escape(it.text, inline=True)}" if it.text else "")]
     for q in it.questions:
         out.append(f"  - {escape(q)}.")

@@ -227,4 +227,5 @@ def _changelog_json(log) -> dict:
     from dataclasses import asdict
 
     return {"edition": log.edition.id, "previous": log.previous.id if log.previous else None,
-            "terms": [asdict(t) for t in log.terms], "editorial": log.editorial}
+            "terms": [asdict(t) for t in log.terms], "editorial": log.editorial,
+            "renumbered": [asdict(r) for r in log.renumbered]}

@@ -403,8 +403,9 @@ class _Differ:
         new_text = " ".join(c.text for c in p.new) if p.new else None
         if kind is None and not meaning_changed and old_text == new_text and not p.moved \
                 and [K.extras_json(c) for c in p.old] == [K.extras_json(c) for c in p.new] \
-                and [c.id for c in p.old] == [c.id for c in p.new]:
-            return None  # the term changed elsewhere; this clause did not
+                and [c.id for c in p.old] == [c.id for c in p.new] \
+                and [c.number for c in p.old] == [c.number for c in p.new]:
+            return None  # the term changed elsewhere; this clause did not (its printed number is what it is cited by)
         has_meaning = any(m["defines"] or m["rules"] or m["steps"] or m["table"] for m in old_meaning + new_meaning)
         return {
             "header": False, "term": (p.new or p.old)[0].term, "kind": kind, "pairing": p,
@@ -606,6 +607,7 @@ class _Differ:
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
+        numbers = _numbers(p)
         change = Change(
             kind=kind, term=term, clause=clause,
             old_clause="+".join(c.id for c in olds) or None,
@@ -624,12 +626,12 @@ class _Differ:
             new_term=news[0].term if news else None,
             structure=tuple(_structure(*d["structure"])) if d["structure"] else (),
             drift=tuple(drift),
-            fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"]),
+            fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"], numbers),
             lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
             if p and p.matched_by == "lineage" else None,
             step=step,
             level=level,
-            numbers=_numbers(p),
+            numbers=numbers,
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
             names=self._refs(d, behaviours, own),

@@ -135,7 +135,7 @@ def details(change: Change, ident: Write = str, words: Write = str) -> list[str]
 
         out.append(words("steps of ") + procedure_words(change.procedure, ident, words))
     if change.numbers:
-        out.append(words(f"rule {change.numbers['old']} -> {change.numbers['new']}"))
+        out.append(number_words(change, ident, words))
     if change.matched_by in ("text", "split", "merge"):
         out.append(words(f"matched by {change.matched_by} similarity ({change.confidence:.0%})"
                          if change.matched_by == "text" else f"{change.matched_by} found by text similarity "
@@ -154,6 +154,84 @@ def details(change: Change, ident: Write = str, words: Write = str) -> list[str]
                    + words(f" {'is' if len(change.asked) == 1 else 'are'} asked in other situations: "
                            f"{'its' if len(change.asked) == 1 else 'their'} given changed"))
     return out
+
+
+#: What else a clause renumbered did, after "renumbered 603.2g -> 603.2f and" (``number_words``).
+ALSO_WORDS = {"reworded": "reworded", "semantic": "changed in meaning", "editorial": "edited", "moved": "moved",
+              "renamed": "renamed"}
+
+
+def number_words(change: Change, ident: Write = str, words: Write = str) -> str:
+    """A change's printed numbers (``Change.numbers``): "renumbered 603.2g -> 603.2f", with what else it
+    did when its kind is another ("renumbered 603.2g -> 603.2f and reworded")."""
+    said = words("renumbered ") + _number(change.numbers["old"], ident, words) + words(" -> ") \
+        + _number(change.numbers["new"], ident, words)
+    if change.kind == "renumbered":
+        return said
+    return said + words(" and " + ALSO_WORDS.get(change.kind, change.kind))
+
+
+def _number(number: str | None, ident: Write, words: Write) -> str:
+    """A printed number as an identifier; a side that prints none says so."""
+    return ident(number) if number is not None else words("no number")
+
+
+def renumbering(change: Change) -> tuple[str | None, str | None] | None:
+    """The numbers a renumbered clause was and is cited by: its printed numbers where they changed (a
+    change of any kind), else, for a change of kind renumbered, its place in its procedure ("step 2") or
+    its ids (rule numbers themselves, as ``r704-5k``); None for a change that renumbered nothing."""
+    if change.numbers:
+        return change.numbers["old"], change.numbers["new"]
+    if change.kind != "renumbered":
+        return None
+    if change.step:
+        return f"step {change.step['old']}", f"step {change.step['new']}"
+    return change.old_clause, change.new_clause
+
+
+def renumbered_line(result: DiffResult, ident: Write = str, words: Write = str, head: str = "renumbered",
+                    arrow: str = " -> ", shown: int = 3) -> str | None:
+    """Every renumbering of the diff in one line, however many: "renumbered: 97 clauses (603.2g ->
+    603.2f, 603.2h -> 603.2g, 603.2i -> 603.2h, and 94 more); 2 also reworded" (those renumbered and
+    changed otherwise counted by their kind); None when no clause was renumbered."""
+    from ..counts import counted
+
+    found = [(c, renumbering(c)) for c in result.changes]
+    found = [(c, pair) for c, pair in found if pair is not None]
+    if not found:
+        return None
+    pairs = [pair_words(pair, ident, words, arrow) for _, pair in found[:shown]]
+    more = words(f", and {len(found) - shown} more") if len(found) > shown else ""
+    also = {}
+    for c, _ in found:
+        if c.kind != "renumbered":
+            also[c.kind] = also.get(c.kind, 0) + 1
+    tail = "".join(words(f"; {n} also {ALSO_WORDS.get(kind, kind)}") for kind, n in sorted(also.items()))
+    return words(f"{head}: {counted(len(found), 'clause')} (") + words(", ").join(pairs) + more + words(")") + tail
+
+
+def pair_words(pair: tuple[str | None, str | None], ident: Write = str, words: Write = str,
+               arrow: str = " -> ") -> str:
+    """A ``renumbering``: "603.2g -> 603.2f"."""
+    return _number(pair[0], ident, words) + words(arrow) + _number(pair[1], ident, words)
+
+
+def folded_words(change: Change, ident: Write = str, words: Write = str, arrow: str = " -> ",
+                 between: str = ": ") -> str:
+    """A ``folded`` change in one line: "heal#a: 603.2g -> 603.2f"; a clause renumbered by its ids
+    alone is its name ("heal#r704-5k -> heal#r704-5j")."""
+    if change.numbers or change.step:
+        return ident(clause_name(change)) + words(between) + pair_words(renumbering(change), ident, words, arrow)
+    return ident(clause_name(change))
+
+
+def folded(change: Change) -> bool:
+    """A renumbering and nothing else: the same words under another number, no answer changed, nothing
+    declared, nothing to flag. Such changes are listed together, one line each (``renumbering``), not
+    each with a redline that would show no change."""
+    return (change.kind == "renumbered" and change.old_text == change.new_text and renumbering(change) is not None
+            and not (change.behaviours or change.drift or change.impact or change.lineage or change.moved
+                     or change.conformance or change.names))
 
 
 def declared_words(change: Change, ident: Write = str, words: Write = str) -> str:

@@ -17,8 +17,8 @@ from ..diagnostics import printable
 from .behaviour import transition_words
 from .engine import Change, DiffResult
 from . import names as N
-from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, side_name, situation,
-                      unknown_note, use_words)
+from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, renumbered_line,
+                      side_name, situation, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -55,6 +55,7 @@ _DIFF = """\
 <table class="summary"><tr><th>kind</th><th>changes</th></tr>
 {%- for kind, n in summary %}<tr><td>{{ kind }}</td><td>{{ n }}</td></tr>{% endfor -%}
 <tr><th>total</th><th>{{ total }}</th></tr></table>
+{% if renumbered %}<p class="renumbered">{{ renumbered }}</p>{% endif %}
 {% if names %}
 <h2 id="names">Decisions, predicates and constraints</h2>
 {% for name in names %}
@@ -208,6 +209,7 @@ def render(result: DiffResult) -> str:
     return _ENV.get_template("diff").render(title=f"Rulebook changes: {old} → {new}", style=STYLE, groups=groups,
                                             summary=[(k, n) for k, n in result.summary.items() if n],
                                             total=len(result.changes), vocabulary=result.vocabulary.lines(),
+                                            renumbered=renumbered_line(result),
                                             names=[name_html(n, old, new) for n in result.names])
 
 

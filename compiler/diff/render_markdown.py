@@ -23,8 +23,8 @@ from .engine import Change, DiffResult
 from . import names as N
 from .conformance_impact import flips_words, short_words as conformance_short
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
-from .present import (by_term, clause_name, deciders, details, introduced, location, one_sided, outcome,
-                      rule_change_words, side_name, situation, unknown_note, use_words)
+from .present import (by_term, clause_name, deciders, details, folded, folded_words, introduced, location, one_sided,
+                      outcome, renumbered_line, rule_change_words, side_name, situation, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -190,6 +190,8 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
     lines += ["| kind | changes |", "| --- | ---: |"]
     lines += [f"| {kind} | {n} |" for kind, n in result.summary.items() if n]
     lines.append(f"| **total** | **{len(result.changes)}** |")
+    renumbered = renumbered_line(result, code, escape, "Renumbered", " → ")
+    lines += ["", renumbered] if renumbered else []  # one line, however many clauses
     rules = [c for c in result.changes if c.level == RULE_CHANGE]
     if rules or by_vocabulary:
         lines += ["", "### Rule changes", ""]
@@ -209,7 +211,11 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
         lines += ["", "### Vocabulary", ""] + [f"- {escape(line)}" for line in result.vocabulary.lines()]
     listed = {n.behaviour for n in result.names if n.behaviour is not None}
     kept = {id(c) for c in rules[:kept_rules]}
+    lines += _folded([c for c in result.changes if folded(c)], drop)
     for term, changes in by_term(result):
+        changes = [c for c in changes if not folded(c)]  # in the one fold of renumberings (``_folded``)
+        if not changes:
+            continue
         shown = [c for c in changes if _detail_key(c) not in drop or id(c) in kept]
         levels = Counter(c.level for c in changes)
         counts = ", ".join(_count(levels[lv], LEVEL_NOUNS[lv]) for lv in (RULE_CHANGE, CLARIFICATION, EDITORIAL)
@@ -222,6 +228,18 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
             lines += [f"_{len(changes) - len(shown)} more left out (see above)._", ""]
         lines.append("</details>")
     return "\n".join(lines) + "\n"
+
+
+def _folded(changes: list[Change], drop: set[str]) -> list[str]:
+    """The clauses renumbered with the same words (``present.folded``), of every term, in one closed
+    fold: a line each, old number -> new; left out with the details of editorial changes."""
+    if not changes:
+        return []
+    if "editorial-details" in drop:
+        return ["", "_The list of renumbered clauses left out._"]
+    return (["", f"<details><summary>Renumbered, same words: {_count(len(changes), 'clause')}</summary>", ""]
+            + [f"- {folded_words(c, code, escape, ' → ')}" for c in changes]
+            + ["", "</details>"])
 
 
 LEVEL_NOUNS = {RULE_CHANGE: "rule change", CLARIFICATION: "clarification", EDITORIAL: "editorial change"}
@@ -291,7 +309,7 @@ def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = froz
     where = [f"{escape(old)}: {code(location(change.old_location))}" if change.old_location else None,
              f"{escape(new)}: {code(location(change.new_location))}" if change.new_location else None]
     out.append(" · ".join(w for w in where if w) + f" · fingerprint {code(change.fingerprint)}")
-    out += [f"<br>_{note}_" for note in details(change, code, escape)]
+    out += [f"<br>_{note}_" for note in details(change, code, _prose)]
     redline_key = {EDITORIAL: "editorial-redlines", CLARIFICATION: "clarification-redlines"}.get(change.level)
     if redline_key not in drop:
         shown = inside.view(change)
@@ -358,6 +376,11 @@ def _witness_table(b, old: str, new: str) -> list[str]:
         out.append(f"| {shown} | {outcome(w.old, w.old_reason, (), _cell_code, _cell)} | "
                    f"{outcome(w.new, w.new_reason, (), _cell_code, _cell)} | {deciders(w, _cell_code, _cell)} |")
     return out
+
+
+def _prose(text: str) -> str:
+    """Prose after other text on its line (a note after "<br>_"): no block starts there ("-> 603.2f")."""
+    return escape(text, inline=True)
 
 
 def _cell(text: str) -> str:

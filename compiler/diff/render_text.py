@@ -12,8 +12,8 @@ from .engine import Change, DiffResult
 from .behaviour import Behaviour, transition_lines
 from . import names as N
 from .conformance_impact import words as conformance_words
-from .present import (by_term, clause_name, details, introduced, location, one_sided, outcome, side_name,
-                      situation, summary_line, unknown_note, use_words)
+from .present import (by_term, clause_name, details, folded, folded_words, introduced, location, one_sided, outcome,
+                      renumbered_line, side_name, situation, summary_line, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -30,6 +30,9 @@ def render(result: DiffResult, colour: bool = False) -> str:
     if result.empty:
         return paint(BOLD, printable(f"{header}: No changes.")) + "\n"
     lines = [paint(BOLD, printable(f"{header}: {summary_line(result)}"))]
+    renumbered = renumbered_line(result)
+    if renumbered:  # however many, one line: a whole renumbering does not push the rest down
+        lines.append(printable(renumbered))
     if not result.vocabulary.empty:
         lines += ["", paint(BOLD, "vocabulary:")] + ["  " + printable(line) for line in result.vocabulary.lines()]
     listed = {n.behaviour for n in result.names if n.behaviour is not None}
@@ -38,7 +41,9 @@ def render(result: DiffResult, colour: bool = False) -> str:
         lines.append(paint(BOLD, printable(term)))
         seen: set[Behaviour] = set()  # a behaviour's details are shown once per term
         for change in changes:
-            lines.extend(_change(change, paint, colour, seen, listed))
+            if not folded(change):
+                lines.extend(_change(change, paint, colour, seen, listed))
+        lines.extend(_folded([c for c in changes if folded(c)], paint))
     if result.names:
         lines += ["", paint(BOLD, "decisions, predicates and constraints:")]
         for name in result.names:
@@ -108,6 +113,19 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: s
     out.extend(map(printable, plain))
     for flag in change.drift:
         out.append("    " + paint(BOLD, "drift: ") + printable(flag.text))
+    return out
+
+
+def _folded(changes: list[Change], paint) -> list[str]:
+    """A term's clauses renumbered with the same words (``present.folded``), together: one line each."""
+    if not changes:
+        return []
+    from ..counts import counted
+
+    out = [f"  {paint(BOLD, 'renumbered')}, same words: {counted(len(changes), 'clause')}"]
+    for c in changes:
+        where = printable(location(c.new_location or c.old_location))
+        out.append("    " + printable(folded_words(c, between="  ")) + f"  {paint(DIM, where)}")
     return out
 
 

@@ -41,6 +41,7 @@ def test_renumbered_steps_under_descriptive_ids_read_as_renamed_and_renumbered(h
     # step-1's words changed: renamed, with its new place; step-2 only changed its number: renumbered.
     assert _run("diff", "v1", "v2", "--rulebook", "rename") == """\
 rulebook diff v1 -> v2: 1 added, 1 renamed, 1 renumbered, 1 semantic
+renumbered: 1 clause (step 2 -> step 3)
 
 cure
   semantic  cure#order  rename/editions/v2/cure.yaml:8:9

@@ -172,17 +172,24 @@ def test_the_summary_comes_first_then_a_details_block_per_term(numbered):
     from compiler.diff.render_markdown import render
 
     out = render(numbered)
-    assert out.splitlines()[2:16] == [
+    # The four editorial changes are renumberings with the same words: one line in the summary, one fold.
+    assert out.splitlines()[2:27] == [
         "**1 rule change**, 1 clarification, 4 editorial", "",
         "| kind | changes |", "| --- | ---: |", "| removed | 1 |", "| renumbered | 4 |", "| reworded | 1 |",
-        "| **total** | **6** |", "", "### Rule changes", "", "- `sba#r704-5j` (removed): a rule withdrawn", "",
-        "<details><summary><code>sba</code>: 1 rule change, 1 clarification, 4 editorial changes</summary>"]
+        "| **total** | **6** |", "",
+        "Renumbered: 4 clauses (`r704-5k` → `r704-5j`, `r704-5m` → `r704-5k`, `r704-5n` → `r704-5m`, and 1 more)", "",
+        "### Rule changes", "", "- `sba#r704-5j` (removed): a rule withdrawn", "",
+        "<details><summary>Renumbered, same words: 4 clauses</summary>", "",
+        "- `sba#r704-5k -> sba#r704-5j`", "- `sba#r704-5m -> sba#r704-5k`", "- `sba#r704-5n -> sba#r704-5m`",
+        "- `sba#r704-5p -> sba#r704-5n`", "", "</details>", "",
+        "<details><summary><code>sba</code>: 1 rule change, 1 clarification</summary>"]
     assert out.endswith("</details>\n") and "Shortened" not in out
 
 
+# The fixture's editorial changes are renumberings with the same words, which show no redline: the
+# comment (1,660 characters in full) fits only once their list, the details of editorial changes, is out.
 @pytest.mark.parametrize(("budget", "left_out"), [
-    (3000, "the redlines of editorial changes"),
-    (2000, "the redlines of editorial changes, the redlines of clarifications, the details of editorial changes"),
+    (1500, "the redlines of editorial changes, the redlines of clarifications, the details of editorial changes"),
     (1000, "the redlines of editorial changes, the redlines of clarifications, the details of editorial changes, "
            "the details of clarifications, the situation tables of rule changes, the details of 1 of 1 rule change"),
 ])
