@@ -131,7 +131,7 @@ SHEDDING = (
 )
 
 #: Said in the note when, every detail left out, the summary's lists are cut too.
-LISTS_CUT = "the items of the lists below past the first ones that fit (each list says how many more)"
+LISTS_CUT = "the items of the summary's lists past the first ones that fit (each list says how many more)"
 
 
 @dataclass(frozen=True)

@@ -93,11 +93,17 @@ def test_3000_changed_terms_fit_a_comment_and_each_list_says_how_many_more(three
     assert len({c.term for c in result.changes}) == 3000
     out = render(result)
     assert utf16_length(out) <= COMMENT_BUDGET
-    note = next(line for line in out.splitlines() if line.startswith("_Shortened to fit a GitHub comment"))
-    assert LISTS_CUT in note
+    rules = sum(c.level == "rule-change" for c in result.changes)
+    assert (f"_Shortened to fit a GitHub comment: left out the redlines of editorial changes, the redlines of "
+            "clarifications, the details of editorial changes, the details of clarifications, the situation tables "
+            f"of rule changes, the details of {rules} of {rules} rule changes, {LISTS_CUT}. The full report: "
+            "`rulebook diff 1.0.0 2.0.0 --format html` (the example workflow uploads it as the rulebook-diff "
+            "artifact)._") in out.splitlines()
+    assert LISTS_CUT == ("the items of the summary's lists past the first ones that fit "
+                         "(each list says how many more)")
     found = sections(out)
     shown, more = listed(found["Rule changes"])
-    assert (shown + more, more > 0) == (sum(c.level == "rule-change" for c in result.changes), True)
+    assert (shown + more, more > 0) == (rules, True)
     names_shown, names_more = listed(found["Decisions, predicates and constraints"])
     assert (names_shown + names_more, names_more > 0) == (len(result.names), True)
     # No details are left, and the last line counts every term.
