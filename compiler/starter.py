@@ -211,7 +211,7 @@ jobs:
             const text = fs.readFileSync(file('rulebook-diff.md'), 'utf8');
             const body = (text.startsWith(marker + '\\n') ? text : marker + '\\n' + text).slice(0, 65000);
             const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number });
-            const mine = comments.find(c => c.user.login === 'github-actions[bot]' && c.body.startsWith(marker));
+            const mine = comments.find(c => c.user?.login === 'github-actions[bot]' && (c.body ?? '').startsWith(marker));
             if (mine) {
               await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
             } else {

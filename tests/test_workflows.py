@@ -291,6 +291,8 @@ def test_the_first_diff_of_a_pull_request_is_a_new_comment(tmp_path):
 def test_a_later_push_updates_the_bots_comment_not_someone_elses_with_the_marker(tmp_path):
     body = f"{MARKER}\nnew\n"
     comments = [{"id": 1, "user": {"login": "mallory"}, "body": f"{MARKER}\nquoted"},
+                {"id": 4, "user": None, "body": f"{MARKER}\na deleted account's"},
+                {"id": 5, "user": BOT, "body": None},
                 {"id": 2, "user": BOT, "body": "a comment of another workflow"},
                 {"id": 3, "user": BOT, "body": f"{MARKER}\nold\n"}]
     assert comment(tmp_path, "7", body, comments) == [
