@@ -315,3 +315,13 @@ def test_a_number_that_names_a_pull_request_at_another_commit_posts_nothing(tmp_
     # The artifact is the pull request's to write: it may name another pull request than its own.
     assert comment(tmp_path, "7", f"{MARKER}\n", [], sha="another") == [
         GET, ["notice", "pull request 7 is no longer at c0ffee: its newer run comments"]]
+
+
+def test_the_last_step_fails_the_job_with_the_diffs_exit_code(tmp_path):
+    action = load((ROOT / "action.yml").read_text())
+    (last,) = [s for s in steps_of(action) if s.get("name") == "Fail on what fail-on names"]
+    assert steps_of(action)[-1] is last  # after both uploads
+    assert last["if"] == "steps.diff.outputs.exit-code != '' && steps.diff.outputs.exit-code != '0'"
+    run, _ = action_step(tmp_path, "Fail on what fail-on names", STATUS="1")
+    assert (run.returncode, run.stdout) == (1, "::error::rulebook diff exited with 1: a change at the fail-on level, "
+                                               "or an error (the step 'Diff the rules' says which)\n")
