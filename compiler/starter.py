@@ -2,7 +2,9 @@
 
 It writes a rulebook (rulebook.yaml, vocabulary.yaml, one edition with one
 term that has one rule), the mkdocs.yml that builds its site, a pre-commit
-configuration, a CI workflow and the editor's schema mapping
+configuration, two CI workflows (one checks, diffs and builds a push or a pull
+request with a read-only token; one posts the diff as the pull request's
+comment, running none of it: docs/ci.md) and the editor's schema mapping
 (.vscode/settings.json maps files by glob to the package's schema files,
 copied into .schemas/, so no file needs a schema comment line). Right after it, ``check``, ``build``, ``diff`` and
 ``conformance generate`` work.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import tempfile
 from pathlib import Path, PurePosixPath
@@ -96,9 +99,13 @@ public/
 suites/
 """
 
+# The two workflows (docs/ci.md). The first runs what a pull request holds (its rules, and its site
+# templates, which 'rulebook build' renders unsandboxed) with a read-only token; the second, run by
+# the first one's end, holds the token that writes the comment and runs nothing of the pull request.
 WORKFLOW = """\
-# Check the rulebook and build its site on every push; on a pull request, also
-# print what changed in the rules.
+# Check the rulebook and build its site on every push; on a pull request, also diff its rules
+# against the base branch (the job summary shows it) and fail on a change to a published edition.
+# It runs what the branch holds, so its token is read-only: rulebook-comment.yml posts the diff.
 name: rulebook
 
 on: [push, pull_request]
@@ -109,30 +116,109 @@ permissions:
 jobs:
   rulebook:
     runs-on: ubuntu-latest
-    env:
-      # The compiler, from the repository it was installed from when 'rulebook init' ran.
-      RULEBOOK_COMPILER: {requirement}
     steps:
       - uses: actions/checkout@v4
         with:
           fetch-depth: 0            # the base branch's history, for git:REV sides
-      - uses: actions/setup-python@v5
-        with:
-          python-version: "3.12"
-      - name: Install rulebook-compiler
+          persist-credentials: false
+@COMPILER@        with:
+          fail-on: published-change
+"""
+
+# rulebook-compiler's action (action.yml at its repository's root), at the commit init ran from.
+ACTION_KNOWN = """\
+      # rulebook-compiler's action: check, diff, build, and upload the diff and the site.
+      - uses: {uses}
+"""
+
+# Without a known GitHub repository: the action, checked out from where two repository variables say.
+ACTION_FROM_VARIABLES = """\
+      - name: Which rulebook-compiler
+        if: vars.RULEBOOK_COMPILER_REPOSITORY == ''
         run: |
-          if [ -z "$RULEBOOK_COMPILER" ]; then
-            echo "::error::set the repository variable RULEBOOK_COMPILER to a pip requirement, e.g. rulebook-compiler[site] @ git+https://github.com/OWNER/rulebook-compiler@COMMIT"
-            exit 1
-          fi
-          pip install "$RULEBOOK_COMPILER"
-      - run: rulebook check
-      - run: rulebook build
-      - name: What changed
-        if: github.event_name == 'pull_request'
+          echo "::error::set the repository variable RULEBOOK_COMPILER_REPOSITORY to rulebook-compiler's repository on GitHub (OWNER/NAME), and RULEBOOK_COMPILER_REF to a commit of it"
+          exit 1
+      - name: Get rulebook-compiler
+        uses: actions/checkout@v4
+        with:
+          repository: ${{ vars.RULEBOOK_COMPILER_REPOSITORY }}
+          ref: ${{ vars.RULEBOOK_COMPILER_REF }}
+          path: .rulebook-compiler
+          persist-credentials: false
+      # rulebook-compiler's action: check, diff, build, and upload the diff and the site.
+      - uses: ./.rulebook-compiler
+"""
+
+COMMENT_WORKFLOW = """\
+# Post the rules diff of a pull request as one comment, updated on each push.
+# It runs when the 'rulebook' workflow ends, with a token that may write comments, and runs
+# nothing of the pull request: no checkout, no script of the repository. The diff it posts is
+# untrusted data (a pull request can change what its own run uploads): the pull request's
+# number must be digits and name a pull request at the commit that run was for, and the text
+# goes to GitHub as a string read from the file, never into a command.
+# GitHub runs a workflow_run workflow only from the default branch.
+name: rulebook comment
+
+on:
+  workflow_run:
+    workflows: [rulebook]
+    types: [completed]
+
+permissions:
+  actions: read             # the artifact of the other run
+  pull-requests: write      # the comment
+
+jobs:
+  comment:
+    if: github.event.workflow_run.event == 'pull_request'
+    runs-on: ubuntu-latest
+    steps:
+      - name: Download the diff
+        id: download
+        continue-on-error: true     # none when that run stopped before the diff: its log says why
+        uses: actions/download-artifact@v4
+        with:
+          name: rulebook-diff
+          run-id: ${{ github.event.workflow_run.id }}
+          github-token: ${{ github.token }}
+          path: ${{ runner.temp }}/rulebook-diff
+      - name: Post or update the comment
+        if: steps.download.outcome == 'success'
+        uses: actions/github-script@v7
         env:
-          BASE_REF: ${{{{ github.base_ref }}}}
-        run: rulebook diff "git:origin/$BASE_REF" git:HEAD
+          DIFF: ${{ runner.temp }}/rulebook-diff
+          HEAD_SHA: ${{ github.event.workflow_run.head_sha }}
+        with:
+          script: |
+            const fs = require('fs');
+            const path = require('path');
+            const marker = '<!-- rulebook-diff -->';
+            const file = (name) => path.join(process.env.DIFF, name);
+            const number = fs.readFileSync(file('pr-number'), 'utf8').trim();
+            if (!/^[0-9]{1,10}$/.test(number)) {
+              core.setFailed('the artifact names no pull request (pr-number is not a number)');
+              return;
+            }
+            const { owner, repo } = context.repo;
+            const issue_number = Number(number);
+            const { data: pull } = await github.rest.pulls.get({ owner, repo, pull_number: issue_number });
+            if (pull.head.sha !== process.env.HEAD_SHA) {
+              core.notice(`pull request ${issue_number} is no longer at ${process.env.HEAD_SHA}: its newer run comments`);
+              return;
+            }
+            if (fs.statSync(file('rulebook-diff.md')).size > 1000000) {
+              core.setFailed('rulebook-diff.md is over 1 MB: not a diff rulebook diff wrote');
+              return;
+            }
+            const text = fs.readFileSync(file('rulebook-diff.md'), 'utf8');
+            const body = (text.startsWith(marker + '\\n') ? text : marker + '\\n' + text).slice(0, 65000);
+            const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number });
+            const mine = comments.find(c => c.user?.login === 'github-actions[bot]' && (c.body ?? '').startsWith(marker));
+            if (mine) {
+              await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body });
+            } else {
+              await github.rest.issues.createComment({ owner, repo, issue_number, body });
+            }
 """
 
 PRE_COMMIT_REMOTE = """\
@@ -218,11 +304,31 @@ def yaml_string(text: str) -> str:
     return yaml.safe_dump(text, allow_unicode=True, default_style='"', width=float("inf")).rstrip("\n")
 
 
+def github_action(source: tuple[str, str] | None) -> str | None:
+    """``OWNER/NAME@COMMIT`` of rulebook-compiler's action when the compiler came from a GitHub repository
+    at a commit (what ``uses:`` takes); None otherwise. Only names GitHub allows and hex commits pass, so
+    the value is written into the workflow as it is."""
+    if source is None:
+        return None
+    url, commit = source
+    parsed = urlparse(url)
+    match = re.fullmatch(r"/([A-Za-z0-9-]{1,39})/([A-Za-z0-9._-]{1,100}?)(?:\.git)?/?", parsed.path)
+    if parsed.hostname != "github.com" or not match or not re.fullmatch(r"[0-9a-f]{7,40}", commit):
+        return None
+    return f"{match.group(1)}/{match.group(2)}@{commit}"
+
+
+def workflows(source: tuple[str, str] | None) -> dict[str, str]:
+    """The two workflow files: the pull request's (read-only) and the one that posts its comment."""
+    uses = github_action(source)
+    steps = ACTION_KNOWN.format(uses=uses) if uses else ACTION_FROM_VARIABLES
+    return {".github/workflows/rulebook.yml": WORKFLOW.replace("@COMPILER@", steps),
+            ".github/workflows/rulebook-comment.yml": COMMENT_WORKFLOW}
+
+
 def project_files(title: str, source: tuple[str, str] | None) -> dict[str, str]:
     """Relative path -> text of every file ``init`` writes."""
     quoted = yaml_string(title)
-    requirement = (yaml_string(f"rulebook-compiler[site] @ git+{source[0]}@{source[1]}") if source
-                   else "${{ vars.RULEBOOK_COMPILER }}")
     settings = {"yaml.schemas": {f"./{SCHEMAS}/{name}": list(globs) for name, globs in SCHEMA_GLOBS}}
     return {
         "rulebook/rulebook.yaml": RULEBOOK_YAML.format(title=quoted, edition=EDITION),
@@ -231,7 +337,7 @@ def project_files(title: str, source: tuple[str, str] | None) -> dict[str, str]:
         "mkdocs.yml": MKDOCS_YML.format(title=quoted),
         "site/docs/.gitkeep": "",
         ".gitignore": GITIGNORE,
-        ".github/workflows/rulebook.yml": WORKFLOW.format(requirement=requirement),
+        **workflows(source),
         ".pre-commit-config.yaml": (PRE_COMMIT_REMOTE.format(url=yaml_string(source[0]), commit=yaml_string(source[1]))
                                     if source else PRE_COMMIT_LOCAL),
         ".vscode/settings.json": json.dumps(settings, indent=2) + "\n",
@@ -300,5 +406,6 @@ def init(folder: Path, title: str | None) -> None:
         raise SystemExit(1) from None
     here = "" if folder == Path(".") else f"cd {printable(str(folder))} && "
     click.echo(f"Started a rulebook in {printable(str(folder))}/: rulebook/ (edition {EDITION}, term '{TERM}'), "
-               "mkdocs.yml, .pre-commit-config.yaml, .github/workflows/rulebook.yml, .vscode/, .schemas/.\n"
+               "mkdocs.yml, .pre-commit-config.yaml, .github/workflows/ (rulebook.yml, rulebook-comment.yml), "
+               ".vscode/, .schemas/.\n"
                f"Next: {here}rulebook check && rulebook build")

@@ -16,7 +16,7 @@ from compiler import starter
 from compiler.cli import main
 
 FILES = sorted([
-    ".github/workflows/rulebook.yml", ".gitignore", ".pre-commit-config.yaml", ".vscode/settings.json",
+    ".github/workflows/rulebook-comment.yml", ".github/workflows/rulebook.yml", ".gitignore", ".pre-commit-config.yaml", ".vscode/settings.json",
     ".schemas/corrections.schema.json", ".schemas/rulebook.json", ".schemas/rulebook.schema.json",
     ".schemas/vocabulary-overlay.schema.json", ".schemas/vocabulary.schema.json", "mkdocs.yml", "rulebook/editions/1.0/draw.yaml",
     "rulebook/rulebook.yaml", "rulebook/vocabulary.yaml", "site/docs/.gitkeep"])
@@ -38,7 +38,7 @@ def started(tmp_path, monkeypatch) -> Path:
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
         "Started a rulebook in mygame/: rulebook/ (edition 1.0, term 'draw'), mkdocs.yml, .pre-commit-config.yaml, "
-        ".github/workflows/rulebook.yml, .vscode/, .schemas/.\nNext: cd mygame && rulebook check && rulebook build\n")
+        ".github/workflows/ (rulebook.yml, rulebook-comment.yml), .vscode/, .schemas/.\nNext: cd mygame && rulebook check && rulebook build\n")
     monkeypatch.chdir(tmp_path / "mygame")
     return tmp_path / "mygame"
 
@@ -125,19 +125,27 @@ def test_the_hook_and_the_workflow_without_a_known_repository(started):
     assert hooks == [{"repo": "local", "hooks": [{"id": "rulebook-check", "name": "rulebook check",
                                                   "entry": "rulebook check", "language": "system",
                                                   "files": "^rulebook/", "pass_filenames": False}]}]
-    workflow = yaml.safe_load((started / ".github" / "workflows" / "rulebook.yml").read_text())
-    assert workflow["jobs"]["rulebook"]["env"] == {"RULEBOOK_COMPILER": "${{ vars.RULEBOOK_COMPILER }}"}
+    # The workflows are tests/test_workflows.py's: here, that init writes them as starter.workflows makes them.
+    assert {rel: (started / rel).read_text() for rel in starter.workflows(None)} == starter.workflows(None)
+    steps = yaml.safe_load((started / ".github" / "workflows" / "rulebook.yml").read_text())["jobs"]["rulebook"]["steps"]
+    assert steps[-1] == {"uses": "./.rulebook-compiler", "with": {"fail-on": "published-change"}}
 
 
 def test_the_hook_and_the_workflow_name_the_repository_the_compiler_came_from(tmp_path, monkeypatch):
-    monkeypatch.setattr(starter, "compiler_source", lambda: ("https://example.org/x/rulebook-compiler.git", "ab12"))
+    monkeypatch.setattr(starter, "compiler_source", lambda: ("https://github.com/x/rulebook-compiler.git", "ab12"))
     assert rulebook("init", str(tmp_path / "g")).exit_code == 0
     hooks = yaml.safe_load((tmp_path / "g" / ".pre-commit-config.yaml").read_text())["repos"]
-    assert hooks == [{"repo": "https://example.org/x/rulebook-compiler.git", "rev": "ab12",
+    assert hooks == [{"repo": "https://github.com/x/rulebook-compiler.git", "rev": "ab12",
                       "hooks": [{"id": "rulebook-check"}]}]
-    workflow = yaml.safe_load((tmp_path / "g" / ".github" / "workflows" / "rulebook.yml").read_text())
-    assert workflow["jobs"]["rulebook"]["env"] == {
-        "RULEBOOK_COMPILER": "rulebook-compiler[site] @ git+https://example.org/x/rulebook-compiler.git@ab12"}
+    # A commit id shorter than seven hex digits is no 'uses:' ref: the workflow reads the variables.
+    steps = yaml.safe_load((tmp_path / "g" / ".github" / "workflows" / "rulebook.yml").read_text())["jobs"][
+        "rulebook"]["steps"]
+    assert steps[-1]["uses"] == "./.rulebook-compiler"
+    monkeypatch.setattr(starter, "compiler_source", lambda: ("https://github.com/x/rulebook-compiler.git", "ab12cd3"))
+    assert rulebook("init", str(tmp_path / "h")).exit_code == 0
+    steps = yaml.safe_load((tmp_path / "h" / ".github" / "workflows" / "rulebook.yml").read_text())["jobs"][
+        "rulebook"]["steps"]
+    assert steps[-1] == {"uses": "x/rulebook-compiler@ab12cd3", "with": {"fail-on": "published-change"}}
 
 
 def test_init_writes_over_nothing(tmp_path, monkeypatch):
@@ -174,8 +182,9 @@ def test_the_repository_and_commit_are_escaped_in_the_hook_and_the_workflow(tmp_
     assert rulebook("init", str(tmp_path / "g")).exit_code == 0
     hooks = yaml.safe_load((tmp_path / "g" / ".pre-commit-config.yaml").read_text())["repos"]
     assert hooks == [{"repo": url, "rev": commit, "hooks": [{"id": "rulebook-check"}]}]
-    workflow = yaml.safe_load((tmp_path / "g" / ".github" / "workflows" / "rulebook.yml").read_text())
-    assert workflow["jobs"]["rulebook"]["env"] == {"RULEBOOK_COMPILER": f"rulebook-compiler[site] @ git+{url}@{commit}"}
+    # Neither is a GitHub repository at a hex commit: the workflow names neither, it reads the variables.
+    workflow = (tmp_path / "g" / ".github" / "workflows" / "rulebook.yml").read_text()
+    assert workflow == starter.workflows(None)[".github/workflows/rulebook.yml"]
 
 
 @pytest.mark.parametrize("links", [["rulebook"], [".vscode", "site"]], ids=["one", "two"])

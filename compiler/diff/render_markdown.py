@@ -16,6 +16,8 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from ..diagnostics import printable
 from .behaviour import transition_words
@@ -118,6 +120,15 @@ def code(text: str) -> str:
 #: the budget leaves room for the workflow's marker line and a margin.
 COMMENT_BUDGET = 64_000
 
+#: The smallest budget that ``render`` keeps to whatever the diff: what it cannot shorten (the
+#: headings, the counts, the table of kinds, each list's "and K more" line and the note that says
+#: what was left out) takes at most about 6,000 UTF-16 units, side names clipped to ``SIDE_CLIP``
+#: characters included (each can grow tenfold when escaped: "\\U000e0001").
+MIN_BUDGET = 8_000
+
+#: Side names (edition ids, git revisions: untrusted) in the heading and the note, at most this long.
+SIDE_CLIP = 100
+
 #: What is left out, in this order, while the comment is over its budget: editorial redlines
 #: first, the rule changes' summary never.
 SHEDDING = (
@@ -129,14 +140,39 @@ SHEDDING = (
     ("rule-details", "the details of rule changes"),  # as many as it takes, the first ones kept
 )
 
+#: Said in the note when, every detail left out, the summary's lists are cut too.
+LISTS_CUT = "the items of the summary's lists past the first ones that fit (each list says how many more)"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many items of each of the summary's lists are shown (None: all); each list cut short
+    ends with one line, "and K more"."""
+
+    rules: int | None = None  # the rule changes, then the names changed by the vocabulary
+    names: int | None = None  # decisions, predicates and constraints
+    vocabulary: int | None = None
+
+
+ALL = Limits()
+
 
 def render(result: DiffResult, budget: int = COMMENT_BUDGET) -> str:
     """The comment: the summary first, then one collapsible ``<details>`` per term, within ``budget``.
 
     Past the budget, parts are left out in the order of ``SHEDDING`` until it
     fits, and the comment says what it left out and where the full report is.
-    The summary and the list of rule changes are always kept.
+    With every detail left out, the summary's lists (rule changes, decisions,
+    vocabulary) show their first items, as many as fit, each with "and K more":
+    for any ``budget`` of at least ``MIN_BUDGET`` the result is at most
+    ``budget`` UTF-16 code units, whatever the number of changes (below it the
+    same is tried, but the parts that cannot be cut may not fit).
     """
+    drop = {k for k, _ in SHEDDING}
+    if sum(utf16_length(item) + 1 for group in _list_items(result, drop) for item in group) > budget:
+        # The summary's lists alone are over the budget, and every shorter form holds them whole:
+        # straight to cutting them (3,000 changed terms: one render instead of six).
+        return _cut_lists(result, drop, [w for _, w in SHEDDING[:-1]] + _rule_details_words(result), budget)
     dropped: list[tuple[str, str]] = []
     out = _render(result, set())
     for key, words in SHEDDING[:-1]:
@@ -149,21 +185,92 @@ def render(result: DiffResult, budget: int = COMMENT_BUDGET) -> str:
     # The rule changes' details last, and only as many as do not fit: the most that fit are kept,
     # in the order of the report (found by bisection; the length grows with the number kept).
     rules = sum(c.level == RULE_CHANGE for c in result.changes)
-    drop = {k for k, _ in SHEDDING}
-    words = [w for _, w in dropped]
+    words = [w for _, w in dropped] + _rule_details_words(result)
 
     def with_kept(kept: int) -> str:
-        return _render(result, drop, words + [f"the details of {rules - kept} of {_count(rules, 'rule change')}"],
+        return _render(result, drop, words[:-1] + [f"the details of {rules - kept} of {_count(rules, 'rule change')}"],
                        kept)
 
-    low, high = 0, rules - 1  # ``low`` always fits, unless even none does
+    if utf16_length(none := _render(result, drop, words)) > budget:
+        return _cut_lists(result, drop, words, budget)
+    low, high = 0, rules - 1  # ``low`` always fits
     while low < high:
         mid = (low + high + 1) // 2
         if utf16_length(with_kept(mid)) <= budget:
             low = mid
         else:
             high = mid - 1
-    return with_kept(low)
+    return with_kept(low) if low else none
+
+
+def _rule_details_words(result: DiffResult) -> list[str]:
+    """What the note says when the details of every rule change are left out."""
+    rules = sum(c.level == RULE_CHANGE for c in result.changes)
+    return [f"the details of {rules} of {_count(rules, 'rule change')}"] if rules else []
+
+
+def _cut_lists(result: DiffResult, drop: set[str], words: list[str], budget: int) -> str:
+    """Every detail left out and still over ``budget``: each list of the summary shows the first items
+    that fit in its share of what the rest leaves (``shares``), then "and K more"."""
+    words = words + [LISTS_CUT]
+    items = _list_items(result, drop)
+    # Each list at none of its items: its "and K more" line then names the most items it can.
+    base = utf16_length(_render(result, drop, words, 0, Limits(0, 0, 0)))
+    sizes = [[utf16_length(item) + 1 for item in group] for group in items]  # each item is its lines + "\n"
+    shown = [_prefix(group, share) for group, share in zip(sizes, shares([sum(g) for g in sizes], budget - base))]
+    return _render(result, drop, words, 0, Limits(*shown))
+
+
+def _prefix(sizes: list[int], room: int) -> int:
+    """How many of the first items, of these sizes, fit in ``room``."""
+    total = 0
+    for n, size in enumerate(sizes):
+        total += size
+        if total > room:
+            return n
+    return len(sizes)
+
+
+def shares(needs: list[int], budget: int) -> list[int]:
+    """A split of ``budget`` among parts that each need ``needs[i]``: max-min fair (water-filling).
+
+    Each part gets what it needs when that is at most an equal share of what is left, the
+    parts that need least first; the others split the rest equally. The shares add up to at
+    most ``budget`` (to none of it when it is negative), and no share exceeds its need.
+    """
+    out = [0] * len(needs)
+    left = max(budget, 0)
+    for rank, i in enumerate(sorted(range(len(needs)), key=lambda k: needs[k])):
+        out[i] = min(needs[i], left // (len(needs) - rank))
+        left -= out[i]
+    return out
+
+
+def fit(parts: Sequence[Callable[[int], str]], budget: int = COMMENT_BUDGET, separator: str = "\n") -> list[str]:
+    """Several parts of one comment (one diff per edition, say), each within its share of ``budget``.
+
+    Contract:
+
+    - each part is a function from a budget in UTF-16 code units to a text at most that long for
+      any budget of at least ``MIN_BUDGET``; ``lambda b: render(result, b)`` is one. It may be
+      called twice (once to measure it, once within its share), so it must give the same text for
+      the same budget;
+    - ``budget`` must hold ``MIN_BUDGET`` per part and the separators between them, else ValueError
+      (nothing is cut silently): put fewer parts in one comment, or a summary of one's own;
+    - the parts that need less than an equal share are rendered whole; the others split the rest
+      equally (``shares``), each rendered within its share, shortened as ``render`` says;
+    - the result, in the order of ``parts``: ``utf16_length(separator.join(texts)) <= budget``.
+
+    A caller's own heading: subtract its length from ``budget`` first.
+    """
+    if not parts:
+        return []
+    room = budget - utf16_length(separator) * (len(parts) - 1)
+    if room < MIN_BUDGET * len(parts):
+        raise ValueError(f"a budget of {budget} holds no {len(parts)} parts of at least {MIN_BUDGET} each")
+    whole = [part(room) for part in parts]
+    given = shares([utf16_length(text) for text in whole], room)
+    return [text if utf16_length(text) <= share else part(share) for part, text, share in zip(parts, whole, given)]
 
 
 def utf16_length(text: str) -> int:
@@ -171,13 +278,15 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), kept_rules: int = 0) -> str:
+def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), kept_rules: int = 0,
+            limits: Limits = ALL) -> str:
     """The comment without the parts in ``drop``; with "rule-details" dropped, the details of the first
-    ``kept_rules`` rule changes are still shown."""
+    ``kept_rules`` rule changes are still shown. A term none of whose changes is shown has no
+    ``<details>``: one line at the end counts them. The summary's lists show the items ``limits`` say."""
     old, new = side_name(result.old), side_name(result.new)
     first = introduced(result)
-    lines = [f"## Introduced in {escape(first, inline=True)}" if first
-             else f"## Rulebook changes: {escape(old, inline=True)} → {escape(new, inline=True)}", ""]
+    lines = [f"## Introduced in {escape(_clip(first), inline=True)}" if first
+             else f"## Rulebook changes: {escape(_clip(old), inline=True)} → {escape(_clip(new), inline=True)}", ""]
     if result.empty:
         lines.append("No changes.")
         return "\n".join(lines) + "\n"
@@ -192,31 +301,55 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
     lines.append(f"| **total** | **{len(result.changes)}** |")
     renumbered = renumbered_line(result, code, escape, "Renumbered", " → ")
     lines += ["", renumbered] if renumbered else []  # one line, however many clauses
-    rules = [c for c in result.changes if c.level == RULE_CHANGE]
-    if rules or by_vocabulary:
-        lines += ["", "### Rule changes", ""]
-        lines += [f"- {code(clause_name(c))} ({c.kind}): {rule_change_words(c, code, escape)}" + _breaks(c.conformance)
-                  for c in rules]
-        lines += [f"- {code(n.name)} ({escape(n.kind)}, changed by the vocabulary): {escape(n.behaviour.extent())}"
-                  + _breaks(n.conformance) for n in by_vocabulary]
+    rule_items, name_items, vocabulary_items = _list_items(result, drop)
+    if rule_items:
+        lines += ["", "### Rule changes", ""] + _listed(rule_items, limits.rules)
     if dropped_words:
         lines += ["", f"_Shortened to fit a GitHub comment: left out {escape(', '.join(dropped_words))}. "
                       f"The full report: `rulebook diff {_arg(result.old)} {_arg(result.new)} --format html` "
                       "(the example workflow uploads it as the rulebook-diff artifact)._"]
-    if result.names:
-        lines += ["", "### Decisions, predicates and constraints", ""]
-        for name in result.names:
-            lines.extend(_name(name, old, new, drop))
-    if not result.vocabulary.empty:
-        lines += ["", "### Vocabulary", ""] + [f"- {escape(line)}" for line in result.vocabulary.lines()]
+    if name_items:
+        lines += ["", "### Decisions, predicates and constraints", ""] + _listed(name_items, limits.names)
+    if vocabulary_items:
+        lines += ["", "### Vocabulary", ""] + _listed(vocabulary_items, limits.vocabulary)
+    lines += _terms(result, drop, kept_rules)
+    return "\n".join(lines) + "\n"
+
+
+def _list_items(result: DiffResult, drop: set[str]) -> tuple[list[str], list[str], list[str]]:
+    """The items of the summary's three lists (rule changes, names, vocabulary), each one or more lines."""
+    old, new = side_name(result.old), side_name(result.new)
+    rules = [f"- {code(clause_name(c))} ({c.kind}): {rule_change_words(c, code, escape)}" + _breaks(c.conformance)
+             for c in result.changes if c.level == RULE_CHANGE]
+    rules += [f"- {code(n.name)} ({escape(n.kind)}, changed by the vocabulary): {escape(n.behaviour.extent())}"
+              + _breaks(n.conformance) for n in N.by_vocabulary(result.names)]
+    names = ["\n".join(_name(name, old, new, drop)) for name in result.names]
+    vocabulary = [f"- {escape(line)}" for line in result.vocabulary.lines()] if not result.vocabulary.empty else []
+    return rules, names, vocabulary
+
+
+def _listed(items: list[str], limit: int | None) -> list[str]:
+    """The first ``limit`` items (all with None), then how many more there are."""
+    if limit is None or limit >= len(items):
+        return items
+    return items[:limit] + [f"- _… and {len(items) - limit} more (the full report lists them)_"]
+
+
+def _terms(result: DiffResult, drop: set[str], kept_rules: int) -> list[str]:
+    """One ``<details>`` per term with a change shown, then how many terms have none shown."""
+    old, new = side_name(result.old), side_name(result.new)
     listed = {n.behaviour for n in result.names if n.behaviour is not None}
-    kept = {id(c) for c in rules[:kept_rules]}
-    lines += _folded([c for c in result.changes if folded(c)], drop)
+    kept = {id(c) for c in [c for c in result.changes if c.level == RULE_CHANGE][:kept_rules]}
+    lines: list[str] = _folded([c for c in result.changes if folded(c)], drop)
+    hidden = 0
     for term, changes in by_term(result):
         changes = [c for c in changes if not folded(c)]  # in the one fold of renumberings (``_folded``)
         if not changes:
             continue
         shown = [c for c in changes if _detail_key(c) not in drop or id(c) in kept]
+        if not shown:
+            hidden += 1
+            continue
         levels = Counter(c.level for c in changes)
         counts = ", ".join(_count(levels[lv], LEVEL_NOUNS[lv]) for lv in (RULE_CHANGE, CLARIFICATION, EDITORIAL)
                            if levels[lv])
@@ -227,7 +360,15 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
         if len(shown) < len(changes):
             lines += [f"_{len(changes) - len(shown)} more left out (see above)._", ""]
         lines.append("</details>")
-    return "\n".join(lines) + "\n"
+    if hidden:
+        lines += ["", f"_Left out: the details of {_count(hidden, 'term')}._"]
+    return lines
+
+
+def _clip(text: str) -> str:
+    """A side name in the heading or the note, cut to ``SIDE_CLIP`` characters (so that the part of the
+    comment nothing shortens stays bounded)."""
+    return text if len(text) <= SIDE_CLIP else text[:SIDE_CLIP] + "…"
 
 
 def _folded(changes: list[Change], drop: set[str]) -> list[str]:
@@ -254,8 +395,8 @@ def _detail_key(change: Change) -> str:
 
 
 def _arg(info: dict) -> str:
-    """A side as the command line names it, inert (it is untrusted: a branch name)."""
-    return printable(info["spec"]).replace("`", "'").replace("@", "@" + WORD_JOINER)
+    """A side as the command line names it, inert (it is untrusted: a branch name), clipped."""
+    return printable(_clip(info["spec"])).replace("`", "'").replace("@", "@" + WORD_JOINER)
 
 
 def _html_code(text: str) -> str:
