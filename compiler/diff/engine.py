@@ -719,10 +719,18 @@ class _Differ:
             return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._said_elsewhere(d)) else L.CLARIFICATION
         if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
-        tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
+        tested = self._tested(d) if d["has_meaning"] else frozenset()
         return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._elsewhere(d), modelled=d["has_meaning"],
                                                     tested=tested, carried=self._carried(d),
                                                     subject=self._subject(d)) else L.CLARIFICATION
+
+    @staticmethod
+    def _tested(d: dict) -> frozenset[str]:
+        """What the rules of the change's clauses test (``classify.keys_tested``), read once per change:
+        by the level and by the words they do not account for (``_unaccounted``)."""
+        if "tested" not in d:
+            d["tested"] = frozenset(K.keys_tested(d["olds"] + d["news"], {}))
+        return d["tested"]
 
     def _elsewhere(self, d: dict) -> list[str]:
         """The text of the change's terms on each side, for ``level.words_rule_change``: a sentence
@@ -777,7 +785,7 @@ class _Differ:
         news = [c for c in d["news"] if L.modelled(c)]
         if not news:
             return None, ()
-        found = U.unaccounted(line, frozenset(K.keys_tested(d["olds"] + d["news"], {})))
+        found = U.unaccounted(line, self._tested(d) | d.get("tested_through", frozenset()))
         if not found:
             return None, ()
         records = [U.Record(c.ref, c.rules_checked, words_digest(c.text)) for c in news]
@@ -845,9 +853,12 @@ class _Differ:
         labels the texts name (no identifier)."""
         clause = not d["header"]
         reworded = clause and d["has_meaning"] and text == K.REWORDED
-        return [flag(f) for f in K.drift(text, behaviour_changed, clause and d["has_meaning"],
-                       self._drift_side(self.old, d["olds"], d["old_text"], reworded),
-                       self._drift_side(self.new, d["news"], d["new_text"], reworded), self._labels())]
+        old = self._drift_side(self.old, d["olds"], d["old_text"], reworded)
+        new = self._drift_side(self.new, d["news"], d["new_text"], reworded)
+        if reworded:  # what the rules test through the predicates they use, for ``_unaccounted``
+            d["tested_through"] = frozenset(old.tested | new.tested)
+        return [flag(f) for f in K.drift(text, behaviour_changed, clause and d["has_meaning"], old, new,
+                                         self._labels())]
 
     def _drift_side(self, side, clauses: tuple, text: str | None, reworded: bool) -> K.Side:
         """What the clauses' conditions test, through the predicates they use (loaded only when compared)."""

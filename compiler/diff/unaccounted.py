@@ -17,7 +17,8 @@ takes out:
   (one begins the other, at most ``FORM_LETTERS`` longer: heal, heals, healed), not spelled
   otherwise (colour, color: ``SPELLING_LIKENESS``), and not an article, a preposition, a word of
   grammar (``GRAMMAR_WORDS``: "may not heal" -> "may not be healed"), a number (the level judges
-  numbers) or a word of a fact, value or predicate the clause's rules test (those they account for);
+  numbers) or a word of a fact, value or predicate the clause's rules test (those they account for;
+  a hyphenated word where each of its parts is: "Set-Aside", the value ``set_aside``);
 - one more or one fewer of a word that changes what a clause allows wherever it stands
   (``SCOPE_WORDS``: a negation, a modal verb, "only", "unless", "except", "if", "or"), counted, since
   the old text may say it elsewhere ("A hero may heal. A villain may not heal." -> "A hero may not
@@ -116,10 +117,17 @@ def _fresh(said: str, mine: list[str], other: list[str], keys: set[str]) -> tupl
         if _scope(w):
             if have[w] > had[w]:
                 (joining if w in JOINING else found).append(word)
-        elif not (w in FUNCTION_WORDS or w in GRAMMAR_WORDS or w.isdigit() or w[:STEM] in keys
+        elif not (w in FUNCTION_WORDS or w in GRAMMAR_WORDS or w.isdigit() or _tested(w, keys)
                   or _known(w, other, there)):
             found.append(word)
     return tuple(found or joining)
+
+
+def _tested(word: str, keys: set[str]) -> bool:
+    """A word of a fact, value or predicate the rules test: by its first ``STEM`` letters, or each part
+    of a hyphenated word so ("Set-Aside" names the value ``set_aside``)."""
+    parts = [p for p in word.split("-") if p]
+    return word[:STEM] in keys or (len(parts) > 1 and all(p[:STEM] in keys for p in parts))
 
 
 def _scope(word: str) -> bool:
