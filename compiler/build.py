@@ -615,11 +615,18 @@ class _Builder:
         if recorded is None:
             return None
         expected = words_digest(raw["text"])
-        if recorded != expected:
-            self.error(doc.at(path + ("rules_checked",)),
-                       f"rules_checked \"{recorded}\" is not the digest of this clause's words: the rules were "
-                       "checked against other words",
+        if recorded == expected:
+            return recorded
+        at, text_at = doc.at(path + ("rules_checked",)), doc.at(path + ("text",))
+        if at.path == text_at.path:
+            self.error(at, f"rules_checked \"{recorded}\" is not the digest of this clause's words: the rules were "
+                           "checked against other words",
                        f"once its rules are checked against its words, write rules_checked: \"{expected}\"")
+        else:  # a patch changed the text and kept the record of the file it patches: said at the text
+            self.error(text_at, f"the text changed, and the rules_checked \"{recorded}\" kept from {at.path} was "
+                                "made against other words",
+                       f"once its rules are checked against its words, set rules_checked: \"{expected}\" with the "
+                       "text (or rules_checked: null)")
         return recorded
 
     def _rule(self, doc: Document, path: tuple, raw: dict, ref: str) -> Rule | None:

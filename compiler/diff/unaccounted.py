@@ -83,7 +83,7 @@ class Record:
 
 def unaccounted(redline: Redline, tested: frozenset[str]) -> list[Unaccounted]:
     """The edits of the redline that change the words in substance (see the module docstring), in
-    order; ``tested``: the facts, values (``fact=value``) and predicates the clause's rules test."""
+    order, each once; ``tested``: the facts, values (``fact=value``) and predicates the clause's rules test."""
     redline = _naming_nouns(redline) or redline  # the phrase "X" is "X": no noun of its own
     old, new = normal_words(redline.old), normal_words(redline.new)
     keys = _tested_stems(tested)
@@ -91,8 +91,9 @@ def unaccounted(redline: Redline, tested: frozenset[str]) -> list[Unaccounted]:
     for group in _edits(redline):
         now, before = _said(group, INSERT), _said(group, DELETE)
         brought, taken = _fresh(now, new, old, keys), _fresh(before, old, new, keys)
-        if brought or taken:
-            out.append(Unaccounted(now, before, brought, taken))
+        found = Unaccounted(now, before, brought, taken)
+        if (brought or taken) and found not in out:  # the same edit twice ("gain" -> "have") is said once
+            out.append(found)
     return out
 
 

@@ -177,6 +177,9 @@ def test_a_record_naming_a_digest_that_is_not_the_words_is_a_located_error(tmp_p
     ("A cure may target a character.", "A cure may target a poisoned character.", {"poisoned"}, []),
     ("A cure may target a character.", "A cure may target a poisoned character.", set(),
      [("poisoned", "", ("poisoned",), ())]),
+    # The same edit twice is said once.
+    ("A modifier gains a bonus and gains a name.", "A modifier has a bonus and has a name.", set(),
+     [("has", "gains", (), ("gains",))]),
     # Purely editorial: spelling, punctuation and case, order, the plural, a word the old text has.
     ("The colour of a card.", "The color of a card.", set(), []),
     ("a character may not heal", "A character may NOT heal!", set(), []),
@@ -189,3 +192,24 @@ def test_what_words_the_rules_do_not_account_for(old, new, tested, found):
     from compiler.diff.redline import redline
 
     assert [(u.now, u.before, u.new, u.gone) for u in unaccounted(redline(old, new), frozenset(tested))] == found
+
+
+def test_a_patch_that_changes_the_words_and_keeps_the_record_is_an_error_at_its_text(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    book = tmp_path / "book"
+    shutil.copytree(CHECKED, book)
+    v3 = book / "editions" / "v3" / "discard-pile.yaml"
+    patch = ("id: discard-pile\npatch:\n  - change: no-healing\n    set:\n"
+             "      text: A character in a discard pile may not heal or play a Supporter or draw a card.\n")
+    v3.write_text(patch, encoding="utf-8")
+    result = CliRunner().invoke(main, ["check", str(book), "--no-cache"], catch_exceptions=False)
+    assert (result.exit_code, result.stderr.splitlines()[:2]) == (1, [
+        f"book/editions/v3/discard-pile.yaml:5:13: error: the text changed, and the rules_checked \"{V2}\" kept "
+        "from book/editions/v2/discard-pile.yaml was made against other words",
+        f"  hint: once its rules are checked against its words, set rules_checked: \"{V3}\" with the text "
+        "(or rules_checked: null)"])
+    # Removed with the text, the record is gone: the change counts until the editors check again.
+    v3.write_text(patch + "      rules_checked: null\n", encoding="utf-8")
+    assert CliRunner().invoke(main, ["check", str(book), "--no-cache"], catch_exceptions=False).exit_code == 0
+    code, lines, err = _run(book, "v2", "v3", "--fail-on", "rule-change")
+    assert (code, err, _drift(lines, "drift:")) == (1, "", ["drift: " + CARD_UNCHECKED])
