@@ -64,7 +64,12 @@ questions its editors asked (``words_rule_change``):
   rewritten sentence stands for still counts, even when each of its words is
   found elsewhere.
 
-``--fail-on LEVEL`` exits 1 when some change is at that level or above.
+``--fail-on LEVEL`` exits 1 when some change is at that level or above. A
+clarification of a clause with rules of its own whose words change in
+substance while its answers do not (words its rules do not account for:
+``compiler.diff.unaccounted``) counts as a rule change there until the editors
+record, in the clause's ``rules_checked``, that they checked its rules against
+the new words (``Change.unchecked``); its level stays the answers' verdict.
 """
 
 from __future__ import annotations
@@ -537,7 +542,9 @@ BREAKS_CONFORMANCE = "breaks-conformance"
 
 
 def fails(result, floor: str) -> bool:
-    """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``)."""
+    """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``): a change counts at its level,
+    or as a rule change while some of its clauses' rules are not recorded as checked against words
+    they do not account for (``Change.unchecked``)."""
     if floor == BREAKS_CONFORMANCE:
         return any(x.conformance and x.conformance["flipped"] for x in (*result.changes, *result.names))
     from .names import rule_change  # names grades entries; level grades clauses

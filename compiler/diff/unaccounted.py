@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from .classify import normal_words
-from .flags import Flag, Ident, flag, listed
+from .flags import Flag, Ident, flag
 from .level import FUNCTION_WORDS, STEM, _edits, _naming_nouns, _tested_stems
 from .redline import DELETE, INSERT, Redline, words
 
