@@ -213,3 +213,17 @@ def test_a_patch_that_changes_the_words_and_keeps_the_record_is_an_error_at_its_
     assert CliRunner().invoke(main, ["check", str(book), "--no-cache"], catch_exceptions=False).exit_code == 0
     code, lines, err = _run(book, "v2", "v3", "--fail-on", "rule-change")
     assert (code, err, _drift(lines, "drift:")) == (1, "", ["drift: " + CARD_UNCHECKED])
+
+
+def test_the_record_is_read_back_from_the_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["diff", "v1", "v2", "--rulebook", str(CHECKED), "--fail-on", "rule-change"]
+    cold = CliRunner().invoke(main, args, catch_exceptions=False, env={"NO_COLOR": "1"})
+
+    def refuse(root):
+        raise AssertionError(f"{root} was loaded in full, not read from the cache")
+
+    monkeypatch.setattr("compiler.build.check", refuse)  # the warm run reads the terms from the cache
+    warm = CliRunner().invoke(main, args, catch_exceptions=False, env={"NO_COLOR": "1"})
+    assert [(r.exit_code, _drift(r.stdout.splitlines(), "drift:")) for r in (cold, warm)] == [
+        (0, ["drift: " + SUPPORTER_CHECKED])] * 2
