@@ -22,6 +22,7 @@ from . import lineage as L
 from . import metadata, overlay, schema, tables
 from . import progress
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
+from .rules_checked import words_digest
 from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
                     Steps, Table, TableRow, Term, Vocabulary, clause_ref)
 from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
@@ -625,7 +626,29 @@ class _Builder:
             self.declared.setdefault(doc.path, []).append(declared)
         return Clause(raw["id"], tid, section, text, raw.get("notes"), tuple(links), defines, tuple(rules),
                       steps, table, doc.at(path), declared.lineage if declared else None,
-                      editor_notes=raw.get("editor_notes"), number=raw.get("number"))
+                      editor_notes=raw.get("editor_notes"), number=raw.get("number"),
+                      rules_checked=self._rules_checked(doc, path, raw))
+
+    def _rules_checked(self, doc: Document, path: tuple, raw: dict) -> str | None:
+        """The clause's record that its rules were checked against its words (compiler.rules_checked):
+        an error where it names a digest that is not its words', with the one to write once checked."""
+        recorded = raw.get("rules_checked")
+        if recorded is None:
+            return None
+        expected = words_digest(raw["text"])
+        if recorded == expected:
+            return recorded
+        at, text_at = doc.at(path + ("rules_checked",)), doc.at(path + ("text",))
+        if at.path == text_at.path:
+            self.error(at, f"rules_checked \"{recorded}\" is not the digest of this clause's words: the rules were "
+                           "checked against other words",
+                       f"once its rules are checked against its words, write rules_checked: \"{expected}\"")
+        else:  # a patch changed the text and kept the record of the file it patches: said at the text
+            self.error(text_at, f"the text changed, and the rules_checked \"{recorded}\" kept from {at.path} was "
+                                "made against other words",
+                       f"once its rules are checked against its words, set rules_checked: \"{expected}\" with the "
+                       "text (or rules_checked: null)")
+        return recorded
 
     def _rule(self, doc: Document, path: tuple, raw: dict, ref: str) -> Rule | None:
         kinds = [k for k in ("value", "requires", "forbids", "permits") if k in raw]

@@ -119,6 +119,8 @@ def clause_json(c: Clause) -> dict[str, Any]:
         out["table"] = table_json(c.table)
     if c.number is not None:  # only where printed: exports of unnumbered clauses keep their bytes
         out["number"] = c.number
+    if c.rules_checked is not None:  # editor data, only where recorded (compiler.rules_checked)
+        out["rules_checked"] = c.rules_checked
     return out
 
 

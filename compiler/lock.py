@@ -41,7 +41,8 @@ FORMAT = "rulebook-lock/1"
 _NOT_CONTENT: Mapping[type, frozenset[str]] = {
     # id and term are the keys the digest is filed under; declared lineage is the editors' account
     # of how a clause relates to the edition before, not the publisher's content
-    Clause: frozenset({"id", "term", "editor_notes", "lineage"}),
+    # rules_checked: the editors' record that they checked the rules against the words (editor data)
+    Clause: frozenset({"id", "term", "editor_notes", "lineage", "rules_checked"}),
     Term: frozenset({"id", "sections", "edition", "digest", "editor_notes"}),  # clauses have their own digests
     Rule: frozenset({"notes"}),
 }

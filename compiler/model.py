@@ -205,6 +205,8 @@ class Clause:
     lineage: Lineage | None = None  # declared: what this clause was in the edition before
     editor_notes: str | None = None  # modelling and transcription remarks, not the publisher's
     number: str | None = None  # the number the publisher prints ("100.1a"): data, apart from the id
+    # The digest of the words its rules were checked against (compiler.rules_checked): editor data.
+    rules_checked: str | None = None
 
     @property
     def ref(self) -> str:

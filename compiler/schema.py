@@ -331,6 +331,16 @@ _CLAUSE = {
                           "description": "The publisher's wording of the clause, verbatim."},
         "notes": _READER_NOTES,
         "editor_notes": _EDITOR_NOTES,
+        "rules_checked": {"type": "string", "pattern": r"^[0-9a-f]{12}$", "examples": ["1c9c8013783c"],
+                          "description": "Editor data: the editors' record that they checked the clause's rules "
+                                         "against its words, as the digest of those words (the first 12 hex digits "
+                                         "of the SHA-256 of its words, case and typography folded, joined by one "
+                                         "space). Write the value that rulebook diff's drift flag or check's hint "
+                                         "gives, quoted. Where the words change in substance and the answers do "
+                                         "not, rulebook diff --fail-on rule-change counts the change as a rule "
+                                         "change until the record matches the words; check reports a record "
+                                         "that names other words. Not part of a published edition's locked "
+                                         "content."},
         "links": {"type": "array", "items": {
             "type": "object",
             "properties": {"phrase": {**_TEXT, "examples": ["Battle Resolution"],

@@ -20,6 +20,8 @@ from .. import progress
 from . import classify as K
 from . import level as L
 from . import names as N
+from . import unaccounted as U
+from ..rules_checked import words_digest
 from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, constraints_apart, \
     merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
@@ -82,6 +84,10 @@ class Change:
     # A clause whose text and rules are unchanged, listed because its decisions' ``given`` changed
     # and its rules now answer where one side did not ask: those decisions.
     asked: tuple[str, ...] = ()
+    # The new clauses whose words the change alters in substance while their answers stay the same,
+    # and on which no record says their rules were checked against the new words (rules_checked):
+    # ``--fail-on`` counts the change as a rule change (compiler.diff.unaccounted).
+    unchecked: tuple[str, ...] = ()
 
     @property
     def behaviour(self) -> Behaviour | None:
@@ -123,6 +129,7 @@ class Change:
             "conformance": self.conformance,
             "sub_changes": [s.as_json() for s in self.sub_changes],
             "asked": list(self.asked),
+            "unchecked": list(self.unchecked),
         }
 
 
@@ -604,6 +611,8 @@ class _Differ:
         drift = (self._drift(d, text, bool(changed)) + self._carried_flags(d, line, level)
                  + self._reworded_flags(d, kind, line, level) + [annotation_flag(b.name) for b in annotations]
                  if not d.get("asked") else []) if kind not in ("added", "removed") else self._rule_less(d, level)
+        words_flag, unchecked = self._unaccounted(d, kind, text, line, level)
+        drift += [words_flag] if words_flag is not None else []
         olds, news = d["olds"], d["news"]
         term = d["term"]
         clause = None if d["header"] else (news[0].id if len(news) == 1 else olds[0].id)
@@ -637,6 +646,7 @@ class _Differ:
             names=self._refs(d, behaviours, own),
             sub_changes=() if d["header"] else sub_changes(d["old_text"], d["new_text"]),
             asked=d.get("asked", ()),
+            unchecked=unchecked,
         )
         self._clause_refs[id(change)] = ({c.ref for c in olds}, {c.ref for c in news})
         self._predicates_of[id(change)] = [n for k, n in d["names"] if k == "predicate" and (k, n) in behaviours
@@ -711,10 +721,18 @@ class _Differ:
             return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._said_elsewhere(d)) else L.CLARIFICATION
         if text != K.REWORDED or not L.words_changed(d["old_text"] or "", d["new_text"] or ""):
             return L.EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
-        tested = frozenset(K.keys_tested(d["olds"] + d["news"], {})) if d["has_meaning"] else frozenset()
+        tested = self._tested(d) if d["has_meaning"] else frozenset()
         return L.RULE_CHANGE if L.words_rule_change(kind, line, *self._elsewhere(d), modelled=d["has_meaning"],
                                                     tested=tested, carried=self._carried(d),
                                                     subject=self._subject(d)) else L.CLARIFICATION
+
+    @staticmethod
+    def _tested(d: dict) -> frozenset[str]:
+        """What the rules of the change's clauses test (``classify.keys_tested``), read once per change:
+        by the level and by the words they do not account for (``_unaccounted``)."""
+        if "tested" not in d:
+            d["tested"] = frozenset(K.keys_tested(d["olds"] + d["news"], {}))
+        return d["tested"]
 
     def _elsewhere(self, d: dict) -> list[str]:
         """The text of the change's terms on each side, for ``level.words_rule_change``: a sentence
@@ -756,6 +774,24 @@ class _Differ:
         return [L.reworded_flag(kind, old, new) for old, new in L.moved_and_reworded(
             kind, line, *self._elsewhere(d), modelled=d["has_meaning"], carried=self._carried(d),
             subject=self._subject(d))]
+
+    def _unaccounted(self, d: dict, kind: str, text: str, line: Redline, level: str) -> tuple[Flag | None, tuple[str, ...]]:
+        """For a clause with rules of its own whose answers are the same while its words change in
+        substance (``unaccounted``): the drift flag naming the words its rules do not account for, and
+        the new clauses with rules on which no record (``rules_checked``) says their rules were checked
+        against these words, which ``--fail-on`` counts as a rule change. Not where the rules came or
+        went with the words (``_carried``: what the words say came with the model, or it went)."""
+        if level != L.CLARIFICATION or d["header"] or text != K.REWORDED or kind in ("added", "removed") \
+                or d.get("asked") or self._carried(d):
+            return None, ()
+        news = [c for c in d["news"] if L.modelled(c)]
+        if not news:
+            return None, ()
+        found = U.unaccounted(line, self._tested(d) | d.get("tested_through", frozenset()))
+        if not found:
+            return None, ()
+        records = [U.Record(c.ref, c.rules_checked, words_digest(c.text)) for c in news]
+        return U.unaccounted_flag(found, records), tuple(r.ref for r in records if not r.checked)
 
     def _said_elsewhere(self, d: dict) -> tuple[str, str]:
         """For an added or removed clause, where its words may live on (``level.lives_on``), one
@@ -819,9 +855,12 @@ class _Differ:
         labels the texts name (no identifier)."""
         clause = not d["header"]
         reworded = clause and d["has_meaning"] and text == K.REWORDED
-        return [flag(f) for f in K.drift(text, behaviour_changed, clause and d["has_meaning"],
-                       self._drift_side(self.old, d["olds"], d["old_text"], reworded),
-                       self._drift_side(self.new, d["news"], d["new_text"], reworded), self._labels())]
+        old = self._drift_side(self.old, d["olds"], d["old_text"], reworded)
+        new = self._drift_side(self.new, d["news"], d["new_text"], reworded)
+        if reworded:  # what the rules test through the predicates they use, for ``_unaccounted``
+            d["tested_through"] = frozenset(old.tested | new.tested)
+        return [flag(f) for f in K.drift(text, behaviour_changed, clause and d["has_meaning"], old, new,
+                                         self._labels())]
 
     def _drift_side(self, side, clauses: tuple, text: str | None, reworded: bool) -> K.Side:
         """What the clauses' conditions test, through the predicates they use (loaded only when compared)."""

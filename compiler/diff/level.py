@@ -64,7 +64,12 @@ questions its editors asked (``words_rule_change``):
   rewritten sentence stands for still counts, even when each of its words is
   found elsewhere.
 
-``--fail-on LEVEL`` exits 1 when some change is at that level or above.
+``--fail-on LEVEL`` exits 1 when some change is at that level or above. A
+clarification of a clause with rules of its own whose words change in
+substance while its answers do not (words its rules do not account for:
+``compiler.diff.unaccounted``) counts as a rule change there until the editors
+record, in the clause's ``rules_checked``, that they checked its rules against
+the new words (``Change.unchecked``); its level stays the answers' verdict.
 """
 
 from __future__ import annotations
@@ -219,7 +224,7 @@ def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
     nothing marks where they begin and end. Each item once, new side first, in the order found (an
     item of a list of list items is found again within its sentence)."""
     names = [part for key in tested for part in key.casefold().split("=")]
-    keys = {w[:STEM] for name in names for w in re.split(r"[_\s]+", name) if w and w not in FUNCTION_WORDS}
+    keys = _tested_stems(tested)
     # A hyphenated word is compared whole: its first STEM letters ("set-a") begin other words too.
     hyphenated = {name.replace("_", "-") for name in names if "_" in name}
     out: dict[str, None] = {}
@@ -231,6 +236,13 @@ def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
             if content - there and not (content & keys or hyphenated.intersection(said)):
                 out[item] = None
     return list(out)
+
+
+def _tested_stems(tested: frozenset[str]) -> set[str]:
+    """The words of the facts, values and predicates in ``tested`` (``fact=value`` keys, names of
+    several words joined by "_"), by their first ``STEM`` letters, articles and prepositions aside."""
+    names = [part for key in tested for part in key.casefold().split("=")]
+    return {w[:STEM] for name in names for w in re.split(r"[_\s]+", name) if w and w not in FUNCTION_WORDS}
 
 
 def _items(text: str) -> list[str]:
@@ -407,21 +419,26 @@ def _words_in_or_out(redline: Redline, whole: list[str]) -> bool:
     old = {w[:STEM] for w in normal_words(redline.old)}
     new = {w[:STEM] for w in normal_words(redline.new)}
     in_whole = {w[:STEM] for sentence in whole for w in normal_words(sentence)}
-    ops = [o for o in redline.ops if not (o.op == EQUAL and not o.text.strip(" ,;"))]
-    groups: list[list] = [[]]
-    for o in ops:
-        if o.op == EQUAL:
-            groups.append([])
-        else:
-            groups[-1].append(o)
 
     def fresh(op: str, other: set[str]) -> set[str]:
         return {w[:STEM] for o in group if o.op == op for w in normal_words(o.text)
                 if w not in FUNCTION_WORDS and w[:STEM] not in other and w[:STEM] not in in_whole}
-    for group in groups:
+    for group in _edits(redline):
         if len(fresh(INSERT, old)) != len(fresh(DELETE, new)):
             return True
     return False
+
+
+def _edits(redline: Redline) -> list[list]:
+    """The redline's edits: the runs of deletions and insertions between words that stay (a comma or
+    a semicolon that stays between two runs joins them: "poison, disease" -> "poison or disease")."""
+    groups: list[list] = [[]]
+    for o in redline.ops:
+        if o.op != EQUAL:
+            groups[-1].append(o)
+        elif o.text.strip(" ,;"):
+            groups.append([])
+    return [g for g in groups if g]
 
 
 def _numbers(redline: Redline) -> bool:
@@ -525,14 +542,18 @@ BREAKS_CONFORMANCE = "breaks-conformance"
 
 
 def fails(result, floor: str) -> bool:
-    """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``)."""
+    """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``): a change counts at its level,
+    or as a rule change while some of its clauses' rules are not recorded as checked against words
+    they do not account for (``Change.unchecked``)."""
     if floor == BREAKS_CONFORMANCE:
         return any(x.conformance and x.conformance["flipped"] for x in (*result.changes, *result.names))
     from .names import rule_change  # names grades entries; level grades clauses
 
     # An entry with no clause change to carry a level is a rule change too: a decision or predicate
     # whose answers the vocabulary changed, a constraint that rules situations out or back in.
-    return any(at_least(c.level, floor) for c in result.changes) or (
+    # A change whose words its unchanged rules do not account for is counted as a rule change until the
+    # editors record that they checked (``Change.unchecked``, compiler.diff.unaccounted).
+    return any(at_least(RULE_CHANGE if c.unchecked else c.level, floor) for c in result.changes) or (
         at_least(RULE_CHANGE, floor) and any(rule_change(n) for n in result.names))
 
 
