@@ -31,7 +31,7 @@ DIGESTED = {Term, Decision, Section, Clause, Link, Predicate, Rule, Steps, Table
 #: The fields that are not content, and why (``lock._NOT_CONTENT`` must be exactly this).
 NOT_CONTENT = {
     # the keys each digest is filed under; the editors' remarks; declared lineage (the editors' account)
-    Clause: {"id", "term", "editor_notes", "lineage"},
+    Clause: {"id", "term", "editor_notes", "lineage", "rules_checked"},  # rules_checked: the editors' record (issue 21.5)
     # the key; sections are digested apart (lock._term_own: key, kind, title, clause ids; each clause
     # its own digest); the build's bookkeeping (the edition whose file gave it, the file's hash); remarks
     Term: {"id", "sections", "edition", "digest", "editor_notes"},
