@@ -238,6 +238,7 @@ class _Differ:
         ids = changed_ids(old_digests, new_digests)
         if only is not None:
             ids = [tid for tid in ids if tid in only]
+        ids = _with_lineage_terms(ids, lineage, old_digests, new_digests)
         # Only the terms that differ are read (from the cache, they are loaded here).
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
@@ -892,6 +893,27 @@ class _Differ:
             first = (c.new_clause or c.old_clause or "").split("+")[0]
             position = 1 + (ids.index(first) if first in ids else len(ids) + 1)
         return (c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
+
+
+def _with_lineage_terms(ids: list[str], groups: tuple[Group, ...], old_digests, new_digests) -> list[str]:
+    """The terms diffed: those that differ, and every term that a declared group joins to one of them.
+
+    A declared group may join a changed term's clause to a clause of a term that is the
+    same on both sides (a part split off it, whose own words came back since): the
+    group's clauses are read with their terms, as pairs (issue 23: a KeyError).
+    """
+    chosen = set(ids)
+    terms_of = [{ref.split("#", 1)[0] for ref in g.olds + g.news} for g in groups]
+    grown = True
+    while grown:  # a term added may be joined to others by groups of its own
+        grown = False
+        for terms in terms_of:
+            if terms & chosen and not terms <= chosen:
+                chosen |= {t for t in terms if t in old_digests or t in new_digests}
+                grown = True
+                terms_of = [t for t in terms_of if not t <= chosen]
+                break
+    return sorted(chosen) if len(chosen) > len(ids) else ids
 
 
 class _Clauses:
