@@ -66,6 +66,10 @@ def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous:
     doc = assemble(lines, layout.mark(lines), layout, shown)
     terms, more = convert(doc, layout, source.name, shown)
     problems = list(doc.problems) + more
+    if not doc.entries:  # "imported 0 terms" would pass for success
+        line, col, hint = layout.no_entry(lines)
+        problems.append(Diagnostic(Location(shown, line, col),
+                                   f"layout '{layout.name}' found no entry in the document", hint))
     left_out: list[Term] = []
     if only:
         every = terms
