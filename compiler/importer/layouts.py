@@ -122,8 +122,10 @@ class RegLayout(Layout):
 
     _PAGE = re.compile(r"\s*\d{1,4}\s*")
     _BACK = "Return to Table of Contents"
-    _UPDATED = re.compile(r"\s*Last Updated:\s*(\S+)\s*(?:\(v([^)\s]+)\))?\s*")
-    _RELEASED = re.compile(r"\s*Released:\s*(\S+)\s*(?:\(v([^)\s]+)\))?\s*")
+    # Linear in the line's length: no two unbounded repeats that can match the same character one after
+    # the other (the spaces before an optional version were two \s* in a row: quadratic, issue 23).
+    _UPDATED = re.compile(r"\s*Last Updated:\s*(\S+)(?:\s+\(v([^)\s]+)\))?\s*")
+    _RELEASED = re.compile(r"\s*Released:\s*(\S+)(?:\s+\(v([^)\s]+)\))?\s*")
     _BULLET = re.compile(r"\s*[•●▪◦]\s+")
     _STEP = re.compile(r"\s*(\d{1,2}(?:[.)]\s+|\s{2,})|[a-z](?:\)\s+|\s{2,}))(?=\S)")
     _CONTENTS = "Table of Contents"

@@ -33,7 +33,7 @@ from typing import Sequence
 
 from ..model import Clause as OldClause, Edition, Term as OldTerm
 from .emit import Clause, Term
-from .ids import slug, unique
+from .ids import Ids, slug
 
 #: Word similarity (difflib's ratio) from which two clauses are one rule reworded.
 SIMILAR = 0.75
@@ -337,9 +337,10 @@ def _carried_over(news: list[_New], olds: dict[str, list[_Old]], imported: set[s
     for new in news:
         for ref in _sources(new):
             taken.setdefault(ref.split("#", 1)[0], set()).add(ref)
-    whole = {t for t, refs in taken.items() if t not in imported | kept and len(refs) == len(olds[t])}
+    touched = imported | kept
+    stands = imported | {t for t, refs in taken.items() if t not in touched and len(refs) == len(olds[t])}
     for new in news:
-        carried = [ref for ref in _sources(new) if ref.split("#", 1)[0] not in imported | whole]
+        carried = [ref for ref in _sources(new) if ref.split("#", 1)[0] not in stands]
         if not carried:
             continue
         kind, value = new.lineage
@@ -377,7 +378,7 @@ def _term(term: Term, news: list[_New], old: OldTerm | None, olds: dict[str, lis
           decisions: list[Decision]) -> Term:
     reserved = {o.clause.id for o in olds.get(old.id, [])} if old is not None else set()
     kept = {n.old.clause.id for n in news if n.old is not None and not _leaves_step_id(n)}
-    taken = set(kept)
+    taken = Ids(kept | reserved)  # a new clause takes neither a kept id nor one the old term had
     by_clause = {id(n.clause): n for n in news}
     sections = []
     for section in term.sections:
@@ -412,7 +413,7 @@ def _leaves_step_id(new: _New) -> bool:
             and old_id != f"step-{new.clause.printed}")
 
 
-def _clause(new: _New, term: Term, reserved: set[str], taken: set[str], previous: str,
+def _clause(new: _New, term: Term, reserved: set[str], taken: Ids, previous: str,
             decisions: list[Decision]) -> Clause:
     clause, ref = new.clause, f"{term.id}#{new.clause.id}"
     note = None
@@ -436,8 +437,7 @@ def _clause(new: _New, term: Term, reserved: set[str], taken: set[str], previous
             new.lineage = ("formerly", new.old.clause.id)
             new.why = f"it was step {new.old.number} of edition '{previous}' ({_alike(new.score)})"
         wanted = fresh if fresh not in reserved else slug(" ".join(new.words), 5) or fresh
-        clause = replace(clause, id=unique(wanted, taken | reserved) if wanted in taken | reserved else wanted)
-        taken.add(clause.id)
+        clause = replace(clause, id=taken.take(wanted))
         ref = f"{term.id}#{clause.id}"
         if new.lineage is not None:
             kind, value = new.lineage
