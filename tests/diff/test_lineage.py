@@ -241,3 +241,22 @@ def test_a_split_whose_kept_part_is_unchanged_between_the_editions_diffed_reads_
         assert _run("history", term, "--rulebook", "split-then-restored").startswith("introduced in v1: ")
     for edition in ("v2", "v3"):
         assert _run("changelog", edition, "--rulebook", "split-then-restored").startswith("# What changed in The ")
+
+
+def test_the_history_of_a_term_a_clause_moved_into_shows_the_move_and_not_the_other_terms_changes(tmp_path,
+                                                                                                   monkeypatch):
+    # history heal diffs heal alone; the move joins it to cure, whose own rewording is not heal's history.
+    # (Before: KeyError: 'cure' at engine.py, issue 23.)
+    shutil.copytree(LINEAGE / "move", tmp_path / "move")
+    cure = tmp_path / "move" / "editions" / "v2" / "cure.yaml"
+    cure.write_text(cure.read_text().replace("Cures are instantaneous.", "Cures are always instantaneous."))
+    monkeypatch.chdir(tmp_path)
+    out = _run("history", "heal", "--rulebook", "move")
+    assert out.split("\n\nrulebook diff ")[1] == """\
+v1 -> v2: 1 moved
+
+heal
+  moved  cure#lost-souls -> heal#no-lost-souls  move/editions/v2/heal.yaml:10:9
+    (moved from cure#lost-souls (declared))
+    [-A-]{+Neither a heal nor a+} cure can[- never-] target a Lost Soul.
+"""
