@@ -352,8 +352,10 @@ def _lineage_term(draw, files: Files, terms: list[str]) -> None:
     trees = _parse_quietly({t: files[t] for t in terms})
     clauses = [(f, _get(tree, p)) for f, tree in sorted(trees.items()) if isinstance(tree, dict)
                and isinstance(tree.get("id"), str) for p in _paths(tree) if _is_clause(_get(tree, p))]
+    if not clauses:
+        return
     folder = _latest_folder(draw, files)
-    if not clauses or folder is None:
+    if folder is None:
         return
     f, model = draw(st.sampled_from(clauses))
     source = f"{trees[f]['id']}#{model['id']}"
