@@ -47,9 +47,6 @@ class Ids:
         self._taken = set(taken)
         self._next: dict[str, int] = {}
 
-    def __contains__(self, name: str) -> bool:
-        return name in self._taken
-
     def _free(self, name: str) -> bool:
         return name not in self._taken
 

@@ -28,7 +28,7 @@ _CATEGORIES = {C.CATEGORY_SPACE: r"\s", C.CATEGORY_NOT_SPACE: r"\S", C.CATEGORY_
 def _chars(op, av) -> frozenset[str]:
     """The sampled characters one single-character item matches."""
     if op is C.LITERAL:
-        return frozenset({chr(av)}) & frozenset(ALPHABET) | ({chr(av)} if chr(av) not in ALPHABET else set())
+        return frozenset({chr(av)})
     if op is C.NOT_LITERAL:
         return frozenset(ALPHABET) - {chr(av)}
     if op is C.ANY:

@@ -100,7 +100,7 @@ def test_a_part_whose_words_left_the_rule_it_was_in_is_split_from_it(tmp_path, i
     # 100.1 loses its second sentence (matched by its number: words 67% alike), which becomes 100.2.
     root = _base(tmp_path, import_cli, {"100. Setup": [
         "100.1. Each player begins the game with twenty life. Each player then draws a hand of seven cards."]})
-    result, source = _on_top(tmp_path, import_cli, root, {"100. Setup": [
+    _on_top(tmp_path, import_cli, root, {"100. Setup": [
         "100.1. Each player begins the game with twenty life.",
         "100.2. Each player then draws a hand of seven cards."]})
     assert _lineage(tmp_path / "b" / "setup.yaml") == {"each-player-begins-the-game": {},
