@@ -832,7 +832,7 @@ class _Builder:
                               vocabulary=vocabulary.vocabulary, editor_notes=meta.get("editor_notes"),
                               version=meta.get("version"), not_held_before=meta.get("not_held_before"))
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
-                            lambda ref: ref in edition.clause_by_ref,
+                            edition.clause_by_ref.get,
                             self.error)
             self._check_edition(edition, vocabulary, checked)
             editions.append(edition)

@@ -8,7 +8,11 @@ term, under the same id or another). A REF is a clause id of the same term or
 ``TERM#CLAUSE``. Checked here: each named clause exists in the edition before,
 and no clause of that edition goes on whole as two clauses of this one (a
 clause that keeps its id goes on as itself; ``formerly``, ``merged_from`` and
-``moved_from`` take their clauses whole; only ``split_from`` shares one).
+``moved_from`` take their clauses whole; only ``split_from`` shares one), and
+no ``split_from`` names a clause that is still there with the words it had: a
+part that leaves takes words with it, and a clause merely worded like another
+is new (issue 23: the importer proposed such "splits", and they read as rule
+changes).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from .diagnostics import Location, did_you_mean
-from .model import LINEAGE_KINDS, Edition, Lineage, clause_ref
+from .model import LINEAGE_KINDS, Clause, Edition, Lineage, clause_ref
 from .yamlsource import Document
 
 Report = Callable[..., None]  # (location, message, hint=None)
@@ -74,10 +78,10 @@ _PHRASE = {"formerly": "formerly", "split_from": "split from", "merged_from": "m
 
 
 def check_edition(edition: str, previous: Edition | None, declared: Iterable[Declared],
-                  has: Callable[[str], bool], error: Report) -> None:
+                  now: Callable[[str], Clause | None], error: Report) -> None:
     """Check the lineage an edition's own files declare against the edition before it.
 
-    ``has(ref)`` tells whether the edition being built has a clause of that ref.
+    ``now(ref)`` is the clause of that ref in the edition being built, or None.
     A clause's lineage counts in the edition whose files declare it only (a
     clause an edition carries over keeps the key it was given before).
     """
@@ -90,12 +94,16 @@ def check_edition(edition: str, previous: Edition | None, declared: Iterable[Dec
     whole: dict[str, list[tuple[str, str, Location]]] = {}  # old ref -> (claimant, how, where)
     for d in declared:
         for source, where in zip(d.lineage.sources, d.items):
-            if _exists(d.lineage.kind, source, where, edition, previous, error) and d.lineage.continues:
+            if not _exists(d.lineage.kind, source, where, edition, previous, error):
+                continue
+            if d.lineage.continues:
                 whole.setdefault(source, []).append((d.lineage.clause, d.lineage.kind, where))
+            else:
+                _still_whole(source, where, edition, previous, now(source), error)
     declaring = {d.lineage.clause for d in declared}
     for source in whole:
         # A clause that keeps its id (and declares nothing) goes on as the old one.
-        if has(source) and source not in declaring:
+        if now(source) is not None and source not in declaring:
             whole[source].insert(0, (source, "same id", None))
     for source, claims in whole.items():
         if len(claims) < 2:
@@ -106,6 +114,16 @@ def check_edition(edition: str, previous: Edition | None, declared: Iterable[Dec
                      f"({first_how}) and by '{second}' ({second_how})",
               (f"'{source}' is still a clause of edition '{edition}'; " if still else "")
               + "if it was split, each part says split_from: " + source.split("#", 1)[1])
+
+
+def _still_whole(source: str, where: Location, edition: str, previous: Edition, kept: Clause | None,
+                 error: Report) -> None:
+    """A split from a clause that the edition keeps with the very words it had: nothing left it."""
+    if kept is not None and kept.text == previous.clause_by_ref[source].text:
+        error(where, f"'split_from' names clause '{source}', which edition '{edition}' still has with the "
+                     f"words it had in edition '{previous.id}': no part of it left",
+              "a split takes words from the clause it names; a clause worded like another needs no lineage: "
+              "drop 'split_from'")
 
 
 def _exists(kind: str, source: str, where: Location, edition: str, previous: Edition, error: Report) -> bool:

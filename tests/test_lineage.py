@@ -1,7 +1,9 @@
 """Declared lineage while checking: the keys read into the model, each error positioned.
 
 Fixtures: tests/fixtures/lineage/{rename,split,merge,move} pass check; each
-error-* folder is the rename fixture with one lineage mistake in v2 (or v1).
+error-* folder is the rename fixture with one lineage mistake in v2 (or v1),
+but error-split-from-unchanged: a clause of a new term file split from a clause
+of a term carried over unchanged (what the importer proposed in issue 23).
 """
 
 from __future__ import annotations
@@ -86,6 +88,12 @@ ERRORS = {
         "error-moved-from-own-term/editions/v2/cure.yaml:13:21: error: 'moved_from' names a clause of this "
         "clause's own term 'cure'",
         "  hint: within a term, say formerly: step-1"],
+    "error-split-from-unchanged": [
+        "error-split-from-unchanged/editions/v2/heal.yaml:12:21: error: 'split_from' names clause "
+        "'cure#lost-souls', which edition 'v2' still has with the words it had in edition 'v1': "
+        "no part of it left",
+        "  hint: a split takes words from the clause it names; a clause worded like another needs no "
+        "lineage: drop 'split_from'"],
     "error-formerly-itself": [
         "error-formerly-itself/editions/v2/cure.yaml:13:19: error: clause 'step-1' cannot be formerly itself",
         "  hint: a clause that keeps its id needs no lineage"],

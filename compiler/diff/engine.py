@@ -245,6 +245,8 @@ class _Differ:
         ids = changed_ids(old_digests, new_digests)
         if only is not None:
             ids = [tid for tid in ids if tid in only]
+        joined = set(_with_lineage_terms(ids, lineage, old_digests, new_digests)) - set(ids)
+        ids = sorted(set(ids) | joined) if joined else ids
         # Only the terms that differ are read (from the cache, they are loaded here).
         pairs = [TermPair(tid, self.old.term(tid) if tid in old_digests else None,
                           self.new.term(tid) if tid in new_digests else None) for tid in ids]
@@ -258,12 +260,14 @@ class _Differ:
                        {r: n for p in pairs for r, n in step_numbers(p.new).items()})
         declared = self._declared(lineage, set(ids), old_digests, new_digests)
         pairings = match_clauses(pairs, declared)
+        if joined:  # a term read for a declared group only: its other clauses are not this diff's
+            pairings = [p for p in pairings if any(c.term not in joined for c in p.old + p.new)]
         # The clauses of each side paired with the other's (the subrules a heading may head), made once.
         self._paired = ({c.ref for p in pairings if p.old and p.new for c in p.old},
                         {c.ref for p in pairings if p.old and p.new for c in p.new})
         # Each old clause's counterpart, so that a procedure reads a renamed step as the same step.
         self._counterpart = {p.old[0].ref: p.new[0].ref for p in pairings if len(p.old) == 1 and len(p.new) == 1}
-        drafts = [self._header(p) for p in pairs] + [self._clause_draft(p)
+        drafts = [self._header(p) for p in pairs if p.id not in joined] + [self._clause_draft(p)
                                                      for p in progress.track(pairings, "clauses")]
         drafts = [d for d in drafts if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
@@ -933,6 +937,31 @@ class _Differ:
             first = (c.new_clause or c.old_clause or "").split("+")[0]
             position = 1 + (ids.index(first) if first in ids else len(ids) + 1)
         return (c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
+
+
+def _with_lineage_terms(ids: list[str], groups: tuple[Group, ...], old_digests, new_digests) -> list[str]:
+    """The terms diffed: those asked for, and every term that a declared group joins to one of them.
+
+    A declared group may join a changed term's clause to a clause of a term that the
+    diff does not read otherwise: one the same on both sides (a part split off it, whose
+    own words came back since), or one left out by ``terms`` (history of one term). The
+    group's clauses are read with their terms, as pairs (issue 23: a KeyError); the
+    caller keeps only the changes that touch a term asked for.
+    """
+    terms_of = [{ref.split("#", 1)[0] for ref in g.olds + g.news} for g in groups]
+    by_term: dict[str, list[int]] = {}
+    for k, terms in enumerate(terms_of):
+        for t in terms:
+            by_term.setdefault(t, []).append(k)
+    chosen, todo, seen = set(ids), list(ids), set()
+    while todo:  # a term added may be joined to others by groups of its own: each group is read once
+        for k in by_term.get(todo.pop(), ()):
+            if k not in seen:
+                seen.add(k)
+                fresh = {t for t in terms_of[k] - chosen if t in old_digests or t in new_digests}
+                chosen |= fresh
+                todo += sorted(fresh)
+    return sorted(chosen)
 
 
 class _Clauses:

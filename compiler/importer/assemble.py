@@ -107,6 +107,7 @@ class _Entry:
     part: tuple[str, str | None, int] | None = None  # the open section: kind, title, line
     blocks: list[Block] = field(default_factory=list)
     last: int = 0
+    number: str | None = None  # a numbered section's printed number: one with nothing under it is reported
 
 
 def join(texts: Sequence[str]) -> str:
@@ -165,6 +166,8 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
         if entry.parts or entry.updated or entry.released:
             entries.append(Entry(entry.name, entry.line, entry.col, entry.updated, entry.released,
                                  tuple(entry.parts), (entry.line, entry.last)))
+        elif entry.number is not None:  # a numbered section is a term: one without rules is lost
+            unplaced(entry.line - 1, marks[entry.line - 1], f"the heading '{entry.name}' has no rule under it")
         else:
             chapters.append(entry.name)
         entry = None
@@ -177,11 +180,14 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
             gap_page = gap_page or mark.why == "page number"
             continue
         kind = mark.kind
+        if mark.warning:
+            problems.append(Diagnostic(Location(shown, i + 1, mark.col), mark.warning, severity="warning",
+                                       code="read-as-text"))
         if entry is not None and kind not in ("entry", "chapter"):
             entry.last = i + 1
         if kind in ("entry", "chapter"):
             close_entry()
-            entry = _Entry(mark.text, i + 1, mark.col) if kind == "entry" else None
+            entry = _Entry(mark.text, i + 1, mark.col, number=mark.number) if kind == "entry" else None
             if kind == "chapter":
                 chapters.append(mark.text)
         elif kind in ("updated", "released"):
@@ -195,7 +201,11 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
             else:
                 close_part()
                 entry.part = (layout.section_kind(mark.text), mark.text, i + 1)
-        elif kind in ("bullet", "step", "rule", "line", "text"):
+        elif kind == "example" and block is not None:  # an example belongs to the rule it follows
+            block.texts.append(mark.text)
+            block.lines.append(i + 1)
+            block.widths.append(len(lines[i].rstrip()))
+        elif kind in ("bullet", "step", "rule", "example", "line", "text"):
             if entry is None:
                 unplaced(i, mark, "text outside any entry")
             else:
@@ -209,7 +219,8 @@ def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown:
                     block.widths.append(width + (_INDENT if block.kind != "paragraph" else 0))
                 else:
                     close_block()
-                    block = _Open("paragraph" if kind in ("text", "line") else kind, mark.number, i + 1, mark.col,
+                    block = _Open("paragraph" if kind in ("text", "line", "example") else kind, mark.number, i + 1,
+                                  mark.col,
                                   [mark.text], [i + 1], [width])
         else:  # pragma: no cover - a layout's own mark
             unplaced(i, mark, mark.why or f"a line of kind '{kind}'")
@@ -236,8 +247,8 @@ def _continues(block: _Open, mark: Mark, gap_blank: bool, gap_page: bool, widest
         return mark.text[:1].islower() or not block.texts[-1].endswith(_ENDS_SENTENCE)
     if gap_blank:
         return False
-    if block.kind not in layout.measured or mark.text[:1].islower():  # no item starts in lower case
-        return True
+    if block.kind not in layout.measured or mark.text[:1].islower() or mark.text[:1] == "(":
+        return True  # no item starts in lower case, nor with a parenthesis
     return _wrapped(block.widths[-1], mark.text, widest)
 
 
@@ -247,7 +258,7 @@ def _widest(lines: Sequence[str], marks: Sequence[Mark]) -> list[int]:
     start = 0
     for end in [i for i, m in enumerate(marks) if m.kind in ("entry", "chapter")] + [len(marks)]:
         width = max((len(lines[i].rstrip()) for i in range(start, end)
-                     if marks[i].kind in ("text", "bullet", "step", "rule", "line")), default=0)
+                     if marks[i].kind in ("text", "bullet", "step", "rule", "example", "line")), default=0)
         for i in range(start, end):
             out[i] = width
         start = end

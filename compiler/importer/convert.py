@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..diagnostics import Diagnostic, Location
 from .assemble import Document, Entry, Printed
 from .emit import Clause, Section, Term
-from .ids import clause_slug, slug, unique
+from .ids import Ids, clause_slug, slug
 from .layouts import Layout
 
 
 def convert(doc: Document, layout: Layout, source_name: str, shown: str) -> tuple[list[Term], list[Diagnostic]]:
     """One term per entry, in the document's order; ids unique in the import."""
     problems: list[Diagnostic] = []
-    taken: set[str] = set()
+    taken = Ids()
     terms = []
     titles = [slug(layout.title(e.name)) for e in doc.entries]
+    shared = repeated(titles)
     for entry, title in zip(doc.entries, titles):
         # a title that several entries print ("100. General", "200. General") takes the entry's name whole
-        wanted = (title if titles.count(title) == 1 else slug(entry.name)) or "term"
-        term_id = unique(wanted, taken)
+        wanted = (title if title not in shared else slug(entry.name)) or "term"
+        term_id = taken.take(wanted)
         if term_id != wanted:
             problems.append(Diagnostic(Location(shown, entry.line, entry.col),
                                        f"entry '{entry.name}' has the id '{wanted}' of an earlier entry: "
@@ -28,6 +31,11 @@ def convert(doc: Document, layout: Layout, source_name: str, shown: str) -> tupl
     return terms, problems
 
 
+def repeated(titles: list[str]) -> frozenset[str]:
+    """The titles printed by more than one entry, counted once for all (not once per entry)."""
+    return frozenset(t for t, n in Counter(titles).items() if n > 1)
+
+
 def term(entry: Entry, term_id: str, layout: Layout, source_name: str, shown: str,
          problems: list[Diagnostic]) -> Term:
     notes = [f"Imported by rulebook import (layout {layout.name}) from {source_name}, "
@@ -35,12 +43,12 @@ def term(entry: Entry, term_id: str, layout: Layout, source_name: str, shown: st
     dated = {}
     for key, printed in (("updated", entry.updated), ("released", entry.released)):
         dated[key] = _dated(printed, shown, notes, problems)
-    keys: set[str] = set()
-    ids: set[str] = set()  # clause ids are unique in the term, not only in a section
+    keys = Ids()
+    ids = Ids()  # clause ids are unique in the term, not only in a section
     sections = []
     for part in entry.parts:
-        key = unique("definition" if part.title is None else (slug(part.title) or "section"), keys)
-        clauses = tuple(Clause(unique(clause_slug(b.text, b.kind, b.number, layout.number_in_text), ids),
+        key = keys.take("definition" if part.title is None else (slug(part.title) or "section"))
+        clauses = tuple(Clause(ids.take(clause_slug(b.text, b.kind, b.number, layout.number_in_text)),
                                b.text, None if layout.number_in_text else b.number,
                                printed=b.number, line=b.line, kind=b.kind)
                         for b in part.blocks)

@@ -14,7 +14,7 @@ from typing import Sequence
 
 #: What a line can be.
 KINDS = ("blank", "front", "furniture", "chapter", "entry", "updated", "released", "section",
-         "bullet", "step", "rule", "line", "text", "unplaced")
+         "bullet", "step", "rule", "example", "line", "text", "unplaced")
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class Mark:
     date: str | None = None  # metadata: YYYY-MM-DD
     version: str | None = None  # metadata: the version label without its "v"
     why: str = ""
+    warning: str = ""  # what the reader should know about how the line was read (reported at it)
 
 
 def blank(line: str) -> bool:
@@ -76,6 +77,14 @@ class Layout:
     def mark(self, lines: Sequence[str]) -> list[Mark]:  # pragma: no cover - each layout has its own
         raise NotImplementedError
 
+    def no_entry(self, lines: Sequence[str]) -> tuple[int, int, str]:
+        """Where to report, and the hint, when the layout finds no entry in a document."""
+        return 1, 1, (f"an entry of this layout is {self.entry_looks}; is the document in another layout? "
+                      f"(layouts: {', '.join(sorted(LAYOUTS))})")
+
+    #: What an entry's heading looks like, for the hint of a document without any.
+    entry_looks = "a heading"
+
     def section_kind(self, title: str) -> str:
         return self.section_kinds.get(title.strip().lower(), "named")
 
@@ -113,8 +122,10 @@ class RegLayout(Layout):
 
     _PAGE = re.compile(r"\s*\d{1,4}\s*")
     _BACK = "Return to Table of Contents"
-    _UPDATED = re.compile(r"\s*Last Updated:\s*(\S+)\s*(?:\(v([^)\s]+)\))?\s*")
-    _RELEASED = re.compile(r"\s*Released:\s*(\S+)\s*(?:\(v([^)\s]+)\))?\s*")
+    # Linear in the line's length: no two unbounded repeats that can match the same character one after
+    # the other (the spaces before an optional version were two \s* in a row: quadratic, issue 23).
+    _UPDATED = re.compile(r"\s*Last Updated:\s*(\S+)(?:\s+\(v([^)\s]+)\))?\s*")
+    _RELEASED = re.compile(r"\s*Released:\s*(\S+)(?:\s+\(v([^)\s]+)\))?\s*")
     _BULLET = re.compile(r"\s*[•●▪◦]\s+")
     _STEP = re.compile(r"\s*(\d{1,2}(?:[.)]\s+|\s{2,})|[a-z](?:\)\s+|\s{2,}))(?=\S)")
     _CONTENTS = "Table of Contents"
@@ -138,6 +149,17 @@ class RegLayout(Layout):
             if marks[i].kind != "blank":
                 marks[i] = Mark("front", lines[i].strip(), why="front matter: title page and table of contents")
         return marks
+
+    entry_looks = "a heading named in the table of contents or followed by a 'Last Updated' line"
+
+    def no_entry(self, lines: Sequence[str]) -> tuple[int, int, str]:
+        """A table of contents that never closes makes the whole document contents: say so, at it."""
+        start = next((i for i, line in enumerate(lines) if line.strip() == self._CONTENTS), None)
+        if start is not None and not any(line.strip().startswith(self._GLOSSARY) for line in lines[start + 1:]):
+            return start + 1, words_at(lines[start]).col, (
+                f"its table of contents runs to a '{self._GLOSSARY}' line, which this document does not have: "
+                f"every line after '{self._CONTENTS}' was read as contents")
+        return super().no_entry(lines)
 
     def _contents(self, lines: Sequence[str]) -> tuple[frozenset[str], int]:
         """The entry names the table of contents lists, and the line after it."""
@@ -213,7 +235,10 @@ class NumberedLayout(Layout):
       number and whose id is a slug of its title.
     - "100.1." and "100.1a" start a rule; the number is the clause's
       ``number``, not its text. The text follows on the same line or the
-      next; lines up to a blank line (an "Example:") run on.
+      next ("901.4.All" too: no space after a number that ends with a dot);
+      lines up to a blank line run on. An "Example:" line belongs to the rule
+      before it, after a blank line too. A line that begins like a rule
+      number but is not one ("901.5x1") is text, with a warning.
     - From the body's "Glossary" line on, a line after a blank line names an
       entry, and each line under it is a clause of its own.
     """
@@ -223,7 +248,10 @@ class NumberedLayout(Layout):
     number_in_text = False
     _CHAPTER = re.compile(r"(\d)\.\s+(\S.*)")
     _SECTION = re.compile(r"(\d{3})\.\s+(\S.*)")
-    _RULE = re.compile(r"(\d{3}\.\d+[a-z]?\.?)(?=\s|$)")
+    _RULE = re.compile(r"(\d{3}\.\d+[a-z]?\.?)(?:(?=\s|$)|(?<=\.)(?=[A-Z]))")
+    _LIKE_RULE = re.compile(r"\d{3}\.\d\S*")
+    _EXAMPLE = re.compile(r"Examples?:")
+    entry_looks = "a numbered section heading like '100. General'"
     _CONTENTS, _GLOSSARY, _CREDITS = "Contents", "Glossary", "Credits"
 
     def mark(self, lines: Sequence[str]) -> list[Mark]:
@@ -274,6 +302,12 @@ class NumberedLayout(Layout):
             return Mark("entry", stripped, words_at(line).col, number=section[1])
         if self._CHAPTER.fullmatch(stripped):
             return Mark("chapter", stripped, words_at(line).col)
+        if self._EXAMPLE.match(stripped):
+            return _replace(words_at(line), kind="example")
+        like = self._LIKE_RULE.match(stripped)
+        if like:
+            return _replace(words_at(line), warning=f"'{like[0]}' begins like a rule number but is not one "
+                                                    "(like 100.1. or 100.1a): the line is read as text")
         return words_at(line)
 
     def title(self, name: str) -> str:

@@ -11,7 +11,12 @@ id; a numbered step whose number changed takes an id of its words and
 proposes ``formerly: step-N`` (a step id names a place, which it left).
 What is left is looked for in parts: an imported clause made of several old
 ones proposes ``merged_from``, one that is a part of an old one
-``split_from``, one found whole in another term ``moved_from``. Every
+``split_from``, one found whole in another term ``moved_from``. Lineage is
+proposed only from where the old words went away (issue 23): never from a
+clause that is still there unchanged, nor a part of a clause whose successor
+still holds those words, nor from a term the import does not touch (it
+carries over) unless every clause of that term went (then the term is
+proposed withdrawn). Every
 proposal, reworded match and clause removed is a :class:`Decision` for an
 editor; a proposal is written into the term file (with an editor note), so
 that ``rulebook check`` verifies it at once.
@@ -23,12 +28,12 @@ import difflib
 import functools
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from ..model import Clause as OldClause, Edition, Term as OldTerm
 from .emit import Clause, Term
-from .ids import slug, unique
+from .ids import Ids, slug
 
 #: Word similarity (difflib's ratio) from which two clauses are one rule reworded.
 SIMILAR = 0.75
@@ -120,6 +125,8 @@ class _Old:
     words: tuple[str, ...]
     number: str | None  # printed: the clause's number, or a step's number at the start of its text
     claimed: bool = False
+    # the imported clause that took it (same words, reworded, by number, merged or moved into it)
+    by: "_New | None" = field(default=None, repr=False, compare=False)
 
     @property
     def ref(self) -> str:
@@ -146,11 +153,12 @@ def _printed(clause: OldClause) -> str | None:
     return match[1] if match else None
 
 
-def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] = ()) -> tuple[list[Term],
-                                                                                            list[Decision]]:
+def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] = (),
+           left_out: Sequence[Term] = ()) -> tuple[list[Term], list[Decision]]:
     """The imported terms with the ids, lineage and notes the previous edition gives them, and the decisions.
 
-    ``earlier``: the rulebook's editions up to ``previous``, against which entry metadata is compared."""
+    ``earlier``: the rulebook's editions up to ``previous``, against which entry metadata is compared;
+    ``left_out``: the document's entries not imported (``--only``): their terms stay as they are."""
     decisions: list[Decision] = []
     decisions += _metadata(terms, [*earlier, previous] if previous not in earlier else list(earlier))
     by_id = previous.term_by_id
@@ -172,6 +180,8 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
     news = {t.id: [_New(t.id, c, words(c.text)) for c in t.clauses] for t in renamed}
     pool = [o for os in olds.values() for o in os]
     pairs = [(news[t], olds[old.id]) for t, old in matched_terms.items() if old is not None]
+    imported = {old.id for old in matched_terms.values() if old is not None}  # the others carry over
+    kept = {t.id for t in (by_id.get(e.id) or by_name.get(e.name.casefold()) for e in left_out) if t is not None}
     # each pass over every term before the next, so that no term's weaker pass takes what another's
     # stronger one would have matched
     for new_clauses, old_clauses in pairs:
@@ -196,9 +206,10 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
     if len(left) * len(pool) > MAX_CROSS_PAIRS:
         for term_id, old in matched_terms.items():
             own = olds[old.id] if old is not None else []
-            _parts([n for n in left if n.term == term_id], own, previous.id)
+            _parts([n for n in left if n.term == term_id], own, previous.id, imported)
     else:
-        _parts(left, pool, previous.id)
+        _parts(left, pool, previous.id, imported)
+    _carried_over([n for ns in news.values() for n in ns], olds, imported, kept, previous.id, decisions)
     out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
     out += _emptied(renamed, news, olds, previous, decisions)
     return out, decisions
@@ -207,7 +218,7 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
 def _emptied(terms: Sequence[Term], news: dict[str, list[_New]], olds: dict[str, list[_Old]], previous: Edition,
              decisions: list[Decision]) -> list[Term]:
     """Old terms not imported whose clauses the import moved or merged elsewhere: a withdrawal each is
-    proposed when all of them went, a decision when some did (the term carries over with the rest)."""
+    proposed (``_carried_over`` left such lineage only where all of them went)."""
     imported = {t.id for t in terms}
     went: dict[str, list[tuple[str, int]]] = {}
     for new_clauses in news.values():
@@ -219,17 +230,11 @@ def _emptied(terms: Sequence[Term], news: dict[str, list[_New]], olds: dict[str,
                         went.setdefault(ref.split("#", 1)[0], []).append((ref, new.clause.line))
     out = []
     for term_id in sorted(set(went) - imported):
-        refs = sorted({ref for ref, _ in went[term_id]})
         line = min(line for _, line in went[term_id])
-        if len(refs) == len(olds[term_id]):
-            note = (f"rulebook import proposes to withdraw term '{term_id}': every clause it had in edition "
-                    f"'{previous.id}' is now in another term; confirm, or keep it with a text of its own")
-            decisions.append(Decision(line, term_id, note))
-            out.append(Term(term_id, previous.term_by_id[term_id].name, None, None, note, (), line, withdrawn=True))
-        else:
-            decisions.append(Decision(line, term_id, f"term '{term_id}' of edition '{previous.id}' carries over, "
-                                                     f"but {', '.join(refs)} went to other terms: withdraw it or "
-                                                     "change it by hand"))
+        note = (f"rulebook import proposes to withdraw term '{term_id}': every clause it had in edition "
+                f"'{previous.id}' is now in another term; confirm, or keep it with a text of its own")
+        decisions.append(Decision(line, term_id, note))
+        out.append(Term(term_id, previous.term_by_id[term_id].name, None, None, note, (), line, withdrawn=True))
     return out
 
 
@@ -278,7 +283,7 @@ def _same_number(news: list[_New], olds: list[_Old]) -> None:
 
 def _claim(new: _New, old: _Old, how: str, score: float) -> None:
     new.old, new.how, new.score = old, how, score
-    old.claimed = True
+    old.claimed, old.by = True, new
 
 
 def _merges(loose: list[_New], olds: list[_Old], previous: str) -> None:
@@ -290,27 +295,75 @@ def _merges(loose: list[_New], olds: list[_Old], previous: str) -> None:
                  and part_of(o.words, new.words) >= PART]
         if len(whole) >= 2 and part_of(tuple(w for o in whole for w in o.words), new.words) >= PART:
             for o in whole:
-                o.claimed = True
+                o.claimed, o.by = True, new
             new.lineage = ("merged_from", [_ref(o, new.term) for o in whole])
             new.why = f"its words hold those of {', '.join(o.ref for o in whole)} of edition '{previous}'"
 
 
-def _parts(loose: list[_New], olds: list[_Old], previous: str) -> None:
-    """Moves and splits among the clauses the passes left."""
+def _parts(loose: list[_New], olds: list[_Old], previous: str, imported: set[str]) -> None:
+    """Moves and splits among the clauses the passes left: a split only from an old clause whose words
+    left their place (``_left``)."""
     for new in loose:
         same = next((o for o in olds if not o.claimed and o.term != new.term
                      and may_be_alike(o.words, new.words, SIMILAR) and similarity(o.words, new.words) >= SIMILAR),
                     None)
         if same is not None:
-            same.claimed = True
+            same.claimed, same.by = True, new
             new.lineage = ("moved_from", same.ref)
             new.why = f"{same.ref} of edition '{previous}' has {_alike(similarity(same.words, new.words))}"
             continue
-        candidates = [o for o in olds if may_be_part(new.words, o.words)]
+        candidates = [o for o in olds if may_be_part(new.words, o.words) and _left(new.words, o, imported)]
         outer = max(candidates, key=lambda o: (part_of(new.words, o.words), o.term == new.term), default=None)
         if outer is not None and part_of(new.words, outer.words) >= PART:
             new.lineage = ("split_from", _ref(outer, new.term))
             new.why = f"its words are part of {outer.ref} of edition '{previous}'"
+
+
+def _left(part: Sequence[str], old: _Old, imported: set[str]) -> bool:
+    """Whether these words (a part of the old clause) left it: its term is imported, and the clause is
+    gone from it or what took it does not hold them (a clause that is still there unchanged holds all)."""
+    if old.term not in imported:
+        return False  # the term carries over, and the clause with it
+    return old.by is None or part_of(part, old.by.words) < PART
+
+
+def _carried_over(news: list[_New], olds: dict[str, list[_Old]], imported: set[str], kept: set[str],
+                  previous: str, decisions: list[Decision]) -> None:
+    """A move or merge from a term the import does not touch stands only when the document no longer
+    has that term (``kept``: entries left out with --only) and every clause of it went (it is proposed
+    withdrawn, ``_emptied``); otherwise the term carries over with the clause, and the proposal is a
+    decision instead (check would refuse a clause claimed twice)."""
+    taken: dict[str, set[str]] = {}
+    for new in news:
+        for ref in _sources(new):
+            taken.setdefault(ref.split("#", 1)[0], set()).add(ref)
+    touched = imported | kept
+    stands = imported | {t for t, refs in taken.items() if t not in touched and len(refs) == len(olds[t])}
+    for new in news:
+        carried = [ref for ref in _sources(new) if ref.split("#", 1)[0] not in stands]
+        if not carried:
+            continue
+        kind, value = new.lineage
+        shown = ", ".join(value) if isinstance(value, list) else value
+        term = carried[0].split("#", 1)[0]
+        score = similarity(new.words, tuple(w for o in olds[term] if o.ref in carried for w in o.words))
+        decisions.append(Decision(new.clause.line, f"{new.term}#{new.clause.id}",
+                                  f"its words are like those of {', '.join(carried)} of edition '{previous}' "
+                                  f"({_alike(score)}), which term '{term}' carries over (it is not in the "
+                                  f"import): no {kind} proposed; if they moved here, withdraw or change term "
+                                  f"'{term}' and add {kind}: {shown}"))
+        for o in olds[term]:
+            if o.by is new:
+                o.claimed, o.by = False, None
+        new.lineage, new.why = None, ""
+
+
+def _sources(new: _New) -> list[str]:
+    """The qualified old clauses a move or merge names (none for other lineage)."""
+    if not new.lineage or new.lineage[0] not in ("moved_from", "merged_from"):
+        return []
+    value = new.lineage[1]
+    return [_qualified(ref, new.term) for ref in (value if isinstance(value, list) else [value])]
 
 
 def _alike(score: float) -> str:
@@ -325,7 +378,7 @@ def _term(term: Term, news: list[_New], old: OldTerm | None, olds: dict[str, lis
           decisions: list[Decision]) -> Term:
     reserved = {o.clause.id for o in olds.get(old.id, [])} if old is not None else set()
     kept = {n.old.clause.id for n in news if n.old is not None and not _leaves_step_id(n)}
-    taken = set(kept)
+    taken = Ids(kept | reserved)  # a new clause takes neither a kept id nor one the old term had
     by_clause = {id(n.clause): n for n in news}
     sections = []
     for section in term.sections:
@@ -360,7 +413,7 @@ def _leaves_step_id(new: _New) -> bool:
             and old_id != f"step-{new.clause.printed}")
 
 
-def _clause(new: _New, term: Term, reserved: set[str], taken: set[str], previous: str,
+def _clause(new: _New, term: Term, reserved: set[str], taken: Ids, previous: str,
             decisions: list[Decision]) -> Clause:
     clause, ref = new.clause, f"{term.id}#{new.clause.id}"
     note = None
@@ -384,8 +437,7 @@ def _clause(new: _New, term: Term, reserved: set[str], taken: set[str], previous
             new.lineage = ("formerly", new.old.clause.id)
             new.why = f"it was step {new.old.number} of edition '{previous}' ({_alike(new.score)})"
         wanted = fresh if fresh not in reserved else slug(" ".join(new.words), 5) or fresh
-        clause = replace(clause, id=unique(wanted, taken | reserved) if wanted in taken | reserved else wanted)
-        taken.add(clause.id)
+        clause = replace(clause, id=taken.take(wanted))
         ref = f"{term.id}#{clause.id}"
         if new.lineage is not None:
             kind, value = new.lineage

@@ -66,12 +66,19 @@ def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous:
     doc = assemble(lines, layout.mark(lines), layout, shown)
     terms, more = convert(doc, layout, source.name, shown)
     problems = list(doc.problems) + more
+    if not doc.entries:  # "imported 0 terms" would pass for success
+        line, col, hint = layout.no_entry(lines)
+        problems.append(Diagnostic(Location(shown, line, col),
+                                   f"layout '{layout.name}' found no entry in the document", hint))
+    left_out: list[Term] = []
     if only:
+        every = terms
         terms, missing = _only(terms, only, shown)
         problems += missing
+        left_out = [t for t in every if t not in terms]
     decisions: list[Decision] = []
     if previous is not None:
-        terms, decisions = on_top(terms, previous, earlier)
+        terms, decisions = on_top(terms, previous, earlier, left_out)
     return ImportResult(tuple(terms), doc, tuple(sorted(problems, key=lambda p: (p.location.line, p.location.col))),
                         tuple(sorted(decisions, key=lambda d: d.line)), shown)
 

@@ -223,3 +223,41 @@ def test_an_edition_that_declares_lineage_leaves_the_earlier_editions_outputs_as
     assert outputs(before) == outputs(after)
     assert _run("diff", "v2", "v3", "--rulebook", "after").splitlines()[0] == \
         "rulebook diff v2 -> v3: 1 merged, 1 reworded"
+
+
+def test_a_split_whose_kept_part_is_unchanged_between_the_editions_diffed_reads_as_a_split(here, tmp_path):
+    # split-then-restored: v2 splits "Nor can a heal." off cure#lost-souls into heal#no-lost-souls; v3
+    # gives cure#lost-souls its v1 words again. From v1 to v3 the term cure is the same, but the declared
+    # split still joins its clause to heal's: each command used to end in KeyError: 'cure' (issue 23).
+    out = json.loads(_run("diff", "v1", "v3", "--rulebook", "split-then-restored", "--format", "json"))
+    (change,) = out["changes"]
+    assert {k: change[k] for k in ("kind", "old_clause", "new_clause", "matched_by", "lineage")} == {
+        "kind": "split", "old_clause": "lost-souls", "new_clause": "lost-souls+no-lost-souls",
+        "matched_by": "lineage",
+        "lineage": {"keys": ["split_from"], "from": ["cure#lost-souls"],
+                    "to": ["cure#lost-souls", "heal#no-lost-souls"]}}
+    for fmt in ("text", "markdown", "html"):
+        assert _run("diff", "v1", "v3", "--rulebook", "split-then-restored", "--format", fmt) != ""
+    for term in ("cure", "heal"):
+        assert _run("history", term, "--rulebook", "split-then-restored").startswith("introduced in v1: ")
+    for edition in ("v2", "v3"):
+        assert _run("changelog", edition, "--rulebook", "split-then-restored").startswith("# What changed in The ")
+
+
+def test_the_history_of_a_term_a_clause_moved_into_shows_the_move_and_not_the_other_terms_changes(tmp_path,
+                                                                                                   monkeypatch):
+    # history heal diffs heal alone; the move joins it to cure, whose own rewording is not heal's history.
+    # (Before: KeyError: 'cure' at engine.py, issue 23.)
+    shutil.copytree(LINEAGE / "move", tmp_path / "move")
+    cure = tmp_path / "move" / "editions" / "v2" / "cure.yaml"
+    cure.write_text(cure.read_text().replace("Cures are instantaneous.", "Cures are always instantaneous."))
+    monkeypatch.chdir(tmp_path)
+    out = _run("history", "heal", "--rulebook", "move")
+    assert out.split("\n\nrulebook diff ")[1] == """\
+v1 -> v2: 1 moved
+
+heal
+  moved  cure#lost-souls -> heal#no-lost-souls  move/editions/v2/heal.yaml:10:9
+    (moved from cure#lost-souls (declared))
+    [-A-]{+Neither a heal nor a+} cure can[- never-] target a Lost Soul.
+"""

@@ -2,8 +2,8 @@
 
 The property (issue 8): no traceback, no hang, no exit status outside 0/1, and the
 sources are the same bytes afterwards; whatever `check` accepts, export, diff (every
-format, between editions and against the seed), history of every term and
-conformance generate complete with status 0, and so does the site build.
+format, between editions and against the seed), history of every term, the
+changelog of every edition but the first and conformance generate complete with status 0, and so does the site build.
 
 Commands run through click's CliRunner (about a hundred times faster than a
 subprocess); CliRunner turns an uncaught exception into ``result.exception``, which
@@ -168,6 +168,9 @@ def _downstream(run: Run, root: Path, out: Path, seed: Path | None, editions: li
             run.call(["diff", str(root), str(seed), "--format", fmt, "--no-cache"], ok=(0,))
         for term in terms:
             run.call(["history", term, *rb, "--format", fmt], ok=(0,))
+    for edition in editions[1:]:  # the notice for players, against the edition before
+        for fmt in ("markdown", "json"):
+            run.call(["changelog", edition, *rb, "--format", fmt], ok=(0,))
     for i, edition in enumerate(editions):
         run.call(["conformance", "generate", *rb, "--edition", edition, "--out", str(out / f"conformance-{i}")],
                  ok=(0,))

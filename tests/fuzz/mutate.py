@@ -20,7 +20,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SEEDS = {"minimal": FIXTURES / "minimal", "features": FIXTURES / "fuzz" / "seed-features",
          "reorganised": FIXTURES / "diff" / "reorganised", "site-hostile": FIXTURES / "site" / "hostile",
          "conformance-hostile": FIXTURES / "conformance" / "hostile", "wide": FIXTURES / "conformance" / "wide",
-         "ordered": FIXTURES / "ordered"}
+         "ordered": FIXTURES / "ordered", "lineage-move": FIXTURES / "lineage" / "move"}
 
 Files = dict[str, bytes]
 Tree = dict[str, Any]  # relative path -> parsed YAML (term files, rulebook.yaml, vocabulary.yaml)
@@ -172,14 +172,61 @@ def _retyped(draw, value: Any) -> Any:
 
 
 TREE_OPS = ["drop", "duplicate", "move", "rename-key", "pooled-string", "retype", "hostile", "swap", "deepen",
-            "vary-id", "printable", "duplicate-renamed", "transplant", "drop-part", "reword"]
+            "vary-id", "printable", "duplicate-renamed", "transplant", "drop-part", "reword", "lineage"]
+LINEAGE_KEYS = ["formerly", "split_from", "merged_from", "moved_from"]
 PART_KEYS = {"steps", "table", "rules", "defines", "links", "when", "given", "exception_to", "notes", "aliases",
              "title", "withdrawn", "sources", "constraints", "decisions", "values", "meaning", "id"}
 
 
+def _clause_refs(trees: Tree) -> list[str]:
+    """Every clause of the term files as TERM#CLAUSE, of every edition (the names lineage may give)."""
+    refs = set()
+    for f, tree in trees.items():
+        if f.startswith("editions/") and isinstance(tree, dict) and isinstance(tree.get("id"), str):
+            refs |= {f"{tree['id']}#{_get(tree, p)['id']}" for p in _paths(tree) if _is_clause(_get(tree, p))}
+    return sorted(refs)
+
+
+def _is_clause(node: Any) -> bool:
+    return isinstance(node, dict) and isinstance(node.get("id"), str) and isinstance(node.get("text"), str)
+
+
+def _lineage(draw, refs: list[str], own_term: str | None, kinds: list[str] = LINEAGE_KEYS) -> tuple[str, Any]:
+    """A lineage key with clauses of the rulebook, mostly as check asks them named (formerly: an id
+    of the clause's own term; moved_from: a clause of another term), sometimes not."""
+    kind = draw(st.sampled_from(kinds))
+    own = [r for r in refs if r.split("#", 1)[0] == own_term]
+    other = [r for r in refs if r.split("#", 1)[0] != own_term]
+    pool = own if kind == "formerly" and own else other if kind == "moved_from" and other else refs
+    if draw(st.integers(0, 4)) == 0:
+        pool = refs
+    pool = sorted(set(pool))
+    picked = draw(st.lists(st.sampled_from(pool), min_size=2 if kind == "merged_from" and len(pool) > 1 else 1,
+                           max_size=3, unique=True))
+    named = [r.split("#", 1)[1] if r.split("#", 1)[0] == own_term and (kind == "formerly" or draw(st.booleans()))
+             else r for r in picked]
+    return kind, (named if kind == "merged_from" else named[0])
+
+
+def lineage_op(draw, trees: Tree) -> None:
+    """A clause given lineage naming clauses that exist (an importer's proposal, true or not)."""
+    refs = _clause_refs(trees)
+    where = _pick_path(draw, trees, lambda p, v: _is_clause(v))
+    if not where or not refs:
+        return
+    clause = _get(trees[where[0]], where[1])
+    for key in LINEAGE_KEYS:
+        clause.pop(key, None)
+    term = trees[where[0]].get("id") if isinstance(trees[where[0]], dict) else None
+    kind, value = _lineage(draw, refs, term)
+    clause[kind] = value
+
+
 def tree_op(draw, trees: Tree, op: str) -> None:
     """Apply one structure mutation to the parsed files, in place."""
-    if op == "drop":
+    if op == "lineage":
+        lineage_op(draw, trees)
+    elif op == "drop":
         where = _pick_path(draw, trees)
         if where:
             _delete(trees, where)
@@ -293,8 +340,69 @@ def _exists(trees: Tree, where: tuple[str, tuple]) -> bool:
 
 # -- files ----------------------------------------------------------------------------
 
-FILE_OPS = ["delete-file", "copy-term", "rename-file", "new-edition-folder", "empty-file", "overlay-term"]
+FILE_OPS = ["delete-file", "copy-term", "rename-file", "new-edition-folder", "empty-file", "overlay-term",
+            "lineage-term"]
 
+
+def _lineage_term(draw, files: Files, terms: list[str]) -> None:
+    """A new term in the latest edition's folder (its other terms carried over) whose one clause is
+    worded like a clause of the rulebook and declares lineage from it, or from other clauses: the
+    proposals of issue 23 that check accepted and the diff could not read. Or a new edition after
+    the latest, holding that term only (and the term its words were taken from)."""
+    trees = _parse_quietly({t: files[t] for t in terms})
+    clauses = [(f, _get(tree, p)) for f, tree in sorted(trees.items()) if isinstance(tree, dict)
+               and isinstance(tree.get("id"), str) for p in _paths(tree) if _is_clause(_get(tree, p))]
+    if not clauses:
+        return
+    folder = _latest_folder(draw, files)
+    if folder is None:
+        return
+    f, model = draw(st.sampled_from(clauses))
+    source = f"{trees[f]['id']}#{model['id']}"
+    kind, value = _lineage(draw, [source] + _clause_refs(trees), None, ["split_from", "merged_from", "moved_from"])
+    if kind != "merged_from" and draw(st.booleans()):
+        value = source  # the very clause it is worded like
+    text = model["text"] if draw(st.booleans()) else model["text"] + " " + draw(st.sampled_from(["Also.", "Not."]))
+    term = {"id": "proposed", "name": "Proposed",
+            "sections": [{"key": "definition", "kind": "definition",
+                          "clauses": [{"id": draw(st.sampled_from([model["id"], "part"])), "text": text,
+                                       kind: value}]}]}
+    files[f"{folder}/proposed.yaml"] = yaml.safe_dump(term, sort_keys=False).encode("utf-8")
+    if draw(st.booleans()):  # the words did leave: a true split, move or merge
+        _take_from(trees[f], model["id"], kind, f"{folder}/{Path(f).name}", files)
+
+
+def _take_from(tree: Any, clause: str, kind: str, where: str, files: Files) -> None:
+    """The term a clause was taken from, written into the new edition's folder: the clause's last
+    word gone (a split), or the clause gone (a move, a merge)."""
+    tree = copy.deepcopy(tree)
+    for path in _paths(tree):
+        node = _get(tree, path)
+        if not (_is_clause(node) and node["id"] == clause):
+            continue
+        if kind == "split_from":
+            words = node["text"].split(" ")
+            node["text"] = " ".join(words[:-1]) if len(words) > 1 else node["text"] + " Less."
+        else:
+            del _get(tree, path[:-1])[path[-1]]
+        break
+    files[where] = yaml.safe_dump(tree, sort_keys=False).encode("utf-8")
+
+
+def _latest_folder(draw, files: Files) -> str | None:
+    """The folder of rulebook.yaml's last edition, or of a new edition after it (added)."""
+    try:
+        book = yaml.safe_load(files.get("rulebook.yaml", b""))
+        editions = [e["id"] for e in book["editions"]]
+    except (yaml.YAMLError, ValueError, TypeError, KeyError):
+        return None
+    if draw(st.booleans()):  # as the format intends: the new edition's folder holds the changed terms only
+        book["editions"][-1]["status"] = "published"
+        book["editions"][-1]["date"] = book["editions"][-1].get("date") or "2030-01-01"
+        book["editions"].append({"id": "next", "title": "Next", "date": None, "status": "draft"})
+        files["rulebook.yaml"] = yaml.safe_dump(book, sort_keys=False).encode("utf-8")
+        return "editions/next"
+    return f"editions/{editions[-1]}" if isinstance(editions[-1], str) else None
 
 def file_op(draw, files: Files, op: str) -> None:
     terms = sorted(f for f in files if f.startswith("editions/"))
@@ -315,6 +423,8 @@ def file_op(draw, files: Files, op: str) -> None:
         src = draw(st.sampled_from(terms))
         folders = sorted({str(Path(t).parent) for t in terms})
         files[f"{draw(st.sampled_from(folders))}/{Path(src).name}"] = files[src]
+    elif op == "lineage-term" and terms:
+        _lineage_term(draw, files, terms)
     elif op == "empty-file" and files:
         files[draw(st.sampled_from(sorted(files)))] = draw(st.sampled_from([b"", b"\n", b"---\n", b"[]\n", b"x\n"]))
 

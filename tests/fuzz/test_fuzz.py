@@ -2,7 +2,8 @@
 
 Each example starts from a small valid seed rulebook and applies a few mutations:
 of its YAML tree (drop, duplicate, move, rename, retype, swap, deepen, hostile
-strings, id variants), of its files (delete, copy, rename, new edition folders)
+strings, id variants, lineage naming existing clauses), of its files (delete, copy,
+rename, new edition folders, a new term worded like an old clause that declares lineage)
 and of its lines (delete, swap, indent, YAML 1.1 values, anchors, bytes that are
 not UTF-8, ...). The property is checked by ``run_pipeline`` in conftest.py.
 
@@ -88,6 +89,17 @@ def test_any_mutation(pipeline, mutated):
 def test_mostly_valid_mutation(pipeline, mutated):
     """Mutations that check often accepts (hostile strings in text fields, nesting,
     copies): these reach export, diff, history and conformance."""
+    _check(pipeline, *mutated)
+
+
+@budget(25)
+@given(mutated=mutate.mutated(SEEDS, tree_ops=["lineage", "reword", "duplicate-renamed"],
+                              file_ops=["lineage-term", "lineage-term", "lineage-term", "overlay-term"],
+                              line_ops=[], max_ops=2))
+def test_lineage_mutation(pipeline, mutated):
+    """Lineage naming clauses that exist (formerly, split_from, merged_from, moved_from), on clauses
+    of the seeds and on new terms worded like an old clause: whatever lineage check accepts, every
+    other command completes on it (issue 23)."""
     _check(pipeline, *mutated)
 
 

@@ -53,3 +53,17 @@ def test_control_characters_in_a_file_name(pipeline, tmp_path):
     run = pipeline(root, tmp_path / "out")
     assert not run.accepted
     assert run.failures == [], run.report()
+
+
+LINEAGE = sorted(p.name for p in (mutate.FIXTURES / "lineage").iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("name", LINEAGE)
+def test_every_lineage_fixture_goes_through_every_command_or_is_refused_by_check(pipeline, tmp_path, name):
+    """Whatever lineage check accepts, every other command completes on it (issue 23): the lineage
+    fixtures, accepted (rename, split, merge, move, chain, split-then-restored) or refused (error-*)."""
+    root = tmp_path / "rb"
+    shutil.copytree(mutate.FIXTURES / "lineage" / name, root)
+    run = pipeline(root, tmp_path / "out")
+    assert run.accepted is not name.startswith("error-")
+    assert run.failures == [], run.report()
