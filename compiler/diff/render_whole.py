@@ -379,7 +379,8 @@ def html(diff: RulebookDiff) -> str:
 
     env = H._ENV.overlay(loader=ChoiceLoader([DictLoader({"whole": _WHOLE, "parts": _PARTS}), H._ENV.loader]))
     alerts = [tuple(a.parts) + tuple(_explanation(a)) for a in diff.alerts]
-    editions = [(f"{side_name(e.result.old)} → {side_name(e.result.new)}", H.body(e.result)) for e in detailed(diff)]
+    editions = [(f"Rulebook changes: {side_name(e.result.old)} → {side_name(e.result.new)}", H.body(e.result))
+                for e in detailed(diff)]
     return env.get_template("whole").render(
         title=f"Rulebook changes: {diff.old.spec} → {diff.new.spec}", style=H.STYLE, empty=diff.empty,
         summary=summary(diff), alerts=alerts, sections=sections(diff), editions=editions)

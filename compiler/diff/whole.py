@@ -98,8 +98,8 @@ class EditionDiff:
 
     @property
     def status(self) -> str:
-        old, new = (s.edition.status if s else None for s in (self.old, self.new))
-        return old or new if old is None or new is None or old == new else f"{old} -> {new}"
+        """Its status on the old side (on the new one for an edition added): what a reviewer knew it as."""
+        return (self.old or self.new).edition.status
 
     @property
     def content_changed(self) -> bool:
