@@ -433,3 +433,16 @@ def test_publishing_a_draft_is_reported_and_is_no_published_change(repo):
     ]
     # Nothing published before changed: a publish is a change, not a change to the published record.
     assert exits("git:A", "git:B") == (1, 0, 0)
+
+
+def test_sources_that_differ_in_nothing_the_diff_reports_are_named(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(FIXTURE, "a")
+    shutil.copytree(FIXTURE, "b")
+    edit(Path("b", "editions", "2.0", "ward.yaml"), "name: Ward\n", "name: Ward\neditor_notes: Checked twice.\n")
+    result = run("diff", "a", "b", "--rulebook", "a", "--exit-code")
+    assert (result.exit_code, result.stdout) == (1, (
+        "rulebook diff a -> b: 1 edition changed\n"
+        "editions:\n"
+        "  2.0 (draft): content: the sources of ward differ, in nothing the diff reports "
+        "(editors' notes, declared lineage)\n"))
