@@ -240,7 +240,7 @@ def markdown(diff: RulebookDiff, budget: int | None = None) -> str:
     from .render_markdown import COMMENT_BUDGET, render as edition_markdown, utf16_length
 
     budget = COMMENT_BUDGET if budget is None else budget
-    head = _fit_head(markdown_head(diff), budget // 2)
+    head = _fit_head(markdown_head(diff), budget - _RESERVE)
     out = "\n".join(head) + "\n"
     shown = detailed(diff)
     if not shown:
@@ -257,12 +257,21 @@ def markdown(diff: RulebookDiff, budget: int | None = None) -> str:
             part = _left_out(e)
         parts[e.id] = part
         left -= utf16_length(part) + 1
-    return out + "".join("\n" + parts[e.id] for e in shown)
+    whole = out + "".join("\n" + parts[e.id] for e in shown)
+    if utf16_length(whole) <= budget:
+        return whole
+    # So many editions that even their one-line parts do not fit: one line for all of them.
+    return out + (f"\n_The diffs of {_count(len(shown), 'edition')} left out to fit a GitHub comment; the full "
+                  "report: `--format html`._\n")
+
+
+#: What the head leaves of the budget, at least: room for the line that says the editions' diffs are left out.
+_RESERVE = 300
 
 
 def _fit_head(lines: list[str], budget: int) -> list[str]:
-    """The head within half the comment: it is short unless the record changed in thousands of places;
-    then its last lines are left out, and it says so (the alerts come first, so they are kept)."""
+    """The head within ``budget``: it is short unless the record changed in thousands of places; then its
+    last lines are left out, and it says so (the alerts come first, so they are kept)."""
     from .render_markdown import utf16_length
 
     total = sum(utf16_length(line) + 1 for line in lines)

@@ -147,6 +147,9 @@ def test_a_published_edition_relocked_and_its_log_entry_thrown_away(repo):
         "- ⚠️ `rulebook.lock` entry `1.0` changed (re-locked: `cure#targets`); no log entry explains it",
     ]
     assert exits("git:A", "git:B") == (1, 1, 1)
+    page = run("diff", "git:A", "git:B", "--format", "html").stdout
+    assert page.index('<h2 id="published-record">Published record</h2>') < page.index('<section class="edition">')
+    assert "<li>published edition <code>1.0</code> changed: 1 reworded; no log entry explains it</li>" in page
 
 
 def test_the_lock_deleted(repo):
@@ -412,6 +415,10 @@ def test_markdown_keeps_the_record_and_cuts_the_details_to_the_budget(repo):
     assert short.startswith(head)
     assert "_Left out to fit a GitHub comment (1 reworded). The full report: " \
            "`rulebook diff git:A:3.0 git:B:3.0 --format html`._" in short
+    # Not even a line per edition fits: one line says so, and the record is still whole.
+    tiny = markdown(whole, budget=utf16_length(head) + 400)
+    assert tiny == head + "\n_The diffs of 3 editions left out to fit a GitHub comment; the full report: " \
+                          "`--format html`._\n"
 
 
 def test_publishing_a_draft_is_reported_and_is_no_published_change(repo):
