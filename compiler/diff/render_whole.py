@@ -104,29 +104,17 @@ def _content(e: EditionDiff) -> list[Part]:
 
 
 def _record_words(e: EditionDiff) -> list[list[Part]]:
-    """What ``rulebook.yaml`` says of the edition that changed: its status, its fields."""
-    old, new = e.old.edition, e.new.edition
+    """What ``rulebook.yaml`` says of the edition that changed: its status, its fields, its place."""
+    meta = e.meta
     out = []
-    if old.status != new.status:
-        out.append([(f"status: {old.status} -> {new.status}", False)])
-    from ..record import EditionMeta
-
-    a, b = EditionMeta.of(old), EditionMeta.of(new)
-    fields = [name for (name, x), (_, y) in zip(a.metadata, b.metadata) if x != y]
-    if fields:
-        out.append([(f"{'field' if len(fields) == 1 else 'fields'} changed: {', '.join(fields)}", False)])
+    if meta.status:
+        out.append([(f"status: {meta.status[0]} -> {meta.status[1]}", False)])
+    if meta.metadata:
+        noun = "field" if len(meta.metadata) == 1 else "fields"
+        out.append([(f"{noun} changed: {', '.join(meta.metadata)}", False)])
+    if meta.moved:
+        out.append([("moved in the order of editions", False)])
     return out
-
-
-def moved_line(diff: RulebookDiff) -> Line | None:
-    moved = [c.id for c in diff.record.editions if c.moved]
-    if not moved:
-        return None
-    out: list[Part] = [("the order of editions changed: ", False)]
-    for i, eid in enumerate(moved):
-        out += [(", " if i else "", False), (eid, True)]
-    out += [(" moved", False)]
-    return tuple(out)
 
 
 def lock_lines(diff: RulebookDiff) -> list[Line]:
@@ -159,11 +147,7 @@ def log_lines(diff: RulebookDiff) -> list[Line]:
 
 def sections(diff: RulebookDiff) -> list[tuple[str, list[Line]]]:
     """The record's sections after the alerts, each with its lines (none left out)."""
-    editions = [edition_line(e) for e in diff.changed]
-    moved = moved_line(diff)
-    if moved is not None:
-        editions.append(moved)
-    found = [("editions", editions), ("rulebook.lock", lock_lines(diff)), ("corrections.yaml", log_lines(diff)),
+    found = [("editions", [edition_line(e) for e in diff.changed]), ("rulebook.lock", lock_lines(diff)), ("corrections.yaml", log_lines(diff)),
              ("rulebook", [((f"{name} changed", False),) for name in diff.rulebook])]
     return [(head, lines) for head, lines in found if lines]
 

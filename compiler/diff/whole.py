@@ -27,7 +27,7 @@ from functools import cached_property
 from typing import Callable, Mapping
 
 from ..model import Correction, Edition
-from ..record import LogChange, Record, RecordDiff, compare
+from ..record import EditionChange, LogChange, Record, RecordDiff, compare
 from .engine import DiffResult
 from .sides import Side
 
@@ -95,6 +95,7 @@ class EditionDiff:
     compared_with: Side | None = None
     # Terms whose sources differ where the engine reports no change (editors' notes, declared lineage).
     unshown: tuple[str, ...] = ()
+    meta: EditionChange | None = None  # how ``rulebook.yaml`` changed it (``record.compare``), if it did
 
     @property
     def status(self) -> str:
@@ -198,9 +199,9 @@ def build(old: Side, new: Side, diff: Callable[[Side, Side], DiffResult]) -> Rul
             result = diff(base, b)
             if result.empty:
                 unshown = _differing(content_old[base.edition.id], content_new[eid])
-        change = ("added" if a is None else "removed" if b is None
-                  else "changed" if record.edition(eid) is not None else "same")
-        editions.append(EditionDiff(eid, change, a, b, result, base if a is None else None, unshown or ()))
+        meta = record.edition(eid)
+        change = "added" if a is None else "removed" if b is None else "changed" if meta is not None else "same"
+        editions.append(EditionDiff(eid, change, a, b, result, base if a is None else None, unshown or (), meta))
     return RulebookDiff(old, new, record, fields, tuple(editions))
 
 

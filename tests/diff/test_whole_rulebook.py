@@ -453,3 +453,38 @@ def test_sources_that_differ_in_nothing_the_diff_reports_are_named(tmp_path, mon
         "editions:\n"
         "  2.0 (draft): content: the sources of ward differ, in nothing the diff reports "
         "(editors' notes, declared lineage)\n"))
+
+
+def test_a_published_edition_set_back_to_draft(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(FIXTURE, "a")
+    shutil.copytree(FIXTURE, "b")
+    edit(Path("b", "rulebook.yaml"), "status: published", "status: draft")
+    assert lines("a", "b", "--rulebook", "a") == [
+        "rulebook diff a -> b: 1 edition changed",
+        "published record:",
+        "  published edition 1.0 set back to draft; no log entry explains it",
+        "editions:",
+        "  1.0 (published): status: published -> draft",
+        "",
+    ]
+    assert exits("a", "b", "--rulebook", "a") == (1, 1, 1)
+
+
+def test_editions_moved_in_the_order(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(FIXTURE, "a")
+    shutil.copytree(FIXTURE, "b")
+    text = Path("b", "rulebook.yaml").read_text(encoding="utf-8")
+    second, third = text.split('  - id: "2.0"\n')[1].split('  - id: "3.0"\n')
+    Path("b", "rulebook.yaml").write_text(text.split('  - id: "2.0"\n')[0] + '  - id: "3.0"\n' + third
+                                          + '  - id: "2.0"\n' + second, encoding="utf-8")
+    # 3.0 has its own ward and carries cure from 1.0 wherever it stands: no edition's content changed.
+    assert lines("a", "b", "--rulebook", "a") == [
+        "rulebook diff a -> b: 2 editions changed",
+        "editions:",
+        "  2.0 (draft): moved in the order of editions",
+        "  3.0 (draft): moved in the order of editions",
+        "",
+    ]
+    assert exits("a", "b", "--rulebook", "a") == (1, 0, 0)
