@@ -239,22 +239,29 @@ def alerts(diff: RulebookDiff) -> tuple[Alert, ...]:
     return tuple(out)
 
 
+def corrections(record: RecordDiff, edition_id: str) -> tuple[LogChange, ...]:
+    """The log entries this change adds that can explain a change to a published edition's content or
+    lock: its corrections (``transcription``, ``erratum``). A ``publish`` entry locks an edition not
+    locked yet; nothing in the log's kinds explains an edition removed, set back to draft or unlocked."""
+    return tuple(c for c in record.explained_by(edition_id) if c.new.kind in _CORRECTIONS)
+
+
 def _edition_alerts(edition: EditionDiff, record: RecordDiff) -> list[Alert]:
     if edition.old is None or edition.old.edition.status != "published":
         return []
-    eid, why = edition.id, record.explained_by(edition.id)
+    eid = edition.id
     if edition.new is None:
-        return [Alert("published-removed", eid, (("published edition ", False), (eid, True), (" removed", False)),
-                      why)]
+        return [Alert("published-removed", eid, (("published edition ", False), (eid, True), (" removed", False)))]
     out = []
     if edition.content_changed:
         from .present import summary_line
 
         out.append(Alert("published-changed", eid, (("published edition ", False), (eid, True),
-                                                    (f" changed: {summary_line(edition.result)}", False)), why))
+                                                    (f" changed: {summary_line(edition.result)}", False)),
+                         corrections(record, eid)))
     if edition.new.edition.status != "published":
         out.append(Alert("unpublished", eid, (("published edition ", False), (eid, True),
-                                              (f" set back to {edition.new.edition.status}", False)), why))
+                                              (f" set back to {edition.new.edition.status}", False))))
     return out
 
 
@@ -263,18 +270,17 @@ def _lock_alerts(diff: RulebookDiff) -> list[Alert]:
     out = []
     if record.lock_file == "deleted":
         held = [c.edition for c in record.lock if c.change == "removed"]
-        out.append(Alert("lock-deleted", None, (("rulebook.lock", True), (" deleted", False))
-                         + _held(held), ()))
+        out.append(Alert("lock-deleted", None, (("rulebook.lock", True), (" deleted", False)) + _held(held)))
     for change in record.lock:
-        why = record.explained_by(change.edition)
         if change.change == "changed":
             refs = ", ".join(change.refs) or "its digest"
             out.append(Alert("lock-changed", change.edition,
                              (("rulebook.lock", True), (" entry ", False), (change.edition, True),
-                              (" changed (re-locked: ", False), (refs, True), (")", False)), why))
+                              (" changed (re-locked: ", False), (refs, True), (")", False)),
+                             corrections(record, change.edition)))
         elif change.change == "removed" and record.lock_file != "deleted":
             out.append(Alert("lock-removed", change.edition, (("rulebook.lock", True), (" entry ", False),
-                                                              (change.edition, True), (" removed", False)), why))
+                                                              (change.edition, True), (" removed", False))))
     return out
 
 

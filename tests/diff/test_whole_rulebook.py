@@ -488,3 +488,19 @@ def test_editions_moved_in_the_order(tmp_path, monkeypatch):
         "",
     ]
     assert exits("a", "b", "--rulebook", "a") == (1, 0, 0)
+
+
+def test_a_publish_entry_does_not_explain_a_relock(repo):
+    def change(book: Path) -> None:
+        relock_cure(book)
+        edit(book / "corrections.yaml", "kind: erratum", "kind: publish")  # the entry correct wrote, renamed
+    repo(change)
+    assert lines("git:A", "git:B")[:5] == [
+        "rulebook diff git:A -> git:B: 3 editions changed; rulebook.lock: 1 entry changed; "
+        "corrections.yaml: 1 entry added",
+        "published record:",
+        "  published edition 1.0 changed: 1 reworded; no log entry explains it",
+        "  rulebook.lock entry 1.0 changed (re-locked: cure#targets); no log entry explains it",
+        "  corrections.yaml entry 2 added (2026-12-01, 1.0, publish: 'Targets freed.'), "
+        "but edition 1.0 is not locked anew in rulebook.lock",
+    ]
