@@ -274,14 +274,24 @@ def _lock_alerts(diff: RulebookDiff) -> list[Alert]:
     for change in record.lock:
         if change.change == "changed":
             refs = ", ".join(change.refs) or "its digest"
+            why = corrections(record, change.edition)
             out.append(Alert("lock-changed", change.edition,
                              (("rulebook.lock", True), (" entry ", False), (change.edition, True),
-                              (" changed (re-locked: ", False), (refs, True), (")", False)),
-                             corrections(record, change.edition)))
+                              (" changed (re-locked: ", False), (refs, True)) + _named_otherwise(change, why)
+                             + ((")", False),), why))
         elif change.change == "removed" and record.lock_file != "deleted":
             out.append(Alert("lock-removed", change.edition, (("rulebook.lock", True), (" entry ", False),
                                                               (change.edition, True), (" removed", False))))
     return out
+
+
+def _named_otherwise(change, why: tuple[LogChange, ...]) -> tuple[Part, ...]:
+    """'; the log entry names nosuch#clause': what the explaining entries name where it is not what the lock
+    changed (``rulebook correct`` writes exactly the lock's refs, so only an entry written by hand differs)."""
+    named = sorted({ref for c in why for ref in c.new.changed})
+    if not why or named == sorted(change.refs):
+        return ()
+    return (("; the log names ", False), (", ".join(named) or "nothing", bool(named)))
 
 
 def _held(editions: list[str]) -> tuple[Part, ...]:

@@ -504,3 +504,13 @@ def test_a_publish_entry_does_not_explain_a_relock(repo):
         "  corrections.yaml entry 2 added (2026-12-01, 1.0, publish: 'Targets freed.'), "
         "but edition 1.0 is not locked anew in rulebook.lock",
     ]
+
+
+def test_a_correction_that_names_other_refs_than_the_lock_changed(repo):
+    def change(book: Path) -> None:
+        relock_cure(book)
+        edit(book / "corrections.yaml", "- cure#targets", "- cure#curable")  # as if written by hand
+    repo(change)
+    assert lines("git:A", "git:B")[3] == (
+        "  rulebook.lock entry 1.0 changed (re-locked: cure#targets; the log names cure#curable); "
+        "explained by corrections.yaml entry 2: 2026-12-01 erratum 'Targets freed.'")
