@@ -514,3 +514,13 @@ def test_a_correction_that_names_other_refs_than_the_lock_changed(repo):
     assert lines("git:A", "git:B")[3] == (
         "  rulebook.lock entry 1.0 changed (re-locked: cure#targets; the log names cure#curable); "
         "explained by corrections.yaml entry 2: 2026-12-01 erratum 'Targets freed.'")
+
+
+def test_the_same_bytes_cold_warm_and_without_the_cache(repo):
+    repo(relock_cure)
+    formats = ("text", "markdown", "json", "html")
+    cold = {fmt: run("diff", "git:A", "git:B", "--format", fmt).stdout for fmt in formats}  # fills the cache
+    warm = {fmt: run("diff", "git:A", "git:B", "--format", fmt).stdout for fmt in formats}
+    uncached = {fmt: run("diff", "git:A", "git:B", "--format", fmt, "--no-cache").stdout for fmt in formats}
+    assert warm == cold == uncached
+    assert cold["text"].startswith("rulebook diff git:A -> git:B: 3 editions changed")
