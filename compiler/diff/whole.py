@@ -183,26 +183,31 @@ class RulebookDiff:
 
 def build(old: Side, new: Side, diff: Callable[[Side, Side], DiffResult]) -> RulebookDiff:
     """The whole-rulebook diff of two resolved sides; ``diff`` runs the engine on a pair of editions."""
-    content_old, content_new = contents(old), contents(new)
-    record = compare(Record.of(old.book, {k: c.key for k, c in content_old.items()}),
-                     Record.of(new.book, {k: c.key for k, c in content_new.items()}))
+    content = contents(old), contents(new)
+    record = compare(Record.of(old.book, {k: c.key for k, c in content[0].items()}),
+                     Record.of(new.book, {k: c.key for k, c in content[1].items()}))
     fields = tuple(f for f in _RULEBOOK_FIELDS if getattr(old.book, f) != getattr(new.book, f))
     before, after = old.book.edition_by_id, new.book.edition_by_id
     order = [*before, *(e for e in after if e not in before)]
-    editions = []
-    for eid in order:
-        a = _at(old, before[eid]) if eid in before else None
-        b = _at(new, after[eid]) if eid in after else None
-        base = a if a is not None else _predecessor(old, new, eid)
-        result = unshown = None
-        if base is not None and b is not None and content_old[base.edition.id].key != content_new[eid].key:
-            result = diff(base, b)
-            if result.empty:
-                unshown = _differing(content_old[base.edition.id], content_new[eid])
-        meta = record.edition(eid)
-        change = "added" if a is None else "removed" if b is None else "changed" if meta is not None else "same"
-        editions.append(EditionDiff(eid, change, a, b, result, base if a is None else None, unshown or (), meta))
-    return RulebookDiff(old, new, record, fields, tuple(editions))
+    editions = tuple(_edition(eid, old, new, content, record.edition(eid), diff) for eid in order)
+    return RulebookDiff(old, new, record, fields, editions)
+
+
+def _edition(eid: str, old: Side, new: Side, content: tuple[dict[str, Content], dict[str, Content]],
+             meta: EditionChange | None, diff: Callable[[Side, Side], DiffResult]) -> EditionDiff:
+    """One edition of either side; its content diffed only when its key differs from its counterpart's
+    (itself on the old side, or for an edition added, the edition before it)."""
+    before, after = old.book.edition_by_id, new.book.edition_by_id
+    a = _at(old, before[eid]) if eid in before else None
+    b = _at(new, after[eid]) if eid in after else None
+    base = a if a is not None else _predecessor(old, new, eid)
+    result, unshown = None, ()
+    if base is not None and b is not None and content[0][base.edition.id].key != content[1][eid].key:
+        result = diff(base, b)
+        if result.empty:
+            unshown = _differing(content[0][base.edition.id], content[1][eid])
+    change = "added" if a is None else "removed" if b is None else "changed" if meta is not None else "same"
+    return EditionDiff(eid, change, a, b, result, base if a is None else None, unshown, meta)
 
 
 def _at(side: Side, edition: Edition) -> Side:
