@@ -165,9 +165,10 @@ def _plain(line: Line) -> str:
 
 
 def text(diff: RulebookDiff, colour: bool = False) -> str:
-    from .render_text import BOLD, _painter, render as edition_text
+    from .render_text import BOLD, RESET, render as edition_text
 
-    paint = _painter(colour)
+    def paint(style: str, line: str) -> str:
+        return f"{style}{line}{RESET}" if colour else line
     head = f"{HEAD_TEXT} {diff.old.spec} -> {diff.new.spec}"
     if diff.empty:
         return paint(BOLD, printable(f"{head}: {NO_CHANGES}")) + "\n"
@@ -272,14 +273,15 @@ def _fit_head(lines: list[str], budget: int) -> list[str]:
 
 
 def _left_out(e: EditionDiff) -> str:
-    from .render_markdown import _arg, escape
+    from .render_markdown import code, escape
     from .present import side_name
 
     info_old, info_new = e.result.old, e.result.new
+    command = code(f"rulebook diff {info_old['spec']} {info_new['spec']} --format html")
     return (f"## Rulebook changes: {escape(side_name(info_old), inline=True)} → "
             f"{escape(side_name(info_new), inline=True)}\n\n"
             f"_Left out to fit a GitHub comment ({escape(summary_line(e.result), inline=True)}). The full report: "
-            f"`rulebook diff {_arg(info_old)} {_arg(info_new)} --format html`._\n")
+            f"{command}._\n")
 
 
 # -- JSON ---------------------------------------------------------------------------------------------
