@@ -23,6 +23,12 @@ _format_option = click.option("--format", "fmt", type=click.Choice(FORMATS), def
 
 def render(result, fmt: str) -> str:
     """The diff in one of the formats; text is coloured only on a terminal without NO_COLOR."""
+    from .whole import RulebookDiff
+
+    if isinstance(result, RulebookDiff):  # two whole rulebooks (compiler.diff.whole)
+        from . import render_whole
+
+        return render_whole.render(result, fmt, colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
     if fmt == "json":
         from .render_json import render as out
         return out(result)
@@ -66,15 +72,19 @@ def _fail(message: str, code: int) -> None:
 @click.option("--no-cache", is_flag=True,
               help="Load and check both sides in full; neither read nor fill the cache (also RULEBOOK_NO_CACHE=1).")
 @click.option("--fail-on", "fail_on",
-              type=click.Choice(["editorial", "clarification", "rule-change", "breaks-conformance"]), default=None,
+              type=click.Choice(["editorial", "clarification", "rule-change", "breaks-conformance",
+                                 "published-change"]), default=None,
               help="Exit 1 when some change is at this level or above (editorial < clarification < rule-change "
-                   "< breaks-conformance: cases of the old edition's suite flip).")
+                   "< breaks-conformance: cases of the old edition's suite flip < published-change: a published "
+                   "edition changed, removed or re-locked, the lock deleted, a log entry removed or edited).")
 def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: bool, no_cache: bool,
                  fail_on: str | None) -> None:
     """What changed from OLD to NEW: in words, in structure and in behaviour.
 
     OLD and NEW are each an edition id, a rulebook folder, or git:REV (the
     rulebook as committed at REV; git:REV:EDITION picks an edition there).
+    Two rulebooks (folders or git:REV) are compared whole: every edition,
+    rulebook.lock and corrections.yaml, changes to published editions first.
     A rulebook that passed check before is read from the cache (see
     docs/diff.md): only the terms that differ, and those their meaning needs.
     """
@@ -93,7 +103,7 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     if exit_code and not result.empty:
         sys.exit(1)
     if fail_on is not None:
-        from .level import fails
+        from .whole import fails
 
         if fails(result, fail_on):
             sys.exit(1)
@@ -131,9 +141,7 @@ def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
 
 def _diff(old: str, new: str, root: Path | None, cache):
     from ..cli import default_root, report
-    from .engine import diff_sources
-    from .lineage import declared_groups
-    from .sides import Resolver, SideError, source_path
+    from .sides import Resolver, SideError
 
     with Resolver(root or default_root(), cache) as resolver:
         try:
@@ -147,10 +155,23 @@ def _diff(old: str, new: str, root: Path | None, cache):
                 report(exc.problems)
                 sys.exit(1)
             _fail(exc.message, 2)
-        return diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
-                            old_info=a.as_json(), new_info=b.as_json(),
-                            old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
-                            lineage=declared_groups(a.book, a.edition, b.book, b.edition), suite=old_suite(a))
+        from .whole import build, is_whole
+
+        if is_whole(a) and is_whole(b):
+            return build(a, b, diff_pair)
+        return diff_pair(a, b)
+
+
+def diff_pair(a, b):
+    """The engine's diff of one resolved edition against another (``sides.Side``)."""
+    from .engine import diff_sources
+    from .lineage import declared_groups
+    from .sides import source_path
+
+    return diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
+                        old_info=a.as_json(), new_info=b.as_json(),
+                        old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
+                        lineage=declared_groups(a.book, a.edition, b.book, b.edition), suite=old_suite(a))
 
 
 def old_suite(side):

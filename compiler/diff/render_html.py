@@ -49,6 +49,12 @@ _LAYOUT = """\
 _DIFF = """\
 {% extends "layout" %}
 {% block body %}
+{% include "diff_body" %}
+{% endblock %}
+"""
+
+# A diff's body: also one section of a whole-rulebook page (compiler.diff.render_whole).
+_DIFF_BODY = """\
 {% if not groups and not vocabulary %}
 <p>No changes.</p>
 {% else %}
@@ -74,7 +80,6 @@ _DIFF = """\
 </section>
 {% endfor %}
 {% endif %}
-{% endblock %}
 """
 
 # One page for a term's history: a section for each edition that changed it.
@@ -195,8 +200,8 @@ def shown(value):
     return printable(str(value), "\n\t")  # the blockquote keeps the text's lines and tabs
 
 
-_ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history": _HISTORY, "change": _CHANGE,
-                                      "redline": _REDLINE, "behaviour": _BEHAVIOUR, "name": _NAME,
+_ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "diff_body": _DIFF_BODY, "history": _HISTORY,
+                                      "change": _CHANGE, "redline": _REDLINE, "behaviour": _BEHAVIOUR, "name": _NAME,
                                       "inside": _INSIDE}),
                    finalize=shown, autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                    keep_trailing_newline=True)
@@ -204,13 +209,23 @@ _ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "history
 
 def render(result: DiffResult) -> str:
     old, new = side_name(result.old), side_name(result.new)
+    return _ENV.get_template("diff").render(title=f"Rulebook changes: {old} → {new}", style=STYLE,
+                                            **_body_values(result))
+
+
+def body(result: DiffResult) -> Markup:
+    """The diff's page without its frame: a section of another page."""
+    return Markup(_ENV.get_template("diff_body").render(**_body_values(result)))
+
+
+def _body_values(result: DiffResult) -> dict:
+    old, new = side_name(result.old), side_name(result.new)
     listed = {n.behaviour for n in result.names if n.behaviour is not None}
     groups = [(term, [change_html(c, old, new, listed) for c in changes]) for term, changes in by_term(result)]
-    return _ENV.get_template("diff").render(title=f"Rulebook changes: {old} → {new}", style=STYLE, groups=groups,
-                                            summary=[(k, n) for k, n in result.summary.items() if n],
-                                            total=len(result.changes), vocabulary=result.vocabulary.lines(),
-                                            renumbered=renumbered_line(result),
-                                            names=[name_html(n, old, new) for n in result.names])
+    return dict(groups=groups, summary=[(k, n) for k, n in result.summary.items() if n],
+                total=len(result.changes), vocabulary=result.vocabulary.lines(),
+                renumbered=renumbered_line(result),
+                names=[name_html(n, old, new) for n in result.names])
 
 
 def name_html(name: N.NameChange, old: str, new: str) -> Markup:

@@ -192,7 +192,11 @@ def test_a_git_revision_before_the_new_edition_follows_its_declarations(tmp_path
     git("add", ".")
     git("commit", "-qm", "v2")
     monkeypatch.chdir(tmp_path)
-    out = json.loads(_run("diff", "git:HEAD~1", "git:HEAD", "--format", "json"))
+    # Two revisions are compared whole: v2, added, is compared with v1, the edition before it.
+    whole = json.loads(_run("diff", "git:HEAD~1", "git:HEAD", "--format", "json"))
+    assert [(e["id"], e["change"], e["compared_with"]) for e in whole["editions"]] == \
+        [("v1", "same", None), ("v2", "added", "v1")]
+    out = whole["editions"][1]["diff"]
     assert (out["old"]["edition"], out["new"]["edition"]) == ("v1", "v2")
     renamed = [(c["old_clause"], c["new_clause"], c["matched_by"], c["kind"]) for c in out["changes"]
                if c["kind"] in ("renamed", "renumbered")]

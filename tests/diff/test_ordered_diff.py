@@ -36,7 +36,10 @@ def test_a_comparison_moved_off_its_bound_is_narrowed_with_the_boundary_as_witne
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["diff", "old", "new"])
     clause = "ability-activation-order#up-to-current-step"
-    assert (result.exit_code, result.output) == (0, (
+    # Two folders are compared whole: the record's lines, then o2's diff (the only edition that changed).
+    head, edition = result.output.split("\n\n", 1)
+    assert head == "rulebook diff old -> new: 1 edition changed\neditions:\n  o2 (draft): content: 1 semantic"
+    assert (result.exit_code, edition) == (0, (
         "rulebook diff old (o2) -> new (o2): 1 semantic\n"
         "\n"
         "ability-activation-order\n"
@@ -86,6 +89,7 @@ def test_a_comparison_in_a_decisions_given_is_described_in_words(tmp_path, monke
     path.write_text(path.read_text().replace(meaning, meaning + "    given: {after: {current_step: verify_status}}\n"))
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["diff", "old", "new"])
-    assert (result.exit_code, result.output.splitlines()[6]) == (
+    edition = result.output.split("\n\n", 1)[1]  # after the whole-rulebook record's lines: o2's diff
+    assert (result.exit_code, edition.splitlines()[6]) == (
         0, "    Decision ability_activation.blocked_status_known (bool): Whether the blocked status of the "
            "characters in battle has been verified.{+ (asked when current_step is after verify_status)+}")

@@ -117,7 +117,8 @@ def test_bidi_controls_and_invisible_characters_are_shown_not_obeyed(tmp_path, m
                                 catch_exceptions=False)
     assert (result.exit_code, result.stderr) == (0, "")
     lines = result.stdout.splitlines()
-    assert "<h1>Rulebook changes: old (v2) → new\\u202e (v2)</h1>" in lines
+    assert "<h1>Rulebook changes: old → new\\u202e</h1>" in lines  # two folders: compared whole
+    assert '<section class="edition"><h2>Rulebook changes: old (v2) → new\\u202e (v2)</h2>' in lines
     assert ('<blockquote class="redline">Cure <del>cannot</del><ins>can\\u200b</ins> be used '
             "<ins>\\u2066</ins>in<ins>\\u2069</ins> battle.<ins>\\u202e</ins></blockquote>") in lines
     assert not {"\u202e", "\u2066", "\u2069", "\u200b"} & set(result.stdout)

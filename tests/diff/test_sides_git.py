@@ -46,7 +46,11 @@ def run(*args: str):
 
 
 def test_git_revisions_diff_like_the_editions(repo):
-    by_git = json.loads(run("diff", "git:first", "git:HEAD", "--format", "json").output)
+    # Compared whole: v2, added, is compared with v1, the edition before it, as `diff v1 v2` does.
+    whole = json.loads(run("diff", "git:first", "git:HEAD", "--format", "json").output)
+    assert [(e["id"], e["change"], e["compared_with"]) for e in whole["editions"]] == \
+        [("v1", "same", None), ("v2", "added", "v1")]
+    by_git = whole["editions"][1]["diff"]
     by_edition = json.loads(run("diff", "v1", "v2", "--format", "json").output)
     assert by_git["summary"] == by_edition["summary"]
     assert [c["fingerprint"] for c in by_git["changes"]] == [c["fingerprint"] for c in by_edition["changes"]]
@@ -158,9 +162,10 @@ def test_the_revisions_own_gitattributes_change_nothing_that_is_read(repo):
     git(repo, "add", ".")
     git(repo, "commit", "-qm", "attributes")
     # The work tree is HEAD: read from the repository, each edition is what is committed.
-    for old, new in (("git:HEAD", "rulebook"), ("git:HEAD:v1", "v1")):
-        result = run("diff", old, new, "--format", "json")
-        assert (result.exit_code, json.loads(result.stdout)["changes"]) == (0, []), (old, new)
+    result = run("diff", "git:HEAD", "rulebook", "--format", "json")  # two whole rulebooks
+    assert (result.exit_code, json.loads(result.stdout)["empty"]) == (0, True)
+    result = run("diff", "git:HEAD:v1", "v1", "--format", "json")
+    assert (result.exit_code, json.loads(result.stdout)["changes"]) == (0, [])
 
 
 def test_a_large_committed_file_is_streamed_not_held_in_memory(repo):
