@@ -1092,9 +1092,23 @@ def _clause_path(doc: Document, clause_id: str) -> tuple:
     return ()
 
 
-def check(root: Path | str) -> tuple[Rulebook | None, list[Diagnostic]]:
-    """Load and check; return the model or the problems, never raising for bad sources."""
+def check(root: Path | str, locked: bool = True) -> tuple[Rulebook | None, list[Diagnostic]]:
+    """Load and check; return the model or the problems, never raising for bad sources.
+
+    What every command that reads the rulebook calls: a published edition that differs from
+    ``rulebook.lock`` fails it (``lock.problems``, the lines ``rulebook check`` prints), so that a
+    rulebook that fails check builds nothing. ``locked=False`` only for the commands that write
+    the lock (``rulebook publish``, ``rulebook correct``): an edition they record differs from it.
+    The logic checks are ``rulebook check``'s alone (compiler/checking.py).
+    """
     try:
-        return load_rulebook(root), []
+        book = load_rulebook(root)
     except RulebookError as exc:
         return None, exc.diagnostics
+    if locked:
+        from .lock import problems as lock_problems
+
+        problems = lock_problems(book)
+        if problems:
+            return None, problems
+    return book, []
