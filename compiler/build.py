@@ -84,10 +84,13 @@ _INTERFACES: dict[tuple, int] = {}
 # - each term's part of the interface, by its digest (which the file's content determines), and its
 #   part of an edition's predicate and exception graphs, by ("graph", digest).
 _SHAPES: dict = {}
+# - the lock's entry of each term of a published edition (lock.Known), by the term's identity: an
+#   unchanged file's term is the same object, so ``check`` digests again only the terms built again.
+_LOCK_ENTRIES: dict = {}
 
 
 def _forget_models() -> None:
-    for held in (_TERM_FILES, _NAMES_CHECKED, _INTERFACES, _SHAPES):
+    for held in (_TERM_FILES, _NAMES_CHECKED, _INTERFACES, _SHAPES, _LOCK_ENTRIES):
         held.clear()
 
 
@@ -1108,7 +1111,7 @@ def check(root: Path | str, locked: bool = True) -> tuple[Rulebook | None, list[
     if locked:
         from .lock import problems as lock_problems
 
-        problems = lock_problems(book)
+        problems = lock_problems(book, _LOCK_ENTRIES if _remembering else None)
         if problems:
             return None, problems
     return book, []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -211,3 +212,22 @@ def test_publish_still_locks_an_edition_not_locked_yet(book):
     assert (result.exit_code, result.stdout, result.stderr) == (
         0, "2.0: locked; recorded in corrections.yaml and rulebook.lock\n", "")
     assert run("export", "--rulebook", "frozen").exit_code == 0
+
+
+def test_loads_that_remember_files_compare_each_with_the_lock(book):
+    """As ``rulebook serve`` rebuilds: the lock's digests of unchanged terms are kept from load to
+    load (build.remembering), never those of a term whose file changed."""
+    from compiler.build import check, remembering
+
+    with remembering():
+        for _ in range(2):
+            found, problems = check(book)
+            assert (found is not None, problems) == (True, [])
+        time.sleep(0.01)  # another modification time, whatever the clock's tick
+        edit_published(book)
+        found, problems = check(book)
+        assert (found, "".join(f"{p}\n" for p in problems)) == (None, ERROR)
+        time.sleep(0.01)
+        edit_published(book, EDITED, WORD)
+        found, problems = check(book)
+        assert (found is not None, problems) == (True, [])
