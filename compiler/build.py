@@ -43,7 +43,10 @@ class _TermFile:
 
 
 def load_rulebook(root: Path | str) -> Rulebook:
-    """Load and check the rulebook in ``root``; raise RulebookError with every problem."""
+    """Load and check the rulebook in ``root``; raise RulebookError with every problem.
+
+    The build alone: the published editions are compared with ``rulebook.lock`` by ``check``,
+    which the commands call."""
     with _cyclic_gc_paused(), suggestion_budget():
         return _Builder(Path(root)).build()
 
