@@ -44,7 +44,10 @@ class _TermFile:
 
 
 def load_rulebook(root: Path | str) -> Rulebook:
-    """Load and check the rulebook in ``root``; raise RulebookError with every problem."""
+    """Load and check the rulebook in ``root``; raise RulebookError with every problem.
+
+    The build alone: the published editions are compared with ``rulebook.lock`` by ``check``,
+    which the commands call."""
     with _cyclic_gc_paused(), suggestion_budget():
         return _Builder(Path(root)).build()
 
@@ -85,10 +88,13 @@ _INTERFACES: dict[tuple, int] = {}
 # - each term's part of the interface, by its digest (which the file's content determines), and its
 #   part of an edition's predicate and exception graphs, by ("graph", digest).
 _SHAPES: dict = {}
+# - the lock's entry of each term of a published edition (lock.Known), by the term's identity: an
+#   unchanged file's term is the same object, so ``check`` digests again only the terms built again.
+_LOCK_ENTRIES: dict = {}
 
 
 def _forget_models() -> None:
-    for held in (_TERM_FILES, _NAMES_CHECKED, _INTERFACES, _SHAPES):
+    for held in (_TERM_FILES, _NAMES_CHECKED, _INTERFACES, _SHAPES, _LOCK_ENTRIES):
         held.clear()
 
 
@@ -1136,9 +1142,23 @@ def _clause_path(doc: Document, clause_id: str) -> tuple:
     return ()
 
 
-def check(root: Path | str) -> tuple[Rulebook | None, list[Diagnostic]]:
-    """Load and check; return the model or the problems, never raising for bad sources."""
+def check(root: Path | str, locked: bool = True) -> tuple[Rulebook | None, list[Diagnostic]]:
+    """Load and check; return the model or the problems, never raising for bad sources.
+
+    What every command that reads the rulebook calls: a published edition that differs from
+    ``rulebook.lock`` fails it (``lock.problems``, the lines ``rulebook check`` prints), so that a
+    rulebook that fails check builds nothing. ``locked=False`` only for the commands that write
+    the lock (``rulebook publish``, ``rulebook correct``): an edition they record differs from it.
+    The logic checks are ``rulebook check``'s alone (compiler/checking.py).
+    """
     try:
-        return load_rulebook(root), []
+        book = load_rulebook(root)
     except RulebookError as exc:
         return None, exc.diagnostics
+    if locked:
+        from .lock import problems as lock_problems
+
+        problems = lock_problems(book, _LOCK_ENTRIES if _remembering else None)
+        if problems:
+            return None, problems
+    return book, []

@@ -2,9 +2,10 @@
 
 A rulebook is known by the hash of every file the build reads (``rulebook.yaml``,
 ``vocabulary.yaml``, ``corrections.yaml``, every file under ``editions/`` and how they are laid out)
-together with the compiler's version and a hash of the compiler's own source
+and of ``rulebook.lock``, together with the compiler's version and a hash of the compiler's own source
 files, so that any change to either gives another key. Only rulebooks that
-passed ``build.check`` are stored; for each:
+passed ``build.check`` (their published editions as the lock records them) are stored, so an entry
+that serves a rulebook says that these very files, lock included, passed it; for each:
 
 - the rulebook without its terms (titles, editions, each edition's vocabulary);
 - per edition, each term's id, content hash, file and stored model;
@@ -145,7 +146,7 @@ RACY_NS = 2_000_000_000
 
 
 def fingerprint(root: Path | str, known: "Fingerprint | None" = None) -> Fingerprint | None:
-    """Hash what ``build`` reads under ``root``, walked as it walks; None when it cannot be cached.
+    """Hash what ``build.check`` reads under ``root``, walked as it walks; None when it cannot be cached.
 
     With ``known`` (an earlier fingerprint of the same folder), a file whose size
     and modification time are as ``known`` recorded them, and that was not new
@@ -177,7 +178,9 @@ def fingerprint(root: Path | str, known: "Fingerprint | None" = None) -> Fingerp
     try:
         if not root.is_dir() or not (root / "rulebook.yaml").is_file():
             return None
-        for name in ("rulebook.yaml", "vocabulary.yaml", "corrections.yaml"):
+        # the lock too: it decides whether these files pass build.check, so an entry stored while one
+        # lock held must not serve them under another
+        for name in ("rulebook.yaml", "vocabulary.yaml", "corrections.yaml", "rulebook.lock"):
             path = root / name
             if path.is_file():
                 files[name] = sha(name, path, path.stat())

@@ -111,8 +111,11 @@ def _keep(root: Path, cache, fp, key: str, proofs, outcome, top_at: str, base_at
 
 
 def _store_book(root: Path, cache, fp, outcome) -> bool:
-    """Store the rulebook for ``diff`` when it builds: the model a full check built, else the rulebook the
+    """Store the rulebook for ``diff`` when it passes ``build.check`` (it builds, and its published
+    editions are as the lock records them): the model a full check built, else the rulebook the
     check before stored with the terms an incremental check read again; whether it is stored."""
+    if not outcome.locked:
+        return False  # a diff must not be served what its own load would refuse
     if outcome.book is not None:
         return cache.store(root, fp, outcome.book)
     if outcome.summary is None or not outcome.terms:

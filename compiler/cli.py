@@ -31,12 +31,13 @@ def report(problems: list[Diagnostic]) -> None:
         click.echo(f"{counted(count, 'problem')} found", err=True)
 
 
-def load_or_exit(root: Path | None):
-    """The checked rulebook, or exit 1 after printing its problems."""
+def load_or_exit(root: Path | None, locked: bool = True):
+    """The checked rulebook, or exit 1 after printing its problems (its lock's too, unless
+    ``locked`` is False: ``build.check``)."""
     from .build import check
 
     missing = missing_default_rulebook() if root is None else None
-    book, problems = (None, [missing]) if missing else check(root or default_root())
+    book, problems = (None, [missing]) if missing else check(root or default_root(), locked=locked)
     if book is None:
         report(problems)
         sys.exit(1)

@@ -93,17 +93,23 @@ def _term_own(term: Term) -> dict:
                          for s in term.sections]}
 
 
-def edition_entry(edition: Edition, known: dict[int, dict] | None = None) -> EditionEntry:
+# id() of a term -> (the term, its entry): the term is held, so that its id names no other term
+Known = dict[int, tuple[Term, dict]]
+
+
+def edition_entry(edition: Edition, known: Known | None = None) -> EditionEntry:
     """The lock entry of an edition: a digest per term, per clause, per fact and per constraint of
     its own vocabulary, and one of the whole. ``known`` keeps the terms' entries by the identity of
-    the term, for the next edition: editions share the terms they carry over."""
+    the term, for the next edition: editions share the terms they carry over (and loads that
+    remember files, their unchanged terms: ``problems``)."""
     known = {} if known is None else known
     terms = {}
     for term in edition.terms:
-        if id(term) not in known:
-            known[id(term)] = {"term": digest(_term_own(term)),
-                               "clauses": {clause.id: digest(clause) for clause in term.clauses}}
-        terms[term.id] = known[id(term)]
+        held = known.get(id(term))
+        if held is None or held[0] is not term:
+            held = known[id(term)] = (term, {"term": digest(_term_own(term)),
+                                             "clauses": {clause.id: digest(clause) for clause in term.clauses}})
+        terms[term.id] = held[1]
     vocabulary = {"facts": {f.name: digest(f) for f in edition.vocabulary.facts},
                   "constraints": {c.id: digest(c) for c in edition.vocabulary.constraints}}
     return {"digest": digest({"terms": terms, "vocabulary": vocabulary}), "terms": terms, "vocabulary": vocabulary}
@@ -228,23 +234,33 @@ def _shown(path: Path) -> str:
 # -- check ------------------------------------------------------------------------------------------
 
 
-def problems(book: Rulebook) -> list[Diagnostic]:
+def problems(book: Rulebook, known: Known | None = None) -> list[Diagnostic]:
     """Every way the rulebook's published editions differ from its lock, each where it is; then every
-    way the corrections log disagrees with the lock (compiler/review.py)."""
+    way the corrections log disagrees with the lock (compiler/review.py).
+
+    ``known``: the terms' entries from a load before, kept by the caller (a term is immutable, so
+    its entry holds while it is the same object: ``build.remembering`` reuses the terms of files
+    unchanged); left holding this rulebook's terms only.
+    """
     from .review import log_problems
 
     lock, found = read(book.root)
     if lock is None:
         return found
-    return _content_problems(book, lock) + log_problems(book, lock.entries if lock.present else None)
+    return _content_problems(book, lock, known) + log_problems(book, lock.entries if lock.present else None)
 
 
-def _content_problems(book: Rulebook, lock: Lock) -> list[Diagnostic]:
+def _content_problems(book: Rulebook, lock: Lock, known: Known | None) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     if not lock.present:  # no lock file: nothing is locked until the first publish
         return found
     declared = {e.id: e for e in book.editions}
-    known: dict[int, dict] = {}  # the terms' entries, shared by the editions that carry a term over
+    if known is None:
+        known = {}  # the terms' entries, shared by the editions that carry a term over
+    else:
+        live = {id(t) for e in book.editions if e.status == "published" for t in e.terms}
+        for gone in known.keys() - live:
+            del known[gone]
     for eid in sorted(lock.entries):
         if eid not in declared:
             found.append(Diagnostic(lock.at(eid), f"the lock has edition '{eid}', which rulebook.yaml does not declare",

@@ -80,7 +80,7 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
 
     _check_reason(reason)
     with output_lock(root / lock.LOCK_FILE, command):
-        book = load_or_exit(root)
+        book = load_or_exit(root, locked=False)  # the edition to record differs from the lock, or is not in it
         if edition_id not in book.edition_by_id:
             raise click.BadParameter(
                 printable(f"unknown edition '{edition_id}'; editions: {', '.join(e.id for e in book.editions)}"),

@@ -60,6 +60,9 @@ class Outcome:
     # the declared sources, each there; None when one is not (a source put back changes no file the
     # fingerprint hashes: such an outcome is not kept whole)
     sources: list[str] | None = None
+    # the published editions are as rulebook.lock records them (what build.check asks besides the
+    # build): only then is the rulebook stored for diff (compiler/checking.py)
+    locked: bool = False
 
 
 # -- the state: a base a full check writes, and what each check after it changes -------------------
@@ -155,7 +158,7 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
     lock = lock_problems(book)
     summary = summary_line(book)
     state = builder.state(book, groups, lock, summary, left) if record else None
-    return Outcome(found + lock, summary, state, book=book, proved=len(groups), sources=sources)
+    return Outcome(found + lock, summary, state, book=book, proved=len(groups), sources=sources, locked=not lock)
 
 
 def _recording(root: Path):
@@ -402,7 +405,7 @@ class _Incremental:
         found = self._logic(logic)
         lock = _problems(top["lock_problems"])
         return Outcome(found + lock, top["summary"], {"base": base, "top": new}, len(self.changed),
-                       terms={rel: self.terms[rel] for rel in self.changed}, sources=sources)
+                       terms={rel: self.terms[rel] for rel in self.changed}, sources=sources, locked=not lock)
 
     # -- the edited files --------------------------------------------------------------------
 

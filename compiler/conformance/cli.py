@@ -37,9 +37,9 @@ def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int)
     from .cases import build_suite
     from .suite import write_suite
 
+    book = load_or_exit(root)  # before the folder is made: a rulebook that fails check writes nothing
+    edition = edition_or_exit(book, edition_id)
     with output_folder(out, "rulebook conformance generate", [rulebook_input(root or default_root())]):
-        book = load_or_exit(root)
-        edition = edition_or_exit(book, edition_id)
         suite = build_suite(book, edition, max_exhaustive)
         _warn_gaps(suite)
         cases_path, module_path = write_suite(suite, book.title, out)

@@ -67,6 +67,9 @@ class Resolver:
     With a ``cache`` (``compiler.cache.Cache``), a rulebook whose files are those
     of an entry that passed check is not loaded: its sides read the entry. One
     that is not there is loaded and checked in full, and stored when it passes.
+    Passing includes the lock (``build.check``): a published edition that differs
+    from ``rulebook.lock`` fails its side, and the fingerprint covers the lock, so an
+    entry stored under one lock never serves the files under another.
     """
 
     def __init__(self, default_root: Path, cache=None):

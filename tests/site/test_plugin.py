@@ -14,9 +14,9 @@ def counting_check(monkeypatch) -> list[Path]:
     calls: list[Path] = []
     real = compiler.build.check
 
-    def check(root):
+    def check(root, **options):
         calls.append(Path(root).resolve())
-        return real(root)
+        return real(root, **options)
 
     monkeypatch.setattr(compiler.build, "check", check)
     return calls

@@ -235,3 +235,31 @@ def test_no_request_path_gets_a_traceback(served):
     assert logged == [log for _, _, log in BAD_REQUESTS] + ['"GET /no-such-page/ HTTP/1.1" code 404']
     assert raw_get(base, b"/terms/cure/")[0] == 200
     assert server.process.poll() is None
+
+
+FROZEN = ROOT / "tests" / "fixtures" / "lock" / "frozen"
+
+
+def test_an_edit_to_a_published_edition_shows_the_lock_error_in_the_overlay(tmp_path):
+    """Edition 1.0 of tests/fixtures/lock/frozen is published and locked: editing its text without
+    'rulebook correct' fails the rebuild as 'rulebook check' fails (tests/test_lock_everywhere.py)."""
+    shutil.copytree(FROZEN, tmp_path / "frozen")
+    server = Served(tmp_path, "--rulebook", "frozen", "--dev-addr", "127.0.0.1:0")
+    try:
+        [line] = server.next_lines("stdout", 1)
+        url = line.removeprefix("Serving on ") + "terms/cure/"
+        edit(tmp_path / "frozen" / "editions" / "1.0" / "cure.yaml", "curable if it is poisoned",
+             "curable when it is poisoned")
+        error = ("frozen/editions/1.0/cure.yaml:13:9: error: published edition '1.0' differs from rulebook.lock: "
+                 "term 'cure', clause 'curable' changed")
+        hint = ("  hint: a published edition does not change: undo the edit, or record a deliberate correction "
+                "with rulebook correct 1.0 --kind transcription|erratum --reason TEXT")
+        assert server.next_lines("stderr", 4) == [
+            error, hint, "1 problem found", "The last good site is still served; fix the errors and save to rebuild."]
+        status, page = fetch(url)
+        assert status == 200
+        assert "A character is curable if it is poisoned." in page  # the last good build
+        assert ('<pre style="margin:0;white-space:pre-wrap;color:inherit;background:none">'
+                f"{error.replace(chr(39), '&#x27;')}\n{hint}\n1 problem found</pre>") in page
+    finally:
+        server.stop()
