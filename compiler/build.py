@@ -353,22 +353,16 @@ class _Builder:
     # -- corrections.yaml -------------------------------------------------------
 
     def _corrections(self, editions: list[Edition]) -> tuple[Correction, ...]:
-        """The corrections log, if the rulebook has one: every entry names an edition it declares, and
-        each ref it says changed is one of that edition's, unless listed as removed (compiler/review.py)."""
-        from .lock import read as read_lock
-        from .review import edition_refs, lock_refs, ref_problems, removed_later
-
+        """The corrections log, if the rulebook has one: every entry names an edition it declares. What
+        its entries say changed is held to the editions and the lock with the lock (``lock.problems``,
+        compiler/review.py), so that a revision whose log is forged still loads for the diff that shows it."""
         path = self.root / CORRECTIONS_FILE
         if not path.is_file():
             return ()
         doc = self.load(path, "corrections")
         if doc is None or any(p.location.path == doc.path and p.code != "unknown-key" for p in self.problems):
             return ()
-        known = {e.id: e for e in editions}
-        refs: dict[str, set[str]] = {}  # each edition's, made once
-        gone = removed_later(doc.data["corrections"])
-        held, _ = read_lock(self.root)  # a lock that is not one is check's to report
-        locked = held.entries if held is not None else {}
+        known = {e.id for e in editions}
         found = []
         for i, raw in enumerate(doc.data["corrections"]):
             if raw["edition"] not in known:
@@ -376,14 +370,9 @@ class _Builder:
                            f"correction of edition '{raw['edition']}', which rulebook.yaml does not declare",
                            did_you_mean(raw["edition"], sorted(known)))
                 continue
-            changed, removed = tuple(raw.get("changed") or ()), tuple(raw.get("removed") or ())
-            if changed or removed:
-                if raw["edition"] not in refs:
-                    refs[raw["edition"]] = edition_refs(known[raw["edition"]]) | lock_refs(locked.get(raw["edition"]))
-                self.problems.extend(ref_problems(raw["edition"], refs[raw["edition"]] | gone[i], changed, removed,
-                                                  lambda key, j, i=i: doc.at(("corrections", i, key, j))))
-            found.append(Correction(raw["date"], raw["edition"], raw["kind"], raw["reason"], changed,
-                                    doc.at(("corrections", i)), removed, raw.get("lock")))
+            found.append(Correction(raw["date"], raw["edition"], raw["kind"], raw["reason"],
+                                    tuple(raw.get("changed") or ()), doc.at(("corrections", i)),
+                                    tuple(raw.get("removed") or ()), raw.get("lock")))
         return tuple(found)
 
     # -- rulebook.yaml ----------------------------------------------------------

@@ -139,6 +139,10 @@ def _base(root: Path, against: str | None):
         if side.kind == "edition":
             raise click.BadParameter(printable(f"'{against}' names an edition; the base is a whole rulebook: "
                                                "git:REV or a folder"), param_hint="'--against'")
+        if side.problems:  # the base's own lock or log fails check: the review has no record to hold to
+            click.echo(f"rulebook: '{printable(against)}' does not pass rulebook check:", err=True)
+            report(list(side.problems))
+            sys.exit(1)
         yield side.book
 
 
@@ -147,7 +151,7 @@ def _reviewed(root: Path, base, against: str, problems: list[Diagnostic]) -> tup
     from .build import check as build
     from .review import review
 
-    head, _ = build(root)
+    head, _ = build(root, locked=False)  # its lock's and log's problems are the check's, above
     if head is None:  # pragma: no cover - the check above built it
         return problems, None
     found, line = review(base, head, against)

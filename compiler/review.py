@@ -140,7 +140,34 @@ def log_problems(book: Rulebook, lock_entries: Mapping[str, dict] | None) -> lis
                                   f"{_short(entry.lock)}, but {LOCK} holds {_short(str(held.get('digest')))}",
                                   "'rulebook publish' and 'rulebook correct' write the log and the lock together: "
                                   "restore both from version control, or run the command again"))
-    return out + unlocked_publishes(book, lock_entries)
+    return out + unlocked_publishes(book, lock_entries) + log_ref_problems(book, lock_entries)
+
+
+def log_ref_problems(book: Rulebook, lock_entries: Mapping[str, dict] | None) -> list[Diagnostic]:
+    """Each ref of an entry's ``changed`` and ``removed`` against its edition: a ref must name what the
+    edition has now or its lock entry still holds, unless this entry or a later one of its edition lists
+    it under ``removed`` (a forged entry names nothing there: ``nosuch#clause``)."""
+    editions = book.edition_by_id
+    gone = removed_later([{"edition": c.edition, "removed": c.removed} for c in book.corrections])
+    refs: dict[str, set[str]] = {}  # each edition's, made once
+    out: list[Diagnostic] = []
+    doc = None
+    for i, entry in enumerate(book.corrections):
+        if not (entry.changed or entry.removed):
+            continue
+        if entry.edition not in refs:
+            refs[entry.edition] = edition_refs(editions[entry.edition]) | lock_refs((lock_entries or {}).get(entry.edition))
+
+        def at(key: str, j: int, i: int = i) -> Location:
+            nonlocal doc
+            if doc is None:  # read again with positions only when an error needs them
+                from .yamlsource import load
+
+                doc = load(Path(book.root) / LOG, book.corrections[i].loc.path)[0]
+            return doc.at(("corrections", i, key, j)) if doc is not None else book.corrections[i].loc
+
+        out += ref_problems(entry.edition, refs[entry.edition] | gone[i], entry.changed, entry.removed, at)
+    return out
 
 
 def unlocked_publishes(book: Rulebook, lock_entries: Mapping[str, dict] | None) -> list[Diagnostic]:

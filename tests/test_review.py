@@ -323,7 +323,12 @@ def test_refs_that_name_nothing(rb):
     with (rb / "corrections.yaml").open("a", encoding="utf-8") as fh:
         fh.write(FORGED)
     result = run("check", "rb")
+    # every problem at once: the entry has no digest (not written by correct), and names nothing
     assert (result.exit_code, result.stderr) == (1, (
+        "rb/corrections.yaml:9:3: error: this entry has no 'lock' digest, though an entry before it has one: "
+        "it was not written by 'rulebook publish' or 'rulebook correct'\n"
+        "  hint: remove it; record a change with: rulebook correct 1.0 --kind transcription|erratum "
+        "--reason TEXT\n"
         "rb/corrections.yaml:14:5: error: the entry names 'nosuch#clause', which edition '1.0' does not have\n"
         "  hint: name a term (TERM), a clause (TERM#CLAUSE), a fact (fact:NAME) or a constraint (constraint:ID) "
         "of the edition; what the correction removed goes under 'removed' too\n"
@@ -331,7 +336,7 @@ def test_refs_that_name_nothing(rb):
         "  hint: name a term (TERM), a clause (TERM#CLAUSE), a fact (fact:NAME) or a constraint (constraint:ID) "
         "of the edition; what the correction removed goes under 'removed' too\n"
         "rb/corrections.yaml:16:5: error: the entry names 'cure#curabl', which edition '1.0' does not have\n"
-        "  hint: did you mean 'cure#curable'?\n3 problems found\n"))
+        "  hint: did you mean 'cure#curable'?\n4 problems found\n"))
 
 
 def test_the_site_does_not_show_a_forged_entry(rb, tmp_path):
@@ -368,9 +373,13 @@ def test_a_removed_ref_that_changed_does_not_list(rb):
                  "  changed:\n  - cure#curable\n  removed:\n  - cure#gone\n")
     result = run("check", "rb")
     assert (result.exit_code, result.stderr) == (1, (
+        "rb/corrections.yaml:9:3: error: this entry has no 'lock' digest, though an entry before it has one: "
+        "it was not written by 'rulebook publish' or 'rulebook correct'\n"
+        "  hint: remove it; record a change with: rulebook correct 1.0 --kind transcription|erratum "
+        "--reason TEXT\n"
         "rb/corrections.yaml:16:5: error: 'removed' names 'cure#gone', which 'changed' does not list\n"
         "  hint: list under 'removed' the refs of 'changed' that name what the correction removed\n"
-        "1 problem found\n"))
+        "2 problems found\n"))
 
 
 def test_a_later_entry_without_a_digest(rb):

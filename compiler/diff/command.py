@@ -100,6 +100,12 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     finally:
         if enabled:
             gc.enable()
+    problems = getattr(result, "problems", ())
+    if problems:  # the report leads with them; the diff fails, as check does (issue 21.3)
+        from ..cli import report
+
+        report(list(problems))
+        sys.exit(1)
     if exit_code and not result.empty:
         sys.exit(1)
     if fail_on is not None:
@@ -159,6 +165,13 @@ def _diff(old: str, new: str, root: Path | None, cache):
 
         if is_whole(a) and is_whole(b):
             return build(a, b, diff_pair)
+        for side in (a, b):  # a folder diffed against an edition: read as an edition, refused as one
+            if side.problems:
+                from ..diagnostics import printable
+
+                click.echo(f"rulebook: '{printable(side.spec)}' does not pass rulebook check:", err=True)
+                report(list(side.problems))
+                sys.exit(1)
         return diff_pair(a, b)
 
 

@@ -46,6 +46,8 @@ def _count(n: int, noun: str, plural: str | None = None) -> str:
 def summary(diff: RulebookDiff) -> str:
     """'1 edition added, 1 changed; rulebook.lock: 1 entry changed; corrections.yaml: 1 entry removed'."""
     parts = []
+    if diff.problems:  # first: the diff fails on them whatever else it says
+        parts.append(f"rulebook check fails: {_count(len(diff.problems), 'problem')}")
     if diff.changed:
         parts.append(_counts([e.change for e in diff.changed], "edition", "editions"))
     record = diff.record

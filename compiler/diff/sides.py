@@ -39,6 +39,9 @@ class Side:
     revision: str | None = None  # the commit, for git sides
     base: str = ""  # how source paths are shown (a repo-relative folder for git sides)
     cached: object = field(default=None, repr=False, compare=False)  # a cache.CachedBook when read from the cache
+    # What ``rulebook check`` finds wrong with the published record of a whole-rulebook side (the lock and
+    # the log: ``lock.problems``), named as a reviewer finds the files; an edition side has none: it is refused.
+    problems: tuple[Diagnostic, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def source(self) -> EditionSource:
@@ -75,7 +78,7 @@ class Resolver:
     def __init__(self, default_root: Path, cache=None):
         self.default_root = Path(default_root)
         self.cache = cache
-        self._books: dict[str, tuple[Rulebook, object]] = {}
+        self._books: dict[str, _Loaded] = {}
         self._temps: list[tempfile.TemporaryDirectory] = []
 
     def close(self) -> None:
@@ -95,45 +98,56 @@ class Resolver:
         if spec.startswith("git:"):
             return self._git(spec)
         default = self._default_book_if_any()
-        if default is not None and spec in default[0].edition_by_id:
-            return Side(spec, "edition", default[0], default[0].edition_by_id[spec], cached=default[1])
+        if default is not None and spec in default.book.edition_by_id:
+            default.refuse()
+            return Side(spec, "edition", default.book, default.book.edition_by_id[spec], cached=default.cached)
         path = Path(spec)
         if _is(path.is_dir):
-            book, cached = self._load(path, spec)
-            return Side(spec, "folder", book, book.latest, cached=cached)
+            loaded = self._load(path, spec)
+            return Side(spec, "folder", loaded.book, loaded.book.latest, cached=loaded.cached,
+                        problems=loaded.problems)
         if default is None:
             raise SideError(f"unknown edition, revision or folder '{spec}'; no rulebook in "
                             f"'{self.default_root}' to take editions from; name a rulebook folder or git:REV[:EDITION]")
-        hint = did_you_mean(spec, [e.id for e in default[0].editions])
+        hint = did_you_mean(spec, [e.id for e in default.book.editions])
         raise SideError(f"unknown edition, revision or folder '{spec}'"
                         + (f" ({hint})" if hint else "")
-                        + f"; editions: {', '.join(e.id for e in default[0].editions)}; "
+                        + f"; editions: {', '.join(e.id for e in default.book.editions)}; "
                         "or name a rulebook folder, or git:REV[:EDITION]")
 
-    def _default_book_if_any(self) -> tuple[Rulebook, object] | None:
+    def _default_book_if_any(self) -> "_Loaded | None":
         if not _is((self.default_root / "rulebook.yaml").is_file):
             return None
         return self._load(self.default_root, str(self.default_root))
 
-    def _load(self, root: Path, shown: str, rename=None) -> tuple[Rulebook, object]:
-        """The rulebook and its cache entry (None when loaded whole); SideError if it fails check."""
+    def _load(self, root: Path, shown: str, rename=None) -> "_Loaded":
+        """The rulebook, its cache entry (None when loaded whole) and its published record's problems
+        (the lock and the log, which check reports); SideError if it fails check otherwise.
+
+        The record's problems do not stop the load: a whole-rulebook diff is how a reviewer sees what
+        such a revision changed, so it shows them first and fails (compiler.diff.whole); a side that
+        names an edition refuses them (``_Loaded.refuse``), as every other command does.
+        """
         from ..build import check
+        from ..lock import problems as record_problems
 
         key = str(Path(root).resolve())
         if key not in self._books:
             fp = self._fingerprint(root)
             cached = self.cache.lookup(root, fp) if fp is not None else None
-            if cached is not None:
-                self._books[key] = (cached.book, cached)
+            if cached is not None:  # stored only when it passed check, the lock included
+                self._books[key] = _Loaded(cached.book, cached, (), shown)
                 return self._books[key]
-            book, problems = check(root)
+            book, problems = check(root, locked=False)
             if book is None:
                 if rename is not None:
                     problems = [rename(p) for p in problems]
                 raise SideError(f"'{shown}' does not pass rulebook check", problems)
-            if fp is not None and self._fingerprint(root) == fp:  # unchanged while it was read
+            found = record_problems(book)
+            if not found and fp is not None and self._fingerprint(root) == fp:  # unchanged while it was read
                 self.cache.store(root, fp, book)
-            self._books[key] = (book, None)
+            self._books[key] = _Loaded(book, None, tuple(rename(p) for p in found) if rename else tuple(found),
+                                       shown)
         return self._books[key]
 
     def _fingerprint(self, root: Path):
@@ -180,7 +194,10 @@ class Resolver:
             return Diagnostic(Location(path, p.location.line, p.location.col), p.message, p.hint,
                               p.severity, p.code)
 
-        book, cached = self._load(folder, spec, rename)
+        loaded = self._load(folder, spec, rename)
+        book, cached = loaded.book, loaded.cached
+        if edition_id is not None:
+            loaded.refuse()
         if edition_id is None:
             edition = book.latest
         elif edition_id in book.edition_by_id:
@@ -188,7 +205,23 @@ class Resolver:
         else:
             raise SideError(f"revision '{rev}' has no edition '{edition_id}'; editions: "
                             + ", ".join(e.id for e in book.editions))
-        return Side(spec, "git", book, edition, commit, base=f"{rel}/" if rel else "", cached=cached)
+        return Side(spec, "git", book, edition, commit, base=f"{rel}/" if rel else "", cached=cached,
+                    problems=loaded.problems if edition_id is None else ())
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """A rulebook as a side reads it: the model, its cache entry, and its published record's problems."""
+
+    book: Rulebook
+    cached: object
+    problems: tuple[Diagnostic, ...]
+    shown: str
+
+    def refuse(self) -> None:
+        """A side that names an edition reads no rulebook that fails its lock or its log (issue 21.3)."""
+        if self.problems:
+            raise SideError(f"'{self.shown}' does not pass rulebook check", list(self.problems))
 
 
 LINK_HINT = "commit the file or folder itself in place of the link"

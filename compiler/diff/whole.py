@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable, Mapping
 
+from ..diagnostics import Diagnostic
 from ..model import Correction, Edition
 from ..record import EditionChange, LogChange, Record, RecordDiff, compare
 from .engine import DiffResult
@@ -119,7 +120,7 @@ class Alert:
     """
 
     kind: str  # published-changed | published-removed | unpublished | lock-changed | lock-removed
-    # | lock-deleted | log-removed | log-edited | log-unmatched
+    # | lock-deleted | log-removed | log-edited | log-unmatched | check (a side fails check's record rules)
     edition: str | None
     parts: tuple[Part, ...]
     explained: tuple[LogChange, ...] | None = ()
@@ -165,7 +166,14 @@ class RulebookDiff:
 
     @property
     def empty(self) -> bool:
-        return self.record.empty and not self.rulebook and all(e.change == "same" for e in self.editions)
+        return (self.record.empty and not self.rulebook and not self.problems
+                and all(e.change == "same" for e in self.editions))
+
+    @property
+    def problems(self) -> tuple[Diagnostic, ...]:
+        """What ``rulebook check`` finds wrong with either side's published record (the lock, the log):
+        such a side is still compared, so that the reviewer sees what it changed, and the diff fails."""
+        return self.old.problems + self.new.problems
 
     @property
     def changed(self) -> tuple[EditionDiff, ...]:
@@ -236,12 +244,18 @@ def alerts(diff: RulebookDiff) -> tuple[Alert, ...]:
     """The changes to the published record, each with what explains it: editions first (the old side's
     order), then the lock, then the log."""
     record = diff.record
-    out: list[Alert] = []
+    out: list[Alert] = [*_check_alerts(diff.old), *_check_alerts(diff.new)]
     for edition in diff.editions:
         out += _edition_alerts(edition, record)
     out += _lock_alerts(diff)
     out += _log_alerts(record)
     return tuple(out)
+
+
+def _check_alerts(side: Side) -> list[Alert]:
+    """One alert per problem ``rulebook check`` finds with a side's lock or log, as check words it."""
+    return [Alert("check", None, ((side.spec, True), (" does not pass rulebook check: ", False),
+                                  (str(p.location), True), (f": {p.message}", False)), None) for p in side.problems]
 
 
 def corrections(record: RecordDiff, edition_id: str) -> tuple[LogChange, ...]:

@@ -44,9 +44,9 @@ def repo(tmp_path, monkeypatch):
     git(tmp_path, "tag", "A")
     monkeypatch.chdir(tmp_path)
 
-    def commit(change) -> Path:
+    def commit(change, passes: bool = True) -> Path:
         change(book)
-        assert run("check", str(book)).exit_code == 0  # every scenario passes check
+        assert run("check", str(book)).exit_code == (0 if passes else 1)  # as the scenario says
         git(tmp_path, "add", "-A")
         git(tmp_path, "commit", "-qm", "B", "--allow-empty")
         git(tmp_path, "tag", "B")
@@ -54,9 +54,9 @@ def repo(tmp_path, monkeypatch):
     return commit
 
 
-def lines(*args: str, fmt: str = "text") -> list[str]:
+def lines(*args: str, fmt: str = "text", status: int = 0) -> list[str]:
     result = run("diff", *args, "--format", fmt)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == status, result.output
     return result.stdout.split("\n")
 
 
@@ -153,24 +153,28 @@ def test_a_published_edition_relocked_and_its_log_entry_thrown_away(repo):
 
 
 def test_the_lock_deleted(repo):
-    repo(lambda book: (book / "rulebook.lock").unlink())
-    assert lines("git:A", "git:B") == [
-        "rulebook diff git:A -> git:B: rulebook.lock: deleted",
+    repo(lambda book: (book / "rulebook.lock").unlink(), passes=False)
+    # The log records 1.0's publish: check fails (compiler/review.py), and the diff leads with it.
+    assert lines("git:A", "git:B", status=1) == [
+        "rulebook diff git:A -> git:B: rulebook check fails: 1 problem; rulebook.lock: deleted",
         "published record:",
+        "  git:B does not pass rulebook check: B:rulebook/corrections.yaml:4:3: rulebook.lock is missing, "
+        "though corrections.yaml records the publish of edition '1.0' here",
         "  rulebook.lock deleted (it locked 1.0); no log entry explains it",
         "rulebook.lock:",
         "  the file deleted",
         "  entry 1.0 removed",
         "",
     ]
-    assert lines("git:A", "git:B", fmt="markdown")[:7] == [
+    assert lines("git:A", "git:B", fmt="markdown", status=1)[:7] == [
         f"## Rulebook changes: git:{WJ}A → git:{WJ}B",
         "",
-        "**rulebook.lock: deleted**",
+        "**rulebook check fails: 1 problem; rulebook.lock: deleted**",
         "",
         "### Published record",
         "",
-        "- ⚠️ `rulebook.lock` deleted (it locked `1.0`); no log entry explains it",
+        f"- ⚠️ `git:B` does not pass rulebook check: `B:rulebook/corrections.yaml:4:3`: rulebook.lock is "
+        f"missing, though corrections.yaml records the publish of edition '1.0' here",
     ]
     assert exits("git:A", "git:B") == (1, 1, 1)
 
@@ -461,9 +465,11 @@ def test_a_published_edition_set_back_to_draft(tmp_path, monkeypatch):
     shutil.copytree(FIXTURE, "a")
     shutil.copytree(FIXTURE, "b")
     edit(Path("b", "rulebook.yaml"), "status: published", "status: draft")
-    assert lines("a", "b", "--rulebook", "a") == [
-        "rulebook diff a -> b: 1 edition changed",
+    assert lines("a", "b", "--rulebook", "a", status=1) == [
+        "rulebook diff a -> b: rulebook check fails: 1 problem; 1 edition changed",
         "published record:",
+        "  b does not pass rulebook check: b/rulebook.yaml:5:5: edition '1.0' is locked as published, but its "
+        "status is 'draft'",
         "  published edition 1.0 set back to draft; no log entry explains it",
         "editions:",
         "  1.0 (published): status: published -> draft",
