@@ -321,7 +321,26 @@ def test_the_last_step_fails_the_job_with_the_diffs_exit_code(tmp_path):
     action = load((ROOT / "action.yml").read_text())
     (last,) = [s for s in steps_of(action) if s.get("name") == "Fail on what fail-on names"]
     assert steps_of(action)[-1] is last  # after both uploads
-    assert last["if"] == "steps.diff.outputs.exit-code != '' && steps.diff.outputs.exit-code != '0'"
-    run, _ = action_step(tmp_path, "Fail on what fail-on names", STATUS="1")
+    assert last["if"] == ("(steps.diff.outputs.exit-code != '' && steps.diff.outputs.exit-code != '0') "
+                          "|| steps.check.outputs.exit-code != '0'")
+    run, _ = action_step(tmp_path, "Fail on what fail-on names", STATUS="1", CHECK="0")
     assert (run.returncode, run.stdout) == (1, "::error::rulebook diff exited with 1: a change at the fail-on level, "
                                                "or an error (the step 'Diff the rules' says which)\n")
+    run, _ = action_step(tmp_path, "Fail on what fail-on names", STATUS="0", CHECK="1")
+    assert (run.returncode, run.stdout) == (1, "::error::rulebook check exited with 1: the rulebook fails check, or "
+                                               "its published record is not append-only against the base (the step "
+                                               "'Check the rulebook' says where)\n")
+
+
+@pytest.mark.parametrize("base, ref, called", [
+    ("", "main", "rulebook check --against git:origin/main rulebook"),  # a pull request: its base branch
+    ("git:v1", "", "rulebook check --against git:v1 rulebook"),
+    ("git:v1:1.0", "", "rulebook check rulebook"),  # an edition: no whole base to review against
+    ("", "", "rulebook check rulebook"),  # a push
+])
+def test_the_check_reviews_the_published_record_against_the_base(tmp_path, base, ref, called):
+    action = load((ROOT / "action.yml").read_text())
+    names = [s.get("name") for s in steps_of(action)]
+    assert names.index("Check the rulebook") > names.index("Upload the diff")  # a failing check is still shown
+    run, t = action_step(tmp_path, "Check the rulebook", BASE=base, GITHUB_BASE_REF=ref)
+    assert (run.returncode, read(t, "LOG"), read(t, "GITHUB_OUTPUT")) == (0, called + "\n", "exit-code=0\n")
