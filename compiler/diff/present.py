@@ -100,10 +100,21 @@ def summary_line(result: DiffResult) -> str:
     counts = [f"{n} {k}" for k, n in result.summary.items() if n]
     by_vocabulary = by_vocabulary_counts(result.names)
     if by_vocabulary:
-        return f"{', '.join(counts) or 'no clause changed'}; answers changed by the vocabulary: {by_vocabulary}"
+        return (f"{', '.join(counts) or 'no clause changed'}; answers changed by the vocabulary: {by_vocabulary}"
+                + unchecked_words(result))
     if not counts and not result.vocabulary.empty:
         return "the vocabulary only"
-    return ", ".join(counts) if counts else "no changes"
+    return ", ".join(counts) + unchecked_words(result) if counts else "no changes"
+
+
+def unchecked_words(result: DiffResult) -> str:
+    """'; 1 counted as a rule change by --fail-on (...)': the changes whose words their unchanged rules do
+    not account for (``Change.unchecked``), said where a reviewer reads the counts, not only in their flags."""
+    n = sum(1 for c in result.changes if c.unchecked)
+    if not n:
+        return ""
+    return (f"; {n} counted as a rule change by --fail-on (words the rules do not account for, "
+            "not yet checked by the editors)")
 
 
 def introduced(result: DiffResult) -> str | None:

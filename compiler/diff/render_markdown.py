@@ -292,9 +292,12 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
         return "\n".join(lines) + "\n"
     levels = Counter(c.level for c in result.changes)
     by_vocabulary = N.by_vocabulary(result.names)
+    unchecked = sum(1 for c in result.changes if c.unchecked)
     lines += [f"**{_count(levels[RULE_CHANGE], 'rule change')}**, {_count(levels[CLARIFICATION], 'clarification')}, "
               f"{levels[EDITORIAL]} editorial" + (f"; **answers changed by the vocabulary**: "
-                                                  f"{escape(N.by_vocabulary_counts(result.names))}" if by_vocabulary else ""),
+                                                  f"{escape(N.by_vocabulary_counts(result.names))}" if by_vocabulary else "")
+              + (f"; **{unchecked} counted as a rule change by `--fail-on`** (words the rules do not account for, "
+                 "not yet checked by the editors)" if unchecked else ""),
               ""]
     lines += ["| kind | changes |", "| --- | ---: |"]
     lines += [f"| {kind} | {n} |" for kind, n in result.summary.items() if n]

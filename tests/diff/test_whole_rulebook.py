@@ -531,3 +531,64 @@ def test_the_same_bytes_cold_warm_and_without_the_cache(repo):
     uncached = {fmt: run("diff", "git:A", "git:B", "--format", fmt, "--no-cache").stdout for fmt in formats}
     assert warm == cold == uncached
     assert cold["text"].startswith("rulebook diff git:A -> git:B: 3 editions changed")
+
+
+# -- the two scenarios of issue 21 that live in one clause, seen through git:A git:B -------------------
+
+
+def test_a_printed_number_changed_and_nothing_else(repo):
+    # A: 3.0's clause printed as 3.1 (committed by the first repo() call), B: printed as 3.2, the same words.
+    ward = FIXTURE / "editions" / "3.0" / "ward.yaml"
+    assert "      - id: outside-battle\n" in ward.read_text(encoding="utf-8")
+
+    def number(value: str):
+        return lambda book: edit(book / "editions" / "3.0" / "ward.yaml", "      - id: outside-battle\n",
+                                 f"      - id: outside-battle\n        number: \"{value}\"\n")
+    repo(number("3.1"))
+    git(Path.cwd(), "tag", "-d", "A")
+    git(Path.cwd(), "tag", "-d", "B")
+    git(Path.cwd(), "tag", "A")
+    repo(lambda book: edit(book / "editions" / "3.0" / "ward.yaml", 'number: "3.1"', 'number: "3.2"'))
+    assert lines("git:A", "git:B")[:10] == [
+        "rulebook diff git:A -> git:B: 1 edition changed",
+        "editions:",
+        "  3.0 (draft): content: 1 renumbered",
+        "",
+        "rulebook diff git:A:3.0 -> git:B:3.0: 1 renumbered",
+        "renumbered: 1 clause (3.1 -> 3.2)",
+        "",
+        "ward",
+        "  renumbered, same words: 1 clause",
+        "    ward#outside-battle  3.1 -> 3.2  rulebook/editions/3.0/ward.yaml:11:9",
+    ]
+    markdown = lines("git:A", "git:B", fmt="markdown")
+    assert markdown[:6] == [f"## Rulebook changes: git:{WJ}A → git:{WJ}B", "", "**1 edition changed**", "",
+                            "### Editions", ""]
+    assert markdown[6] == "- `3.0` (draft): content: 1 renumbered"
+    assert "Renumbered: 1 clause (`3.1` → `3.2`)" in markdown[:20]
+    assert exits("git:A", "git:B") == (1, 0, 0)
+
+
+def test_words_that_add_a_prohibition_the_rules_do_not_have(repo):
+    repo(lambda book: edit(book / "editions" / "3.0" / "ward.yaml", "A ward is played only outside of battle.",
+                           "A ward is played only outside of battle and never on a Lost Soul."))
+    counted = ("1 counted as a rule change by --fail-on (words the rules do not account for, not yet checked by "
+               "the editors)")
+    text = lines("git:A", "git:B")
+    assert text[:3] == ["rulebook diff git:A -> git:B: 1 edition changed", "editions:",
+                        f"  3.0 (draft): content: 1 reworded; {counted}"]
+    # the record to write: the SHA-256 of the new words, lower case, one space apart (compiler/rules_checked.py)
+    import hashlib
+
+    assert hashlib.sha256(b"a ward is played only outside of battle and never on a lost soul").hexdigest()[:12] \
+        == "1aca459bc9d6"
+    assert text[9] == (
+        "    drift: the text now says “and never on a Lost Soul” (new: never, Lost, Soul), which its rules do not "
+        "account for: counted as a rule change by --fail-on until the editors record that they checked the rules "
+        "against these words (add rules_checked: \"1aca459bc9d6\" to ward#outside-battle)")
+    markdown = lines("git:A", "git:B", fmt="markdown")
+    assert markdown[6] == f"- `3.0` (draft): content: 1 reworded; {counted}"
+    assert markdown[10] == ("**0 rule changes**, 1 clarification, 0 editorial; **1 counted as a rule change by "
+                            "`--fail-on`** (words the rules do not account for, not yet checked by the editors)")
+    # the model is trusted over the words no longer: --fail-on rule-change fails until the record is written
+    assert exits("git:A", "git:B") == (1, 1, 0)
