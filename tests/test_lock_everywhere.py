@@ -105,11 +105,13 @@ def test_diff_with_a_folder_side(book):
     # Two whole rulebooks: the review still shows what the revision changed, led by check's error,
     # and fails with check's report on stderr.
     assert (result.exit_code, result.stdout.splitlines()[:4], result.stderr) == (1, [
-        "rulebook diff pristine -> frozen: 2 editions changed",
+        "rulebook diff pristine -> frozen: rulebook check fails: 1 problem; 2 editions changed",
         "published record:",
         "  frozen does not pass rulebook check: frozen/editions/1.0/cure.yaml:13:9: published edition '1.0' "
         "differs from rulebook.lock: term 'cure', clause 'curable' changed",
-        "  published edition 1.0 changed: 1 reworded; no log entry explains it"], REPORT)
+        # "if" -> "when" changes a condition word of a modelled clause whose rules stay (issue 21.5)
+        "  published edition 1.0 changed: 1 reworded; 1 counted as a rule change by --fail-on (words the rules "
+        "do not account for, not yet checked by the editors); no log entry explains it"], REPORT)
     # Against an edition, a folder is read as an edition: refused, as every command refuses it.
     result = run("diff", "1.0", "frozen", "--rulebook", "pristine")
     assert (result.exit_code, result.stdout, result.stderr) == (

@@ -164,7 +164,7 @@ def test_a_changed_compiler_does_not_read_the_old_entries(tmp_path, monkeypatch)
     monkeypatch.setattr(cache, "compiler_key", lambda: "another compiler")
     loads = []
     real = __import__("compiler.build", fromlist=["check"]).check
-    monkeypatch.setattr("compiler.build.check", lambda r: loads.append(r) or real(r))
+    monkeypatch.setattr("compiler.build.check", lambda r, **kw: loads.append(r) or real(r, **kw))
     run("v1", "v2", "--rulebook", str(root))
     assert loads  # loaded in full: the entry of another compiler is not this one's
 
@@ -217,7 +217,7 @@ def test_one_side_cached_and_one_loaded_in_full_agree(repo, monkeypatch):
     import compiler.build
 
     loads, real = [], compiler.build.check
-    monkeypatch.setattr("compiler.build.check", lambda root: loads.append(str(root)) or real(root))
+    monkeypatch.setattr("compiler.build.check", lambda root, **kw: loads.append(str(root)) or real(root, **kw))
     args = [old, "rulebook", "--format", "json"]
     mixed = run(*args).output
     assert loads == ["rulebook"]  # the old side came from the cache, the work tree was loaded
