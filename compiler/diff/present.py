@@ -113,8 +113,7 @@ def unchecked_words(result: DiffResult) -> str:
     n = sum(1 for c in result.changes if c.unchecked)
     if not n:
         return ""
-    return (f"; {n} counted as a rule change by --fail-on (words the rules do not account for, "
-            "not yet checked by the editors)")
+    return f"; {n} counted as a rule change: words its rules do not account for"
 
 
 def introduced(result: DiffResult) -> str | None:

@@ -296,8 +296,8 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
     lines += [f"**{_count(levels[RULE_CHANGE], 'rule change')}**, {_count(levels[CLARIFICATION], 'clarification')}, "
               f"{levels[EDITORIAL]} editorial" + (f"; **answers changed by the vocabulary**: "
                                                   f"{escape(N.by_vocabulary_counts(result.names))}" if by_vocabulary else "")
-              + (f"; **{unchecked} counted as a rule change by `--fail-on`** (words the rules do not account for, "
-                 "not yet checked by the editors)" if unchecked else ""),
+              + (f"; **{unchecked} counted as a rule change**: words its rules do not account for"
+                 if unchecked else ""),
               ""]
     lines += ["| kind | changes |", "| --- | ---: |"]
     lines += [f"| {kind} | {n} |" for kind, n in result.summary.items() if n]

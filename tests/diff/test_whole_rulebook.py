@@ -128,12 +128,12 @@ def test_a_published_edition_relocked_and_its_log_entry_thrown_away(repo):
     assert lines("git:A", "git:B")[:9] == [
         "rulebook diff git:A -> git:B: 3 editions changed; rulebook.lock: 1 entry changed",
         "published record:",
-        "  published edition 1.0 changed: 1 reworded; no log entry explains it",
+        "  published edition 1.0 changed: 1 reworded; 1 counted as a rule change: words its rules do not account for; no log entry explains it",
         "  rulebook.lock entry 1.0 changed (re-locked: cure#targets); no log entry explains it",
         "editions:",
-        "  1.0 (published): content: 1 reworded",
-        "  2.0 (draft): content: 1 reworded",
-        "  3.0 (draft): content: 1 reworded",
+        "  1.0 (published): content: 1 reworded; 1 counted as a rule change: words its rules do not account for",
+        "  2.0 (draft): content: 1 reworded; 1 counted as a rule change: words its rules do not account for",
+        "  3.0 (draft): content: 1 reworded; 1 counted as a rule change: words its rules do not account for",
         "rulebook.lock:",
     ]
     assert lines("git:A", "git:B", fmt="markdown")[:8] == [
@@ -143,13 +143,15 @@ def test_a_published_edition_relocked_and_its_log_entry_thrown_away(repo):
         "",
         "### Published record",
         "",
-        "- ⚠️ published edition `1.0` changed: 1 reworded; no log entry explains it",
+        "- ⚠️ published edition `1.0` changed: 1 reworded; 1 counted as a rule change: words its rules do not "
+        "account for; no log entry explains it",
         "- ⚠️ `rulebook.lock` entry `1.0` changed (re-locked: `cure#targets`); no log entry explains it",
     ]
     assert exits("git:A", "git:B") == (1, 1, 1)
     page = run("diff", "git:A", "git:B", "--format", "html").stdout
     assert page.index('<h2 id="published-record">Published record</h2>') < page.index('<section class="edition">')
-    assert "<li>published edition <code>1.0</code> changed: 1 reworded; no log entry explains it</li>" in page
+    assert ("<li>published edition <code>1.0</code> changed: 1 reworded; 1 counted as a rule change: words its rules "
+            "do not account for; no log entry explains it</li>") in page
 
 
 def test_the_lock_deleted(repo):
@@ -257,7 +259,7 @@ def test_an_honest_erratum_is_shown_with_the_entry_that_explains_it(repo):
         "rulebook diff git:A -> git:B: 3 editions changed; rulebook.lock: 1 entry changed; "
         "corrections.yaml: 1 entry added",
         "published record:",
-        f"  published edition 1.0 changed: 1 reworded; {explained}",
+        f"  published edition 1.0 changed: 1 reworded; 1 counted as a rule change: words its rules do not account for; {explained}",
         f"  rulebook.lock entry 1.0 changed (re-locked: cure#targets); {explained}",
     ]
     md_explained = f"explained by `corrections.yaml` entry 2: 2026-{WJ}12-{WJ}01 erratum 'Targets freed.'"
@@ -268,7 +270,7 @@ def test_an_honest_erratum_is_shown_with_the_entry_that_explains_it(repo):
         "",
         "### Published record",
         "",
-        f"- ⚠️ published edition `1.0` changed: 1 reworded; {md_explained}",
+        f"- ⚠️ published edition `1.0` changed: 1 reworded; 1 counted as a rule change: words its rules do not account for; {md_explained}",
         f"- ⚠️ `rulebook.lock` entry `1.0` changed (re-locked: `cure#targets`); {md_explained}",
     ]
     # Honest or not, a published edition changed: --fail-on published-change asks a person to look.
@@ -344,9 +346,9 @@ def test_an_added_edition_is_compared_with_the_one_before_it(tmp_path, monkeypat
     assert lines("a", "b", "--rulebook", "a")[:5] == [
         "rulebook diff a -> b: 1 edition added",
         "editions:",
-        "  4.0 (draft): added, compared with 3.0: 1 reworded",
+        "  4.0 (draft): added, compared with 3.0: 1 reworded; 1 counted as a rule change: words its rules do not account for",
         "",
-        "rulebook diff a (3.0) -> b (4.0): 1 reworded",
+        "rulebook diff a (3.0) -> b (4.0): 1 reworded; 1 counted as a rule change: words its rules do not account for",
     ]
     # "only" dropped from a modelled clause whose rules stay: counted as a rule change (issue 21.5)
     assert exits("a", "b", "--rulebook", "a") == (1, 1, 0)
@@ -414,11 +416,14 @@ def test_markdown_keeps_the_record_and_cuts_the_details_to_the_budget(repo):
     repo(relock_cure)
     whole = _diff("git:A", "git:B", None, None)
     full = markdown(whole)
-    short = markdown(whole, budget=1500)
-    assert utf16_length(full) > 1500 >= utf16_length(short)
+    head = full.split("\n## Rulebook changes: git:")[0]
+    budget = utf16_length(head) + 1000  # the record, and room for each edition's one line, not its diff
+    short = markdown(whole, budget=budget)
+    assert utf16_length(full) > budget >= utf16_length(short)
     head = full.split("\n## Rulebook changes: git:")[0]
     assert short.startswith(head)
-    assert "_Left out to fit a GitHub comment (1 reworded). The full report: " \
+    assert "_Left out to fit a GitHub comment (1 reworded; 1 counted as a rule change: words its rules do not " \
+           "account for). The full report: " \
            "`rulebook diff git:A:3.0 git:B:3.0 --format html`._" in short
     # Not even a line per edition fits: one line says so, and the record is still whole.
     tiny = markdown(whole, budget=utf16_length(head) + 400)
@@ -506,7 +511,7 @@ def test_a_publish_entry_does_not_explain_a_relock(repo):
         "rulebook diff git:A -> git:B: 3 editions changed; rulebook.lock: 1 entry changed; "
         "corrections.yaml: 1 entry added",
         "published record:",
-        "  published edition 1.0 changed: 1 reworded; no log entry explains it",
+        "  published edition 1.0 changed: 1 reworded; 1 counted as a rule change: words its rules do not account for; no log entry explains it",
         "  rulebook.lock entry 1.0 changed (re-locked: cure#targets); no log entry explains it",
         "  corrections.yaml entry 2 added (2026-12-01, 1.0, publish: 'Targets freed.'), "
         "but edition 1.0 is not locked anew in rulebook.lock",
@@ -572,8 +577,7 @@ def test_a_printed_number_changed_and_nothing_else(repo):
 def test_words_that_add_a_prohibition_the_rules_do_not_have(repo):
     repo(lambda book: edit(book / "editions" / "3.0" / "ward.yaml", "A ward is played only outside of battle.",
                            "A ward is played only outside of battle and never on a Lost Soul."))
-    counted = ("1 counted as a rule change by --fail-on (words the rules do not account for, not yet checked by "
-               "the editors)")
+    counted = "1 counted as a rule change: words its rules do not account for"
     text = lines("git:A", "git:B")
     assert text[:3] == ["rulebook diff git:A -> git:B: 1 edition changed", "editions:",
                         f"  3.0 (draft): content: 1 reworded; {counted}"]
@@ -588,7 +592,7 @@ def test_words_that_add_a_prohibition_the_rules_do_not_have(repo):
         "against these words (add rules_checked: \"1aca459bc9d6\" to ward#outside-battle)")
     markdown = lines("git:A", "git:B", fmt="markdown")
     assert markdown[6] == f"- `3.0` (draft): content: 1 reworded; {counted}"
-    assert markdown[10] == ("**0 rule changes**, 1 clarification, 0 editorial; **1 counted as a rule change by "
-                            "`--fail-on`** (words the rules do not account for, not yet checked by the editors)")
+    assert markdown[10] == ("**0 rule changes**, 1 clarification, 0 editorial; **1 counted as a rule change**: "
+                            "words its rules do not account for")
     # the model is trusted over the words no longer: --fail-on rule-change fails until the record is written
     assert exits("git:A", "git:B") == (1, 1, 0)
