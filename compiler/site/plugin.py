@@ -241,7 +241,9 @@ def page_meta(spec: P.PageSpec) -> dict:
 
 def navigation(book) -> list:
     """Home, A–Z, editions, print: a handful of entries whatever the number of terms."""
-    editions = [{escape(f"{e.id}: {e.title}"): P.edition_uri(e.id)} for e in reversed(book.editions)]
+    # A draft is a proposal wherever it is named, the navigation included.
+    editions = [{escape(f"{e.id}: {e.title}" + (" (proposal)" if e.status == "draft" else "")): P.edition_uri(e.id)}
+                for e in reversed(book.editions)]
     corrections = [{"Corrections": P.corrections_uri()}] if book.corrections else []
     return [{"Home": P.home_uri()},
             {"Terms A–Z": P.az_uri()},

@@ -176,16 +176,22 @@ def test_an_older_draft_of_a_new_game_points_to_the_latest_draft(built):
 # -- point 4: which editions the site holds, and the gaps -------------------------------------
 
 def test_the_editions_the_site_holds_and_the_gap_between_them(built):
-    held = ('<p class="rb-held">This site holds 2 editions: v1 (published 2018-01-03) and v3 (proposal).</p>\n'
-            '<p class="rb-gap">Not held between v1 and v3: Versions 2 &amp; 2.1 (2019 to 2025) are not held.</p>')
+    held = ('<p class="rb-held" data-search-exclude>This site holds 2 editions: v1 (published 2018-01-03) and v3 (proposal).</p>\n'
+            '<p class="rb-gap" data-search-exclude>Not held between v1 and v3: Versions 2 &amp; 2.1 (2019 to 2025) are not held.</p>')
     assert held in article(built["gap"], "")
     assert held in article(built["gap"], "editions")
-    assert '<p class="rb-held">This site holds 2 editions: 1.0 (published 2020-01-01) and 2.0 (proposal).</p>' \
+    assert '<p class="rb-held" data-search-exclude>This site holds 2 editions: 1.0 (published 2020-01-01) and 2.0 (proposal).</p>' \
         in article(built["frozen"], "")
     assert "rb-gap" not in article(built["frozen"], "")
 
 
 def test_a_page_of_the_edition_after_a_gap_says_so(built):
     page = article(built["gap"], "editions/v3/terms/cure")
-    assert '<p class="rb-gap">Not held between v1 and v3: Versions 2 &amp; 2.1 (2019 to 2025) are not held.</p>' in page
+    assert '<p class="rb-gap" data-search-exclude>Not held between v1 and v3: Versions 2 &amp; 2.1 (2019 to 2025) are not held.</p>' in page
     assert "rb-gap" not in article(built["gap"], "terms/cure")
+
+
+def test_the_edition_page_after_a_gap_says_so(built):
+    assert ('<p class="rb-gap" data-search-exclude>Not held between v1 and v3: '
+            'Versions 2 &amp; 2.1 (2019 to 2025) are not held.</p>') in article(built["gap"], "editions/v3")
+    assert "rb-gap" not in article(built["gap"], "editions/v1")
