@@ -127,6 +127,7 @@ def build(root: Path | None, out: Path | None) -> None:
         config = load_config(config_file=str(path))
         target = Path(out) if out is not None else (
             Path(config.site_dir) if root is None and path == MKDOCS_YML else DEFAULT_OUT)
+        _refuse_links_out(config, target)
         with staged_folder(target, "rulebook build", _inputs(config, path, rulebook)) as staging:
             config.site_dir = str(staging)
             try:
@@ -141,6 +142,23 @@ def build(root: Path | None, out: Path | None) -> None:
                 sys.exit(1)
     click.echo(printable(f"Built the glossary in {target}/. To read it: python3 -m http.server -d {target} 8000, "
                          f"then open http://127.0.0.1:8000/ (or run 'rulebook serve')"))
+
+
+def _refuse_links_out(config, target: Path) -> None:
+    """Exit 1, each link at its place, where a site folder links outside itself (the plugin checks again
+    under plain ``mkdocs build`` and ``rulebook serve``; here the errors come first, as ``check`` prints them)."""
+    from ..counts import counted
+    from .links import outside_links
+    from .plugin import published_folders
+
+    plugin = config.plugins.get("rulebook")
+    problems = outside_links(published_folders(config, plugin.config.site if plugin is not None else "site"))
+    if problems:
+        for problem in problems:
+            click.echo(str(problem), err=True)
+        click.echo(printable(f"{counted(len(problems), 'problem')} found; the site was not built, "
+                             f"{target} is unchanged"), err=True)
+        sys.exit(1)
 
 
 def _inputs(config, path: Path, rulebook: Path) -> list:

@@ -1,7 +1,13 @@
 """The pages of the site, planned from the model: where each lives and what it shows.
 
-Only the latest edition's term pages (and the home page) go into the search
-index; older editions, histories, "What changed" and the printable glossary
+The site shows one edition by default (``current``): the latest *published*
+edition, so that a draft posted for feedback never takes the place of the rules
+in force; only a rulebook with no published edition yet (a new game) shows its
+latest draft there, bannered as a proposal. Every other edition, a later draft
+included, is read at its own path (``/editions/ID/terms/TERM/``).
+
+Only the current edition's term pages (and the home page) go into the search
+index; other editions, histories, "What changed" and the printable glossary
 repeat text that the index already holds once.
 """
 
@@ -9,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model import Rulebook
+from ..model import Edition, Rulebook
 
 HOME, AZ, TERM, HISTORY, EDITIONS, EDITION, CHANGES, EDITION_TERM, PRINT = (
     "home", "az", "term", "history", "editions", "edition", "changes", "edition-term", "print")
@@ -26,6 +32,17 @@ class PageSpec:
     searchable: bool
     edition: str | None = None
     term: str | None = None
+
+
+def current(book: Rulebook) -> Edition:
+    """The edition the site shows by default: the latest published one, else the latest draft."""
+    return next((e for e in reversed(book.editions) if e.status == "published"), book.latest)
+
+
+def proposals(book: Rulebook) -> list[Edition]:
+    """The drafts newer than the current edition, newest first: previews, never the default."""
+    after = book.editions[book.editions.index(current(book)) + 1:]
+    return [e for e in reversed(after) if e.status == "draft"]
 
 
 def home_uri() -> str:
@@ -57,8 +74,8 @@ def changes_uri(edition_id: str) -> str:
 
 
 def edition_term_uri(book: Rulebook, edition_id: str, term_id: str) -> str:
-    """A term as an edition has it: the main term page for the latest edition."""
-    if edition_id == book.latest.id:
+    """A term as an edition has it: the main term page for the current edition."""
+    if edition_id == current(book).id:
         return term_uri(term_id)
     return f"editions/{edition_id}/terms/{term_id}/index.md"
 
@@ -73,11 +90,11 @@ def corrections_uri() -> str:
 
 def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
     """Every page of the site, in a stable order (it is also the search index's order)."""
-    latest = book.latest
+    shown = current(book)
     pages = [PageSpec(home_uri(), HOME, book.title, True),
              PageSpec(az_uri(), AZ, "Terms A–Z", False)]
-    for term in latest.terms:
-        pages.append(PageSpec(term_uri(term.id), TERM, term.name, True, latest.id, term.id))
+    for term in shown.terms:
+        pages.append(PageSpec(term_uri(term.id), TERM, term.name, True, shown.id, term.id))
     names: dict[str, str] = {}
     for edition in book.editions:
         for term in edition.terms:
@@ -91,11 +108,11 @@ def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
         if i > 0:
             pages.append(PageSpec(changes_uri(edition.id), CHANGES, f"What changed in {edition.id}",
                                   False, edition.id))
-        if edition is not latest:
+        if edition is not shown:
             for term in edition.terms:
                 pages.append(PageSpec(edition_term_uri(book, edition.id, term.id), EDITION_TERM,
                                       f"{term.name} ({edition.id})", index_editions, edition.id, term.id))
     if book.corrections:  # a rulebook that has never locked an edition has no log to show
         pages.append(PageSpec(corrections_uri(), CORRECTIONS, "Corrections", False))
-    pages.append(PageSpec(print_uri(), PRINT, f"{book.title}: printable glossary", False, latest.id))
+    pages.append(PageSpec(print_uri(), PRINT, f"{book.title}: printable glossary", False, shown.id))
     return pages

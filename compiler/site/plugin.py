@@ -39,6 +39,7 @@ from ..counts import counted
 from . import pages as P
 from .changes import provider as changes_provider
 from .folders import PACKAGE_SITE, STYLESHEET, site_folders
+from .links import outside_links
 from .render import Renderer
 
 log = logging.getLogger("mkdocs.plugins.rulebook")
@@ -106,6 +107,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.specs = {s.src_uri: s for s in P.plan(book, self.config.index_editions)}
         self.read, self.written = (progress.counter(what, len(self.specs)) for what in ("pages read", "pages written"))
         self.folders = project_site_folders(config, self.config.site)
+        refuse_links_out(config, self.config.site)
         config.theme.dirs = theme_dirs(config.theme.dirs, config.theme.custom_dir, self.folders.overrides)
         self.renderer = Renderer(book, templates=self.folders.templates, changes=changes_provider(book),
                                  show_editor_notes=self.config.show_editor_notes)
@@ -241,7 +243,9 @@ def page_meta(spec: P.PageSpec) -> dict:
 
 def navigation(book) -> list:
     """Home, A–Z, editions, print: a handful of entries whatever the number of terms."""
-    editions = [{escape(f"{e.id}: {e.title}"): P.edition_uri(e.id)} for e in reversed(book.editions)]
+    # A draft is a proposal wherever it is named, the navigation included.
+    editions = [{escape(f"{e.id}: {e.title}" + (" (proposal)" if e.status == "draft" else "")): P.edition_uri(e.id)}
+                for e in reversed(book.editions)]
     corrections = [{"Corrections": P.corrections_uri()}] if book.corrections else []
     return [{"Home": P.home_uri()},
             {"Terms A–Z": P.az_uri()},
@@ -249,12 +253,36 @@ def navigation(book) -> list:
             {"Printable glossary": P.print_uri()}]
 
 
-def project_site_folders(config, site: str):
-    """The site folders of the project whose mkdocs.yml this is (``site`` relative to it)."""
+def project_site(config, site: str) -> Path:
+    """The project's own site folder (the plugin option ``site``, relative to mkdocs.yml)."""
     folder = Path(site)
     if not folder.is_absolute():
         folder = Path(config.config_file_path or ".").parent / folder
-    return site_folders(folder)
+    return folder
+
+
+def project_site_folders(config, site: str):
+    """The site folders of the project whose mkdocs.yml this is (``site`` relative to it)."""
+    return site_folders(project_site(config, site))
+
+
+def published_folders(config, site: str) -> list[tuple[str, Path]]:
+    """The folders whose files a build publishes or renders with, each with what it is, docs_dir first:
+    every symbolic link in them must stay inside (``compiler.site.links``)."""
+    own = project_site(config, site)
+    folders = [("the docs folder (docs_dir)", Path(config.docs_dir))]
+    if config.theme.custom_dir:
+        folders.append(("the theme's custom_dir", Path(config.theme.custom_dir)))
+    return folders + [("the project's site docs", own / "docs"), ("the project's theme overrides", own / "overrides"),
+                      ("the project's site templates", own / "templates")]
+
+
+def refuse_links_out(config, site: str) -> None:
+    """Stop the build, before anything is written, at any link that would publish a file from elsewhere."""
+    problems = outside_links(published_folders(config, site))
+    if problems:
+        text = "\n".join(map(str, problems))
+        raise PluginError(f"{text}\n{counted(len(problems), 'problem')} found; nothing was built")
 
 
 def theme_dirs(dirs: list[str], custom_dir: str | None, overrides: tuple[Path, ...]) -> list[str]:

@@ -86,10 +86,14 @@ class Renderer:
         self.env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(t) for t in folders]), autoescape=True,
                                       undefined=jinja2.StrictUndefined, trim_blocks=True,
                                       lstrip_blocks=True, keep_trailing_newline=True)
+        from ..counts import counted
         from ..diff.redline import DELETE, INSERT
 
+        # ``current``: the edition the site shows by default (the latest published, ``pages.current``);
+        # ``latest``: the newest edition, which may be a draft.
         self.env.globals.update(section_title=section_title, section_id=section_id,
                                 edition_anchor=edition_anchor, book=book, latest=book.latest,
+                                current=P.current(book), proposals=P.proposals(book), counted=counted,
                                 P=P, r=self, DELETE=DELETE, INSERT=INSERT)
 
     @property
@@ -184,6 +188,11 @@ class Renderer:
         index = self.book.editions.index(edition)
         return self.book.editions[index - 1] if index else None
 
+    def gap_before(self, edition: Edition) -> Edition | None:
+        """The edition before one that declares versions not held between them (None: no gap declared)."""
+        index = self.book.editions.index(edition)
+        return self.book.editions[index - 1] if index and edition.not_held_before else None
+
     def edition(self, edition_id: str) -> Edition:
         return self.book.edition_by_id[edition_id]
 
@@ -257,9 +266,10 @@ class Renderer:
                                 "groups": self.az(edition)}, []
 
     def _az(self, spec: P.PageSpec, href: Href):
-        groups = self.az(self.book.latest)
+        shown = P.current(self.book)
+        groups = self.az(shown)
         toc = [TocEntry(2, f"letter-{g if g != '#' else 'other'}", g) for g, _ in groups]
-        return "az.html", {"groups": groups, "edition": self.book.latest}, toc
+        return "az.html", {"groups": groups, "edition": shown}, toc
 
     def _changes(self, spec: P.PageSpec, href: Href):
         edition = self.edition(spec.edition)
@@ -289,7 +299,7 @@ class Renderer:
         return "corrections.html", {"entries": list(enumerate(self.book.corrections, 1))}, []
 
     def _print(self, spec: P.PageSpec, href: Href):
-        return "print.html", {"edition": self.book.latest}, []
+        return "print.html", {"edition": P.current(self.book)}, []
 
     def az(self, edition: Edition) -> list[tuple[str, list[tuple[str, Term, bool]]]]:
         """Terms and their aliases by first letter: (letter, [(shown name, term, is alias)])."""

@@ -186,6 +186,11 @@ class Site:
         """One mkdocs build of ``config`` (into its site_dir); the plugin thawed whatever ends it."""
         from mkdocs.commands.build import build
 
+        from .plugin import refuse_links_out
+
+        # Before mkdocs, whose own error would only be "Aborted with a BuildError!" here: the message is the
+        # overlay's, and a link added to docs_dir while serving is refused at the next rebuild.
+        refuse_links_out(config, _site_option(config))
         try:
             with _dirty_build_quiet():
                 build(config, serve_url=self.url or None, dirty=dirty)
@@ -414,6 +419,12 @@ class _Compiled(BytecodeCache):
 
     def dump_bytecode(self, bucket) -> None:
         self.store[bucket.key] = bucket.bytecode_to_string()
+
+
+def _site_option(config) -> str:
+    """The rulebook plugin's ``site`` option (the project's site folder), as the plugin reads it."""
+    plugin = config.plugins.get("rulebook")
+    return plugin.config.site if plugin is not None else "site"
 
 
 def _unmodified() -> bool:

@@ -40,17 +40,18 @@ def test_alias_finds_its_term_first(page, sites, serve):
 
 def test_phrase_finds_the_clause_and_lands_on_its_anchor(page, sites, serve):
     # A fixture, not the bundled rulebook: which clause ranks first depends on every other clause.
+    # (v1's clause: the search holds the edition in force, and v2 is a draft)
     base = serve(sites["minimal"])
-    results = search(page, base, "cannot be used in battle")
+    results = search(page, base, "targets must be curable")
     # Material groups sections under their page; the first section that matches is the clause.
     first_match = next(href for href, matched in results if matched and "#" in href)
-    assert first_match.startswith(base + "terms/cure/") and first_match.endswith("#not-in-battle")
+    assert first_match.startswith(base + "terms/cure/") and first_match.endswith("#targets")
     page.click(f".md-search-result__item a.md-search-result__link[href='{first_match}']")
-    page.wait_for_url("**#not-in-battle")
-    target = page.locator("#not-in-battle")
+    page.wait_for_url("**#targets")
+    target = page.locator("#targets")
     assert target.is_visible()
-    text = page.locator("#not-in-battle + .rb-text").inner_text()
-    assert text == "Cure cannot be used in battle."
+    text = page.locator("#targets + .rb-text").inner_text()
+    assert text == "Targets must be curable."
     box = target.bounding_box()
     assert 0 <= box["y"] < 900, "scrolled to the clause"
 
@@ -116,7 +117,8 @@ def test_no_hostile_script_runs_on_any_page(page, sites, serve):
         assert page.title() == f"{spec.title} - {book.title}", url
     page.goto(base + "no-such-page/")  # the 404 page carries the site name too
     assert page.evaluate("window.__pwned") is None and page.evaluate(ACTIVE) == []
-    page.goto(base + "terms/script/")
+    # The draft v2's words (its preview: terms/script/ is v1's, the edition in force, with payload 'text')
+    page.goto(base + "editions/v2/terms/script/")
     text = page.locator("#raw-html + .rb-text").inner_text()
     assert text.startswith("<script>window.__pwned = 'text2'</script><img src=y")
     md = page.locator("#markdown + .rb-text").inner_text()
@@ -127,7 +129,7 @@ def test_no_hostile_script_runs_on_any_page(page, sites, serve):
     named = next(s for s in term.sections if s.key == "named")
     assert page.locator("#section_named").inner_text() == named.title
     assert page.locator(".md-header__button.md-logo").get_attribute("aria-label") == book.title
-    page.goto(base + "terms/other/")
+    page.goto(base + "editions/v2/terms/other/")
     see = book.latest.term_by_id["other"].clauses[1].links[1].phrase
     assert page.locator("#see-also ~ .rb-see a").inner_text() == see
     # Search shows the hostile text as text too.

@@ -42,8 +42,9 @@ def test_term_page_has_clause_anchors_aliases_marks_and_links(sites):
 
 
 def test_minimal_term_marks_and_draft_banner(sites):
-    html = read(sites["minimal"], "terms/cure")
-    assert "Proposal" in html and "is a draft posted for feedback" in html  # v2 is a draft
+    # v2 is a draft: a preview at its own path, never the default /terms/cure/ (v1, published).
+    html = read(sites["minimal"], "editions/v2/terms/cure")
+    assert "Proposal" in html and "is a draft posted for feedback" in html
     block = html[html.index('id="curable"'):]
     assert "since v1" in block[:600] and "changed in v2 (proposal)" in block[:600]
     block = html[html.index('id="not-in-battle"'):]
@@ -60,12 +61,13 @@ def test_history_marks_deletions_and_insertions(sites):
     assert "<del>" in heal and "<ins>" in heal
 
 
-def test_older_edition_readable_with_banner(sites):
-    html = read(sites["minimal"], "editions/v1/terms/cure")
-    assert "A newer edition exists" in html
-    assert "A character is curable if it is poisoned." in html
-    assert 'href="../../../../terms/cure/"' in html
-    assert "A newer edition exists" not in read(sites["minimal"], "terms/cure")
+def test_older_edition_readable_with_banner(build, tmp_path):
+    # edition-grows: a and b both published; b is in force, a is read behind a banner.
+    assert build(FIXTURES / "edition-grows", tmp_path / "site").exit_code == 0
+    html = read(tmp_path / "site", "editions/a/terms/heal")
+    assert ('<p>This is edition a of 2020-01-01. The current edition is <a href="../../../b/">b: Edition B</a>. '
+            '<a href="../../../../terms/heal/">Read Heal in the current edition</a>.</p>') in html
+    assert "A newer edition exists" not in read(tmp_path / "site", "terms/heal")
 
 
 def test_what_changed_page(sites):

@@ -63,7 +63,7 @@ def test_the_corrections_page_lists_the_log(corrected):
     assert "<strong>Transcription corrected</strong>" in second
     assert "<p>The booklet says &lt;when&gt;.</p>" in second  # escaped
     assert "the rule is as the publisher printed it" in second
-    assert '<a href="../editions/1.0/terms/cure/#curable"><code>cure#curable</code></a>' in second
+    assert '<a href="../terms/cure/#curable"><code>cure#curable</code></a>' in second  # 1.0 is in force
     third = entries[entries.index('id="correction-3"'):]
     assert "<strong>Rule changed by the publisher</strong>" in third
     assert '<code>cure#targets</code>' in third
@@ -71,23 +71,24 @@ def test_the_corrections_page_lists_the_log(corrected):
 
 def test_a_corrected_clause_says_so_on_its_page(corrected):
     _, site = corrected
-    html = read(site, "editions/1.0/terms/cure")
+    html = read(site, "terms/cure")  # 1.0, the edition in force (2.0 is a draft)
     curable = html[html.index('id="curable"'):html.index('id="targets"')]
     assert "A character is curable when it is poisoned." in curable
     assert ('<p class="rb-correction rb-correction--transcription" data-search-exclude>'
             '<span class="rb-note__label">Transcription corrected on 2026-02-03:</span> The booklet says '
-            '&lt;when&gt;. (<a href="../../../../corrections/#correction-2">corrections log</a>)</p>') in curable
+            '&lt;when&gt;. (<a href="../../corrections/#correction-2">corrections log</a>)</p>') in curable
     targets = html[html.index('id="targets"'):]
     assert ('<span class="rb-note__label">Rule changed by the publisher on 2026-03-04:</span> Errata sheet 1.'
             in targets)
     assert "Transcription corrected" not in targets
     # The draft's pages carry no correction of 1.0.
-    assert "rb-correction" not in read(site, "terms/ward")
+    assert "rb-correction" not in read(site, "editions/2.0/terms/ward")
+    assert "rb-correction" not in read(site, "editions/2.0/terms/cure")
 
 
 def test_reader_notes_are_shown_and_editor_notes_are_not(corrected):
     _, site = corrected
-    html = read(site, "editions/1.0/terms/cure")
+    html = read(site, "terms/cure")
     assert "Cure is sometimes called Mend at tournaments." in html
     assert "Printed in bold in the booklet." in html
     assert "Page 12 of the booklet." not in html and "read as the targets" not in html

@@ -83,7 +83,7 @@ def test_a_broken_edit_prints_its_errors_and_the_last_good_site_stays_served(ser
     server, cure = served
     [line] = server.next_lines("stdout", 1)
     assert line.startswith("Serving on http://127.0.0.1:") and line.endswith("/")
-    url = line.removeprefix("Serving on ") + "terms/cure/"
+    url = line.removeprefix("Serving on ") + "editions/v2/terms/cure/"  # the draft v2, which the edits change
     status, page = fetch(url)
     assert (status, '<h1 id="page_term">Cure</h1>' in page, "rulebook-error-overlay" in page) == (200, True, False)
 
@@ -105,7 +105,7 @@ def test_a_broken_edit_prints_its_errors_and_the_last_good_site_stays_served(ser
     fixed = cure.read_text().replace("    bogus: 1\n", "").replace("Targets must be curable.", "Targets must be curable, always.")
     edit(cure, cure.read_text(), fixed)
     [line] = server.next_lines("stdout", 1)
-    # Only cure's text changed: its page, its v1 page and history, v2's "What changed", the printout.
+    # Only cure's text changed: its v2 page, its v1 page and history, v2's "What changed", the printout.
     assert re.fullmatch(r"Rebuilt 3 pages in \d+\.\d s", line), line
     [line] = server.next_lines("stdout", 1)
     assert re.fullmatch(r"Rebuilt 2 pages more \(the printable glossary, \"What changed\"\) in \d+\.\d s", line), line
@@ -115,7 +115,8 @@ def test_a_broken_edit_prints_its_errors_and_the_last_good_site_stays_served(ser
 
 
 def test_an_edit_to_a_clause_rewrites_its_pages_and_their_search_entries_only(served):
-    server, cure = served
+    server, draft = served
+    cure = draft.parents[1] / "v1" / "cure.yaml"  # v1, the edition in force: its pages are the searchable ones
     [line] = server.next_lines("stdout", 1)
     base = line.removeprefix("Serving on ")
     before = json.loads(fetch(base + "search/search_index.json")[1])["docs"]
@@ -150,7 +151,7 @@ def _affected_by(tmp_path, path: str, old: str, new: str):
 
 def test_a_clause_edit_rewrites_the_pages_that_show_the_term(tmp_path):
     assert _affected_by(tmp_path, "editions/v2/cure.yaml", "Targets must be curable.", "Targets must be cured.") == {
-        "terms/cure/index.md", "terms/cure/history/index.md", "editions/v1/terms/cure/index.md",
+        "terms/cure/index.md", "terms/cure/history/index.md", "editions/v2/terms/cure/index.md",
         "editions/v2/changes/index.md", "print/index.md"}
 
 
