@@ -69,3 +69,10 @@ def test_the_changelog_cites_numbers_and_follows_the_document():
 def test_history_of_a_term_cites_the_number():
     out = run("history", "commander")
     assert "  reworded  903.2 commander#commander-deck  " in out
+
+
+def test_the_html_report_shows_the_number_before_the_ref():
+    html = run("diff", "v1", "v2", "--format", "html")
+    assert ('<h3><span class="kind">reworded</span> <span class="number">400.1a</span> '
+            '<code>zones#zones-hand</code></h3>') in html
+    assert '<h3><span class="kind">reworded</span> <code>block-alone#blocks-alone</code></h3>' in html
