@@ -3,6 +3,7 @@ clause, opening the fold that holds it. Fixture tests/fixtures/site/numbered (70
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -41,3 +42,16 @@ def test_a_number_of_a_folded_subrule_opens_its_fold_and_lands_there(page, numbe
     target.wait_for(state="visible")
     assert target.locator(".rb-text").inner_text() == "Keyword 15 applies on the battlefield."
     assert _in_view(page, '[id="702.15a"]'), "scrolled to the clause"
+
+
+def test_searching_a_number_finds_its_clause(page, numbered, serve):
+    base = serve(numbered)
+    page.goto(base)
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").fill("903.2")
+    page.locator("input.md-search__input").press("End")
+    page.wait_for_selector(".md-search-result__item a.md-search-result__link")
+    found = page.eval_on_selector_all(".md-search-result__item a.md-search-result__link",
+                                      "els => els.map(e => e.getAttribute('href'))")
+    # Material adds the query (?h=903.2) before the fragment, to highlight it
+    assert base + "terms/commander/#commander-deck" in [re.sub(r"\?[^#]*", "", href) for href in found]
