@@ -52,14 +52,15 @@ def anchors(term: Term, taken: Iterable[str] = ()) -> dict[str, str]:
 
     Unique on the page by construction: a number that equals a clause id, an id in ``taken`` (the
     page's other anchors) or a number an earlier clause of the term already printed gets none (the
-    clause keeps its id's anchor)."""
+    clause keeps its id's anchor), and so does one with a space, which no HTML id may hold."""
     used = {c.id for c in term.clauses} | set(taken)
     out: dict[str, str] = {}
     for clause in term.clauses:
         if clause.number is None:
             continue
         anchor = cited(clause.number)
-        if anchor in used:
+        # An id holds no space (HTML); the schema already keeps numbers to letters, digits and .)-
+        if anchor in used or any(ch.isspace() for ch in anchor):
             continue
         used.add(anchor)
         out[clause.id] = anchor

@@ -111,3 +111,24 @@ def test_what_changed_cites_numbers_and_lists_terms_in_document_order(site):
         "400.1a zones-hand", "903.2 commander-deck", "blocks-alone"]
     assert ('<h3 id="zones--zones-hand" class="rb-cite"><span class="rb-number">400.1a</span> '
             '<a class="headerlink" href="#zones--zones-hand">zones#zones-hand</a>') in html
+
+
+def test_a_hostile_number_is_escaped_in_the_heading_and_gives_no_anchor():
+    # The schema refuses such a number; a model made without check must still render safely.
+    from dataclasses import replace
+
+    from compiler.build import check
+    from compiler.site import pages as P
+    from compiler.site.render import Renderer
+
+    book, problems = check(Path(__file__).resolve().parents[1] / "fixtures" / "clause-number")
+    assert problems == []
+    term = book.latest.term_by_id["general"]
+    bad = replace(term.clauses[0], number='<img src=x onerror="alert(1)">')
+    term = replace(term, sections=(replace(term.sections[0], clauses=(bad,) + term.clauses[1:]),))
+    book = replace(book, editions=(replace(book.latest, terms=(term,)),))
+    spec = next(s for s in P.plan(book) if s.kind == P.TERM)
+    html = Renderer(book).render(spec, lambda uri: uri).html
+    assert ('<div class="rb-clause"><h3 id="rules-apply" class="rb-cite"><span class="rb-number">'
+            '&lt;img src=x onerror=&#34;alert(1)&#34;&gt;</span> <a class="headerlink"') in html
+    assert "<img" not in html
