@@ -224,6 +224,11 @@ class Renderer:
         return [(number, c) for number, c in enumerate(self.book.corrections, 1)
                 if c.edition == edition.id and c.kind != "publish" and ref in c.changed]
 
+    def changed_number(self, correction: Correction, ref: str) -> str | None:
+        """The printed number of a clause a correction changed, as its edition has it now (None: none)."""
+        clause = self.book.edition_by_id[correction.edition].clause_by_ref.get(ref)
+        return numbers.cited(clause.number) if clause is not None and clause.number is not None else None
+
     def changed_target(self, correction: Correction, ref: str) -> str | None:
         """Where a ref that a correction changed is now in its edition (None if it is gone)."""
         edition = self.book.edition_by_id[correction.edition]
