@@ -185,7 +185,9 @@ def clause_records(edition: Edition, base_url: str = "") -> Iterator[dict[str, A
             for c in section.clauses:
                 yield {
                     "ref": c.ref, "term": term.id, "term_name": term.name, "aliases": list(term.aliases),
-                    "clause": c.id, "section": section.key, "section_title": section_title(section),
+                    # The printed number players cite ("702.1."), null when the clause prints none.
+                    "clause": c.id, "number": c.number,
+                    "section": section.key, "section_title": section_title(section),
                     "text": c.text, "notes": c.notes, "url": permalink(base_url, term.id, c.id),
                     "edition": meta, "updated": _dated(term.updated), "released": _dated(term.released),
                     "links": [_link(base_url, l) for l in c.links],

@@ -32,7 +32,7 @@ def test_one_record_per_clause_with_permalink_edition_dates_and_links():
     assert list(records) == ["battle#what", "cure#what", "cure#not-in-battle"]
     assert records["cure#not-in-battle"] == {
         "ref": "cure#not-in-battle", "term": "cure", "term_name": "Cure", "aliases": ["Mend"],
-        "clause": "not-in-battle", "section": "battle-use", "section_title": "In a Battle",
+        "clause": "not-in-battle", "number": None, "section": "battle-use", "section_title": "In a Battle",
         "text": "A cure cannot be used during a Battle.", "notes": None,
         "url": "https://rules.example.org/glossary/terms/cure/#not-in-battle",
         "edition": {"id": "e2", "version": "2.0.0", "date": "2021-06", "status": "draft"},
@@ -109,3 +109,14 @@ def test_the_readme_example_loads_an_export(tmp_path, monkeypatch):
     assert {d["id"]: d for d in scope["documents"]}["cure#not-in-battle"] == {
         "id": "cure#not-in-battle", "text": "Cure, In a Battle: A cure cannot be used during a Battle.",
         "source": "https://x.org/terms/cure/#not-in-battle", "edition": "e2", "last_updated": "2021-06-02"}
+
+
+NUMBERED = str(Path(__file__).resolve().parent / "fixtures" / "clause-number")
+
+
+def test_each_record_gives_the_number_the_publisher_prints_and_null_where_there_is_none():
+    # tests/fixtures/clause-number: 100.1. and 100.1a printed, the third clause unnumbered (issue 23.3).
+    result = _runner().invoke(main, ["export", "--rulebook", NUMBERED, "--format", "jsonl"])
+    assert result.exit_code == 0, result.output
+    assert [(r["ref"], r["number"]) for r in map(json.loads, result.stdout.splitlines())] == [
+        ("general#rules-apply", "100.1."), ("general#two-player-game", "100.1a"), ("general#unnumbered", None)]

@@ -45,6 +45,7 @@ class Item:
     questions: tuple[str, ...]  # "Whether a heal ability may target the card: now says yes in more situations"
     played: tuple[Played, ...]
     numbers: tuple[str | None, str | None] | None = None  # its printed number, old and new, where it changed
+    number: str | None = None  # the printed number players cite it by (``Change.number``), None when none
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,8 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
         # A heading is read for its name, aliases and questions, not as text.
         text = heading_words(change, previous, edition) if change.clause is None \
             else change.new_text if change.new_text is not None else change.old_text
-        return Item(ref, what, text or "", questions, played, renumbering(change) if change.numbers else None)
+        return Item(ref, what, text or "", questions, played, renumbering(change) if change.numbers else None,
+                    change.number)
 
     names = {t.id: t.name for e in (previous, edition) for t in e.terms}
     grouped: dict[str, list[Change]] = {}
@@ -382,7 +384,9 @@ def _date(date: str, escape) -> str:
 def _item(it: Item, escape, code) -> list[str]:
     renumbered = f"; renumbered {_number(it.numbers[0], escape)} → {_number(it.numbers[1], escape)}" \
         if it.numbers else ""
-    out = [f"- **{escape(it.what, inline=True)}** ({code(it.ref)}{renumbered})"
+    # The number players cite first; a renumbered rule says both of its numbers after its ref instead.
+    number = f"{escape(it.number, inline=True)}, " if it.number and not it.numbers else ""
+    out = [f"- **{escape(it.what, inline=True)}** ({number}{code(it.ref)}{renumbered})"
            + (f": {escape(it.text, inline=True)}" if it.text else "")]
     for q in it.questions:
         out.append(f"  - {escape(q)}.")

@@ -71,6 +71,9 @@ class Change:
     level: str = L.EDITORIAL
     # The printed rule numbers when they differ: {"old": "704.5k", "new": "704.5j"}.
     numbers: dict | None = None
+    # The printed number the change's clause is cited by (compiler.numbers.cited): the new side's, the
+    # old side's for a withdrawn rule, "+"-joined for several (a split's parts); None when none prints one.
+    number: str | None = None
     # A procedure whose steps changed (compiler.diff.steps.procedure_changes).
     procedure: dict | None = None
     # The decisions, predicates and constraints this change adds, removes or changes, each listed once
@@ -124,6 +127,7 @@ class Change:
             "step": self.step,
             "level": self.level,
             "numbers": self.numbers,
+            "number": self.number,
             "procedure": self.procedure,
             "names": list(self.names),
             "conformance": self.conformance,
@@ -253,6 +257,7 @@ class _Differ:
         self._pairs = pairs
         self._pair_of = {p.id: p for p in pairs}  # the level reads a clause's term on each side
         self._terms = {p.id: p.new or p.old for p in pairs}
+        self._positions: dict[str, dict[str, int]] = {}  # term id -> clause id -> place (_order)
         # Each side's words per term, for a sentence that moved to or from another clause (level).
         self._words = ({p.id: " ".join(c.text for c in p.old.clauses) for p in pairs if p.old},
                        {p.id: " ".join(c.text for c in p.new.clauses) for p in pairs if p.new})
@@ -645,6 +650,7 @@ class _Differ:
             step=step,
             level=level,
             numbers=numbers,
+            number=None if d["header"] else _cited_number(news or olds),
             procedure=procedure_changes(p.old[0], p.new[0], self._counterpart)
             if p and len(p.old) == 1 and len(p.new) == 1 else None,
             names=self._refs(d, behaviours, own),
@@ -930,13 +936,20 @@ class _Differ:
         return [out[k] | {"side": "both" if len(sides[k]) == 2 else next(iter(sides[k]))} for k in sorted(out)]
 
     def _order(self, c: Change) -> tuple:
+        """Document order: terms as the document gives them (``numbers.term_key``: by the first number they
+        print, then those that print none by id), each term's changes as it lists its clauses."""
+        from ..numbers import term_key
+
         term = self._terms.get(c.term)
         position = 0
         if c.clause is not None and term is not None:
-            ids = [x.id for x in term.clauses]
+            if c.term not in self._positions:  # once per term, not once per change (3,000 clauses a term)
+                self._positions[c.term] = {x.id: i for i, x in enumerate(term.clauses)}
+            ids = self._positions[c.term]
             first = (c.new_clause or c.old_clause or "").split("+")[0]
-            position = 1 + (ids.index(first) if first in ids else len(ids) + 1)
-        return (c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
+            position = 1 + ids.get(first, len(ids) + 1)
+        place = term_key(term) if term is not None else (1, (), c.term)
+        return (place, c.term, position, c.old_clause or "", c.new_clause or "", c.kind)
 
 
 def _with_lineage_terms(ids: list[str], groups: tuple[Group, ...], old_digests, new_digests) -> list[str]:
@@ -990,6 +1003,14 @@ def annotation_flag(predicate: str) -> Flag:
     """The drift flag of a predicate whose changed answers grade nothing (``_Differ._decides_no_play``)."""
     return flag("the predicate ", Ident(predicate), " answers differently, but no rule or predicate of either edition "
                 "reads it and the text names no word it defines: its words decide the level")
+
+
+def _cited_number(clauses) -> str | None:
+    """The printed numbers of a change's clauses as a citation: "702.1", "702.1a+702.1b"; None when none prints one."""
+    from ..numbers import cited
+
+    found = [cited(c.number) for c in clauses if c.number is not None]
+    return "+".join(found) or None
 
 
 def _numbers(p: Pairing | None) -> dict | None:

@@ -92,6 +92,13 @@ def clause_name(change: Change) -> str:
     return f"{change.term}#{change.clause}"
 
 
+def numbered_name(change: Change, ident: Write = str, words: Write = str) -> str:
+    """The change's clause as readers cite it: its printed number first, when it has one (``Change.number``),
+    then its name: "400.1a zones#zones-hand"; the name alone for a clause that prints no number."""
+    name = ident(clause_name(change))
+    return words(change.number) + words(" ") + name if change.number else name
+
+
 def summary_line(result: DiffResult) -> str:
     """'3 semantic, 1 added'; 'the vocabulary only' when no clause changed and no answer did; the
     answers the vocabulary alone changed, in the Markdown summary's words, whenever it changed some."""

@@ -98,7 +98,7 @@ _HISTORY = """\
 
 _CHANGE = """\
 <article id="c-{{ c.fingerprint }}" class="change {{ c.kind }}">
-<h3><span class="kind">{{ c.kind }}</span> <code>{{ name }}</code></h3>
+<h3><span class="kind">{{ c.kind }}</span> {% if c.number %}<span class="number">{{ c.number }}</span> {% endif %}<code>{{ name }}</code></h3>
 <p class="loc">{% for side, where in locations %}{{ side }}: {{ where }} · {% endfor -%}
 <span class="fp">{{ c.fingerprint }}</span></p>
 {% for note in notes %}

@@ -25,8 +25,9 @@ from .engine import Change, DiffResult
 from . import names as N
 from .conformance_impact import flips_words, short_words as conformance_short
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
-from .present import (by_term, clause_name, deciders, details, folded, folded_words, introduced, location, one_sided,
-                      outcome, renumbered_line, rule_change_words, side_name, situation, unknown_note, use_words)
+from .present import (by_term, clause_name, deciders, details, folded, folded_words, introduced, location,
+                      numbered_name, one_sided, outcome, renumbered_line, rule_change_words, side_name, situation,
+                      unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -322,7 +323,7 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
 def _list_items(result: DiffResult, drop: set[str]) -> tuple[list[str], list[str], list[str]]:
     """The items of the summary's three lists (rule changes, names, vocabulary), each one or more lines."""
     old, new = side_name(result.old), side_name(result.new)
-    rules = [f"- {code(clause_name(c))} ({c.kind}): {rule_change_words(c, code, escape)}" + _breaks(c.conformance)
+    rules = [f"- {numbered_name(c, code, lambda w: escape(w, inline=True))} ({c.kind}): {rule_change_words(c, code, escape)}" + _breaks(c.conformance)
              for c in result.changes if c.level == RULE_CHANGE]
     rules += [f"- {code(n.name)} ({escape(n.kind)}, changed by the vocabulary): {escape(n.behaviour.extent())}"
               + _breaks(n.conformance) for n in N.by_vocabulary(result.names)]
@@ -449,7 +450,7 @@ def _part(part: N.Part) -> str:
 
 def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = frozenset(),
             listed: set = frozenset()) -> list[str]:
-    out = [f"#### {change.kind}: {code(clause_name(change))}", ""]
+    out = [f"#### {change.kind}: {numbered_name(change, code, lambda w: escape(w, inline=True))}", ""]
     where = [f"{escape(old)}: {code(location(change.old_location))}" if change.old_location else None,
              f"{escape(new)}: {code(location(change.new_location))}" if change.new_location else None]
     out.append(" · ".join(w for w in where if w) + f" · fingerprint {code(change.fingerprint)}")

@@ -12,8 +12,8 @@ from .engine import Change, DiffResult
 from .behaviour import Behaviour, transition_lines
 from . import names as N
 from .conformance_impact import words as conformance_words
-from .present import (by_term, clause_name, details, folded, folded_words, introduced, location, one_sided, outcome,
-                      renumbered_line, side_name, situation, summary_line, unknown_note, use_words)
+from .present import (by_term, clause_name, details, folded, folded_words, introduced, location, numbered_name,
+                      one_sided, outcome, renumbered_line, side_name, situation, summary_line, unknown_note, use_words)
 from . import inside
 from .redline import DELETE, INSERT, Redline
 
@@ -85,7 +85,7 @@ def _painter(colour: bool):
 
 def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: set[Behaviour] = frozenset()) -> list[str]:
     where = printable(location(change.new_location or change.old_location))
-    out = [f"  {paint(BOLD, change.kind)}  {printable(clause_name(change))}  {paint(DIM, where)}"]
+    out = [f"  {paint(BOLD, change.kind)}  {printable(numbered_name(change))}  {paint(DIM, where)}"]
     plain: list[str] = [f"    ({note})" for note in details(change)]
     out.extend(map(printable, plain))
     shown = inside.view(change)

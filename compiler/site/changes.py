@@ -179,6 +179,15 @@ def by_vocabulary(report) -> str | None:
     return by_vocabulary_counts(report.names)
 
 
+def by_term(rows: list[tuple]) -> list[tuple[str, list[tuple]]]:
+    """The page's rows (change, anchor, effects) by term, in the diff's order (the document's,
+    ``compiler.numbers.term_key``); Jinja's groupby would sort them by term id."""
+    groups: dict[str, list[tuple]] = {}
+    for row in rows:
+        groups.setdefault(row[0].term, []).append(row)
+    return list(groups.items())
+
+
 def anchors(changes) -> list[str]:
     """One unique anchor per change: TERM--CLAUSE ('--' is never in a slug)."""
     seen: dict[str, int] = {}

@@ -18,7 +18,8 @@ from typing import Callable, Mapping
 import jinja2
 from markupsafe import Markup
 
-from ..model import Clause, Correction, Edition, Link, Rulebook, Table, Term
+from .. import numbers
+from ..model import Clause, Correction, Edition, Link, Rulebook, Section, Table, Term
 from ..sections import section_title
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
@@ -63,6 +64,23 @@ def section_id(key: str) -> str:
 
 def edition_anchor(edition_id: str) -> str:
     return f"edition_{edition_id}"
+
+
+#: A section of more clauses than this shows each numbered rule's subrules folded (a closed
+#: ``details`` under the rule, opened by a click or by a link to a clause in it): a comprehensive
+#: rules section of hundreds of subrules reads as its list of rules (issue 23).
+FOLD_OVER = 30
+
+#: How many characters of a numbered rule's text its entry in the page's table of contents shows.
+TOC_WORDS = 48
+
+
+def toc_title(clause: Clause) -> str:
+    """A numbered rule in the page's table of contents: its number as printed and its first words."""
+    text = " ".join(clause.text.split())
+    if len(text) > TOC_WORDS:
+        text = text[:TOC_WORDS].rsplit(" ", 1)[0] + "…"
+    return f"{clause.number} {text}"
 
 
 def letter(name: str) -> str:
@@ -143,6 +161,19 @@ class Renderer:
                                for row in table.rows),
                          None if table.otherwise is None else words(table.otherwise))
 
+    def number_anchors(self, term: Term) -> dict[str, str]:
+        """Clause id -> the anchor its printed number gives it on the page (``numbers.anchors``)."""
+        return numbers.anchors(term)
+
+    def groups(self, section: Section, fold: bool) -> list[tuple[numbers.Group, bool]]:
+        """The section's clauses by numbered rule, each group with whether its subrules fold: only in
+        a section of more than ``FOLD_OVER`` clauses, and only a rule with clauses under it."""
+        long = fold and len(section.clauses) > FOLD_OVER
+        return [(g, long and g.head is not None and len(g.clauses) > 1) for g in numbers.groups(section.clauses)]
+
+    def cited(self, number: str) -> str:
+        return numbers.cited(number)
+
     def mark(self, edition: Edition, term: Term, clause: Clause) -> lineage.ClauseMark | None:
         return self.marks[edition.id].get(term.id, {}).get(clause.id)
 
@@ -202,6 +233,11 @@ class Renderer:
         return [(number, c) for number, c in enumerate(self.book.corrections, 1)
                 if c.edition == edition.id and c.kind != "publish" and ref in c.changed]
 
+    def changed_number(self, correction: Correction, ref: str) -> str | None:
+        """The printed number of a clause a correction changed, as its edition has it now (None: none)."""
+        clause = self.book.edition_by_id[correction.edition].clause_by_ref.get(ref)
+        return numbers.cited(clause.number) if clause is not None and clause.number is not None else None
+
     def changed_target(self, correction: Correction, ref: str) -> str | None:
         """Where a ref that a correction changed is now in its edition (None if it is gone)."""
         edition = self.book.edition_by_id[correction.edition]
@@ -221,13 +257,13 @@ class Renderer:
         """
         macro = self.env.get_template("_macros.html").module.term_body
         if self.fragments is None:
-            return macro(self, edition, term, href, base_level, prefix)
+            return macro(self, edition, term, href, base_level, prefix, False)
         key = (spec.src_uri, edition.id, term.id, base_level, prefix, self.show_editor_notes)
         marks = self.marks[edition.id].get(term.id, {})
         held = self.fragments.get(key)
         if held is not None and held[0] is term and held[1] == marks:
             return held[2]
-        body = macro(self, edition, term, href, base_level, prefix)
+        body = macro(self, edition, term, href, base_level, prefix, False)
         self.fragments[key] = (term, marks, body)
         return body
 
@@ -242,7 +278,11 @@ class Renderer:
     def _term(self, spec: P.PageSpec, href: Href):
         edition = self.edition(spec.edition)
         term = edition.term_by_id[spec.term]
-        toc = [TocEntry(2, section_id(s.key), section_title(s)) for s in term.sections]
+        toc = []
+        for s in term.sections:
+            toc.append(TocEntry(2, section_id(s.key), section_title(s)))
+            # Each numbered rule (not its subrules) under its section: the way into a long section.
+            toc += [TocEntry(3, g.head.id, toc_title(g.head)) for g in numbers.groups(s.clauses) if g.head is not None]
         return "term.html", {"edition": edition, "term": term}, toc
 
     _edition_term = _term

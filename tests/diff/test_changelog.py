@@ -178,7 +178,7 @@ def test_the_notice_as_json_keeps_each_situation():
             "text": "Only a poisoned or paralyzed character can be the target of a cure.",
             "questions": ["Whether a cure may target the character: now says yes in more situations"],
             "played": [{"holds": ["paralyzed", "not poisoned"], "old": "no", "new": "yes"}],
-            "numbers": None}]}], "renumbered": []}
+            "numbers": None, "number": None}]}], "renumbered": []}
 
 
 def test_an_unknown_edition_is_named_with_the_editions():

@@ -101,7 +101,7 @@ def test_a_clause_renumbered_and_reworded_is_reworded_and_says_both():
         "renumbered: 1 clause (603.2f -> 603.2e); 1 also reworded",
         "",
         "triggered",
-        f"  reworded  triggered#only-if-it-occurs  {V3}:12:9",
+        f"  reworded  603.2e triggered#only-if-it-occurs  {V3}:12:9",
         "    (renumbered 603.2f -> 603.2e and reworded)",
     ]
     data = json.loads(diff("v2", "v3", "--format", "json").stdout)
@@ -112,7 +112,7 @@ def test_the_markdown_comment_gives_a_renumbered_and_reworded_clause_its_own_ent
     lines = diff("v2", "v3", "--format", "markdown").stdout.splitlines()
     assert "Renumbered: 1 clause (`603.2f` → `603.2e`); 1 also reworded" in lines
     assert "<br>_renumbered `603.2f` -&gt; `603.2e` and reworded_" in lines
-    assert "#### reworded: `triggered#only-if-it-occurs`" in lines
+    assert "#### reworded: 603.2e `triggered#only-if-it-occurs`" in lines
     assert not [line for line in lines if "same words" in line]  # its words changed: not folded
 
 
