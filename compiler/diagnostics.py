@@ -151,3 +151,23 @@ def write_utf8(text: str) -> None:
     sys.stdout.flush()
     buffer.write(text.encode("utf-8"))
     buffer.flush()
+
+
+def report(problems: list[Diagnostic]) -> None:
+    """Print every problem and a count to stderr, colour only on a terminal (the commands' and
+    ``rulebook serve``'s way of showing a failed check)."""
+    import os
+
+    import click
+
+    from .counts import counted
+
+    colour = sys.stderr.isatty() and "NO_COLOR" not in os.environ
+    for problem in problems:
+        text = str(problem)
+        if colour:
+            text = text.replace(": error: ", ": \x1b[1;31merror\x1b[0m: ", 1)
+        click.echo(text, err=True)
+    count = sum(p.severity == "error" for p in problems)
+    if count:
+        click.echo(f"{counted(count, 'problem')} found", err=True)

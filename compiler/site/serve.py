@@ -204,7 +204,7 @@ class Site:
         from mkdocs.exceptions import MkDocsException
 
         from ..build import check
-        from ..cli import report
+        from ..diagnostics import report
 
         assert self.server is not None
         start = time.monotonic()

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import click
 
-from .cli import ROOT_OPTION, default_root, load_or_exit, report
-from .counts import counted
-from .diagnostics import Diagnostic, printable
+from ..where import default_root
+from .common import ROOT_OPTION, load_or_exit, report
+from ..counts import counted
+from ..diagnostics import Diagnostic, printable
 
 CORRECTION_KINDS = ("transcription", "erratum")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -73,10 +74,10 @@ def correct(edition_id: str, reason: str, kind: str, date: str, root: Path | Non
 
 
 def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command: str) -> None:
-    from . import lock
-    from .build import CORRECTIONS_FILE
-    from .fileio import output_lock, write_text
-    from .review import edition_refs
+    from .. import lock
+    from ..build import CORRECTIONS_FILE
+    from ..fileio import output_lock, write_text
+    from ..review import edition_refs
 
     _check_reason(reason)
     with output_lock(root / lock.LOCK_FILE, command):
@@ -128,7 +129,7 @@ def _logged_already(book, edition_id: str, digest: str) -> bool:
 
 def _check_reason(reason: str) -> None:
     """A usage error unless ``reason`` is words the log can hold: checked before anything is written."""
-    from .yamlsource import control_character
+    from ..yamlsource import control_character
 
     if not reason.strip():
         raise click.BadParameter("give a reason in words", param_hint="'--reason'")
