@@ -23,7 +23,7 @@ model with the project's own code. An entry that does not validate (damaged,
 truncated, forged, of another layout) is never trusted: it reads as
 missing, the caller builds from the sources again, and the entry is rebuilt.
 A diff that still fails on what an entry held is run again from the sources
-(``compiler.diff.command``).
+(``compiler.commands.diff``).
 
 A cache that cannot be used (a full disk, a read-only folder or database, any
 other error of SQLite or the file system) is never discarded: the run goes on

@@ -1,6 +1,6 @@
 """``rulebook check`` as a function: build, logic checks and the lock, with what the cache proved before.
 
-Kept out of ``cli.py`` so that ``serve`` and other callers share it. See
+Kept out of the command layer (``compiler.commands.check``) so that ``serve`` and other callers share it. See
 compiler/proofs.py for what is cached and how it is keyed.
 """
 

@@ -6,7 +6,7 @@ decisions, sections), of every clause (text, printed number, reader notes,
 links and meaning), of every fact and constraint of the edition's own vocabulary, and
 one digest of the whole. ``rulebook check`` compares each
 published edition with its entry (``problems``); ``rulebook publish`` and
-``rulebook correct`` (``compiler.publish``) write entries. A rulebook without
+``rulebook correct`` (``compiler.commands.publish``) write entries. A rulebook without
 the file is not locked yet (a new project, or one that has not adopted the
 lock): its first ``rulebook publish`` creates it, and from then on every
 published edition must have its entry.

@@ -9,7 +9,7 @@ import click
 
 from ..diagnostics import printable
 from ..fileio import OutputError
-from ..starter import EDITION, TERM, compiler_source, links_inside, project_files, write_new
+from .. import starter  # through the module: tests replace starter.compiler_source
 
 
 @click.command("init")
@@ -19,8 +19,8 @@ def init(folder: Path, title: str | None) -> None:
     """Start a rulebook in DIR (default: here): one edition, one term, a site, hooks, CI, editor schemas."""
     if folder.exists() and not folder.is_dir():
         raise click.BadParameter(printable(f"'{folder}' is a file, not a folder"), param_hint="'[DIR]'")
-    files = project_files(title or folder.resolve().name or "Rulebook", compiler_source())
-    links = links_inside(folder, files)
+    files = starter.project_files(title or folder.resolve().name or "Rulebook", starter.compiler_source())
+    links = starter.links_inside(folder, files)
     if links:
         raise click.BadParameter(printable(
             f"{', '.join(repr(str(folder / rel)) for rel in links)} "
@@ -33,12 +33,12 @@ def init(folder: Path, title: str | None) -> None:
             "choose a new or empty folder"), param_hint="'[DIR]'")
     try:
         for rel, text in files.items():
-            write_new(folder / rel, text)
+            starter.write_new(folder / rel, text)
     except OutputError as exc:
         click.echo(f"rulebook: error: {printable(str(exc))}", err=True)
         raise SystemExit(1) from None
     here = "" if folder == Path(".") else f"cd {printable(str(folder))} && "
-    click.echo(f"Started a rulebook in {printable(str(folder))}/: rulebook/ (edition {EDITION}, term '{TERM}'), "
+    click.echo(f"Started a rulebook in {printable(str(folder))}/: rulebook/ (edition {starter.EDITION}, term '{starter.TERM}'), "
                "mkdocs.yml, .pre-commit-config.yaml, .github/workflows/ (rulebook.yml, rulebook-comment.yml), "
                ".vscode/, .schemas/.\n"
                f"Next: {here}rulebook check && rulebook build")
