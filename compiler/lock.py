@@ -160,9 +160,9 @@ class Lock:
         """Where the file gives an edition's entry: read again with positions, as only an error needs it."""
         from .yamlsource import load
 
-        doc, _ = load(self.path, _shown(self.path))
+        doc, _ = load(self.path, shown_path(self.path))
         if doc is None or not isinstance(doc.data, dict) or not isinstance(doc.data.get("editions"), dict):
-            return Location(_shown(self.path))
+            return Location(shown_path(self.path))
         return doc.key_at(("editions", edition_id))
 
 
@@ -197,7 +197,7 @@ def _lock_data(data: Any) -> bool:
 def _located_problems(path: Path) -> tuple[Lock | None, list[Diagnostic]]:
     from .yamlsource import load
 
-    doc, problems = load(path, _shown(path))
+    doc, problems = load(path, shown_path(path))
     if doc is None:
         return None, problems
     data = doc.data
@@ -222,7 +222,7 @@ def _well_formed(eid: Any, entry: Any) -> bool:
             and all(digests(entry["vocabulary"].get(kind)) for kind in _VOCABULARY_KINDS))
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
     import os
 
     try:
