@@ -268,7 +268,8 @@ class Builder:
         if doc is None:
             return None
         if not isinstance(doc.data, dict):
-            self.error(doc.at(), f"the file must hold a mapping of keys to values, not {schema.describe_value(doc.data)}")
+            self.error(doc.at(),
+                       f"the file must hold a mapping of keys to values, not {schema.describe_value(doc.data)}")
             return None
         if kind == "term" and overlay.is_patch(doc.data):
             kind = "term-patch"

@@ -38,7 +38,8 @@ def init(folder: Path, title: str | None) -> None:
         click.echo(f"rulebook: error: {printable(str(exc))}", err=True)
         raise SystemExit(1) from None
     here = "" if folder == Path(".") else f"cd {printable(str(folder))} && "
-    click.echo(f"Started a rulebook in {printable(str(folder))}/: rulebook/ (edition {starter.EDITION}, term '{starter.TERM}'), "
+    click.echo(f"Started a rulebook in {printable(str(folder))}/: rulebook/ "
+               f"(edition {starter.EDITION}, term '{starter.TERM}'), "
                "mkdocs.yml, .pre-commit-config.yaml, .github/workflows/ (rulebook.yml, rulebook-comment.yml), "
                ".vscode/, .schemas/.\n"
                f"Next: {here}rulebook check && rulebook build")

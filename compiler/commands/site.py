@@ -147,7 +147,11 @@ def serve(root: Path | None, dev_addr: str) -> None:
     require_site_extra("serve")
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from ..build import remembering
-    from ..site.serve import serve as serve_site
+    from ..site.serve import ServeError, serve as serve_site
 
     with remembering(), config_file(root) as (path, rulebook):  # rebuilds read again only the files changed
-        serve_site(path, rulebook, dev_addr)
+        try:
+            serve_site(path, rulebook, dev_addr)
+        except ServeError as exc:
+            click.echo(str(exc), err=True)
+            sys.exit(1)
