@@ -251,6 +251,13 @@ def test_the_reader_sees_a_cycle_it_is_shown():
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
+def test_the_map_of_the_package_has_a_line_for_every_module():
+    """docs/architecture.md says what each module owns: a module added or moved is added there too."""
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert [rel for rel in (p.relative_to(PACKAGE).as_posix() for p in MODULES.values())
+            if not rel.endswith("__init__.py") and f"`{rel}`" not in text] == []
+
+
 @pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "compiler.__main__"))
 def test_every_module_imports_on_its_own(module):
     """Each module imports first in a fresh interpreter (a cycle shows up here as an ImportError)."""

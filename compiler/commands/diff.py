@@ -1,4 +1,4 @@
-"""The ``rulebook diff`` and ``rulebook history`` commands.
+"""The ``rulebook diff``, ``rulebook history`` and ``rulebook changelog`` commands.
 
 Back-end modules (the diff engine, deepdiff) are imported inside the commands,
 so that ``rulebook --help`` stays quick.
