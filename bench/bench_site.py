@@ -76,7 +76,7 @@ def write_baseline(rulebook: Path, folder: Path) -> int:
     """The site's pages as plain Markdown files plus an mkdocs.yml; returns the page count."""
     from compiler.build import load_rulebook
     from compiler.site import pages as P
-    from compiler.site.command import default_config
+    from compiler.site.config import default_config
     from compiler.site.plugin import navigation, page_meta
     from compiler.site.render import SITE_DIR, Renderer
     from compiler.site.changes import provider

@@ -48,8 +48,8 @@ def load_rulebook(root: Path | str) -> Rulebook:
 
     The build alone: the published editions are compared with ``rulebook.lock`` by ``check``,
     which the commands call."""
-    with _cyclic_gc_paused(), suggestion_budget():
-        return _Builder(Path(root)).build()
+    with cyclic_gc_paused(), suggestion_budget():
+        return Builder(Path(root)).build()
 
 
 # Files read and validated by earlier loads in this process, while ``remembering`` lasts:
@@ -73,6 +73,11 @@ def remembering() -> Iterator[None]:
         _remembering = False
         _REMEMBERED.clear()
         _forget_models()
+
+
+def is_remembering() -> bool:
+    """Whether loads now run inside ``remembering()`` (``rulebook serve``)."""
+    return _remembering
 
 
 # What loads in ``remembering`` keep besides the files, so that a load after a one-clause edit builds
@@ -153,7 +158,7 @@ def file_stamp(path: Path) -> tuple[int, int] | None:
 
 
 @contextmanager
-def _cyclic_gc_paused():
+def cyclic_gc_paused():
     """Pause the cyclic garbage collector while the model is built.
 
     Loading allocates hundreds of thousands of long-lived objects and no cycles
@@ -202,7 +207,7 @@ def collector_skips_loads() -> Iterator[None]:
         gc.unfreeze()
 
 
-class _Builder:
+class Builder:
     def __init__(self, root: Path):
         self.root = root
         self.problems: list[Diagnostic] = []
@@ -263,7 +268,8 @@ class _Builder:
         if doc is None:
             return None
         if not isinstance(doc.data, dict):
-            self.error(doc.at(), f"the file must hold a mapping of keys to values, not {schema._describe(doc.data)}")
+            self.error(doc.at(),
+                       f"the file must hold a mapping of keys to values, not {schema.describe_value(doc.data)}")
             return None
         if kind == "term" and overlay.is_patch(doc.data):
             kind = "term-patch"
@@ -505,7 +511,7 @@ class _Builder:
         data = doc.data
         term_id = data.get("id")
         # An id that is not a slug is reported by the schema; never suggest it as a file name.
-        if isinstance(term_id, str) and term_id != stem and schema._pattern(schema.SLUG).fullmatch(term_id):
+        if isinstance(term_id, str) and term_id != stem and schema.compiled_pattern(schema.SLUG).fullmatch(term_id):
             self.error(doc.at(("id",)), f"term id '{term_id}' does not match the file name '{stem}.yaml'",
                        f"rename the file to '{term_id}.yaml'")
         if data.get("withdrawn"):

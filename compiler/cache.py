@@ -10,7 +10,7 @@ that serves a rulebook says that these very files, lock included, passed it; for
 - the rulebook without its terms (titles, editions, each edition's vocabulary);
 - per edition, each term's id, content hash, file and stored model;
 - per stored term, the names it defines, declares and gives rules for, and who
-  uses which name (``compiler.diff.impact``), as rows that can be looked up
+  uses which name (``compiler.uses``), as rows that can be looked up
   without reading the rest.
 
 A term's model is stored once per content (its file's hash and its edition),
@@ -23,7 +23,7 @@ model with the project's own code. An entry that does not validate (damaged,
 truncated, forged, of another layout) is never trusted: it reads as
 missing, the caller builds from the sources again, and the entry is rebuilt.
 A diff that still fails on what an entry held is run again from the sources
-(``compiler.diff.command``).
+(``compiler.commands.diff``).
 
 A cache that cannot be used (a full disk, a read-only folder or database, any
 other error of SQLite or the file system) is never discarded: the run goes on
@@ -169,7 +169,7 @@ def fingerprint(root: Path | str, known: "Fingerprint | None" = None) -> Fingerp
         if held is not None and held[0] == stat.st_size and held[1] == stat.st_mtime_ns < before:
             digest = held[2]
         else:
-            digest = _sha(path)
+            digest = file_sha(path)
             hashed += 1
         stats[rel] = [stat.st_size, stat.st_mtime_ns, digest]
         return digest
@@ -228,7 +228,7 @@ def _entries(folder) -> list[os.DirEntry]:
         return sorted(it, key=lambda e: e.name)
 
 
-def _sha(path) -> str:
+def file_sha(path) -> str:
     with open(path, "rb") as fh:
         return hashlib.sha256(fh.read()).hexdigest()
 
@@ -586,7 +586,7 @@ class Cache:
     def _store_terms(self, entries: list["_Entry"]) -> None:
         """Each term's entry, names and uses, unless stored before (and not damaged: a store is where
         damage is mended)."""
-        from .diff.impact import uses_index
+        from .uses import uses_index
 
         known, damaged = set(), []
         for key, data, checksum in self.db.execute(

@@ -1,6 +1,6 @@
 """``rulebook check`` as a function: build, logic checks and the lock, with what the cache proved before.
 
-Kept out of ``cli.py`` so that ``serve`` and other callers share it. See
+Kept out of the command layer (``compiler.commands.check``) so that ``serve`` and other callers share it. See
 compiler/proofs.py for what is cached and how it is keyed.
 """
 
@@ -69,12 +69,12 @@ def _check_again(root: Path, cache, fp, key: str) -> Checked:
     base_at = top.get("base") if type(top) is dict else None
     base_text = cache.proofs([base_at]).get(base_at) if type(base_at) is str else None
     if base_text is not None and base_key(base_text) == base_at:
-        from .build import _cyclic_gc_paused
+        from .build import cyclic_gc_paused
 
         # The record is a million small lists and no cycles: decoded and freed while the cyclic
         # collector is paused, it is never scanned (a collection in the midst of it, or of the young
         # objects it left, rescanned a large heap: up to seconds, bench_recheck.py).
-        with _cyclic_gc_paused():
+        with cyclic_gc_paused():
             outcome = incremental(root, fp, _json(base_text), top, proofs)
             if outcome is not None:
                 checked = _keep(root, cache, fp, key, proofs, outcome, top_at, base_at)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Union
 
 from .diagnostics import Diagnostic, Location, did_you_mean
-from .schema import IDENT, _pattern
+from .schema import IDENT, compiled_pattern
 from .yamlsource import Document
 
 State = Mapping[str, Union[bool, str]]
@@ -97,7 +97,7 @@ def admitted(order: tuple[str, ...], op: str, bound: str) -> tuple[str, ...]:
     return order[i:]
 
 
-def _holds(op: str, i: int, j: int) -> bool:
+def order_holds(op: str, i: int, j: int) -> bool:
     """``op`` between two positions in one order."""
     if op == "before":
         return i < j
@@ -127,7 +127,7 @@ def parse(doc: Document, path: tuple, value: Any, out: list[Diagnostic], _depth:
     if isinstance(value, bool):
         return Const(value, loc)
     if isinstance(value, str):
-        if not _pattern(IDENT).fullmatch(value):
+        if not compiled_pattern(IDENT).fullmatch(value):
             out.append(Diagnostic(loc, f"{value!r} is not a fact or predicate name",
                                   "names use lowercase letters, digits and underscores"))
             return None
@@ -443,7 +443,7 @@ def _compile_comparison(node: Cmp, orders: Mapping[str, tuple[str, ...]]) -> Com
         return lambda s: s[fact] in values
     position = {v: i for i, v in enumerate(order)}
     other, op = node.bound, node.op
-    return lambda s: s[fact] in position and s[other] in position and _holds(op, position[s[fact]],
+    return lambda s: s[fact] in position and s[other] in position and order_holds(op, position[s[fact]],
                                                                                 position[s[other]])
 
 

@@ -50,11 +50,11 @@ class RulebookError(Exception):
     """Raised with every problem found, never just the first."""
 
     def __init__(self, diagnostics: Iterable[Diagnostic]):
-        self.diagnostics = sorted(set(diagnostics), key=_sort_key)
+        self.diagnostics = sorted(set(diagnostics), key=sort_key)
         super().__init__("\n".join(map(str, self.diagnostics)))
 
 
-def _sort_key(d: Diagnostic):
+def sort_key(d: Diagnostic):
     return (d.location.path, d.location.line, d.location.col, d.message)
 
 
@@ -63,29 +63,29 @@ def _sort_key(d: Diagnostic):
 # suggestion_budget) suggestions stop, and the problems are reported without
 # hints, once this many comparisons are spent (a second or two at worst).
 SUGGESTION_BUDGET = 20_000
-_suggestions_left: ContextVar[int | None] = ContextVar("suggestions_left", default=None)
+suggestions_left: ContextVar[int | None] = ContextVar("suggestions_left", default=None)
 
 
 @contextmanager
 def suggestion_budget(comparisons: int = SUGGESTION_BUDGET) -> Iterator[None]:
     """Bound the comparisons that closest() makes in this block (deterministically)."""
-    token = _suggestions_left.set(comparisons)
+    token = suggestions_left.set(comparisons)
     try:
         yield
     finally:
-        _suggestions_left.reset(token)
+        suggestions_left.reset(token)
 
 
 def closest(name: str, candidates: Iterable[str]) -> str | None:
     """The candidate nearest to a misspelt name, if any is near enough (and within budget)."""
-    left = _suggestions_left.get()
+    left = suggestions_left.get()
     if left is None:  # outside check (diff's editions, history's terms): each suggestion bounded alike
         left = SUGGESTION_BUDGET
     elif left <= 0:
         return None  # spent: not even the candidates are gathered again
     pool = sorted(set(candidates))
-    if _suggestions_left.get() is not None:
-        _suggestions_left.set(max(left - len(pool), 0))
+    if suggestions_left.get() is not None:
+        suggestions_left.set(max(left - len(pool), 0))
     if left < len(pool):
         return None
     matches = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
@@ -151,3 +151,23 @@ def write_utf8(text: str) -> None:
     sys.stdout.flush()
     buffer.write(text.encode("utf-8"))
     buffer.flush()
+
+
+def report(problems: list[Diagnostic]) -> None:
+    """Print every problem and a count to stderr, colour only on a terminal (the commands' and
+    ``rulebook serve``'s way of showing a failed check)."""
+    import os
+
+    import click
+
+    from .counts import counted
+
+    colour = sys.stderr.isatty() and "NO_COLOR" not in os.environ
+    for problem in problems:
+        text = str(problem)
+        if colour:
+            text = text.replace(": error: ", ": \x1b[1;31merror\x1b[0m: ", 1)
+        click.echo(text, err=True)
+    count = sum(p.severity == "error" for p in problems)
+    if count:
+        click.echo(f"{counted(count, 'problem')} found", err=True)

@@ -17,8 +17,13 @@ import json
 from typing import Any, Iterator
 
 from .conditions import to_json as cond_json
-from .model import Clause, Dated, Decision, Edition, Fact, Link, Rule, Rulebook, Table, Term
+from .jsonform import decision_json, dumps, rule_json, table_json
+from .model import Clause, Dated, Edition, Fact, Link, Rulebook, Term
 from .sections import section_title
+
+__all__ = ["FORMAT", "clause_json", "clause_records", "decision_json", "dumps", "edition_json",
+           "edition_meta_json", "fact_json", "jsonl", "jsonl_line", "permalink", "rule_json", "table_json",
+           "term_json"]  # decision_json, dumps, rule_json, table_json: from compiler.jsonform
 
 FORMAT = "rulebook-export/1"
 
@@ -86,16 +91,6 @@ def term_json(term: Term) -> dict[str, Any]:
     }
 
 
-def decision_json(d: Decision) -> dict[str, Any]:
-    return {
-        "name": d.name,
-        "type": d.type,
-        "values": list(d.values),
-        "meaning": d.meaning,
-        "given": cond_json(d.given) if d.given is not None else None,
-    }
-
-
 def clause_json(c: Clause) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": c.id,
@@ -122,38 +117,6 @@ def clause_json(c: Clause) -> dict[str, Any]:
     if c.rules_checked is not None:  # editor data, only where recorded (compiler.rules_checked)
         out["rules_checked"] = c.rules_checked
     return out
-
-
-def table_json(t: Table) -> dict[str, Any]:
-    """A table in the form it is written: one key and lists of its values, or a list of keys and
-    rows that map each to its values; ``otherwise`` only where given (older exports keep their bytes)."""
-    if t.several:
-        out: dict[str, Any] = {"decision": t.decision, "key": list(t.facts),
-                               "rows": [{"keys": {f: list(c) for f, c in zip(t.facts, r.cells)}, "value": r.value}
-                                        for r in t.rows]}
-    else:
-        out = {"decision": t.decision, "key": t.key,
-               "rows": [{"keys": list(r.keys), "value": r.value} for r in t.rows]}
-    if t.otherwise is not None:
-        out["otherwise"] = t.otherwise
-    return out
-
-
-def rule_json(r: Rule) -> dict[str, Any]:
-    out: dict[str, Any] = {"decision": r.decision, "id": r.id, "kind": r.kind,
-                           "when": cond_json(r.when) if r.when is not None else None}
-    if r.kind == "value":
-        out["value"] = r.value
-    else:
-        out[r.kind] = cond_json(r.test)
-    out["exception_to"] = list(r.exception_to)
-    out["notes"] = r.notes
-    return out
-
-
-def dumps(data: Any) -> str:
-    """Deterministic JSON text, ending in a newline."""
-    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
 def permalink(base_url: str, term_id: str, clause_id: str | None = None) -> str:

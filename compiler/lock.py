@@ -6,7 +6,7 @@ decisions, sections), of every clause (text, printed number, reader notes,
 links and meaning), of every fact and constraint of the edition's own vocabulary, and
 one digest of the whole. ``rulebook check`` compares each
 published edition with its entry (``problems``); ``rulebook publish`` and
-``rulebook correct`` (``compiler.publish``) write entries. A rulebook without
+``rulebook correct`` (``compiler.commands.publish``) write entries. A rulebook without
 the file is not locked yet (a new project, or one that has not adopted the
 lock): its first ``rulebook publish`` creates it, and from then on every
 published edition must have its entry.
@@ -160,9 +160,9 @@ class Lock:
         """Where the file gives an edition's entry: read again with positions, as only an error needs it."""
         from .yamlsource import load
 
-        doc, _ = load(self.path, _shown(self.path))
+        doc, _ = load(self.path, shown_path(self.path))
         if doc is None or not isinstance(doc.data, dict) or not isinstance(doc.data.get("editions"), dict):
-            return Location(_shown(self.path))
+            return Location(shown_path(self.path))
         return doc.key_at(("editions", edition_id))
 
 
@@ -197,7 +197,7 @@ def _lock_data(data: Any) -> bool:
 def _located_problems(path: Path) -> tuple[Lock | None, list[Diagnostic]]:
     from .yamlsource import load
 
-    doc, problems = load(path, _shown(path))
+    doc, problems = load(path, shown_path(path))
     if doc is None:
         return None, problems
     data = doc.data
@@ -222,7 +222,7 @@ def _well_formed(eid: Any, entry: Any) -> bool:
             and all(digests(entry["vocabulary"].get(kind)) for kind in _VOCABULARY_KINDS))
 
 
-def _shown(path: Path) -> str:
+def shown_path(path: Path) -> str:
     import os
 
     try:

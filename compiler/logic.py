@@ -42,7 +42,7 @@ def logic_problems(book: Rulebook, proofs: "Proofs | None" = None, groups: list 
     cores: dict = {}  # one BDD manager per vocabulary: decisions over it share its diagrams
     todo: list[tuple[Edition, Edition, DecisionModel, object]] = []
     for edition in book.editions:
-        token = tokens.setdefault(_predicates_key(edition), len(tokens))
+        token = tokens.setdefault(predicates_key(edition), len(tokens))
         vocabulary = vocabularies.setdefault(edition.vocabulary, len(vocabularies))
         conditions = {n: p.condition for n, p in edition.predicates.items()}
         for name in progress.track(sorted(edition.decisions), "decisions"):
@@ -94,7 +94,7 @@ def _reachable(edition: Edition, name: str, conditions: Mapping[str, Condition])
     return found
 
 
-def _predicates_key(edition: Edition) -> tuple:
+def predicates_key(edition: Edition) -> tuple:
     """The edition's predicate definitions, compared once per edition.
 
     Decisions' keys hold a small token for it instead, so that building and

@@ -37,13 +37,13 @@ if TYPE_CHECKING:
 _FIELDS = 7  # path, line, col, severity, code, message, hint
 
 
-def _row(d: Diagnostic) -> list:
+def diagnostic_row(d: Diagnostic) -> list:
     loc = d.location
     return [loc.path, loc.line, loc.col, d.severity, d.code, d.message, d.hint]
 
 
 def encode(problems: list[Diagnostic]) -> str:
-    return json.dumps([_row(d) for d in problems], ensure_ascii=True, separators=(",", ":"))
+    return json.dumps([diagnostic_row(d) for d in problems], ensure_ascii=True, separators=(",", ":"))
 
 
 def decode(text: str) -> list[Diagnostic] | None:

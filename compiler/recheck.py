@@ -98,9 +98,9 @@ def base_key(text: str) -> str:
 
 
 def _rows(problems: list[Diagnostic]) -> list:
-    from .proofs import _row
+    from .proofs import diagnostic_row
 
-    return [_row(d) for d in problems]
+    return [diagnostic_row(d) for d in problems]
 
 
 def _problems(rows: Any) -> list[Diagnostic]:
@@ -131,8 +131,8 @@ def _rel(root: Path, path: Path) -> str | None:
 
 def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
     """What ``check`` finds, exactly as build.check + logic + lock do; with ``record``, the state too."""
-    from .build import _Builder, _cyclic_gc_paused
-    from .diagnostics import RulebookError, _suggestions_left, suggestion_budget
+    from .build import Builder, cyclic_gc_paused
+    from .diagnostics import RulebookError, suggestions_left, suggestion_budget
     from .lock import problems as lock_problems
     from .logic import logic_problems
     from .proofs import summary_line
@@ -141,14 +141,14 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
 
     # while serve remembers files (build.remembering), a load reuses unchanged files' terms without
     # building them again: what each file gives cannot be noted, so nothing is recorded
-    record = record and not build._remembering
-    builder = _recording(root) if record else _Builder(root)
-    with _cyclic_gc_paused(), suggestion_budget():
+    record = record and not build.is_remembering()
+    builder = _recording(root) if record else Builder(root)
+    with cyclic_gc_paused(), suggestion_budget():
         try:
             book, problems = builder.build(), []
         except RulebookError as exc:
             book, problems = None, exc.diagnostics
-        left = _suggestions_left.get()
+        left = suggestions_left.get()
     sources = sorted(builder.sources) if all(builder.sources.values()) else None
     if book is None:
         state = builder.state(None, [], [], None, left) if record else None
@@ -163,9 +163,9 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
 
 def _recording(root: Path):
     """A build that notes which file each problem comes from, and each term's interface."""
-    from .build import _Builder
+    from .build import Builder
 
-    class Recording(_Builder):
+    class Recording(Builder):
         def __init__(self, root: Path):
             super().__init__(root)
             self.own: dict[str, list[int]] = {}  # a file (root-relative) -> indexes of its own problems
@@ -263,11 +263,11 @@ def _recording(root: Path):
 def _tokens(book: "Rulebook") -> dict:
     """Per edition, what the logic checks compare of it besides a decision's rules (logic.logic_problems):
     its predicates and its vocabulary, each as a number."""
-    from .logic import _predicates_key
+    from .logic import predicates_key
 
     tokens: dict = {}
     vocabularies: dict = {}
-    return {e.id: [tokens.setdefault(_predicates_key(e), len(tokens)),
+    return {e.id: [tokens.setdefault(predicates_key(e), len(tokens)),
                    vocabularies.setdefault(e.vocabulary, len(vocabularies))] for e in book.editions}
 
 
@@ -337,7 +337,7 @@ def incremental(root: Path, fp: "Fingerprint", base: Any, top: Any, proofs: "Pro
 
 class _Incremental:
     def __init__(self, root: Path, fp: "Fingerprint", base: Any, top: Any, proofs: "Proofs"):
-        from .build import _Builder
+        from .build import Builder
 
         if (type(base) is not dict or type(top) is not dict or base.get("format") != FORMAT
                 or top.get("format") != FORMAT or not base.get("normal") or base.get("global")):
@@ -346,13 +346,13 @@ class _Incremental:
         if set(shas) != set(fp.files):
             raise _Stale("files added or removed")
         self.root, self.fp, self.base, self.top, self.proofs = root, fp, base, top, proofs
-        self.builder = _Builder(root)
+        self.builder = Builder(root)
         self.changed = sorted(rel for rel, sha in fp.files.items() if shas[rel] != sha)
         self.terms: dict[str, Any] = {}  # a term file -> the term built from it now
         self._indexes: dict[str, tuple] = {}
 
     def run(self) -> Outcome | None:
-        from .diagnostics import SUGGESTION_BUDGET, _sort_key, _suggestions_left, suggestion_budget
+        from .diagnostics import SUGGESTION_BUDGET, sort_key, suggestions_left, suggestion_budget
 
         base, top = self.base, self.top
         if not self.changed or lock_digest(self.root) != base["lock"]:
@@ -385,7 +385,7 @@ class _Incremental:
                 own.pop(rel, None)
                 if found:
                     own[rel] = found
-            left = _suggestions_left.get()
+            left = suggestions_left.get()
         used = top["budget_used"]
         if type(used) is not int or left is None or used + (SUGGESTION_BUDGET - left) > SUGGESTION_BUDGET:
             raise _Stale("suggestions")
@@ -397,7 +397,7 @@ class _Incremental:
         if problems:
             # a build with problems has no logic: what it was is not known from here on
             new.update(logic=None, summary=None, lock_problems=[])
-            return Outcome(sorted(set(problems), key=_sort_key), None, {"base": base, "top": new}, len(self.changed),
+            return Outcome(sorted(set(problems), key=sort_key), None, {"base": base, "top": new}, len(self.changed),
                            sources=sources)
         if top["logic"] is None or type(top["summary"]) is not str:
             raise _Stale("no logic recorded")
@@ -426,10 +426,10 @@ class _Incremental:
 
     def _same(self, rel: str) -> None:
         """A file read now holds what the fingerprint hashed (else what was read is not what is kept)."""
-        from .cache import _sha
+        from .cache import file_sha
 
         try:
-            same = _sha(self.root / rel) == self.fp.files.get(rel)
+            same = file_sha(self.root / rel) == self.fp.files.get(rel)
         except OSError:
             same = False
         if not same:

@@ -58,7 +58,7 @@ class Record:
 
         held, _ = L.read(book.root)
         entries = dict(held.entries) if held is not None and held.present else None
-        where = Location(L._shown(held.path)) if held is not None and held.path is not None else None
+        where = Location(L.shown_path(held.path)) if held is not None and held.path is not None else None
         return cls(tuple(EditionMeta.of(e) for e in book.editions), entries, book.corrections,
                    content if content is not None else content_digests(book), where)
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import hashlib
 
+from .words import normal_words  # the diff's own notion of a word (compiler.words)
+
 #: Hex digits of the record: enough that words read once are not mistaken for others.
 DIGITS = 12
 
@@ -20,6 +22,4 @@ DIGITS = 12
 def words_digest(text: str) -> str:
     """The first ``DIGITS`` hex digits of the SHA-256 of the text's words, case and typography
     folded, joined by one space (UTF-8): punctuation and case change no record, a word does."""
-    from .diff.classify import normal_words  # the diff's own notion of a word; imported where used
-
     return hashlib.sha256(" ".join(normal_words(text)).encode("utf-8")).hexdigest()[:DIGITS]

@@ -854,7 +854,7 @@ _TYPE_NAMES = {"object": "a mapping", "array": "a list", "string": "a string",
                "boolean": "true or false", "integer": "a whole number", "null": "null"}
 
 
-def _describe(value: Any) -> str:
+def describe_value(value: Any) -> str:
     for name, test in _TYPES.items():
         if test(value):
             return _TYPE_NAMES[name]
@@ -862,7 +862,7 @@ def _describe(value: Any) -> str:
 
 
 @lru_cache(maxsize=None)
-def _pattern(p: str) -> re.Pattern:
+def compiled_pattern(p: str) -> re.Pattern:
     """A pattern of the schema; use it with ``fullmatch``: in Python '$' also
     matches before a final line break, so "5.0.0\n" would pass ``match``."""
     return re.compile(p)
@@ -893,13 +893,13 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
     if types and not (_TYPES[types](value) if isinstance(types, str) else any(_TYPES[t](value) for t in types)):
         types = [types] if isinstance(types, str) else types
         wanted = " or ".join(_TYPE_NAMES[t] for t in types)
-        out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} must be {wanted}, not {_describe(value)}",
+        out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} must be {wanted}, not {describe_value(value)}",
                               _type_hint(types, value)))
         return
     if isinstance(value, str):
         if "minLength" in schema and len(value) < schema["minLength"]:
             out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} must not be empty"))
-        if "pattern" in schema and not _pattern(schema["pattern"]).fullmatch(value):
+        if "pattern" in schema and not compiled_pattern(schema["pattern"]).fullmatch(value):
             out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} cannot be {value!r}",
                                   _pattern_hint(schema["pattern"])))
     elif isinstance(value, dict):

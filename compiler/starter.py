@@ -1,4 +1,4 @@
-"""``rulebook init [DIR]``: a small working rulebook project to start from.
+"""The starter project of ``rulebook init [DIR]`` (``compiler.commands.init``): a small rulebook.
 
 It writes a rulebook (rulebook.yaml, vocabulary.yaml, one edition with one
 term that has one rule), the mkdocs.yml that builds its site, a pre-commit
@@ -26,8 +26,6 @@ import tempfile
 from pathlib import Path, PurePosixPath
 from typing import Iterable
 from urllib.parse import unquote, urlparse
-
-import click
 
 from .fileio import OutputError
 
@@ -375,37 +373,3 @@ def write_new(path: Path, text: str) -> None:
         raise OutputError(path, exc.strerror or str(exc)) from None
     finally:
         Path(tmp).unlink(missing_ok=True)
-
-
-@click.command("init")
-@click.argument("folder", metavar="[DIR]", required=False, default=".", type=click.Path(path_type=Path))
-@click.option("--title", default=None, help="The rulebook's title (default: the folder's name).")
-def init(folder: Path, title: str | None) -> None:
-    """Start a rulebook in DIR (default: here): one edition, one term, a site, hooks, CI, editor schemas."""
-    from .diagnostics import printable
-
-    if folder.exists() and not folder.is_dir():
-        raise click.BadParameter(printable(f"'{folder}' is a file, not a folder"), param_hint="'[DIR]'")
-    files = project_files(title or folder.resolve().name or "Rulebook", compiler_source())
-    links = links_inside(folder, files)
-    if links:
-        raise click.BadParameter(printable(
-            f"{', '.join(repr(str(folder / rel)) for rel in links)} "
-            f"{'is a symbolic link' if len(links) == 1 else 'are symbolic links'}; init writes only inside "
-            f"'{folder}' and wrote nothing: remove the link or choose another folder"), param_hint="'[DIR]'")
-    taken = [rel for rel in files if os.path.lexists(folder / rel)]
-    if taken:
-        raise click.BadParameter(printable(
-            f"'{folder}' already holds {', '.join(taken)}; init writes only new files and wrote none: "
-            "choose a new or empty folder"), param_hint="'[DIR]'")
-    try:
-        for rel, text in files.items():
-            write_new(folder / rel, text)
-    except OutputError as exc:
-        click.echo(f"rulebook: error: {printable(str(exc))}", err=True)
-        raise SystemExit(1) from None
-    here = "" if folder == Path(".") else f"cd {printable(str(folder))} && "
-    click.echo(f"Started a rulebook in {printable(str(folder))}/: rulebook/ (edition {EDITION}, term '{TERM}'), "
-               "mkdocs.yml, .pre-commit-config.yaml, .github/workflows/ (rulebook.yml, rulebook-comment.yml), "
-               ".vscode/, .schemas/.\n"
-               f"Next: {here}rulebook check && rulebook build")

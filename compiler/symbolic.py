@@ -27,7 +27,7 @@ import copy
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from .conditions import All, Any_, Cmp, Condition, Const, Not, Ref, admitted, _holds
+from .conditions import All, Any_, Cmp, Condition, Const, Not, Ref, admitted, order_holds
 from .model import Answer
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ class Core:
         out = self.false
         for i, a in enumerate(order):
             for j, b in enumerate(order):
-                if _holds(node.op, i, j):
+                if order_holds(node.op, i, j):
                     out |= self.eq(node.fact, a) & self.eq(node.bound, b)
         return out
 

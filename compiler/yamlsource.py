@@ -32,7 +32,7 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_NODES = 1_000_000
 MAX_DEPTH = 100  # lists and mappings inside each other; conditions need far less
 MAX_STRING = 100_000
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def control_character(text: str) -> str | None:
@@ -41,7 +41,7 @@ def control_character(text: str) -> str | None:
     For text a command writes into a source (a reason in the corrections log): the next
     check would refuse it.
     """
-    bad = _CONTROL.search(text)
+    bad = CONTROL_CHARACTERS.search(text)
     return bad.group() if bad else None
 
 Path_ = tuple  # a path into a document: keys and list indexes
@@ -458,7 +458,7 @@ class _Builder:
                         "split it into several clauses")
             return ""
         if tag == _STR or tag == _TIMESTAMP:
-            bad = _CONTROL.search(text)
+            bad = CONTROL_CHARACTERS.search(text)
             if bad:
                 # rule text lands in terminals too: an escape sequence there would be code
                 self._error(node.start_mark, f"control character U+{ord(bad.group()):04X} is not allowed in text",

@@ -68,16 +68,16 @@ def _two_terms(tmp_path: Path) -> Path:
 
 
 def _counting(monkeypatch, name: str) -> list[str]:
-    """Record the term id each call of ``_Builder.<name>`` is for."""
+    """Record the term id each call of ``Builder.<name>`` is for."""
     calls: list[str] = []
-    real = getattr(build._Builder, name)
+    real = getattr(build.Builder, name)
 
     def counted(self, *args):
         first = args[0] if name == "_term" else args[1]
         calls.append(first.data["id"] if name == "_term" else first.id)
         return real(self, *args)
 
-    monkeypatch.setattr(build._Builder, name, counted)
+    monkeypatch.setattr(build.Builder, name, counted)
     return calls
 
 

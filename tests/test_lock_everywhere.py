@@ -195,7 +195,7 @@ def test_the_mkdocs_plugin_refuses(book, caplog):
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
 
-    from compiler.site.command import default_config
+    from compiler.site.config import default_config
 
     Path("mkdocs.yml").write_text(default_config(book, "Frozen"), encoding="utf-8")
     edit_published(book)

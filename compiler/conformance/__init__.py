@@ -4,5 +4,6 @@
 ``suite`` writes them as ``cases.json`` and a pytest module and reads them back;
 ``engines`` loads engines (Python objects or JSON-lines subprocesses);
 ``runner`` runs cases through an engine; ``mutants`` measures a suite's strength;
-``plugin`` is the pytest plugin; ``cli`` the ``rulebook conformance`` commands.
+``plugin`` is the pytest plugin. The ``rulebook conformance`` commands are in
+``compiler.commands.conformance``.
 """

@@ -121,9 +121,9 @@ class RulebookSession:
 
     def check(self, edition: str, raw: dict, values: Any = None) -> None:
         """Pass, fail (quoting the deciding clauses) or xfail one case given as cases.json holds it."""
-        from .suite import _case_from_json
+        from .suite import case_from_json
 
-        case, problem = _case_from_json(raw)
+        case, problem = case_from_json(raw)
         if problem:
             pytest.fail(f"case {raw.get('id', '?')!r}: {problem}", pytrace=False)
         self.check_case(edition, case, tuple(values) if values else None)

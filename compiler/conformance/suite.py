@@ -155,7 +155,7 @@ def read_case_file(path: Path, edition: str | None = None) -> CaseFile:
     for n, raw in enumerate(data["cases"], 1):
         label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"case #{n}"
         checks.append(raw.get("check") if isinstance(raw, dict) else None)
-        case, problem = _case_from_json(raw)
+        case, problem = case_from_json(raw)
         if problem:
             bad.append((label, problem))
         else:
@@ -168,7 +168,7 @@ def read_case_file(path: Path, edition: str | None = None) -> CaseFile:
                     tuple(warnings))
 
 
-def _case_from_json(raw: Any) -> tuple[Case | None, str | None]:
+def case_from_json(raw: Any) -> tuple[Case | None, str | None]:
     if not isinstance(raw, dict):
         return None, "not an object"
     need = {"id": str, "name": str, "decision": str, "facts": dict, "clauses": list}

@@ -221,7 +221,7 @@ OutcomeKey = tuple
 
 
 @dataclass
-class _Meaning:
+class Meaning:
     """One side's meaning of a name: where each outcome happens, and how to explain one situation."""
 
     facts: set[str]
@@ -241,16 +241,16 @@ class Side:
         self._models: dict[str, DecisionModel] = {}
         # Comparisons read in the edition's own order: a value it does not have is before or after nothing.
         self.orders = (own or vocabulary).orders
-        self._core: tuple[object, Vocabulary, Core] | None = None  # shared with the other side, see _shared_core
+        self._core: tuple[object, Vocabulary, Core] | None = None  # shared with the other side, see shared_core
         self._memo: tuple[Core, dict[str, Node]] | None = None  # predicates' sets, per core
-        self._meanings: dict[tuple[str, str], _Meaning] = {}  # the names' meanings, over the core of _memo
+        self._meanings: dict[tuple[str, str], Meaning] = {}  # the names' meanings, over the core of _memo
         self._unconstrained = Vocabulary(vocabulary.facts, ())
         # The facts compared with the edition's own constraints (``spaces``); None when both sides
         # have the same vocabulary.
         self.constrained = Vocabulary(vocabulary.facts, own.constraints) if own is not None else None
         self.rules_out = frozenset(c.never for c in (own or vocabulary).constraints)  # what they say, not their words
 
-    def meaning(self, kind: str, name: str, core: Core) -> _Meaning:
+    def meaning(self, kind: str, name: str, core: Core) -> Meaning:
         """The name's outcomes as sets over ``core``; one outcome, NOT_DEFINED, when this side lacks it.
         Built once per core: a name is compared whole, then per clause change that reaches it
         (``clause_behaviour``), and a name of one side only again for where it gives no answer."""
@@ -262,7 +262,7 @@ class Side:
             found = self._meanings[(kind, name)] = self._meaning(kind, name, core)
         return found
 
-    def _meaning(self, kind: str, name: str, core: Core) -> _Meaning:
+    def _meaning(self, kind: str, name: str, core: Core) -> Meaning:
         view, memo = with_orders(core, self.orders), self._memo[1]
         if kind == "predicate":
             pred = self.edition.predicates.get(name)
@@ -271,13 +271,13 @@ class Side:
             holds = view.condition(Ref(name), self._preds, memo)
             clause = (pred.clause,)
             test = compile_condition(Ref(name), self._preds, orders=self.orders)
-            return _Meaning(facts_used(Ref(name), self._preds),
+            return Meaning(facts_used(Ref(name), self._preds),
                             {("answer", "bool", True): holds, ("answer", "bool", False): ~holds},
                             lambda s: (test(s), clause))
         if name not in self.edition.decisions:
             return _absent(core)
         model = self._model(name)
-        return _Meaning(set(model.facts), _decision_outcomes(DecisionSets(model, view)), _decide(model))
+        return Meaning(set(model.facts), _decision_outcomes(DecisionSets(model, view)), _decide(model))
 
     def _model(self, name: str) -> DecisionModel:
         model = self._models.get(name)
@@ -296,8 +296,8 @@ class Side:
         return set(self._model(name).facts) if name in self.edition.decisions else set()
 
 
-def _absent(core: Core) -> _Meaning:
-    return _Meaning(set(), {("none", NOT_DEFINED): core.true}, lambda s: (None, ()))
+def _absent(core: Core) -> Meaning:
+    return Meaning(set(), {("none", NOT_DEFINED): core.true}, lambda s: (None, ()))
 
 
 def _decision_outcomes(sets: DecisionSets) -> dict[OutcomeKey, Node]:
@@ -324,7 +324,7 @@ def _decide(model: DecisionModel) -> Function:
     return decide
 
 
-def _shared_core(old: Side, new: Side, vocabulary: Vocabulary) -> Core:
+def shared_core(old: Side, new: Side, vocabulary: Vocabulary) -> Core:
     """One manager for both sides of a diff (their sets must meet), made once per pair of sides.
 
     A manager costs about 8 ms to make: one per compared name would cost more than the comparisons.
@@ -353,7 +353,7 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
     With ``apart_only`` (a name whose rules did not change, compared for a changed constraint), it is
     equivalent, its sets never built, when both sides' constraints allow the same situations of its
     facts (``spaces``): its rules then answer the same everywhere."""
-    core = _shared_core(old, new, vocabulary)
+    core = shared_core(old, new, vocabulary)
     # ``Side.facts`` are the facts of ``Side.meaning``: the spaces over them, once.
     facts = sorted(old.facts(kind, name) | new.facts(kind, name))
     allowed, own_old, own_new = spaces(core, old, new, vocabulary, facts)
@@ -362,7 +362,7 @@ def compare(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabulary,
     mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
     if lacks is not None:
         mo, mn = _without(mo, lacks[0], core), _without(mn, lacks[1], core)
-    return compared(kind, name, _allowed_only(mo, own_old, core), _allowed_only(mn, own_new, core),
+    return compared(kind, name, allowed_only(mo, own_old, core), allowed_only(mn, own_new, core),
                     core, allowed, facts, old.own, new.own)
 
 
@@ -390,7 +390,7 @@ def constraints_apart(kind: str, name: str, old: Side, new: Side, vocabulary: Vo
     none when both sides have the same vocabulary."""
     if old.own is None or new.own is None:
         return ()
-    core = _shared_core(old, new, vocabulary)
+    core = shared_core(old, new, vocabulary)
     facts = sorted(old.facts(kind, name) | new.facts(kind, name))
     view = with_orders(core, old.orders)
     before = {c.id: c for c in old.own.constraints}
@@ -417,7 +417,7 @@ def _same_constraints(old: Side, new: Side) -> bool:
     return not any(facts_used(c, {}) & moved for c in old.rules_out)
 
 
-def _allowed_only(meaning: _Meaning, allowed: Node | None, core: Core) -> _Meaning:
+def allowed_only(meaning: Meaning, allowed: Node | None, core: Core) -> Meaning:
     """``meaning`` with no answer (NO_SITUATION) where its side's own constraints rule out (outside
     ``allowed``; None: nowhere)."""
     if allowed is None:
@@ -425,9 +425,9 @@ def _allowed_only(meaning: _Meaning, allowed: Node | None, core: Core) -> _Meani
     return _no_situation(meaning, ~allowed, lambda state: core.situation(state) & allowed == core.false, core)
 
 
-def _no_situation(meaning: _Meaning, region: Node, inside: Callable[[dict], bool], core: Core) -> _Meaning:
+def _no_situation(meaning: Meaning, region: Node, inside: Callable[[dict], bool], core: Core) -> Meaning:
     """``meaning`` giving no answer (NO_SITUATION) in ``region``; ``inside``: whether a witness's state
-    lies there (``_allowed_only``, ``_without``)."""
+    lies there (``allowed_only``, ``_without``)."""
     outcomes = {key: r & ~region for key, r in meaning.outcomes.items()}
     outcomes[("none", NO_SITUATION)] = outcomes.get(("none", NO_SITUATION), core.false) | region
     explain = meaning.explain
@@ -435,10 +435,10 @@ def _no_situation(meaning: _Meaning, region: Node, inside: Callable[[dict], bool
     def explained(state: dict) -> tuple[Answer | None, tuple[str, ...]]:
         return (None, ()) if inside(state) else explain(state)
 
-    return _Meaning(meaning.facts, outcomes, explained)
+    return Meaning(meaning.facts, outcomes, explained)
 
 
-def compared(kind: str, name: str, mo: _Meaning, mn: _Meaning, core: Core, allowed: Node, facts: list[str],
+def compared(kind: str, name: str, mo: Meaning, mn: Meaning, core: Core, allowed: Node, facts: list[str],
              own_old: Vocabulary | None, own_new: Vocabulary | None) -> Behaviour:
     """Old and new meanings (each already giving NO_SITUATION where its side has no such situation)
     compared over the ``allowed`` situations of ``facts``; ``own_*``: each side's vocabulary, for what
@@ -475,7 +475,7 @@ def compared(kind: str, name: str, mo: _Meaning, mn: _Meaning, core: Core, allow
     return Behaviour(name, kind, direction, witnesses, behaviour.situations, transitions)
 
 
-def _without(meaning: _Meaning, lacks: dict[str, tuple[str, ...]], core: Core) -> _Meaning:
+def _without(meaning: Meaning, lacks: dict[str, tuple[str, ...]], core: Core) -> Meaning:
     """``meaning`` with no answer (NO_SITUATION) where a fact it reads takes a value of ``lacks``."""
     lacked = {f: vs for f, vs in lacks.items() if f in meaning.facts and vs}
     if not lacked:
@@ -492,7 +492,7 @@ def unanswered(kind: str, name: str, old: Side, new: Side, vocabulary: Vocabular
     (NOT_ASKED, NO_RULE, CONFLICT), over the situations of both sides' facts that its own constraints
     allow (elsewhere ``compare`` has it give none, NO_SITUATION): for a name of one side only, whose
     no-answer meets the other side's NOT_DEFINED and is no transition."""
-    core = _shared_core(old, new, vocabulary)
+    core = shared_core(old, new, vocabulary)
     mo, mn = old.meaning(kind, name, core), new.meaning(kind, name, core)
     facts = sorted(mo.facts | mn.facts)
     allowed, own_old, own_new = spaces(core, old, new, vocabulary, facts)
@@ -549,7 +549,7 @@ def describe(values: dict[str, tuple[Answer, ...]], domains: dict[str, tuple[Ans
     return "whenever " + " and ".join(parts) if parts else "in every situation"
 
 
-def _witness(state: dict, m_old: _Meaning, m_new: _Meaning, own_old: Vocabulary | None,
+def _witness(state: dict, m_old: Meaning, m_new: Meaning, own_old: Vocabulary | None,
              own_new: Vocabulary | None, core: Core) -> Witness:
     """Both sides evaluated by the reference evaluator in one situation, for the clauses that decided;
     where a side gives no answer, why (from its outcome sets, as the transitions say it)."""
@@ -559,7 +559,7 @@ def _witness(state: dict, m_old: _Meaning, m_new: _Meaning, own_old: Vocabulary 
                    _reason(m_old, state, core), _reason(m_new, state, core))
 
 
-def _reason(meaning: _Meaning, state: dict, core: Core) -> str | None:
+def _reason(meaning: Meaning, state: dict, core: Core) -> str | None:
     """The reason of the no-answer outcome that holds in ``state``, or None where the side answers."""
     here = core.situation(state)
     for key, region in meaning.outcomes.items():

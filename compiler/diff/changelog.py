@@ -17,7 +17,7 @@ from ..model import Edition, Rulebook
 from .behaviour import CONFLICT, NO_RULE, NO_SITUATION, NOT_ASKED, NOT_DEFINED, Behaviour, Witness
 from .classify import label
 from .engine import Change, DiffResult, diff_editions
-from .present import renumbering
+from .present import DIRECTION_WORDS, answer_words, question, renumbering
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 
 
@@ -107,8 +107,6 @@ def changelog(book: Rulebook, edition_id: str) -> Changelog:
 
 def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Changelog:
     """The notice from a diff already made (the site's What changed page has one)."""
-    from ..site.changes import DIRECTION_WORDS, question
-
     domains = _domains(previous, edition)
 
     def item(change: Change, shown: frozenset = frozenset()) -> Item:
@@ -326,8 +324,6 @@ def condition_words(facts: tuple, domains: dict[str, tuple]) -> tuple[str, ...]:
 
 
 def _said(value, reason: str | None) -> str:
-    from ..site.changes import answer_words
-
     return NO_ANSWER_WORDS[reason] if reason is not None else answer_words(value)
 
 

@@ -17,23 +17,16 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Iterable, Iterator, Mapping
 
-from ..export import rule_json, table_json
+from ..jsonform import rule_json, table_json
 from ..conditions import Cmp, Condition, In, Ref, walk
 from ..conditions import to_json as cond_json
 from ..model import Clause, Vocabulary
-from .redline import words
+from ..words import normal_words  # the diff's notion of a word, shared with compiler.rules_checked
 
 KINDS = ("added", "removed", "moved", "renamed", "renumbered", "split", "merged", "editorial", "reworded", "semantic")
 
 SAME, EDITORIAL, REWORDED = "same", "editorial", "reworded"
 
-# Typographic variants that are the same word to a reader.
-_TYPO = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "})
-
-
-def normal_words(text: str) -> list[str]:
-    """The words of a text, case and typography folded."""
-    return [w.casefold() for w in words(text.translate(_TYPO))]
 
 
 def text_kind(old: str, new: str) -> str:

@@ -111,14 +111,14 @@ def clause_compare(name: str, sides: tuple[B.Side, B.Side], vocabulary: Vocabula
     decision (its ``given`` changed): there the same rules answer in situations the other edition
     did not ask about, which is a change of the clause's behaviour even when its rules are the same."""
     old, new = sides
-    core = B._shared_core(old, new, vocabulary)
+    core = B.shared_core(old, new, vocabulary)
     mo = old.meaning("decision", name, core)
     mn = new.meaning("decision", name, core)
     facts = sorted(mo.facts | mn.facts)
     # Each side with its own constraints (``behaviour.spaces``) before the two are mixed: where these
     # clauses decide, a situation that the new side rules out (or that the old one did) is theirs.
     allowed, own_old, own_new = B.spaces(core, old, new, vocabulary, facts)
-    mo, mn = B._allowed_only(mo, own_old, core), B._allowed_only(mn, own_new, core)
+    mo, mn = B.allowed_only(mo, own_old, core), B.allowed_only(mn, own_new, core)
     found = (_sets(old, name, core), _sets(new, name, core))
     mine_old, mine_new = _decides(found[0], core, old_refs), _decides(found[1], core, new_refs)
     mine = (mine_old & ~_asked(found[1], core)) | (mine_new & ~_asked(found[0], core)) if only_unasked \
@@ -132,5 +132,5 @@ def clause_compare(name: str, sides: tuple[B.Side, B.Side], vocabulary: Vocabula
         b, cb = mn.explain(state)
         return (b, cb) if old_refs.intersection(ca) or new_refs.intersection(cb) else (a, ca)
 
-    here = B._Meaning(mo.facts | mn.facts, outcomes, explain)
+    here = B.Meaning(mo.facts | mn.facts, outcomes, explain)
     return B.compared("decision", name, mo, here, core, allowed, facts, old.own, new.own)

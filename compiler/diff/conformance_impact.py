@@ -27,7 +27,7 @@ from ..conformance.reference import next_step
 from ..decision_sets import allowed_space
 from ..model import Edition, Rulebook
 from ..symbolic import Node
-from .behaviour import NOT_DEFINED, Side, _shared_core, said
+from .behaviour import NOT_DEFINED, Side, shared_core, said
 from .clause_behaviour import decides
 from .impact import refs
 
@@ -117,7 +117,7 @@ def decision_flips(suite: OldSuite, name: str, new: Side | None, old: Side | Non
     cases = suite.cases(name)
     if new is None:
         return DecisionFlips(name, cases, tuple(Flip(c, (NOT_DEFINED,), None) for c in cases))
-    core = _shared_core(old, new, vocabulary)
+    core = shared_core(old, new, vocabulary)
     meaning = new.meaning("decision", name, core)
     facts = sorted(meaning.facts | {f for c in cases for f, _ in c.facts})
     allowed = allowed_space(core, vocabulary, facts)

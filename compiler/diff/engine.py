@@ -22,7 +22,7 @@ from . import level as L
 from . import names as N
 from . import unaccounted as U
 from ..rules_checked import words_digest
-from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, _shared_core, compare, constraints_apart, \
+from .behaviour import EQUIVALENT, Behaviour, Side as FunctionSide, shared_core, compare, constraints_apart, \
     merged_vocabulary, unanswered
 from .conformance_impact import OldSuite
 from .clause_behaviour import clause_compare
@@ -308,7 +308,7 @@ class _Differ:
             fo, fn = self._function_sides
             found = {n.name: C.decision_flips(suite, n.name, fn if n.status == N.CHANGED else None, fo,
                                               self.vocabulary) for n in targets}
-            core = _shared_core(fo, fn, self.vocabulary)
+            core = shared_core(fo, fn, self.vocabulary)
             names = tuple(replace(n, conformance=C.summary(sid, [found[n.name]])) if n.name in found else n
                           for n in names)
         out = []
@@ -1021,7 +1021,7 @@ def _numbers(p: Pairing | None) -> dict | None:
 
 
 def _header_json(term: Term) -> dict:
-    from ..export import decision_json
+    from ..jsonform import decision_json
 
     # Notes are editors' annotations, not rule text: see classify.extras_json.
     return {"name": term.name, "aliases": list(term.aliases),

@@ -159,7 +159,7 @@ def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_
         return not lives_on(redline.new, old_elsewhere + " | " + new_elsewhere)
     if kind == "removed":
         return not lives_on(redline.old, new_elsewhere + " | " + old_elsewhere)
-    redline = _naming_nouns(redline) or redline
+    redline = naming_nouns(redline) or redline
     whole = _whole(redline, INSERT) + _whole(redline, DELETE)
     counted = _counted(redline, old_elsewhere, new_elsewhere, carried, subject)
     moved = {s for pair in _moved(kind, redline, modelled, counted) for s in pair}
@@ -197,7 +197,7 @@ def moved_and_reworded(kind: str, redline: Redline, old_elsewhere: str = "", new
     count as new or withdrawn; in the old text's order. Each gets a drift flag (``reworded_flag``)."""
     if not _across(kind, modelled):
         return []  # before the redline is read again: most clarifications are no merge or split
-    redline = _naming_nouns(redline) or redline
+    redline = naming_nouns(redline) or redline
     return _moved(kind, redline, modelled, _counted(redline, old_elsewhere, new_elsewhere, carried, subject))
 
 
@@ -224,7 +224,7 @@ def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
     nothing marks where they begin and end. Each item once, new side first, in the order found (an
     item of a list of list items is found again within its sentence)."""
     names = [part for key in tested for part in key.casefold().split("=")]
-    keys = _tested_stems(tested)
+    keys = tested_stems(tested)
     # A hyphenated word is compared whole: its first STEM letters ("set-a") begin other words too.
     hyphenated = {name.replace("_", "-") for name in names if "_" in name}
     out: dict[str, None] = {}
@@ -238,7 +238,7 @@ def items_in_or_out(old: str, new: str, tested: frozenset[str]) -> list[str]:
     return list(out)
 
 
-def _tested_stems(tested: frozenset[str]) -> set[str]:
+def tested_stems(tested: frozenset[str]) -> set[str]:
     """The words of the facts, values and predicates in ``tested`` (``fact=value`` keys, names of
     several words joined by "_"), by their first ``STEM`` letters, articles and prepositions aside."""
     names = [part for key in tested for part in key.casefold().split("=")]
@@ -263,7 +263,7 @@ def _items(text: str) -> list[str]:
 _NAMING = re.compile(r"(?i)\b(?:the\s+)?(?:phrase|term|word|words|expression)\s+(?=[\"“‘'])")
 
 
-def _naming_nouns(redline: Redline) -> Redline | None:
+def naming_nouns(redline: Redline) -> Redline | None:
     """The redline of the texts without nouns that name a quotation as words (the phrase "X" is
     "X": the quotation names it already), or None where neither text has one."""
     from .redline import redline as diff  # the module's own function, shadowed by the argument
@@ -423,13 +423,13 @@ def _words_in_or_out(redline: Redline, whole: list[str]) -> bool:
     def fresh(op: str, other: set[str]) -> set[str]:
         return {w[:STEM] for o in group if o.op == op for w in normal_words(o.text)
                 if w not in FUNCTION_WORDS and w[:STEM] not in other and w[:STEM] not in in_whole}
-    for group in _edits(redline):
+    for group in edits(redline):
         if len(fresh(INSERT, old)) != len(fresh(DELETE, new)):
             return True
     return False
 
 
-def _edits(redline: Redline) -> list[list]:
+def edits(redline: Redline) -> list[list]:
     """The redline's edits: the runs of deletions and insertions between words that stay (a comma or
     a semicolon that stays between two runs joins them: "poison, disease" -> "poison or disease")."""
     groups: list[list] = [[]]

@@ -128,7 +128,7 @@ def _moved_among_shared(kept: list[tuple[Clause, Clause]],
     for term, both in by_term.items():
         old_order = [o.id for o, _ in sorted(both, key=lambda x: where[0][x[0].ref])]
         new_order = [n.id for _, n in sorted(both, key=lambda x: where[1][x[1].ref])]
-        in_order = _lcs(old_order, new_order)
+        in_order = lcs(old_order, new_order)
         moved |= {f"{term}#{cid}" for cid in old_order if cid not in in_order}
     return moved
 
@@ -139,7 +139,7 @@ def _declared(d: Declared) -> Pairing:
     return Pairing(d.old, d.new, "lineage", 1.0, moved, d.kinds)
 
 
-def _lcs(a: list[str], b: list[str]) -> set[str]:
+def lcs(a: list[str], b: list[str]) -> set[str]:
     """Ids that every longest common subsequence of the two orders keeps.
 
     Ids are unique, so a common subsequence is an increasing run of positions.

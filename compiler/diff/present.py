@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .engine import Change, DiffResult
+
+if TYPE_CHECKING:
+    from ..model import Edition
 
 #: How a renderer writes a part of a line: an identifier (a clause ref, a fact, a value), or words.
 #: Plain text writes both as they are (``str``); the Markdown comment writes an identifier as a code
@@ -21,6 +24,32 @@ def answer(value: Any) -> str:
     if value is None:
         return "no answer"
     return str(value)
+
+
+def answer_words(value: Any) -> str:
+    """The diff's words for an answer, enum values spelt as words."""
+    return answer(value).replace("_", " ")
+
+
+#: A behaviour's direction in words (the changelog's and the site's "What changed").
+DIRECTION_WORDS = {
+    "broadened": "now says yes in more situations",
+    "narrowed": "now says yes in fewer situations",
+    "changed": "now answers differently in some situations",
+}
+
+
+def question(old: Edition, new: Edition, behaviour) -> str:
+    """What a behaviour answers, in words: its decision's or predicate's meaning (the newer edition's
+    first), else its name."""
+    for edition in (new, old):
+        if behaviour.kind == "decision" and behaviour.name in edition.decisions:
+            return edition.decisions[behaviour.name].meaning
+        if behaviour.kind == "predicate" and behaviour.name in edition.predicates:
+            meaning = edition.predicates[behaviour.name].meaning
+            if meaning:
+                return meaning
+    return behaviour.name
 
 
 def outcome(value: Any, reason: str | None, clauses: tuple[str, ...] = (), ident: Write = str,

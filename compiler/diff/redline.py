@@ -24,10 +24,11 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from ..words import tokens, words  # what a word is (compiler.words), shared with the core
+
 EQUAL, DELETE, INSERT = "equal", "delete", "insert"
 
 # Words keep inner apostrophes and hyphens; every other mark is its own token.
-_TOKEN = re.compile(r"\w+(?:['’\-]\w+)*|\s+|[^\w\s]")
 _SENTENCE = re.compile(r"[^.!?\n]*(?:[.!?]+[\"'”’)]*\s*|\n\s*|$)")
 
 #: Largest product of old and new token counts compared word by word.
@@ -74,16 +75,6 @@ class Redline:
 
     def as_json(self) -> list[dict]:
         return [o.as_json() for o in self.ops]
-
-
-def tokens(text: str) -> list[str]:
-    """Words, whitespace runs and punctuation marks; they join back to ``text``."""
-    return _TOKEN.findall(text)
-
-
-def words(text: str) -> list[str]:
-    """The words of a text, without whitespace or punctuation."""
-    return [t for t in _TOKEN.findall(text) if t[0].isalnum() or t[0] == "_"]
 
 
 def sentences(text: str) -> list[str]:

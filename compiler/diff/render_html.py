@@ -200,7 +200,7 @@ def shown(value):
     return printable(str(value), "\n\t")  # the blockquote keeps the text's lines and tabs
 
 
-_ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "diff_body": _DIFF_BODY, "history": _HISTORY,
+ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "diff_body": _DIFF_BODY, "history": _HISTORY,
                                       "change": _CHANGE, "redline": _REDLINE, "behaviour": _BEHAVIOUR, "name": _NAME,
                                       "inside": _INSIDE}),
                    finalize=shown, autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
@@ -209,13 +209,13 @@ _ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "diff_bo
 
 def render(result: DiffResult) -> str:
     old, new = side_name(result.old), side_name(result.new)
-    return _ENV.get_template("diff").render(title=f"Rulebook changes: {old} → {new}", style=STYLE,
+    return ENV.get_template("diff").render(title=f"Rulebook changes: {old} → {new}", style=STYLE,
                                             **_body_values(result))
 
 
 def body(result: DiffResult) -> Markup:
     """The diff's page without its frame: a section of another page."""
-    return Markup(_ENV.get_template("diff_body").render(**_body_values(result)))
+    return Markup(ENV.get_template("diff_body").render(**_body_values(result)))
 
 
 def _body_values(result: DiffResult) -> dict:
@@ -230,7 +230,7 @@ def _body_values(result: DiffResult) -> dict:
 
 def name_html(name: N.NameChange, old: str, new: str) -> Markup:
     """A decision, predicate or constraint, listed once (``compiler.diff.names``)."""
-    return Markup(_ENV.get_template("name").render(
+    return Markup(ENV.get_template("name").render(
         n=name, clauses=N.clauses_words(name), words=N.words(name) if name.behaviour is None else [],
         through=N.through(name),
         changed_by=N.changed_by(name), **_behaviour_helpers(old, new)))
@@ -251,7 +251,7 @@ def render_history(term: str, steps: list[DiffResult]) -> str:
         first = introduced(step)
         sections.append((f"Introduced in {first}" if first else f"{old} → {new}",
                          [change_html(c, old, new) for c in step.changes]))
-    return _ENV.get_template("history").render(title=f"History of {term}", style=STYLE, steps=sections)
+    return ENV.get_template("history").render(title=f"History of {term}", style=STYLE, steps=sections)
 
 
 def change_html(change: Change, old: str, new: str, listed: frozenset | set = frozenset()) -> Markup:
@@ -260,7 +260,7 @@ def change_html(change: Change, old: str, new: str, listed: frozenset | set = fr
     shown = inside.view(change)
     locations = [(side, location(loc)) for side, loc in ((old, change.old_location), (new, change.new_location))
                  if loc]
-    return Markup(_ENV.get_template("change").render(
+    return Markup(ENV.get_template("change").render(
         c=change, name=clause_name(change), locations=locations, notes=details(change),
         redline=redline_markup(change.redline), use_words=use_words, listed=listed,
         long=bool(shown and shown.long), inside=inside_markup(shown), **_behaviour_helpers(old, new)))
@@ -268,11 +268,11 @@ def change_html(change: Change, old: str, new: str, listed: frozenset | set = fr
 
 def inside_markup(shown: inside.View | None) -> Markup:
     """The changed items and sentences of a clause (``inside.view``), each redline a template of its own."""
-    return Markup(_ENV.get_template("inside").render(
+    return Markup(ENV.get_template("inside").render(
         subs=shown is not None, note=shown.note if shown else None, counts=shown.counts if shown else "",
         lines=[(label, redline_markup(line)) for label, line in shown.lines] if shown else []))
 
 
 def redline_markup(line: Redline) -> Markup:
     """A computed redline as HTML: deletions in ``<del>``, insertions in ``<ins>``."""
-    return Markup(_ENV.get_template("redline").render(line=line, DELETE=DELETE, INSERT=INSERT))
+    return Markup(ENV.get_template("redline").render(line=line, DELETE=DELETE, INSERT=INSERT))

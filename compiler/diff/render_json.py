@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..export import dumps
+from ..jsonform import dumps
 from .engine import DiffResult
 
 

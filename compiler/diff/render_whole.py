@@ -26,7 +26,7 @@ NO_CHANGES = "No changes."
 
 def render(diff: RulebookDiff, fmt: str, colour: bool = False) -> str:
     if fmt == "json":
-        from ..export import dumps
+        from ..jsonform import dumps
 
         return dumps(as_json(diff))
     if fmt == "markdown":
@@ -374,7 +374,7 @@ def html(diff: RulebookDiff) -> str:
     from . import render_html as H
     from .present import side_name
 
-    env = H._ENV.overlay(loader=ChoiceLoader([DictLoader({"whole": _WHOLE, "parts": _PARTS}), H._ENV.loader]))
+    env = H.ENV.overlay(loader=ChoiceLoader([DictLoader({"whole": _WHOLE, "parts": _PARTS}), H.ENV.loader]))
     alerts = [tuple(a.parts) + tuple(_explanation(a)) for a in diff.alerts]
     editions = [(f"Rulebook changes: {side_name(e.result.old)} → {side_name(e.result.new)}", H.body(e.result))
                 for e in detailed(diff)]

@@ -68,10 +68,10 @@ def procedure_changes(old: Clause, new: Clause, counterpart: Mapping[str, str] =
     now = [ref.split("#", 1)[1] for ref in new.steps.order]
     if was == now:
         return None
-    from .match import _lcs  # the same reading of a reordering as the clauses' own
+    from .match import lcs  # the same reading of a reordering as the clauses' own
 
     common = [s for s in was if s in now]
-    kept = _lcs(common, [s for s in now if s in was])
+    kept = lcs(common, [s for s in now if s in was])
     at_old = {s: i for i, s in enumerate(was, 1)}
     at_new = {s: i for i, s in enumerate(now, 1)}
     return {

@@ -36,7 +36,7 @@ from difflib import SequenceMatcher
 
 from .classify import normal_words
 from .flags import Flag, Ident, flag
-from .level import FUNCTION_WORDS, STEM, _edits, _naming_nouns, _tested_stems
+from .level import FUNCTION_WORDS, STEM, edits, naming_nouns, tested_stems
 from .redline import DELETE, INSERT, Redline, words
 
 #: Words that change what a clause allows wherever they are added or dropped, though the other text
@@ -84,11 +84,11 @@ class Record:
 def unaccounted(redline: Redline, tested: frozenset[str]) -> list[Unaccounted]:
     """The edits of the redline that change the words in substance (see the module docstring), in
     order, each once; ``tested``: the facts, values (``fact=value``) and predicates the clause's rules test."""
-    redline = _naming_nouns(redline) or redline  # the phrase "X" is "X": no noun of its own
+    redline = naming_nouns(redline) or redline  # the phrase "X" is "X": no noun of its own
     old, new = normal_words(redline.old), normal_words(redline.new)
-    keys = _tested_stems(tested)
+    keys = tested_stems(tested)
     out = []
-    for group in _edits(redline):
+    for group in edits(redline):
         now, before = _said(group, INSERT), _said(group, DELETE)
         brought, taken = _fresh(now, new, old, keys), _fresh(before, old, new, keys)
         found = Unaccounted(now, before, brought, taken)

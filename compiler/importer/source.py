@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from ..diagnostics import Diagnostic, Location
-from ..yamlsource import _CONTROL  # what a term file may not hold: refused here, not after writing one
+from ..yamlsource import CONTROL_CHARACTERS  # what a term file may not hold: refused here, not after writing one
 
 #: The largest document read; a publisher's guide extracted from its PDF is a few hundred KiB.
 MAX_SOURCE_BYTES = 16 * 1024 * 1024
@@ -51,7 +51,7 @@ def decode(raw: bytes, shown: str) -> tuple[list[str] | None, list[Diagnostic]]:
     problems = [Diagnostic(Location(shown, n, bad.start() + 1),
                            f"control character U+{ord(bad.group()):04X} is not allowed in text",
                            "remove it; the term files hold printable characters, tabs and line breaks only")
-                for n, line in enumerate(lines, 1) for bad in [_CONTROL.search(line)] if bad]
+                for n, line in enumerate(lines, 1) for bad in [CONTROL_CHARACTERS.search(line)] if bad]
     return (None, problems) if problems else (lines, [])
 
 

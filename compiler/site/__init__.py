@@ -4,8 +4,9 @@
 pages; ``render`` turns a planned page into escaped HTML with the Jinja2
 templates in ``theme/templates`` (the package's default site); ``lineage`` knows since when
 each clause reads as it does; ``markup`` escapes rule text and links mentions;
-``command`` holds ``rulebook build`` and ``rulebook serve``.
+``config`` makes the mkdocs configuration of ``rulebook build`` and ``rulebook serve``
+(``compiler.commands.site``).
 
-Nothing here imports mkdocs at module level except ``plugin`` and ``command``
-(which import it inside their functions).
+Only ``plugin`` and ``serve`` import mkdocs at module level; the commands import
+them inside their functions.
 """

@@ -10,20 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..diff.present import answer
+from ..diff.present import DIRECTION_WORDS, answer_words, question
 from ..model import Edition, Rulebook
 
 KIND_WORDS = {
     "added": "added", "removed": "removed", "moved": "moved", "renamed": "renamed", "renumbered": "renumbered", "split": "split",
     "merged": "merged", "editorial": "editorial", "reworded": "reworded", "semantic": "changes the rules",
 }
-
-DIRECTION_WORDS = {
-    "broadened": "now says yes in more situations",
-    "narrowed": "now says yes in fewer situations",
-    "changed": "now answers differently in some situations",
-}
-
 
 @dataclass(frozen=True)
 class Situation:
@@ -46,11 +39,6 @@ class Effect:
     direction: str
     situations: tuple[Situation, ...]
     size: str = ""  # "changed in 3 of 64 situations": the exact count (compiler/diff/behaviour.py)
-
-
-def answer_words(value: Any) -> str:
-    """The diff's words for an answer, enum values spelt as words."""
-    return answer(value).replace("_", " ")
 
 
 def outcome_words(value: Any, reason: str | None) -> str:
@@ -112,17 +100,6 @@ def vocabulary_words(changes, old: Edition, new: Edition) -> list[str]:
     return out
 
 
-def question(old: Edition, new: Edition, behaviour) -> str:
-    for edition in (new, old):
-        if behaviour.kind == "decision" and behaviour.name in edition.decisions:
-            return edition.decisions[behaviour.name].meaning
-        if behaviour.kind == "predicate" and behaviour.name in edition.predicates:
-            meaning = edition.predicates[behaviour.name].meaning
-            if meaning:
-                return meaning
-    return behaviour.name
-
-
 def effects(book: Rulebook, old: Edition, new: Edition, change) -> list[Effect]:
     """The behaviours of a change that some situation tells apart, in words."""
     return [Effect(b.name, b.kind, question(old, new, b), DIRECTION_WORDS.get(b.direction, b.direction),
@@ -147,7 +124,7 @@ def names(report) -> list[NameEntry]:
     """Each decision, predicate and constraint the diff lists: where its rules are, what it answers (one
     side only) or how its answers changed (counts, then each transition with its descriptions), what else
     changed it (a predicate it uses, the vocabulary), the changes charged with it, the cases that flip."""
-    from ..diff import names as N
+    from ..diff.names import changed_by, clauses_words, through, words as name_words
     from ..diff.behaviour import transition_words
     from ..diff.conformance_impact import flips_words
 
@@ -156,15 +133,15 @@ def names(report) -> list[NameEntry]:
 
     out = []
     for n in report.names:
-        lines = [said(w, []) for w in (N.clauses_words(n),) if w]
+        lines = [said(w, []) for w in (clauses_words(n),) if w]
         if n.behaviour is not None:
             lines.append(said(n.behaviour.extent(), []))
             lines += [said(*transition_words(t, "→")) for t in n.behaviour.transitions]
-            lines += N.through(n)
+            lines += through(n)
         else:
-            lines += [said(head, parts) for head, parts in N.words(n)]
+            lines += [said(head, parts) for head, parts in name_words(n)]
         if n.changes:
-            lines.append(said(N.changed_by(n), []))
+            lines.append(said(changed_by(n), []))
         if flips_words(n.conformance):
             lines.append(said(f"breaks conformance: {flips_words(n.conformance)}", []))
         out.append(NameEntry(n.kind, n.name, n.status, n.meaning or "", tuple(lines)))

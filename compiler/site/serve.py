@@ -36,7 +36,6 @@ import html
 import logging
 import shutil
 import signal
-import sys
 import tempfile
 import time
 from contextlib import contextmanager
@@ -209,7 +208,7 @@ class Site:
         from mkdocs.exceptions import MkDocsException
 
         from ..build import check
-        from ..cli import report
+        from ..diagnostics import report
 
         assert self.server is not None
         start = time.monotonic()
@@ -502,8 +501,14 @@ def _content(term) -> tuple:
     return (term.digest, term.notes, term.editor_notes, term.updated, term.released, term.edition)
 
 
+class ServeError(Exception):
+    """The site cannot be served (the address is taken, the first build failed): the lines to print;
+    the command (``compiler.commands.site``) prints them and exits 1."""
+
+
 def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
-    """Build once (the rulebook lent by ``checked``), then serve and rebuild after each edit until ^C."""
+    """Build once (the rulebook lent by ``checked``), then serve and rebuild after each edit until ^C;
+    ``ServeError`` when it cannot start."""
     import os
 
     from mkdocs.exceptions import MkDocsException
@@ -526,16 +531,15 @@ def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
         try:
             server.server_bind()
         except OSError as exc:
-            click.echo(printable(f"rulebook: error: cannot serve on {host}:{port}: {exc.strerror or exc}"), err=True)
-            click.echo("  hint: choose another address with --dev-addr HOST:PORT (port 0: any free port)", err=True)
-            sys.exit(1)
+            raise ServeError(printable(f"rulebook: error: cannot serve on {host}:{port}: {exc.strerror or exc}")
+                             + "\n  hint: choose another address with --dev-addr HOST:PORT (port 0: any free port)"
+                             ) from None
         site.url = server.url = _serve_url(host, server.server_address[1], mount)
         config.site_url = site.url
         try:
             site.build(config)
         except (MkDocsException, SystemExit) as exc:
-            click.echo(printable(f"error: the site was not built\n{exc}", "\n"), err=True)
-            sys.exit(1)
+            raise ServeError(printable(f"error: the site was not built\n{exc}", "\n")) from None
         site.book = config.plugins["rulebook"].book
         server.error_handler = lambda code: _error_page(server.root, code)
         server.watch(config.docs_dir)

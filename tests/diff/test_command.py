@@ -93,7 +93,7 @@ def test_text_has_no_colour_when_piped_or_with_no_color(hostile):
 
 
 def test_text_colour_on_a_terminal(hostile, monkeypatch):
-    from compiler.diff import command
+    from compiler.commands import diff as command
 
     monkeypatch.setattr(command.sys.stdout, "isatty", lambda: True, raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)

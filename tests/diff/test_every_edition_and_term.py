@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from compiler.cli import main
 from compiler.diff import engine, history
-from compiler.diff.command import FORMATS
+from compiler.commands.diff import FORMATS
 
 def run(*args: str):
     # catch_exceptions=False: a traceback fails the test with that traceback.

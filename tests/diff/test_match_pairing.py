@@ -13,7 +13,7 @@ import pytest
 
 from compiler.diagnostics import Location
 from compiler.diff import match
-from compiler.diff.match import (OTHER_TERM, SAME_TERM, TermPair, _containment, _lcs, _lis_length, _lis_members,
+from compiler.diff.match import (OTHER_TERM, SAME_TERM, TermPair, _containment, lcs, _lis_length, _lis_members,
                                   changed_ids, changed_terms, match_clauses, similarity)
 from compiler.model import Clause, Edition, Section, Term
 
@@ -184,11 +184,11 @@ def test_beyond_the_global_budget_leftovers_are_compared_only_within_their_term(
 
 
 def test_longest_common_order():
-    assert _lcs(["a", "b", "c"], ["a", "b", "c"]) == {"a", "b", "c"}
-    assert _lcs(["a", "b", "c"], ["b", "a", "c"]) == {"c"}  # a and b swapped: either may be the one moved
-    assert _lcs(["a", "b", "c", "d"], ["d", "a", "b", "c"]) == {"a", "b", "c"}
+    assert lcs(["a", "b", "c"], ["a", "b", "c"]) == {"a", "b", "c"}
+    assert lcs(["a", "b", "c"], ["b", "a", "c"]) == {"c"}  # a and b swapped: either may be the one moved
+    assert lcs(["a", "b", "c", "d"], ["d", "a", "b", "c"]) == {"a", "b", "c"}
     many = [f"c{i:03d}" for i in range(250)]
-    assert _lcs(many, many[1:] + many[:1]) == set(many[1:])  # past 200 ids, one longest run
+    assert lcs(many, many[1:] + many[:1]) == set(many[1:])  # past 200 ids, one longest run
     assert (_lis_length([3, 1, 2, 5, 4]), _lis_members([3, 1, 2, 5, 4])) == (3, {1, 2, 4})
     assert (_lis_length([]), _lis_members([])) == (0, set())
     assert _lis_members([1, 2, 3]) == {0, 1, 2}

@@ -371,7 +371,7 @@ def test_json_has_the_record_and_each_edition_diff_as_the_one_edition_form_gives
 
 def test_editions_whose_content_is_the_same_are_not_diffed(repo, monkeypatch):
     repo(lambda book: edit(book / "editions" / "2.0" / "ward.yaml", "outside of battle", "outside a battle"))
-    import compiler.diff.command as command
+    import compiler.commands.diff as command
 
     pairs = []
     engine = command.diff_pair
@@ -409,7 +409,7 @@ def test_untrusted_log_text_is_escaped_in_every_format(repo):
 
 
 def test_markdown_keeps_the_record_and_cuts_the_details_to_the_budget(repo):
-    from compiler.diff.command import _diff
+    from compiler.commands.diff import _diff
     from compiler.diff.render_markdown import utf16_length
     from compiler.diff.render_whole import markdown
 

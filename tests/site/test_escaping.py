@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 
 from compiler.build import check
 from compiler.site import pages as P
-from compiler.site.command import default_config
+from compiler.site.config import default_config
 from compiler.site.render import TEMPLATES_DIR, Renderer
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -41,7 +41,7 @@ def test_a_lent_rulebook_serves_one_build_only(tmp_path, monkeypatch):
     from mkdocs.config import load_config
 
     from compiler.site import plugin
-    from compiler.site.command import default_config
+    from compiler.site.config import default_config
 
     root = FIXTURES / "minimal"
     book, _ = compiler.build.check(root)

@@ -20,7 +20,7 @@ URL = "http://127.0.0.1:8000/"
 
 def _site(book: Path, folder: Path):
     """A serve Site with its first (whole) build done into a fresh folder, as ``serve.serve`` does."""
-    from compiler.site.command import default_config
+    from compiler.site.config import default_config
     from compiler.site.serve import Server, Site
 
     config_file = folder / "mkdocs.yml"

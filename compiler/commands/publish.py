@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import datetime
 import re
-import sys
 from pathlib import Path
 
 import click
 
-from .cli import ROOT_OPTION, default_root, load_or_exit, report
-from .counts import counted
-from .diagnostics import Diagnostic, printable
+from ..counts import counted
+from ..diagnostics import Diagnostic, printable
+from ..where import default_root
+from .common import ROOT_OPTION, fail, load_or_exit
 
 CORRECTION_KINDS = ("transcription", "erratum")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -73,10 +73,10 @@ def correct(edition_id: str, reason: str, kind: str, date: str, root: Path | Non
 
 
 def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command: str) -> None:
-    from . import lock
-    from .build import CORRECTIONS_FILE
-    from .fileio import output_lock, write_text
-    from .review import edition_refs
+    from .. import lock
+    from ..build import CORRECTIONS_FILE
+    from ..fileio import output_lock, write_text
+    from ..review import edition_refs
 
     _check_reason(reason)
     with output_lock(root / lock.LOCK_FILE, command):
@@ -88,22 +88,22 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
         edition = book.edition_by_id[edition_id]
         current, problems = lock.read(root)
         if current is None:
-            _fail(problems)
+            fail(problems)
         old = current.entries.get(edition_id)
         new = lock.edition_entry(edition)
         if edition.status != "published":
-            _fail([Diagnostic(edition.loc, f"edition '{edition_id}' is a {edition.status}, not published",
+            fail([Diagnostic(edition.loc, f"edition '{edition_id}' is a {edition.status}, not published",
                               "set its 'status: published' in rulebook.yaml, then run this again")])
         if kind == "publish" and old is not None:
-            _fail([Diagnostic(current.at(edition_id), f"edition '{edition_id}' is already published and locked",
+            fail([Diagnostic(current.at(edition_id), f"edition '{edition_id}' is already published and locked",
                               f"to change it, record a correction: rulebook correct {edition_id} "
                               "--kind transcription|erratum --reason TEXT")])
         if kind != "publish" and old is None:
-            _fail([Diagnostic(edition.loc, f"edition '{edition_id}' is not locked yet, so there is nothing to correct",
+            fail([Diagnostic(edition.loc, f"edition '{edition_id}' is not locked yet, so there is nothing to correct",
                               f"lock it first: rulebook publish {edition_id} --reason TEXT")])
         changes = [] if old is None else lock.changed(old, new)
         if kind != "publish" and not changes:
-            _fail([Diagnostic(current.at(edition_id),
+            fail([Diagnostic(current.at(edition_id),
                               f"edition '{edition_id}' is as {lock.LOCK_FILE} records it: nothing to correct",
                               "edit the edition's files first; a correction records a change")])
         log = root / CORRECTIONS_FILE
@@ -128,7 +128,7 @@ def _logged_already(book, edition_id: str, digest: str) -> bool:
 
 def _check_reason(reason: str) -> None:
     """A usage error unless ``reason`` is words the log can hold: checked before anything is written."""
-    from .yamlsource import control_character
+    from ..yamlsource import control_character
 
     if not reason.strip():
         raise click.BadParameter("give a reason in words", param_hint="'--reason'")
@@ -162,8 +162,3 @@ def log_text(existing: str | None, entry: dict) -> str:
         return appended
     return _LOG_HEAD + yaml.safe_dump([*(before.get("corrections") or []), item], sort_keys=False,
                                       allow_unicode=True, default_flow_style=False, width=88)
-
-
-def _fail(problems: list[Diagnostic]) -> None:
-    report(problems)
-    sys.exit(1)

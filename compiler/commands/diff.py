@@ -1,4 +1,4 @@
-"""The ``rulebook diff`` and ``rulebook history`` commands.
+"""The ``rulebook diff``, ``rulebook history`` and ``rulebook changelog`` commands.
 
 Back-end modules (the diff engine, deepdiff) are imported inside the commands,
 so that ``rulebook --help`` stays quick.
@@ -23,22 +23,22 @@ _format_option = click.option("--format", "fmt", type=click.Choice(FORMATS), def
 
 def render(result, fmt: str) -> str:
     """The diff in one of the formats; text is coloured only on a terminal without NO_COLOR."""
-    from .whole import RulebookDiff
+    from ..diff.whole import RulebookDiff
 
     if isinstance(result, RulebookDiff):  # two whole rulebooks (compiler.diff.whole)
-        from . import render_whole
+        from ..diff import render_whole
 
         return render_whole.render(result, fmt, colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
     if fmt == "json":
-        from .render_json import render as out
+        from ..diff.render_json import render as out
         return out(result)
     if fmt == "markdown":
-        from .render_markdown import render as out
+        from ..diff.render_markdown import render as out
         return out(result)
     if fmt == "html":
-        from .render_html import render as out
+        from ..diff.render_html import render as out
         return out(result)
-    from .render_text import render as out
+    from ..diff.render_text import render as out
     return out(result, colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
 
 
@@ -102,14 +102,14 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
             gc.enable()
     problems = getattr(result, "problems", ())
     if problems:  # the report leads with them; the diff fails, as check does (issue 21.3)
-        from ..cli import report
+        from .common import report
 
         report(list(problems))
         sys.exit(1)
     if exit_code and not result.empty:
         sys.exit(1)
     if fail_on is not None:
-        from .whole import fails
+        from ..diff.whole import fails
 
         if fails(result, fail_on):
             sys.exit(1)
@@ -146,8 +146,9 @@ def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
 
 
 def _diff(old: str, new: str, root: Path | None, cache):
-    from ..cli import default_root, report
-    from .sides import Resolver, SideError
+    from ..where import default_root
+    from .common import report
+    from ..diff.sides import Resolver, SideError
 
     with Resolver(root or default_root(), cache) as resolver:
         try:
@@ -161,7 +162,7 @@ def _diff(old: str, new: str, root: Path | None, cache):
                 report(exc.problems)
                 sys.exit(1)
             _fail(exc.message, 2)
-        from .whole import build, is_whole
+        from ..diff.whole import build, is_whole
 
         if is_whole(a) and is_whole(b):
             return build(a, b, diff_pair)
@@ -177,9 +178,9 @@ def _diff(old: str, new: str, root: Path | None, cache):
 
 def diff_pair(a, b):
     """The engine's diff of one resolved edition against another (``sides.Side``)."""
-    from .engine import diff_sources
-    from .lineage import declared_groups
-    from .sides import source_path
+    from ..diff.engine import diff_sources
+    from ..diff.lineage import declared_groups
+    from ..diff.sides import source_path
 
     return diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
                         old_info=a.as_json(), new_info=b.as_json(),
@@ -190,11 +191,11 @@ def diff_pair(a, b):
 def old_suite(side):
     """The old side's conformance suite (made per decision when asked): from the cache, each edition
     holds only the terms that a decision's evaluation reads."""
-    from .conformance_impact import OldSuite
+    from ..diff.conformance_impact import OldSuite
 
     if side.cached is None:
         return OldSuite(side.book, side.edition)
-    from .cached import CachedSource
+    from ..diff.cached import CachedSource
 
     return OldSuite(side.book, side.edition,
                     lambda edition, name: CachedSource(side.cached, edition).evaluable([("decision", name)]))
@@ -206,9 +207,9 @@ def old_suite(side):
 @_format_option
 def history_command(term: str, root: Path | None, fmt: str) -> None:
     """One term through all editions: each edition that changed it, as a diff."""
-    from ..cli import load_or_exit
+    from .common import load_or_exit
     from ..diagnostics import did_you_mean
-    from .history import term_history
+    from ..diff.history import term_history
 
     book = load_or_exit(root)
     known = sorted({t.id for e in book.editions for t in e.terms})
@@ -221,7 +222,7 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
         _write(dumps({"term": term, "steps": [s.as_json() for s in steps]}), fmt)
         return
     if fmt == "html":
-        from .render_html import render_history
+        from ..diff.render_html import render_history
 
         _write(render_history(term, steps), fmt)  # one page, not a page for each step
         return
@@ -239,9 +240,9 @@ def changelog_command(edition: str, root: Path | None, fmt: str) -> None:
     Per term, the rule changes with the situations that now play differently,
     then the clarifications; editorial changes are only counted (docs/diff.md).
     """
-    from ..cli import load_or_exit
+    from .common import load_or_exit
     from ..diagnostics import did_you_mean
-    from .changelog import changelog, render_markdown
+    from ..diff.changelog import changelog, render_markdown
 
     book = load_or_exit(root)
     known = [e.id for e in book.editions]

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..diagnostics import printable
-from .layouts import LAYOUTS
+from ..importer.layouts import LAYOUTS
 
 COMMAND = "rulebook import"
 
@@ -32,14 +32,14 @@ def import_command(source: Path, layout_name: str, out: Path, only: tuple[str, .
 
     Prints every line it could not place as path:line:col: warning, and exits 1
     if SOURCE cannot be read."""
-    from ..cli import report
+    from .common import report
     from ..outputs import Input, rulebook_input, staged_folder
-    from .run import run_import
+    from ..importer.run import run_import
 
     inputs = [Input("the source", source)] + ([rulebook_input(root)] if root is not None else [])
     previous, earlier = None, ()
     if root is not None:
-        from ..cli import load_or_exit
+        from .common import load_or_exit
 
         book = load_or_exit(root)
         if base is not None and base not in book.edition_by_id:

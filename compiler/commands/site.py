@@ -21,10 +21,10 @@ from typing import Iterator
 import click
 
 from ..diagnostics import printable  # paths may come from a repository's mkdocs.yml
+from ..site.config import default_config
 
 DEFAULT_OUT = Path("public")
 MKDOCS_YML = Path("mkdocs.yml")
-PROJECT_SITE = Path("site")  # without a mkdocs.yml, ./site overrides the package's site files
 
 _ROOT = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
                      help="Rulebook folder; without it ./mkdocs.yml decides (else ./rulebook).")
@@ -44,35 +44,12 @@ def require_site_extra(command: str) -> None:
         sys.exit(1)
 
 
-def default_config(root: Path, title: str) -> str:
-    """An mkdocs.yml for a rulebook folder, with absolute paths.
-
-    The site name is the title as plain text: the plugin escapes it for the theme
-    (``RulebookPlugin.on_config``). Dumped by PyYAML with Unicode as itself, so any
-    character reads back as written (JSON's surrogate pairs would read back as two
-    lone surrogates, which cannot be written out as UTF-8).
-    """
-    import yaml
-
-    from .render import SITE_DIR
-
-    config = {
-        "site_name": title,
-        "docs_dir": str((SITE_DIR / "docs").resolve()),
-        "strict": True,
-        "theme": {"name": "material", "features": ["navigation.sections", "search.highlight"]},
-        # The theme overrides and templates come from the plugin: the package's, and ./site's over them.
-        "plugins": ["search", {"rulebook": {"rulebook": str(root.resolve()), "site": str(PROJECT_SITE.resolve())}}],
-        "extra_css": ["assets/stylesheets/rulebook.css"],
-    }
-    return yaml.safe_dump(config, allow_unicode=True, sort_keys=False, width=float("inf"))
-
-
 @contextmanager
 def config_file(root: Path | None) -> Iterator[tuple[Path, Path]]:
     """(mkdocs.yml to use, rulebook folder it reads), after checking the rulebook (exit 1 on errors)."""
-    from ..cli import default_root, load_or_exit
-    from .plugin import checked
+    from ..where import default_root
+    from .common import load_or_exit
+    from ..site.plugin import checked
 
     if root is None and MKDOCS_YML.is_file():
         import yaml
@@ -164,9 +141,9 @@ def _refuse_links_out(config, target: Path) -> None:
 def _inputs(config, path: Path, rulebook: Path) -> list:
     """What a build reads, so that its output never lands on any of it."""
     from ..outputs import Input, rulebook_input
-    from .render import SITE_DIR
+    from ..site.render import SITE_DIR
 
-    from .plugin import project_site_folders
+    from ..site.plugin import project_site_folders
 
     plugin = config.plugins.get("rulebook")
     site = plugin.config.site if plugin is not None else "site"
@@ -188,7 +165,11 @@ def serve(root: Path | None, dev_addr: str) -> None:
     require_site_extra("serve")
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     from ..build import remembering
-    from .serve import serve as serve_site
+    from ..site.serve import ServeError, serve as serve_site
 
     with remembering(), config_file(root) as (path, rulebook):  # rebuilds read again only the files changed
-        serve_site(path, rulebook, dev_addr)
+        try:
+            serve_site(path, rulebook, dev_addr)
+        except ServeError as exc:
+            click.echo(str(exc), err=True)
+            sys.exit(1)

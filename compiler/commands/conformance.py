@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..cli import ROOT_OPTION, edition_or_exit, load_or_exit
+from .common import ROOT_OPTION, edition_or_exit, load_or_exit
 from ..counts import counted
 from ..diagnostics import printable  # ids from case and expectations files reach the terminal
 
@@ -32,10 +32,10 @@ def conformance() -> None:
 @EXHAUSTIVE_OPTION
 def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int) -> None:
     """Write the edition's cases (cases.json) and a pytest module that runs them."""
-    from ..cli import default_root
+    from ..where import default_root
     from ..outputs import output_folder, rulebook_input
-    from .cases import build_suite
-    from .suite import write_suite
+    from ..conformance.cases import build_suite
+    from ..conformance.suite import write_suite
 
     book = load_or_exit(root)  # before the folder is made: a rulebook that fails check writes nothing
     edition = edition_or_exit(book, edition_id)
@@ -59,7 +59,7 @@ def _warn_gaps(suite) -> None:
 
 def _warn_over_limit(suite) -> None:
     """The decisions with more conditions than MAX_ATOMS: what their cases and mutants leave out."""
-    from .cases import MAX_ATOMS
+    from ..conformance.cases import MAX_ATOMS
 
     for d in suite.decisions:
         if d.atoms_over_limit:
@@ -91,7 +91,7 @@ def run(root: Path | None, edition_id: str, engine_spec: str | None, engine_cmd:
 
     An engine that cannot be imported or started is a usage error (exit 2), before any case runs.
     """
-    from .runner import expectation_problems, expectations_text, run_cases, summary
+    from ..conformance.runner import expectation_problems, expectations_text, run_cases, summary
 
     if bool(engine_spec) == bool(engine_cmd):
         raise click.UsageError("give --engine MODULE:ATTR or --engine-cmd COMMAND (one of them)")
@@ -130,7 +130,7 @@ def run(root: Path | None, edition_id: str, engine_spec: str | None, engine_cmd:
 
 def _adapter_or_exit(spec: str | None, command: str | None, edition: str, rulebook: str, timeout: float):
     """The engine's adapter, or exit 2 with ``error: OPTION VALUE: why`` and a hint line."""
-    from .engines import EngineLoadError, open_adapter
+    from ..conformance.engines import EngineLoadError, open_adapter
 
     try:
         return open_adapter(spec, command, edition, rulebook, timeout)
@@ -142,13 +142,13 @@ def _adapter_or_exit(spec: str | None, command: str | None, edition: str, rulebo
 
 def _cases(book, edition, cases_file: Path | None, max_exhaustive: int):
     """The cases to run, the values of each decision, and the cases that do not hold up (label, problem)."""
-    from .cases import build_suite
+    from ..conformance.cases import build_suite
 
     suite = build_suite(book, edition, max_exhaustive)
     values = {d.decision: d.values for d in suite.decisions}
     if cases_file is None:
         return suite.cases, values, []
-    from .suite import CaseFileError, read_case_file
+    from ..conformance.suite import CaseFileError, read_case_file
 
     try:
         loaded = read_case_file(cases_file, edition.id)
@@ -177,8 +177,8 @@ def _cases(book, edition, cases_file: Path | None, max_exhaustive: int):
 
 def _against_reference(book, edition, suite, case) -> str | None:
     from ..evaluate import show_state
-    from .reference import ReferenceEngine
-    from .runner import show
+    from ..conformance.reference import ReferenceEngine
+    from ..conformance.runner import show
 
     decisions = {d.decision: d for d in suite.decisions}
     d = decisions.get(case.decision)
@@ -207,8 +207,8 @@ def _against_reference(book, edition, suite, case) -> str | None:
 def mutants(root: Path | None, edition_id: str, max_exhaustive: int, fail_under: float | None,
             show_excluded: bool) -> None:
     """Mutate every condition and count the mutants the edition's suite kills."""
-    from .cases import build_suite
-    from .mutants import measure
+    from ..conformance.cases import build_suite
+    from ..conformance.mutants import measure
 
     book = load_or_exit(root)
     edition = edition_or_exit(book, edition_id)

@@ -1,0 +1,11 @@
+"""The command layer: every ``rulebook`` subcommand, above the library and imported by nothing but
+the entry point (``compiler.cli``).
+
+One module per command or group of commands (``check``, ``export``, ``schema``, ``diff``
+with ``history`` and ``changelog``, ``site`` with ``build`` and ``serve``, ``conformance``,
+``publish`` with ``correct``, ``init``, ``import_``); ``common`` holds what they share
+(the problem report, loading or exiting, the ``--rulebook`` option, the group class).
+A new command is a module here, added to ``compiler.cli``'s list. Each module imports only
+click and light modules at its top: the back ends and their libraries (mkdocs, jinja2,
+deepdiff) load inside the command that runs (tests/test_startup.py).
+"""
