@@ -125,8 +125,8 @@ def _refuse_links_out(config, target: Path) -> None:
     """Exit 1, each link at its place, where a site folder links outside itself (the plugin checks again
     under plain ``mkdocs build`` and ``rulebook serve``; here the errors come first, as ``check`` prints them)."""
     from ..counts import counted
-    from .links import outside_links
-    from .plugin import published_folders
+    from ..site.links import outside_links
+    from ..site.plugin import published_folders
 
     plugin = config.plugins.get("rulebook")
     problems = outside_links(published_folders(config, plugin.config.site if plugin is not None else "site"))
