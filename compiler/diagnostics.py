@@ -29,6 +29,15 @@ class Location:
         return {"path": self.path, "line": self.line, "col": self.col}
 
 
+#: Where a problem is placed when its node has no location: every node read from the sources
+#: has one; only a model built in code (a test's) has None, and its problems still print.
+NOWHERE = Location("<unplaced>")
+
+
+def placed(loc: Location | None) -> Location:
+    return NOWHERE if loc is None else loc
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     location: Location
