@@ -190,6 +190,12 @@ class Core:
         return out
 
     # -- reading sets back ------------------------------------------------------
+    def first_in(self, u: Node, facts: Sequence[str]) -> dict[str, Answer]:
+        """``first`` of a region its caller knows is not empty."""
+        found = self.first(u, facts)
+        assert found is not None, "the first situation of an empty region"
+        return found
+
     def first(self, u: Node, facts: Sequence[str]) -> dict[str, Answer] | None:
         """The first situation of ``u`` over ``facts`` in enumeration order, or None when empty.
 

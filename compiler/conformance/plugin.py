@@ -151,7 +151,7 @@ class RulebookSession:
 class RulebookFile(pytest.File):
     """A rulebook's rulebook.yaml: one collector per edition asked for (by --rulebook-edition, else all)."""
 
-    def collect(self) -> list[pytest.Collector]:
+    def collect(self) -> list[RulebookCases]:
         from ..build import check
 
         book, problems = check(self.path.parent)
@@ -176,9 +176,10 @@ class RulebookCases(pytest.Collector):
     def collect(self) -> list[pytest.Item]:
         from .cases import build_suite
 
+        assert isinstance(self.parent, RulebookFile)
         book = self.parent.book
         suite = build_suite(book, book.edition_by_id[self.edition])
-        items = []
+        items: list[pytest.Item] = []
         for d in suite.decisions:
             for case in d.cases:
                 items.append(RulebookCase.from_parent(self, name=case.name, case=case, values=d.values))
@@ -191,11 +192,17 @@ class RulebookCase(pytest.Item):
         self.case = case
         self.values = values
 
+    @property
+    def edition(self) -> str:
+        """The edition whose suite holds the case: its collector's."""
+        assert isinstance(self.parent, RulebookCases)
+        return self.parent.edition
+
     def runtest(self) -> None:
-        self.config._rulebook.check_case(self.parent.edition, self.case, self.values)  # type: ignore[attr-defined]
+        self.config._rulebook.check_case(self.edition, self.case, self.values)  # type: ignore[attr-defined]
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, None, f"{self.parent.edition}: {self.case.name}"
+        return self.path, None, f"{self.edition}: {self.case.name}"
 
 
 class ExpectationsCheck(pytest.Item):
@@ -237,7 +244,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     rulebook: RulebookSession = config._rulebook  # type: ignore[attr-defined]
     asked = rulebook.root().resolve() / "rulebook.yaml"
     if config.getoption("--rulebook-edition") and not any(
-            isinstance(i, RulebookCase) and i.parent.parent.path.resolve() == asked for i in items):
+            isinstance(i, RulebookCase) and i.parent is not None and i.parent.parent is not None
+            and i.parent.parent.path.resolve() == asked for i in items):
         # The rulebook lies outside what pytest collected (testpaths, other arguments): its cases join them.
         # Outside pytest's rootdir the node id is the file's absolute path, which pytest also takes back.
         nodeid = None if asked.is_relative_to(config.rootpath.resolve()) else str(asked)
@@ -261,7 +269,7 @@ def _rulebook_items(items: list[pytest.Item]) -> tuple[set[str], list[Any]]:
     modules: set[int] = set()
     for item in items:
         if isinstance(item, RulebookCase):
-            editions.add(item.parent.edition)
+            editions.add(item.edition)
             cases.append(item.case)
         elif "rulebook_engine" in getattr(item, "fixturenames", ()):
             module = getattr(item, "module", None)
