@@ -67,7 +67,7 @@ class DecisionSets:
         self.values: dict[tuple, Answer] = {}
         for rule in model.rules:
             if rule.kind == "value":
-                self.values[answer_key(rule.value)] = rule.value
+                self.values[answer_key(rule.answer)] = rule.answer
             else:
                 self.values[answer_key(True)], self.values[answer_key(False)] = True, False
 
@@ -76,8 +76,8 @@ class DecisionSets:
         core, preds = self.core, self.model.predicates
         when = core.condition(rule.when, preds, memo) if rule.when is not None else core.true
         if rule.kind == "value":
-            return {answer_key(rule.value): when}
-        test = core.condition(rule.test, preds, memo)
+            return {answer_key(rule.answer): when}
+        test = core.condition(rule.tested, preds, memo)
         if rule.kind == "requires":
             return {answer_key(True): when & test, answer_key(False): when & ~test}
         if rule.kind == "forbids":

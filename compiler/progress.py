@@ -18,9 +18,13 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
 import click
+
+if TYPE_CHECKING:  # rich is imported only when a terminal is attached (startup time)
+    from rich.console import Console
+    from rich.progress import Progress
 
 T = TypeVar("T")
 
@@ -48,11 +52,11 @@ class _Session:
     def __init__(self) -> None:
         self.command = ""  # the command path (``rulebook conformance generate``), known once a loop reports
         self.start = time.monotonic()
-        self.console = None  # rich's, once a loop reported
-        self.bars = None  # rich's Progress while a loop runs: stopped (and cleared) between loops
+        self.console: Console | None = None  # rich's, once a loop reported
+        self.bars: Progress | None = None  # rich's Progress while a loop runs: stopped (and cleared) between loops
         self.totals: dict[str, int] = {}  # what -> count, in the order first reported
 
-    def _bars(self):
+    def _bars(self) -> Progress:
         if self.console is None:
             from rich.console import Console
 

@@ -73,9 +73,9 @@ class Record:
 
 def content_digests(book: Rulebook) -> dict[str, str]:
     """Each edition's resolved content as one digest: the lock's digest (terms, clauses, vocabulary)."""
-    from .lock import edition_entry
+    from .lock import Known, edition_entry
 
-    known: dict[int, dict] = {}
+    known: Known = {}
     return {e.id: edition_entry(e, known)["digest"] for e in book.editions}
 
 

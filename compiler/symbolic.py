@@ -261,7 +261,7 @@ class Core:
 
     def situations(self, u: Node, facts: Sequence[str], limit: int) -> list[dict[str, Answer]]:
         """Up to ``limit`` situations of ``u``, in enumeration order."""
-        found = []
+        found: list[dict[str, Answer]] = []
         while len(found) < limit:
             state = self.first(u, facts)
             if state is None:
