@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from contextlib import contextmanager
 from dataclasses import dataclass, replace as dc_replace
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 from . import conditions as C
 from . import lineage as L
@@ -911,7 +911,7 @@ class _Builder:
             self._check_term_names(edition, term, names, decisions)
 
     def _check_term_names(self, edition: Edition, term: Term, names: C.Names,
-                          decisions: dict[str, Decision]) -> None:
+                          decisions: Mapping[str, Decision]) -> None:
         for d in term.decisions:
             if d.given is not None:
                 C.check_names(d.given, names, self.problems)
@@ -979,7 +979,7 @@ class _Builder:
             return True
         return False
 
-    def _check_rule(self, edition: Edition, rule: Rule, names: C.Names, decisions: dict[str, Decision]) -> None:
+    def _check_rule(self, edition: Edition, rule: Rule, names: C.Names, decisions: Mapping[str, Decision]) -> None:
         decision = decisions.get(rule.decision)
         if decision is None:
             self.error(rule.loc, f"rule for unknown decision '{rule.decision}'",

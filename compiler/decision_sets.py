@@ -8,14 +8,16 @@ at a time. Built from a DecisionModel, so both read a decision the same way.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cached_property
+
 from .conditions import facts_used
 from .evaluate import DecisionModel
 from .model import Answer, Vocabulary
 from .symbolic import Core, Node, vocabulary_core
 
 
-def allowed_space(core: Core, vocabulary: Vocabulary, facts: set[str] | frozenset[str] | tuple[str, ...],
+def allowed_space(core: Core, vocabulary: Vocabulary, facts: Collection[str],
                   given: Node | None = None) -> Node:
     """The situations over ``facts`` that the constraints allow (and ``given`` asks about).
 
