@@ -6,6 +6,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Callable, Sequence
 
 import click
 
@@ -18,7 +19,7 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def report(problems: list[Diagnostic]) -> None:
+def report(problems: Sequence[Diagnostic]) -> None:
     """Print every problem and a count to stderr, colour only on a terminal."""
     colour = sys.stderr.isatty() and "NO_COLOR" not in os.environ
     for problem in problems:
@@ -52,7 +53,8 @@ def edition_or_exit(book, edition_id: str | None):
     return book.edition(edition_id)
 
 
-ROOT_OPTION = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
+# annotated: the command modules that import it import this one back (mypy needs its type first)
+ROOT_OPTION: Callable[[Callable[..., Any]], Callable[..., Any]] = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
                            help="Rulebook folder (default: ./rulebook, else the current folder).")
 
 
@@ -103,7 +105,7 @@ def check(path: Path | None, no_cache: bool, against: str | None) -> None:
         result = check_rulebook(root, use_cache=not no_cache)
         problems = list(result.problems)
         line = None
-        if base is not None and result.summary is not None:
+        if base is not None and against is not None and result.summary is not None:
             problems, line = _reviewed(root, base, against, problems)
     if problems:
         report(problems)
@@ -221,8 +223,14 @@ from .site.command import build as site_build, serve as site_serve  # noqa: E402
 from .starter import init  # noqa: E402
 from .progress import add_quiet_option  # noqa: E402
 
-for _command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct, init):
-    main.add_command(_command)
+# in a function: mypy can defer a function until the command modules (which import this one) are
+# checked, not module-level code
+def _add_commands() -> None:
+    for command in (conformance, diff_command, history_command, site_build, site_serve, publish, correct, init):
+        main.add_command(command)
+
+
+_add_commands()
 main.add_command(changelog_command)
 from .importer.command import import_command; main.add_command(import_command)  # noqa: E402,E702
 for _command in main.commands.values():
