@@ -17,6 +17,7 @@ import functools
 import os
 import sys
 import time
+from collections.abc import Sized
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
@@ -145,8 +146,8 @@ def track(items: Iterable[T], what: str, total: int | None = None) -> Iterable[T
     """``items`` as they are, counted on the display when one is shown (``what``: a plural noun)."""
     if _session is None or not shown():
         return items
-    if total is None and hasattr(items, "__len__"):
-        total = len(items)  # type: ignore[arg-type]
+    if total is None and isinstance(items, Sized):  # what has __len__
+        total = len(items)
     return _tracked(items, *_session.counter(what, total))
 
 

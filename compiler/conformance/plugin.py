@@ -36,12 +36,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="Seconds an engine may take per case.")
 
 
+_SESSION = pytest.StashKey["RulebookSession"]()  # the run's session, in pytest's typed per-config store
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    config._rulebook = RulebookSession(config)  # type: ignore[attr-defined]
+    config.stash[_SESSION] = RulebookSession(config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    session = getattr(config, "_rulebook", None)
+    session = config.stash.get(_SESSION, None)
     if session is not None:
         session.close()
 
@@ -49,7 +52,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def rulebook_engine(pytestconfig: pytest.Config) -> "RulebookSession":
     """Checks a case (as a generated module holds it) against the engine the options name."""
-    return pytestconfig._rulebook  # type: ignore[attr-defined]
+    return pytestconfig.stash[_SESSION]
 
 
 class RulebookSession:
@@ -199,7 +202,7 @@ class RulebookCase(pytest.Item):
         return self.parent.edition
 
     def runtest(self) -> None:
-        self.config._rulebook.check_case(self.edition, self.case, self.values)  # type: ignore[attr-defined]
+        self.config.stash[_SESSION].check_case(self.edition, self.case, self.values)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, None, f"{self.edition}: {self.case.name}"
@@ -233,7 +236,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RulebookFi
         return None
     config = parent.config
     asked = bool(config.getoption("--rulebook-edition")) and (
-        file_path.resolve() == config._rulebook.root().resolve() / "rulebook.yaml")  # type: ignore[attr-defined]
+        file_path.resolve() == config.stash[_SESSION].root().resolve() / "rulebook.yaml")
     if asked or parent.session.isinitpath(file_path):
         return RulebookFile.from_parent(parent, path=file_path)
     return None
@@ -241,7 +244,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RulebookFi
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    rulebook: RulebookSession = config._rulebook  # type: ignore[attr-defined]
+    rulebook = config.stash[_SESSION]
     asked = rulebook.root().resolve() / "rulebook.yaml"
     if config.getoption("--rulebook-edition") and not any(
             isinstance(i, RulebookCase) and i.parent is not None and i.parent.parent is not None
