@@ -15,13 +15,13 @@ from contextvars import ContextVar
 from contextlib import contextmanager
 from dataclasses import dataclass, replace as dc_replace
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Mapping
 
 from . import conditions as C
 from . import lineage as L
 from . import metadata, overlay, schema, tables
 from . import progress
-from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, suggestion_budget
+from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, placed, suggestion_budget
 from .rules_checked import words_digest
 from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
                     Steps, Table, TableRow, Term, Vocabulary, clause_ref)
@@ -231,8 +231,8 @@ class Builder:
         except ValueError:  # pragma: no cover - another drive on Windows
             return str(path)
 
-    def error(self, loc: Location, message: str, hint: str | None = None) -> None:
-        self.problems.append(Diagnostic(loc, message, hint))
+    def error(self, loc: Location | None, message: str, hint: str | None = None) -> None:
+        self.problems.append(Diagnostic(placed(loc), message, hint))
 
     def outside(self, path: Path) -> bool:
         """Whether a path in the rulebook folder leads outside it (through a symbolic link),
@@ -743,25 +743,25 @@ class Builder:
         'otherwise', and give the clause that holds 'otherwise' the rule it stands for."""
         added: dict[str, Rule] = {}
         for decision, clauses in tables.groups(c for s in sections for c in s.clauses).items():
-            rows = [(c.table, r) for c in clauses for r in c.table.rows]
+            rows = [(t, r) for _, t in clauses for r in t.rows]
             found = tables.overlaps(rows)
             if found is None:
-                self.error(clauses[0].table.loc, f"the rows of term '{tid}' for '{decision}' take more than "
+                self.error(clauses[0][1].loc, f"the rows of term '{tid}' for '{decision}' take more than "
                            f"{tables.MAX_TABLE_PAIRS:,} pairs to compare for overlaps",
                            f"key every row of the term's tables for '{decision}' by one fact in common, or split "
                            f"the decision; the limit is MAX_TABLE_PAIRS in compiler/tables.py (docs/format.md, Limits)")
             for o in found or ():
                 self._overlap(o, decision)
-            holders = [c for c in clauses if c.table.otherwise is not None]
-            for extra in holders[1:]:
-                self.error(extra.table.otherwise_loc, f"a second 'otherwise' for '{decision}' in term '{tid}'",
-                           f"the first is at {self._near(holders[0].table.otherwise_loc, extra.table.otherwise_loc)}; "
+            holders = [(c, t) for c, t in clauses if t.otherwise is not None]
+            for _, extra in holders[1:]:
+                self.error(extra.otherwise_loc, f"a second 'otherwise' for '{decision}' in term '{tid}'",
+                           f"the first is at {self._near(holders[0][1].otherwise_loc, extra.otherwise_loc)}; "
                            "a term's tables for one decision are one table, with one 'otherwise'")
             if holders:
-                table = holders[0].table
+                table = holders[0][1]
                 when = tables.otherwise_condition(rows, table.otherwise_loc)
-                added[holders[0].ref] = Rule(decision, holders[0].ref, "value", when, table.otherwise, None, (),
-                                             None, None, table.otherwise_loc, from_table=True)
+                added[holders[0][0].ref] = Rule(decision, holders[0][0].ref, "value", when, table.otherwise, None, (),
+                                             None, None, placed(table.otherwise_loc), from_table=True)
         if not added:
             return sections
         return [dc_replace(s, clauses=tuple(dc_replace(c, rules=c.rules + (added[c.ref],)) if c.ref in added else c
@@ -782,7 +782,8 @@ class Builder:
                        "list each combination of keys once in a table")
 
     @staticmethod
-    def _near(there: Location, here: Location) -> str:
+    def _near(there_or_none: Location | None, here_or_none: Location | None) -> str:
+        there, here = placed(there_or_none), placed(here_or_none)
         return f"line {there.line}" if there.path == here.path else str(there)
 
     # -- editions, overlays and the names they resolve ------------------------------
@@ -812,9 +813,9 @@ class Builder:
                         self.withdrawn_by[tid] = meta["id"]
                         withdrawn.append(tid)
                 elif tf.patch:
-                    resolved[tid] = self._patched(tf, meta["id"], current, resolved)
-                    if resolved[tid] is not None:
-                        current[tid] = self._term(resolved[tid], meta["id"])
+                    patched = resolved[tid] = self._patched(tf, meta["id"], current, resolved)
+                    if patched is not None:
+                        current[tid] = self._term(patched, meta["id"])
                         changed.append(tid)
                 elif tf.term is not None:
                     current[tid] = tf.term
@@ -916,7 +917,7 @@ class Builder:
             self._check_term_names(edition, term, names, decisions)
 
     def _check_term_names(self, edition: Edition, term: Term, names: C.Names,
-                          decisions: dict[str, Decision]) -> None:
+                          decisions: Mapping[str, Decision]) -> None:
         for d in term.decisions:
             if d.given is not None:
                 C.check_names(d.given, names, self.problems)
@@ -938,11 +939,10 @@ class Builder:
         for decision, clauses in tables.groups(term.clauses).items():
             self._check_table(decision, clauses, names)
 
-    def _check_table(self, decision: str, clauses: list[Clause], names: C.Names) -> None:
+    def _check_table(self, decision: str, clauses: list[tuple[Clause, Table]], names: C.Names) -> None:
         """Key facts and their values against the vocabulary; an 'otherwise' that answers nothing."""
         ok = True
-        for clause in clauses:
-            table = clause.table
+        for _, table in clauses:
             for fact, loc in zip(table.facts, table.key_locs):
                 if fact not in names.facts:
                     ok = False
@@ -957,13 +957,13 @@ class Builder:
                     for value, loc in zip(cell, locs):
                         if fact in names.facts and not self._key_value(fact, value, names.facts[fact], loc):
                             ok = False
-        holder = next((c for c in clauses if c.table.otherwise is not None), None)
+        holder = next((t for _, t in clauses if t.otherwise is not None), None)
         if ok and holder is not None:
-            rows = [(c.table, r) for c in clauses for r in c.table.rows]
+            rows = [(t, r) for _, t in clauses for r in t.rows]
             domains = {f: (False, True) if v is None else v for f, v in names.facts.items()}
             if tables.uncovered(rows, domains) is False:
                 keys = list(dict.fromkeys(f for t, _ in rows for f in t.facts))
-                self.error(holder.table.otherwise_loc,
+                self.error(holder.otherwise_loc,
                            f"'otherwise' answers no situation: the rows for '{decision}' cover every "
                            f"combination of {', '.join(keys)}",
                            "remove 'otherwise', or the rows whose situations it is meant to answer")
@@ -985,7 +985,7 @@ class Builder:
             return True
         return False
 
-    def _check_rule(self, edition: Edition, rule: Rule, names: C.Names, decisions: dict[str, Decision]) -> None:
+    def _check_rule(self, edition: Edition, rule: Rule, names: C.Names, decisions: Mapping[str, Decision]) -> None:
         decision = decisions.get(rule.decision)
         if decision is None:
             self.error(rule.loc, f"rule for unknown decision '{rule.decision}'",

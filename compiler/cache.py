@@ -484,8 +484,8 @@ class Cache:
     def _ids(self, sql: str, args: tuple) -> list:
         return [row[0] for row in self.db.execute(sql, args).fetchall()]
 
-    def _distrust(self, book_ids: list, blobs: list | None = None) -> None:
-        blobs = set(blobs or ())
+    def _distrust(self, book_ids: list, damaged: list | None = None) -> None:
+        blobs = set(damaged or ())
         for book_id in book_ids:
             blobs.update(self._ids("SELECT DISTINCT blob FROM terms WHERE book=?", (book_id,)))
         # one pass over the term lists (they are indexed by rulebook, not by term)
@@ -588,7 +588,8 @@ class Cache:
         damage is mended)."""
         from .uses import uses_index
 
-        known, damaged = set(), []
+        known: set[str] = set()
+        damaged: list[str] = []
         for key, data, checksum in self.db.execute(
                 "SELECT key, data, sum FROM blobs WHERE key IN (SELECT value FROM json_each(?))",
                 (json.dumps(sorted({e.blob for e in entries})),)):

@@ -34,7 +34,7 @@ def check_rulebook(root: Path, use_cache: bool = True) -> Checked:
     fp = _fingerprint(root, known) if cache is not None else None
     # what the next check need not read again; not rewritten for a few edited files (they are cheap
     # to hash again, and the record is as large as the rulebook has files)
-    if fp is not None and fp.hashed > max(16, len(fp.files) // 20):
+    if cache is not None and fp is not None and fp.hashed > max(16, len(fp.files) // 20):
         from .recheck import dump
 
         cache.store_proofs({known_at: dump({"taken": fp.taken, "stats": fp.stats})})
@@ -75,10 +75,10 @@ def _check_again(root: Path, cache, fp, key: str) -> Checked:
         # collector is paused, it is never scanned (a collection in the midst of it, or of the young
         # objects it left, rescanned a large heap: up to seconds, bench_recheck.py).
         with cyclic_gc_paused():
-            outcome = incremental(root, fp, _json(base_text), top, proofs)
-            if outcome is not None:
-                checked = _keep(root, cache, fp, key, proofs, outcome, top_at, base_at)
-                del outcome
+            again = incremental(root, fp, _json(base_text), top, proofs)
+            if again is not None:
+                checked = _keep(root, cache, fp, key, proofs, again, top_at, base_at)
+                del again
                 return checked
     return _keep(root, cache, fp, key, proofs, full(root, proofs, record=True), top_at, base_at)
 

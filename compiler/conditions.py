@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Union
 
-from .diagnostics import Diagnostic, Location, did_you_mean
+from .diagnostics import Diagnostic, Location, did_you_mean, placed
 from .schema import IDENT, compiled_pattern
 from .yamlsource import Document
 
@@ -146,9 +146,10 @@ def parse(doc: Document, path: tuple, value: Any, out: list[Diagnostic], _depth:
             out.append(Diagnostic(doc.at(sub), f"'{form}' takes a list of conditions"))
             return None
         items = [parse(doc, sub + (i,), item, out, _depth + 1) for i, item in enumerate(arg)]
-        if any(item is None for item in items):
+        parsed = tuple(item for item in items if item is not None)
+        if len(parsed) != len(items):
             return None
-        return (All if form == "all" else Any_)(tuple(items), loc)
+        return (All if form == "all" else Any_)(parsed, loc)
     if form in ("is", "in"):
         return _parse_enum_test(doc, sub, form, arg, loc, out)
     if form in COMPARISONS:
@@ -212,23 +213,23 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
             if node.name in names.withdrawn:
                 out.append(_withdrawn(node.loc, f"fact '{node.name}'", names.withdrawn[node.name]))
             elif node.name not in names.facts:
-                out.append(Diagnostic(node.loc, f"unknown fact or predicate '{node.name}'",
+                out.append(Diagnostic(placed(node.loc), f"unknown fact or predicate '{node.name}'",
                                       did_you_mean(node.name, [*names.facts, *preds])))
-            elif names.facts[node.name] is not None:
-                out.append(Diagnostic(node.loc, f"fact '{node.name}' is an enum, not a bool",
+            elif (enum := names.facts[node.name]) is not None:
+                out.append(Diagnostic(placed(node.loc), f"fact '{node.name}' is an enum, not a bool",
                                       f"test it with {{is: {{{node.name}: VALUE}}}}; values: "
-                                      + ", ".join(names.facts[node.name])))
+                                      + ", ".join(enum)))
         elif isinstance(node, In):
             if node.fact in names.withdrawn:
                 out.append(_withdrawn(node.loc, f"fact '{node.fact}'", names.withdrawn[node.fact]))
                 continue
             if node.fact not in names.facts:
-                out.append(Diagnostic(node.loc, f"unknown fact '{node.fact}'",
+                out.append(Diagnostic(placed(node.loc), f"unknown fact '{node.fact}'",
                                       did_you_mean(node.fact, names.facts)))
                 continue
             values = names.facts[node.fact]
             if values is None:
-                out.append(Diagnostic(node.loc, f"fact '{node.fact}' is a bool; '{'is' if node.single else 'in'}' "
+                out.append(Diagnostic(placed(node.loc), f"fact '{node.fact}' is a bool; '{'is' if node.single else 'in'}' "
                                                 "needs an enum fact", f"write '{node.fact}' or {{not: {node.fact}}}"))
                 continue
             for value in node.values:
@@ -236,7 +237,7 @@ def check_names(cond: Condition, names: Names, out: list[Diagnostic]) -> None:
                     out.append(_withdrawn(node.loc, f"value '{value}' of fact '{node.fact}'",
                                           names.withdrawn[f"{node.fact}={value}"]))
                 elif value not in values:
-                    out.append(Diagnostic(node.loc, f"'{value}' is not a value of fact '{node.fact}'",
+                    out.append(Diagnostic(placed(node.loc), f"'{value}' is not a value of fact '{node.fact}'",
                                           did_you_mean(value, values) or "values: " + ", ".join(values)))
         elif isinstance(node, Cmp):
             _check_comparison(node, names, out)
@@ -251,33 +252,33 @@ def _check_comparison(node: Cmp, names: Names, out: list[Diagnostic]) -> None:
         out.extend(_withdrawn(node.loc, what, names.withdrawn[key]) for what, key in gone)
         return
     if node.fact not in names.facts:
-        out.append(Diagnostic(node.loc, f"unknown fact '{node.fact}'", did_you_mean(node.fact, names.facts)))
+        out.append(Diagnostic(placed(node.loc), f"unknown fact '{node.fact}'", did_you_mean(node.fact, names.facts)))
         return
     values = names.facts[node.fact]
     if values is None:
-        out.append(Diagnostic(node.loc, f"fact '{node.fact}' is a bool; '{node.op}' needs an ordered enum fact",
+        out.append(Diagnostic(placed(node.loc), f"fact '{node.fact}' is a bool; '{node.op}' needs an ordered enum fact",
                               f"write '{node.fact}' or {{not: {node.fact}}}"))
         return
     if node.fact not in names.ordered:
-        out.append(Diagnostic(node.loc, f"fact '{node.fact}' is not ordered; '{node.op}' needs an ordered fact",
+        out.append(Diagnostic(placed(node.loc), f"fact '{node.fact}' is not ordered; '{node.op}' needs an ordered fact",
                               "declare it with 'ordered: true' in vocabulary.yaml (its values listed in order), "
                               f"or list the values: {{in: {{{node.fact}: [...]}}}}"))
         return
     if not node.against_fact:
         if node.bound not in values:
-            out.append(Diagnostic(node.loc, f"'{node.bound}' is not a value of fact '{node.fact}'",
+            out.append(Diagnostic(placed(node.loc), f"'{node.bound}' is not a value of fact '{node.fact}'",
                                   did_you_mean(node.bound, values) or "values, in order: " + ", ".join(values)))
         return
     if node.bound not in names.facts:
-        out.append(Diagnostic(node.loc, f"unknown fact '{node.bound}'", did_you_mean(node.bound, names.facts)))
+        out.append(Diagnostic(placed(node.loc), f"unknown fact '{node.bound}'", did_you_mean(node.bound, names.facts)))
     elif node.bound not in names.ordered or names.facts[node.bound] != values:
-        out.append(Diagnostic(node.loc, f"'{node.op}' compares '{node.fact}' with '{node.bound}', "
+        out.append(Diagnostic(placed(node.loc), f"'{node.op}' compares '{node.fact}' with '{node.bound}', "
                                         "whose values or order differ",
                               "a fact is compared only with a fact of the same values in the same order"))
 
 
 def _withdrawn(loc: Location | None, what: str, where: str) -> Diagnostic:
-    return Diagnostic(loc, f"{what} was withdrawn {where}",
+    return Diagnostic(placed(loc), f"{what} was withdrawn {where}",
                       "an edition's conditions test only what its vocabulary has: "
                       "change the condition in this edition, or do not withdraw it")
 
@@ -441,7 +442,7 @@ def _compile_comparison(node: Cmp, orders: Mapping[str, tuple[str, ...]]) -> Com
         # a value outside the order (a situation another edition's vocabulary describes) admits nothing
         values = frozenset(admitted(order, node.op, node.bound)) if node.bound in order else frozenset()
         return lambda s: s[fact] in values
-    position = {v: i for i, v in enumerate(order)}
+    position: dict[bool | str, int] = {v: i for i, v in enumerate(order)}
     other, op = node.bound, node.op
     return lambda s: s[fact] in position and s[other] in position and order_holds(op, position[s[fact]],
                                                                                 position[s[other]])

@@ -8,14 +8,16 @@ at a time. Built from a DecisionModel, so both read a decision the same way.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import cached_property
+
 from .conditions import facts_used
 from .evaluate import DecisionModel
 from .model import Answer, Vocabulary
 from .symbolic import Core, Node, vocabulary_core
 
 
-def allowed_space(core: Core, vocabulary: Vocabulary, facts: set[str] | frozenset[str] | tuple[str, ...],
+def allowed_space(core: Core, vocabulary: Vocabulary, facts: Collection[str],
                   given: Node | None = None) -> Node:
     """The situations over ``facts`` that the constraints allow (and ``given`` asks about).
 
@@ -67,7 +69,7 @@ class DecisionSets:
         self.values: dict[tuple, Answer] = {}
         for rule in model.rules:
             if rule.kind == "value":
-                self.values[answer_key(rule.value)] = rule.value
+                self.values[answer_key(rule.answer)] = rule.answer
             else:
                 self.values[answer_key(True)], self.values[answer_key(False)] = True, False
 
@@ -76,8 +78,8 @@ class DecisionSets:
         core, preds = self.core, self.model.predicates
         when = core.condition(rule.when, preds, memo) if rule.when is not None else core.true
         if rule.kind == "value":
-            return {answer_key(rule.value): when}
-        test = core.condition(rule.test, preds, memo)
+            return {answer_key(rule.answer): when}
+        test = core.condition(rule.tested, preds, memo)
         if rule.kind == "requires":
             return {answer_key(True): when & test, answer_key(False): when & ~test}
         if rule.kind == "forbids":

@@ -9,7 +9,7 @@ import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 
 @dataclass(frozen=True, order=True)
@@ -27,6 +27,15 @@ class Location:
 
     def as_json(self) -> dict:
         return {"path": self.path, "line": self.line, "col": self.col}
+
+
+#: Where a problem is placed when its node has no location: every node read from the sources
+#: has one; only a model built in code (a test's) has None, and its problems still print.
+NOWHERE = Location("<unplaced>")
+
+
+def placed(loc: Location | None) -> Location:
+    return NOWHERE if loc is None else loc
 
 
 @dataclass(frozen=True)
@@ -153,7 +162,7 @@ def write_utf8(text: str) -> None:
     buffer.flush()
 
 
-def report(problems: list[Diagnostic]) -> None:
+def report(problems: Sequence[Diagnostic]) -> None:
     """Print every problem and a count to stderr, colour only on a terminal (the commands' and
     ``rulebook serve``'s way of showing a failed check)."""
     import os

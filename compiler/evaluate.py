@@ -97,6 +97,7 @@ class _Compiled:
         kind = self.rule.kind
         if kind == "value":
             return self.rule.value
+        assert self.test is not None  # a requires or forbids rule has a test
         holds = self.test(state)
         if kind == "requires":
             return holds
@@ -219,9 +220,10 @@ class DecisionModel:
         result = self.evaluate(facts)
         if result.conflict:
             raise ValueError(f"decision '{self.decision.name}' is in conflict here: {result.describe()}")
-        if result.empty:
+        answer = result.answer  # None: empty, as it is not in conflict
+        if answer is None:
             raise ValueError(f"decision '{self.decision.name}' has no answer here")
-        return result.answer
+        return answer
 
     def states(self) -> Iterator[dict[str, Answer]]:
         return self.space.states()
@@ -267,7 +269,7 @@ class Result:
     @property
     def outcome(self) -> Outcome:
         """The answer, or ``CONFLICT`` / ``EMPTY``."""
-        return CONFLICT if self.conflict else EMPTY if self.empty else self.answer
+        return CONFLICT if self.conflict else EMPTY if self.empty else self.standing[0][1]
 
     @property
     def clauses(self) -> tuple[str, ...]:

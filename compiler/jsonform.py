@@ -44,7 +44,7 @@ def rule_json(r: Rule) -> dict[str, Any]:
     if r.kind == "value":
         out["value"] = r.value
     else:
-        out[r.kind] = cond_json(r.test)
+        out[r.kind] = cond_json(r.tested)
     out["exception_to"] = list(r.exception_to)
     out["notes"] = r.notes
     return out

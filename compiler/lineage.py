@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from .diagnostics import Location, did_you_mean
+from .diagnostics import Location, did_you_mean, placed
 from .model import LINEAGE_KINDS, Clause, Edition, Lineage, clause_ref
 from .yamlsource import Document
 
@@ -91,7 +91,7 @@ def check_edition(edition: str, previous: Edition | None, declared: Iterable[Dec
             error(d.key, f"edition '{edition}' is the first edition: no edition before it has clauses for "
                          f"'{d.lineage.kind}' to name", f"drop '{d.lineage.kind}'")
         return
-    whole: dict[str, list[tuple[str, str, Location]]] = {}  # old ref -> (claimant, how, where)
+    whole: dict[str, list[tuple[str, str, Location | None]]] = {}  # old ref -> (claimant, how, where)
     for d in declared:
         for source, where in zip(d.lineage.sources, d.items):
             if not _exists(d.lineage.kind, source, where, edition, previous, error):
@@ -108,9 +108,9 @@ def check_edition(edition: str, previous: Edition | None, declared: Iterable[Dec
     for source, claims in whole.items():
         if len(claims) < 2:
             continue
-        (first, first_how, _), (second, second_how, where) = claims[0], claims[1]
+        (first, first_how, _), (second, second_how, second_at) = claims[0], claims[1]
         still = first == source
-        error(where, f"clause '{source}' of edition '{previous.id}' is claimed twice: by '{first}' "
+        error(placed(second_at), f"clause '{source}' of edition '{previous.id}' is claimed twice: by '{first}' "
                      f"({first_how}) and by '{second}' ({second_how})",
               (f"'{source}' is still a clause of edition '{edition}'; " if still else "")
               + "if it was split, each part says split_from: " + source.split("#", 1)[1])

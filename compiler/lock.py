@@ -61,7 +61,7 @@ def canonical(value: Any) -> Any:
         return value
     if isinstance(value, _CONDITIONS):
         return condition_json(value)
-    if dataclasses.is_dataclass(value):
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out = {}
         for name, default in _content_fields(type(value)):
             item = getattr(value, name)
@@ -160,6 +160,7 @@ class Lock:
         """Where the file gives an edition's entry: read again with positions, as only an error needs it."""
         from .yamlsource import load
 
+        assert self.path is not None, "at() of a lock file that is present"
         doc, _ = load(self.path, shown_path(self.path))
         if doc is None or not isinstance(doc.data, dict) or not isinstance(doc.data.get("editions"), dict):
             return Location(shown_path(self.path))

@@ -56,6 +56,7 @@ def check(editions: Sequence[Edition], error: Report) -> None:
 
 
 def _updated(term: Term, editions: Sequence[Edition], shown: list, at: int, own: int, error: Report) -> None:
+    assert term.updated is not None  # the caller read it
     said = f"term '{term.id}' is declared last updated in {_version(editions[at])}"
     if at > own:
         error(term.updated.loc, f"{said}, later than {_edition(editions[own])}, whose file declares it",
@@ -71,6 +72,7 @@ def _updated(term: Term, editions: Sequence[Edition], shown: list, at: int, own:
 
 
 def _released(term: Term, editions: Sequence[Edition], shown: list, at: int, error: Report) -> None:
+    assert term.released is not None  # the caller read it
     said = f"term '{term.id}' is declared released in {_version(editions[at])}"
     first = next(i for i, s in enumerate(shown) if s is not None)
     if first < at:

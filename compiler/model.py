@@ -114,6 +114,18 @@ class Rule:
     def ref(self) -> str:
         return f"{self.clause}/{self.id}" if self.id else self.clause
 
+    @property
+    def answer(self) -> Answer:
+        """A value rule's value (the schema requires one)."""
+        assert self.value is not None, f"rule {self.ref} is a {self.kind} rule, with no value"
+        return self.value
+
+    @property
+    def tested(self) -> Condition:
+        """A requires or forbids rule's test (the schema requires one)."""
+        assert self.test is not None, f"rule {self.ref} is a {self.kind} rule, with no test"
+        return self.test
+
 
 @dataclass(frozen=True)
 class Steps:

@@ -108,7 +108,7 @@ _BOOL = _exact(bool)[0]
 def _make(cls: type, values) -> Any:
     """An instance of a frozen dataclass with these field values, as its ``__init__`` would make it
     (the model's classes have no ``__post_init__``) at a third of the cost: a warm diff reads many."""
-    obj = object.__new__(cls)
+    obj: Any = object.__new__(cls)
     obj.__dict__.update(values)
     return obj
 
@@ -132,20 +132,21 @@ def _write_condition(cond, paths: Paths) -> list:
     for node in walk(cond):
         kind = type(node)
         loc = None if node.loc is None else _write_location(node.loc, paths)
-        if kind is Const:
+        # type(node) is X, not kind is X: mypy narrows the former only
+        if type(node) is Const:
             nodes.append(["c", _BOOL(node.value, paths), loc])
-        elif kind is Ref:
+        elif type(node) is Ref:
             nodes.append(["r", _STR(node.name, paths), loc])
-        elif kind is Not:
+        elif type(node) is Not:
             nodes.append(["n", loc])
-        elif kind is All or kind is Any_:
+        elif type(node) is All or type(node) is Any_:
             if type(node.args) is not tuple:
                 raise ModelDataError("a condition's arguments are a tuple")
             nodes.append(["a" if kind is All else "o", len(node.args), loc])
-        elif kind is In:
+        elif type(node) is In:
             nodes.append(["i", _STR(node.fact, paths), _STR_TUPLE[0](node.values, paths),
                           _BOOL(node.single, paths), loc])
-        elif kind is Cmp:
+        elif type(node) is Cmp:
             nodes.append(["k", _STR(node.fact, paths), _comparison_op(node.op, paths), _STR(node.bound, paths),
                           _BOOL(node.against_fact, paths), loc])
         else:

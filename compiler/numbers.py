@@ -81,7 +81,7 @@ def _under(number: str | None, head: str) -> bool:
     if number is None:
         return True
     rest = cited(number)[len(head):] if cited(number).startswith(head) else None
-    return bool(rest) and not rest[0].isdigit()
+    return rest is not None and rest != "" and not rest[0].isdigit()
 
 
 def groups(clauses: Iterable[Clause]) -> list[Group]:

@@ -138,7 +138,7 @@ def _place(places: dict[tuple, Place], rel: tuple) -> Place:
 def _section(doc: Document, path: tuple, raw: dict, clause: Any) -> _Section:
     """A section as ``raw`` at ``path`` of ``doc`` gives it, each clause as ``clause`` makes it."""
     fields = {k: v for k, v in raw.items() if k != "clauses"}
-    places = {(): (doc, path)}
+    places: dict[tuple, Place] = {(): (doc, path)}
     places.update({(k,): (doc, path + (k,)) for k in fields})
     clauses = [_Clause(clause(c), {(): (doc, path + ("clauses", j))}) for j, c in enumerate(raw.get("clauses") or [])]
     return _Section(fields, places, clauses)
@@ -147,7 +147,7 @@ def _section(doc: Document, path: tuple, raw: dict, clause: Any) -> _Section:
 def _restand(old: _Clause, patch: Document, path: tuple, changed: dict) -> dict[tuple, Place]:
     """The places of a clause that the operation at ``path`` changes or moves: the clause now stands
     there (where a diff or a problem of the whole clause points); the keys it keeps, where they were."""
-    places = {(): (patch, path)}
+    places: dict[tuple, Place] = {(): (patch, path)}
     places.update({(k,): _place(old.places, (k,)) for k in old.raw if k not in changed})
     places.update({rel: p for rel, p in old.places.items() if rel and rel[0] not in changed})
     return places

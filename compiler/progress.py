@@ -17,10 +17,15 @@ import functools
 import os
 import sys
 import time
+from collections.abc import Sized
 from contextlib import contextmanager
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
 
 import click
+
+if TYPE_CHECKING:  # rich is imported only when a terminal is attached (startup time)
+    from rich.console import Console
+    from rich.progress import Progress
 
 T = TypeVar("T")
 
@@ -48,11 +53,11 @@ class _Session:
     def __init__(self) -> None:
         self.command = ""  # the command path (``rulebook conformance generate``), known once a loop reports
         self.start = time.monotonic()
-        self.console = None  # rich's, once a loop reported
-        self.bars = None  # rich's Progress while a loop runs: stopped (and cleared) between loops
+        self.console: Console | None = None  # rich's, once a loop reported
+        self.bars: Progress | None = None  # rich's Progress while a loop runs: stopped (and cleared) between loops
         self.totals: dict[str, int] = {}  # what -> count, in the order first reported
 
-    def _bars(self):
+    def _bars(self) -> Progress:
         if self.console is None:
             from rich.console import Console
 
@@ -141,8 +146,8 @@ def track(items: Iterable[T], what: str, total: int | None = None) -> Iterable[T
     """``items`` as they are, counted on the display when one is shown (``what``: a plural noun)."""
     if _session is None or not shown():
         return items
-    if total is None and hasattr(items, "__len__"):
-        total = len(items)  # type: ignore[arg-type]
+    if total is None and isinstance(items, Sized):  # what has __len__
+        total = len(items)
     return _tracked(items, *_session.counter(what, total))
 
 

@@ -35,14 +35,15 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, cast
 
 from .diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from .cache import Fingerprint
-    from .model import Rulebook, Term
+    from .model import Edition, Rulebook, Term
     from .proofs import Proofs
 
 FORMAT = 1  # of the state; compiler_key() changes with the compiler's sources anyway
@@ -142,7 +143,8 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
     # while serve remembers files (build.remembering), a load reuses unchanged files' terms without
     # building them again: what each file gives cannot be noted, so nothing is recorded
     record = record and not build.is_remembering()
-    builder = _recording(root) if record else Builder(root)
+    recorder = _recording(root) if record else None
+    builder = recorder if recorder is not None else Builder(root)
     with cyclic_gc_paused(), suggestion_budget():
         try:
             book, problems = builder.build(), []
@@ -151,13 +153,13 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
         left = suggestions_left.get()
     sources = sorted(builder.sources) if all(builder.sources.values()) else None
     if book is None:
-        state = builder.state(None, [], [], None, left) if record else None
+        state = recorder.state(None, [], [], None, left) if recorder is not None else None
         return Outcome(problems, None, state, sources=sources)
     groups: list = []
     found = logic_problems(book, proofs, groups)
     lock = lock_problems(book)
     summary = summary_line(book)
-    state = builder.state(book, groups, lock, summary, left) if record else None
+    state = recorder.state(book, groups, lock, summary, left) if recorder is not None else None
     return Outcome(found + lock, summary, state, book=book, proved=len(groups), sources=sources, locked=not lock)
 
 
@@ -347,6 +349,7 @@ class _Incremental:
             raise _Stale("files added or removed")
         self.root, self.fp, self.base, self.top, self.proofs = root, fp, base, top, proofs
         self.builder = Builder(root)
+        self._resolved: dict | None = None  # _vocabularies(), once
         self.changed = sorted(rel for rel, sha in fp.files.items() if shas[rel] != sha)
         self.terms: dict[str, Any] = {}  # a term file -> the term built from it now
         self._indexes: dict[str, tuple] = {}
@@ -371,7 +374,8 @@ class _Incremental:
         with suggestion_budget():
             for rel in self.changed:
                 kind, tid, key, _ = files.get(rel) or (None, None, None, None)
-                if kind != "term" or rel.count("/") != 2 or not rel.startswith("editions/") or tid is None:
+                if kind != "term" or rel.count("/") != 2 or not rel.startswith("editions/") or tid is None \
+                        or key is None:
                     raise _Stale("not a whole term file")
                 # a later patch builds on this file; dates are checked against the term's every version
                 at = order.get(rel.split("/")[1], -1)
@@ -449,14 +453,15 @@ class _Incremental:
             env = _Edition(edition_id, terms, self.base["interfaces"])
             declared, _, predicates = self._index(edition_id)
             before = len(builder.problems)
-            builder._check_term_names(env, term, vocabularies[edition_id].names(predicates), env.decisions(declared))
+            # the interfaces' view of the edition has what _check_term_names reads of one
+            builder._check_term_names(cast("Edition", env), term, vocabularies[edition_id].names(predicates), env.decisions(declared))
             found += builder.problems[before:]
             del builder.problems[before:]
         return found
 
     def _vocabularies(self) -> dict:
         """Each edition's vocabulary, resolved as the build resolves it (these files did not change)."""
-        if hasattr(self, "_resolved"):
+        if self._resolved is not None:
             return self._resolved
         from .build import VOCABULARY_FILE
         from .vocabulary import OVERLAY_FILE, apply_overlay, read_base
@@ -526,7 +531,7 @@ class _Incremental:
             core = cores.get(id(model.vocabulary))
             if core is None:
                 core = cores[id(model.vocabulary)] = vocabulary_core(model.vocabulary)
-            found = self.proofs.problems(model, lambda model=model, core=core: decision_problems(model, core), stored)
+            found = self.proofs.problems(model, partial(decision_problems, model, core), stored)
             if first != edition:
                 found = [replace(p, message=f"{p.message}, in edition '{edition}', whose vocabulary differs "
                                             f"from that of edition '{first}'") for p in found]
@@ -564,7 +569,8 @@ class _Incremental:
                                            if c.defines is not None and c.defines.name == ref).condition
                     stack.append(conditions[ref])
         vocabulary = self._vocabularies()[edition_id].vocabulary
-        return DecisionModel(vocabulary, _Decisions({name: decision}), name, rules=tuple(rules),
+        # _Decisions has what DecisionModel reads of an edition
+        return DecisionModel(vocabulary, cast("Edition", _Decisions({name: decision})), name, rules=tuple(rules),
                              predicates=conditions)
 
     def _terms_of(self, edition_id: str) -> dict:

@@ -73,9 +73,9 @@ class Record:
 
 def content_digests(book: Rulebook) -> dict[str, str]:
     """Each edition's resolved content as one digest: the lock's digest (terms, clauses, vocabulary)."""
-    from .lock import edition_entry
+    from .lock import Known, edition_entry
 
-    known: dict[int, dict] = {}
+    known: Known = {}
     return {e.id: edition_entry(e, known)["digest"] for e in book.editions}
 
 
@@ -124,7 +124,26 @@ class LogChange:
 
     @property
     def edition(self) -> str:
-        return (self.new or self.old).edition  # type: ignore[union-attr]
+        return self.entry.edition
+
+    @property
+    def entry(self) -> Correction:
+        """The entry as it is now (as it was, when removed)."""
+        entry = self.new or self.old
+        assert entry is not None, "a log change has an entry on one side at least"
+        return entry
+
+    @property
+    def was(self) -> tuple[int, Correction]:
+        """The entry removed or edited: its 1-based number in the old log, and itself."""
+        assert self.at_old is not None and self.old is not None, f"{self.change} entry has no old side"
+        return self.at_old + 1, self.old
+
+    @property
+    def now(self) -> tuple[int, Correction]:
+        """The entry added or edited: its 1-based number in the new log, and itself."""
+        assert self.at_new is not None and self.new is not None, f"{self.change} entry has no new side"
+        return self.at_new + 1, self.new
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def smallest(core: Core, u: Node, facts: Sequence[str], limit: int) -> list[dict
     """Up to ``limit`` situations of ``u`` over ``facts``, fewest facts moved first (see the module docstring)."""
     facts = sorted(facts)
     counters = _Counters(core, facts)
-    found = []
+    found: list[dict[str, Answer]] = []
     while len(found) < limit and u != core.false:
         least, exactly = counters.least(u)
         state = _first(core, u & exactly, facts, least)
@@ -72,7 +72,7 @@ def smallest(core: Core, u: Node, facts: Sequence[str], limit: int) -> list[dict
 
 def _first(core: Core, u: Node, facts: list[str], weight: int) -> dict[str, Answer]:
     """The first situation of ``u``, all of whose situations move ``weight`` facts, in the former order."""
-    moved = []
+    moved: list[str] = []
     for f in facts:  # the first combination of moved facts: move each fact as early as the rest allows
         rest = core.eq(f, core.domains[f][0])
         if len(moved) < weight:
@@ -121,7 +121,7 @@ def cover(core: Core, region: Node, allowed: Node, facts: Sequence[str],
     found: list[Cube] = []
     while True:
         while todo != core.false and len(found) < limit:
-            grown = _grow(core, outside, core.first(todo, facts), facts)
+            grown = _grow(core, outside, core.first_in(todo, facts), facts)
             found.append(grown)
             todo &= ~cube(core, grown)
         kept = _irredundant(core, found, allowed)

@@ -231,7 +231,8 @@ def _editions(diff: RecordDiff, old: Record, head: Rulebook, against: str) -> li
                                   f"published edition '{change.id}' was removed from rulebook.yaml since {against}",
                                   f"a published edition is never removed: declare it again as {against} has it"))
         elif change.status is not None:
-            out.append(Diagnostic(change.new.loc,  # type: ignore[union-attr]
+            assert change.new is not None  # a status changed: the edition is on both sides
+            out.append(Diagnostic(change.new.loc,
                                   f"published edition '{change.id}' was set back to '{change.status[1]}' "
                                   f"since {against}",
                                   "a published edition stays published: set 'status: published' again"))
@@ -259,13 +260,13 @@ def _log_edits(diff: RecordDiff, head: Rulebook, against: str) -> list[Diagnosti
     for change in diff.log:
         if change.change == "edited":
             fields = [f for f in _ENTRY_FIELDS if getattr(change.old, f) != getattr(change.new, f)]
-            out.append(Diagnostic(change.new.loc,  # type: ignore[union-attr]
+            out.append(Diagnostic(change.now[1].loc,
                                   f"an entry of {LOG} was edited since {against} (its {', '.join(fields)})", hint))
         elif change.change == "removed":
-            old = change.old
+            _, old = change.was
             out.append(Diagnostic(_log_place(change, head),
                                   f"an entry of {LOG} was removed since {against} "
-                                  f"({old.date}, edition '{old.edition}', {old.kind})", hint))  # type: ignore
+                                  f"({old.date}, edition '{old.edition}', {old.kind})", hint))
     return out
 
 

@@ -239,7 +239,7 @@ _RULE = {
     "additionalProperties": False,
 }
 
-_TERM = {
+_TERM: dict[str, Any] = {
     "type": "object",
     "defaultSnippets": [_SNIPPETS["term"]],
     "description": "One term of one edition: editions/EDITION/TERM.yaml.",
@@ -313,7 +313,7 @@ _TERM = {
     "additionalProperties": False,
 }
 
-_CLAUSE = {
+_CLAUSE: dict[str, Any] = {
     "type": "object",
     "defaultSnippets": [_SNIPPETS["clause"]],
     "description": "A clause: a passage of the publisher's text, verbatim, and what it means (a predicate "
@@ -774,8 +774,8 @@ _CORRECTIONS = {
     "additionalProperties": False,
 }
 
-DEFS = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE, "patch-operation": _PATCH_OPERATION}
-ROOTS = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM,
+DEFS: dict[str, dict[str, Any]] = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE, "patch-operation": _PATCH_OPERATION}
+ROOTS: dict[str, dict[str, Any]] = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM,
          "vocabulary-overlay": _VOCABULARY_OVERLAY, "term-patch": _TERM_PATCH, "corrections": _CORRECTIONS}
 
 

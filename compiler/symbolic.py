@@ -190,6 +190,12 @@ class Core:
         return out
 
     # -- reading sets back ------------------------------------------------------
+    def first_in(self, u: Node, facts: Sequence[str]) -> dict[str, Answer]:
+        """``first`` of a region its caller knows is not empty."""
+        found = self.first(u, facts)
+        assert found is not None, "the first situation of an empty region"
+        return found
+
     def first(self, u: Node, facts: Sequence[str]) -> dict[str, Answer] | None:
         """The first situation of ``u`` over ``facts`` in enumeration order, or None when empty.
 
@@ -255,7 +261,7 @@ class Core:
 
     def situations(self, u: Node, facts: Sequence[str], limit: int) -> list[dict[str, Answer]]:
         """Up to ``limit`` situations of ``u``, in enumeration order."""
-        found = []
+        found: list[dict[str, Answer]] = []
         while len(found) < limit:
             state = self.first(u, facts)
             if state is None:

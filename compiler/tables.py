@@ -15,7 +15,7 @@ that adds values to a key fact sends them to the otherwise row.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence, cast
 
 from .conditions import All, Any_, Condition, Const, In, Not, Ref
 from .diagnostics import Location
@@ -37,7 +37,8 @@ def cell_condition(fact: str, values: Sequence[Answer], loc: Location | None) ->
         if True in values and False in values:
             return Const(True, loc)
         return Ref(fact, loc) if True in values else Not(Ref(fact, loc), loc)
-    return In(fact, tuple(values), len(values) == 1, loc)
+    # not all bools: an enum fact's, whose values the schema checked are names
+    return In(fact, cast(tuple[str, ...], tuple(values)), len(values) == 1, loc)
 
 
 def row_condition(facts: Sequence[str], cells: Sequence[Sequence[Answer]],
@@ -56,18 +57,19 @@ def otherwise_condition(rows: Sequence[tuple[Table, TableRow]], loc: Location | 
     if not rows:
         return None
     conds = [row_condition(t.facts, r.cells, [loc] * len(r.cells), loc) for t, r in rows]
-    if all(isinstance(c, In) and c.fact == conds[0].fact for c in conds):
-        values = tuple(dict.fromkeys(v for c in conds for v in c.values))
-        return Not(In(conds[0].fact, values, len(values) == 1, loc), loc)
+    ins = [c for c in conds if isinstance(c, In)]
+    if len(ins) == len(conds) and all(c.fact == ins[0].fact for c in ins):
+        values = tuple(dict.fromkeys(v for c in ins for v in c.values))
+        return Not(In(ins[0].fact, values, len(values) == 1, loc), loc)
     return Not(Any_(tuple(conds), loc), loc)
 
 
-def groups(clauses: Iterable[Clause]) -> dict[str, list[Clause]]:
-    """A term's clauses with tables, by decision: each list is one table."""
-    found: dict[str, list[Clause]] = {}
+def groups(clauses: Iterable[Clause]) -> dict[str, list[tuple[Clause, Table]]]:
+    """A term's clauses with tables, each with its table, by decision: each list is one table."""
+    found: dict[str, list[tuple[Clause, Table]]] = {}
     for clause in clauses:
         if clause.table is not None:
-            found.setdefault(clause.table.decision, []).append(clause)
+            found.setdefault(clause.table.decision, []).append((clause, clause.table))
     return found
 
 
@@ -133,7 +135,7 @@ def _pairs(buckets: Mapping) -> int:
 
 
 def _witness(first: tuple[Table, TableRow], second: tuple[Table, TableRow], a: Box, b: Box):
-    where = []
+    where: list[tuple[str, Answer]] = []
     for table, row in (first, second):
         for fact, cell in zip(table.facts, row.cells):
             if fact in dict(where):

@@ -26,7 +26,7 @@ from .diagnostics import Diagnostic, Location
 try:  # libyaml's parser and composer; pure Python only where it is missing
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on the platform's PyYAML build
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]  # the pure-Python class stands in
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
 MAX_NODES = 1_000_000

@@ -78,3 +78,11 @@ def test_a_suggestion_outside_check_is_bounded_too():
     near = [f"zz{i:06d}" for i in range(SUGGESTION_BUDGET - 1)] + ["term"]
     assert closest("tern", near) == "term"
     assert closest("tern", near + ["zzmore"]) is None
+
+
+def test_a_problem_at_a_node_built_without_a_location_prints_instead_of_raising():
+    # Models read from the sources place every node; one built in code has loc None,
+    # and a problem found at it printed as an AttributeError before placed().
+    from compiler.diagnostics import Diagnostic, Location, placed
+    assert str(Diagnostic(placed(None), "unknown fact 'x'")) == "<unplaced>: error: unknown fact 'x'"
+    assert placed(Location("terms/a.yaml", 3, 5)) == Location("terms/a.yaml", 3, 5)

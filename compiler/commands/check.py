@@ -34,7 +34,7 @@ def check(path: Path | None, no_cache: bool, against: str | None) -> None:
         result = check_rulebook(root, use_cache=not no_cache)
         problems = list(result.problems)
         line = None
-        if base is not None and result.summary is not None:
+        if base is not None and against is not None and result.summary is not None:
             problems, line = _reviewed(root, base, against, problems)
     if problems:
         report(problems)

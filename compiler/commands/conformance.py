@@ -135,7 +135,7 @@ def _adapter_or_exit(spec: str | None, command: str | None, edition: str, rulebo
     try:
         return open_adapter(spec, command, edition, rulebook, timeout)
     except EngineLoadError as exc:
-        option, value = ("--engine-cmd", command) if command is not None else ("--engine", spec)
+        option, value = ("--engine-cmd", command) if command is not None else ("--engine", spec or "")
         click.echo(f"error: {exc.report(option, value)}", err=True)
         sys.exit(2)
 

@@ -38,8 +38,8 @@ def render(result, fmt: str) -> str:
     if fmt == "html":
         from ..diff.render_html import render as out
         return out(result)
-    from ..diff.render_text import render as out
-    return out(result, colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    from ..diff.render_text import render as text
+    return text(result, colour=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
 
 
 def _write(output: str, fmt: str) -> None:

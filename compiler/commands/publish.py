@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime
 import re
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -139,6 +140,7 @@ def _check_reason(reason: str) -> None:
     if bad is not None:
         what = f"control character U+{ord(bad):04X} '{printable(bad)}'"
     else:  # how Python hands on command-line bytes that are not UTF-8
+        assert surrogate is not None  # one of the two, as returned above
         char = surrogate.group()
         what = f"U+{ord(char):04X} '{printable(char)}', which is not a character (the command line was not UTF-8)"
     raise click.BadParameter(f"it holds {what}; the corrections log holds printable characters, tabs and "

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterator
 
 import click
+import yaml  # _IgnoreTags below is made at import: the module loads yaml anyway
 
 from ..diagnostics import printable  # paths may come from a repository's mkdocs.yml
 from ..site.config import default_config
@@ -79,7 +80,7 @@ def config_file(root: Path | None) -> Iterator[tuple[Path, Path]]:
         yield path, root
 
 
-class _IgnoreTags(__import__("yaml").SafeLoader):
+class _IgnoreTags(yaml.SafeLoader):
     """mkdocs.yml may hold !ENV and !!python/name tags; their values do not matter here."""
 
 
@@ -112,7 +113,7 @@ def build(root: Path | None, out: Path | None) -> None:
             except BaseException as exc:
                 if not isinstance(exc, Exception):
                     # mkdocs tells plugins of an Exception only; after ^C too the rulebook plugin must thaw the GC.
-                    config.plugins.on_build_error(error=exc)
+                    config.plugins.on_build_error(error=exc)  # type: ignore[arg-type]  # ^C too, on purpose
                 if not isinstance(exc, (MkDocsException, SystemExit)):
                     raise
                 click.echo(printable(f"error: the site was not built; {target} is unchanged\n{exc}", "\n"), err=True)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field, replace as dc_replace
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from ..conditions import Cmp, Condition, In, Not, Ref, describe
 from ..evaluate import DecisionModel
@@ -186,8 +186,10 @@ def decision_cases(book: Rulebook, edition: Edition, name: str,
     cases = []
     for state in sorted(states, key=space.core.rank):  # enumeration order, whatever order they were found in
         result = model.evaluate(state)
+        answer = result.answer
+        assert answer is not None, "a case is an answered situation, and a checked rulebook has no conflict"
         cases.append(Case(case_id(name, state), case_name(name, state), name, tuple(state.items()),
-                          result.answer, _quotes(edition, result.clauses)))
+                          answer, _quotes(edition, result.clauses)))
     d = model.decision
     return DecisionCases(name, d.type, d.values, space.facts, strategy, allowed, tuple(cases), unanswered, uncovered,
                          over if strategy == MCDC else 0)
@@ -300,7 +302,7 @@ class _Chosen:
         if region == false:
             return False
         if (region & self.union) == false:
-            self.add(self.space.core.first(region, self.space.facts))
+            self.add(self.space.core.first_in(region, self.space.facts))
         return True
 
 
@@ -369,12 +371,12 @@ def _kill_mutants(edition: Edition, space: DecisionSpace, chosen: _Chosen) -> No
             states = core.situations(region, space.facts, SMALL_REGION)
             small.append({_key(s) for s in states})
         else:
-            states = [core.first(region, space.facts)]
+            states = [core.first_in(region, space.facts)]
             small.append(None)
         for state in states:
             candidates.setdefault(_key(state), state)
-    kills = {key: {i for i, region in enumerate(pending)
-                   if (key in small[i] if small[i] is not None else space.contains(region, state))}
+    kills = {key: {i for i, (region, few) in enumerate(zip(pending, small))
+                   if (key in few if few is not None else space.contains(region, state))}
              for key, state in candidates.items()}
     order = sorted(candidates, key=lambda k: core.rank(candidates[k]))
     left = set(range(len(pending)))
@@ -393,7 +395,8 @@ def _negated(model: DecisionModel, atom: _Atom) -> tuple[Rule, ...]:
     rules = list(model.rules)
     rule = rules[atom.rule]
     full = condpaths.inline(getattr(rule, atom.part), model.predicates)
-    rules[atom.rule] = dc_replace(rule, **{atom.part: condpaths.replace(full, atom.path, Not(atom.node))})
+    negated: dict[str, Any] = {atom.part: condpaths.replace(full, atom.path, Not(atom.node))}
+    rules[atom.rule] = dc_replace(rule, **negated)
     return tuple(rules)
 
 
@@ -510,7 +513,7 @@ def _best_in(chosen: _Chosen, region: Node, fact: str, value: Answer, space: Dec
         return 0, s, {**s, fact: value}
     s = chosen.find(region)
     new = 1 if s is not None else 2
-    s = s if s is not None else core.first(region, space.facts)
+    s = s if s is not None else core.first_in(region, space.facts)
     return new, s, {**s, fact: value}
 
 
@@ -565,10 +568,11 @@ def _toggle_exception(space: DecisionSpace, chosen: _Chosen, i: int) -> bool:
     if chosen.find(off) is not None:
         return True
     state = chosen.find(on & otherwise) or chosen.find(on & others)
+    assert state is not None  # need() chose one in either
     for fact in space.facts:  # one fact changed, when it can be
         near = off & core.exists([fact], core.situation(state))
         if near != core.false:
-            chosen.add(core.first(near, space.facts))
+            chosen.add(core.first_in(near, space.facts))
             return True
-    chosen.add(core.first(off, space.facts))
+    chosen.add(core.first_in(off, space.facts))
     return True

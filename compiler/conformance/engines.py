@@ -30,7 +30,7 @@ import threading
 import time
 import weakref
 from types import ModuleType
-from typing import Any, Mapping, Protocol
+from typing import IO, Any, Mapping, Protocol
 
 from ..model import Answer
 
@@ -253,7 +253,7 @@ class SubprocessAdapter:
         self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
         self.stderr = _StderrRing(self.proc.stderr)
-        os.set_blocking(self.proc.stdout.fileno(), False)
+        os.set_blocking(_pipe(self.proc.stdout).fileno(), False)
         self.buffer = b""
         self.starts += 1
         return self.proc
@@ -263,8 +263,8 @@ class SubprocessAdapter:
         request = json.dumps({"id": case_id, "edition": self.edition, "decision": decision, "facts": dict(facts)},
                              ensure_ascii=False) + "\n"
         try:
-            proc.stdin.write(request.encode())
-            proc.stdin.flush()
+            _pipe(proc.stdin).write(request.encode())
+            _pipe(proc.stdin).flush()
         except (BrokenPipeError, OSError):
             raise EngineFailure(self._exit_message("before reading the request")) from None
         line = self._read_line(proc)
@@ -287,7 +287,7 @@ class SubprocessAdapter:
     def _read_line(self, proc: subprocess.Popen) -> str:
         deadline = time.monotonic() + self.timeout
         with selectors.DefaultSelector() as sel:
-            sel.register(proc.stdout, selectors.EVENT_READ)
+            sel.register(_pipe(proc.stdout), selectors.EVENT_READ)
             while b"\n" not in self.buffer:
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -299,7 +299,7 @@ class SubprocessAdapter:
                     if proc.poll() is not None:
                         raise EngineFailure(self._exit_message("without answering"))
                     continue
-                chunk = proc.stdout.read(65536)
+                chunk = _pipe(proc.stdout).read(65536)
                 if chunk is None:
                     continue
                 if not chunk:
@@ -331,7 +331,7 @@ class SubprocessAdapter:
         if proc is not None:
             for stream in (proc.stdin, proc.stdout):
                 try:
-                    stream.close()
+                    _pipe(stream).close()
                 except OSError:
                     pass
             _kill_group(proc)
@@ -427,6 +427,12 @@ _LIVE: "weakref.WeakSet[SubprocessAdapter]" = weakref.WeakSet()
 def _stop_all() -> None:
     for adapter in list(_LIVE):
         adapter.stop()
+
+
+def _pipe(stream: IO[bytes] | None) -> IO[bytes]:
+    """A stream of an engine process, which opens all three as pipes."""
+    assert stream is not None, "an engine's streams are pipes"
+    return stream
 
 
 def _clip(text: str, limit: int = 120) -> str:

@@ -42,7 +42,7 @@ class Change:
 
     path: Path
     kind: str  # drop | swap | replace
-    arg: object = None
+    arg: int | Condition | None = None  # drop: an index; replace: the new node
 
 
 class Flips:
@@ -106,9 +106,11 @@ class Flips:
         """The situations where the condition with this one change differs from the condition."""
         path = change.path
         if change.kind == "drop":
+            assert isinstance(change.arg, int)
             new = self._others(path, change.arg)
         elif change.kind == "swap":
             node = self._nodes[path]
+            assert isinstance(node, (All, Any_))
             conj = not isinstance(node, All)
             new = self.core.true if conj else self.core.false
             for i in range(len(node.args)):
@@ -117,5 +119,6 @@ class Flips:
         elif isinstance(change.arg, Not) and change.arg.arg == self._nodes[path]:
             return self.difference[path]  # negated: differs wherever the node decides
         else:
+            assert change.arg is not None and not isinstance(change.arg, int)
             new = self.core.condition(change.arg, self.predicates, self.memo)
         return self.core.bdd.apply("xor", self.value[path], new) & self.difference[path]

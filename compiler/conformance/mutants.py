@@ -18,9 +18,10 @@ is a mutant of a predicate that no decision uses (**unused**).
 
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass, field, replace as dc_replace
 from functools import partial
-from typing import Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from ..conditions import All, Any_, Cmp, Condition, Const, In, Not, Ref, describe, walk
 from .. import progress
@@ -194,7 +195,8 @@ class _OneRuleChanged(Mapping[str, tuple[Rule, ...]]):
     def __getitem__(self, decision: str) -> tuple[Rule, ...]:
         if decision != self._decision:
             raise KeyError(decision)
-        rule = dc_replace(self._rules[self._i], **{self._part: self._new()})
+        changed: dict[str, Any] = {self._part: self._new()}
+        rule = dc_replace(self._rules[self._i], **changed)
         return self._rules[:self._i] + (rule,) + self._rules[self._i + 1:]
 
     def __iter__(self) -> Iterator[str]:
@@ -213,7 +215,7 @@ def _over_limit(edition: Edition) -> set[str]:
 
 
 def _predicate_mutants(edition: Edition, domains: Mapping[str, tuple], decision: str | None = None,
-                       skip: set[str] = frozenset()) -> Iterator[Mutant]:
+                       skip: Set[str] = frozenset()) -> Iterator[Mutant]:
     """The predicates' mutants (only those of the predicates ``decision`` uses, when given)."""
     preds = {n: p.condition for n, p in edition.predicates.items()}
     for name in sorted(edition.predicates):

@@ -36,12 +36,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="Seconds an engine may take per case.")
 
 
+_SESSION = pytest.StashKey["RulebookSession"]()  # the run's session, in pytest's typed per-config store
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    config._rulebook = RulebookSession(config)  # type: ignore[attr-defined]
+    config.stash[_SESSION] = RulebookSession(config)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    session = getattr(config, "_rulebook", None)
+    session = config.stash.get(_SESSION, None)
     if session is not None:
         session.close()
 
@@ -49,7 +52,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def rulebook_engine(pytestconfig: pytest.Config) -> "RulebookSession":
     """Checks a case (as a generated module holds it) against the engine the options name."""
-    return pytestconfig._rulebook  # type: ignore[attr-defined]
+    return pytestconfig.stash[_SESSION]
 
 
 class RulebookSession:
@@ -151,7 +154,7 @@ class RulebookSession:
 class RulebookFile(pytest.File):
     """A rulebook's rulebook.yaml: one collector per edition asked for (by --rulebook-edition, else all)."""
 
-    def collect(self) -> list[pytest.Collector]:
+    def collect(self) -> list[RulebookCases]:
         from ..build import check
 
         book, problems = check(self.path.parent)
@@ -176,9 +179,10 @@ class RulebookCases(pytest.Collector):
     def collect(self) -> list[pytest.Item]:
         from .cases import build_suite
 
+        assert isinstance(self.parent, RulebookFile)
         book = self.parent.book
         suite = build_suite(book, book.edition_by_id[self.edition])
-        items = []
+        items: list[pytest.Item] = []
         for d in suite.decisions:
             for case in d.cases:
                 items.append(RulebookCase.from_parent(self, name=case.name, case=case, values=d.values))
@@ -191,11 +195,17 @@ class RulebookCase(pytest.Item):
         self.case = case
         self.values = values
 
+    @property
+    def edition(self) -> str:
+        """The edition whose suite holds the case: its collector's."""
+        assert isinstance(self.parent, RulebookCases)
+        return self.parent.edition
+
     def runtest(self) -> None:
-        self.config._rulebook.check_case(self.parent.edition, self.case, self.values)  # type: ignore[attr-defined]
+        self.config.stash[_SESSION].check_case(self.edition, self.case, self.values)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, None, f"{self.parent.edition}: {self.case.name}"
+        return self.path, None, f"{self.edition}: {self.case.name}"
 
 
 class ExpectationsCheck(pytest.Item):
@@ -226,7 +236,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RulebookFi
         return None
     config = parent.config
     asked = bool(config.getoption("--rulebook-edition")) and (
-        file_path.resolve() == config._rulebook.root().resolve() / "rulebook.yaml")  # type: ignore[attr-defined]
+        file_path.resolve() == config.stash[_SESSION].root().resolve() / "rulebook.yaml")
     if asked or parent.session.isinitpath(file_path):
         return RulebookFile.from_parent(parent, path=file_path)
     return None
@@ -234,10 +244,11 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RulebookFi
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    rulebook: RulebookSession = config._rulebook  # type: ignore[attr-defined]
+    rulebook = config.stash[_SESSION]
     asked = rulebook.root().resolve() / "rulebook.yaml"
     if config.getoption("--rulebook-edition") and not any(
-            isinstance(i, RulebookCase) and i.parent.parent.path.resolve() == asked for i in items):
+            isinstance(i, RulebookCase) and i.parent is not None and i.parent.parent is not None
+            and i.parent.parent.path.resolve() == asked for i in items):
         # The rulebook lies outside what pytest collected (testpaths, other arguments): its cases join them.
         # Outside pytest's rootdir the node id is the file's absolute path, which pytest also takes back.
         nodeid = None if asked.is_relative_to(config.rootpath.resolve()) else str(asked)
@@ -261,7 +272,7 @@ def _rulebook_items(items: list[pytest.Item]) -> tuple[set[str], list[Any]]:
     modules: set[int] = set()
     for item in items:
         if isinstance(item, RulebookCase):
-            editions.add(item.parent.edition)
+            editions.add(item.edition)
             cases.append(item.case)
         elif "rulebook_engine" in getattr(item, "fixturenames", ()):
             module = getattr(item, "module", None)

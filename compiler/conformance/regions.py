@@ -13,12 +13,12 @@ lies in the difference.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace as dc_replace
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence, cast
 
 from ..conditions import Condition, Not
 from ..decision_sets import DecisionSets, allowed_space, answer_key
 from ..evaluate import DecisionModel, standing
-from ..model import Answer, Rule
+from ..model import Answer, Edition, Rule
 from ..symbolic import Core, Node, vocabulary_core
 from . import condpaths
 from .flips import Change, Flips
@@ -105,6 +105,7 @@ class DecisionSpace:
         key = (rule, part, inlined)
         if key not in self._flips:
             cond = self.condition(rule, part)
+            assert cond is not None, "flips are asked of a part that has a condition"
             full = condpaths.inline(cond, self.model.predicates) if inlined else cond
             if inlined and full == cond and (rule, part, False) in self._flips:
                 self._flips[key] = self._flips[(rule, part, False)]
@@ -124,7 +125,8 @@ class DecisionSpace:
         key = (rule, part)
         if key not in self._part_flips:
             rules = list(self.model.rules)
-            rules[rule] = dc_replace(rules[rule], **{part: Not(getattr(rules[rule], part))})
+            negated: dict[str, Any] = {part: Not(getattr(rules[rule], part))}
+            rules[rule] = dc_replace(rules[rule], **negated)
             self._part_flips[key] = self.outcomes.difference(self.variant(tuple(rules)), self.allowed)
         return self._part_flips[key]
 
@@ -148,7 +150,7 @@ class DecisionSpace:
         model = self.model
 
         def variant() -> DecisionModel:
-            return DecisionModel(model.vocabulary, _One(model), model.decision.name,
+            return DecisionModel(model.vocabulary, _One.of(model), model.decision.name,
                                  rules=tuple(model.rules if rules is None else rules),
                                  predicates=model.predicates if predicates is None else predicates)
 
@@ -157,7 +159,8 @@ class DecisionSpace:
             overrides = model.override_bits if same_exceptions else variant().override_bits
             for k, state in enumerate(states):
                 base = self._answers_at(state)
-                new = {i: (rules[i].value if rules[i].kind == "value" else a) for i, a in base.items()}
+                new = {i: (v if rules[i].kind == "value" and (v := rules[i].value) is not None else a)
+                       for i, a in base.items()}
                 if (standing(model.rules, model.override_bits, base).outcome
                         != standing(rules, overrides, new).outcome):
                     return k
@@ -237,9 +240,11 @@ class _VariantSets(DecisionSets):
                 for i, (s, r) in enumerate(zip(same, rules))):
             overrides = model.override_bits
         else:  # an exception removed: the override table is the variant's own
-            overrides = DecisionModel(model.vocabulary, _One(model), model.decision.name, rules=rules,
+            overrides = DecisionModel(model.vocabulary, _One.of(model), model.decision.name, rules=rules,
                                       predicates=model.predicates).override_bits
-        self.model = _Rules(rules, model.predicates if predicates is None else predicates, overrides)
+        # DecisionSets reads only these three of its model
+        self.model = cast(DecisionModel, _Rules(rules, model.predicates if predicates is None else predicates,
+                                                overrides))
         self.core = base.core
         memo: dict[str, Node] = {}
         # a rule that keeps its conditions (the same rule, another answer, an exception removed) keeps
@@ -263,7 +268,7 @@ def _same_conditions(base: DecisionSets, i: int, rule: Rule) -> dict[tuple, Node
     old = model.rules[i]
     if (rule.kind, rule.when, rule.test) != (old.kind, old.when, old.test):
         return None
-    if rule.kind != "value":
+    if rule.kind != "value" or rule.value is None:
         return base.answers[i]
     (region,) = base.answers[i].values()
     return {answer_key(rule.value): region}
@@ -291,4 +296,9 @@ class _One:
         self.decisions = {model.decision.name: model.decision}
         self.rules = {model.decision.name: model.rules}
         self.predicates: dict = {}
+
+    @classmethod
+    def of(cls, model: DecisionModel) -> Edition:
+        """The stand-in, as DecisionModel takes it (it reads only these three of an Edition)."""
+        return cast(Edition, cls(model))
 

@@ -177,6 +177,7 @@ def _entry(line: str) -> tuple[str | None, int, str | None]:
             return None, start + 1, f"the quoted entry does not end on its line\n  hint: {QUOTE_HINT}"
     else:
         match = _BARE.match(line, start)
+        assert match is not None  # line[start] is neither a space, '#' nor '"'
         entry, end = match.group(), match.end()
     rest = line[end:].lstrip()
     if rest and not rest.startswith("#"):

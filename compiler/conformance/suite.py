@@ -41,7 +41,7 @@ def _check(body: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
 
 
-def _fingerprint(edition: str, checks: list[str]) -> str:
+def _fingerprint(edition: str, checks: list[Any]) -> str:
     return hashlib.sha256(json.dumps([edition, checks]).encode()).hexdigest()[:16]
 
 
@@ -151,13 +151,15 @@ def read_case_file(path: Path, edition: str | None = None) -> CaseFile:
     for d in data.get("decisions") or []:
         if isinstance(d, dict) and isinstance(d.get("decision"), str) and isinstance(d.get("values"), list):
             values[d["decision"]] = tuple(v for v in d["values"] if isinstance(v, str))
-    cases, bad, checks = [], [], []
+    cases: list[Case] = []
+    bad: list[tuple[str, str]] = []
+    checks: list[Any] = []  # each case's check as written, to fingerprint
     for n, raw in enumerate(data["cases"], 1):
-        label = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"case #{n}"
+        label: str = raw["id"] if isinstance(raw, dict) and isinstance(raw.get("id"), str) else f"case #{n}"
         checks.append(raw.get("check") if isinstance(raw, dict) else None)
         case, problem = case_from_json(raw)
-        if problem:
-            bad.append((label, problem))
+        if problem or case is None:
+            bad.append((label, problem or "not a case"))
         else:
             cases.append(case)
     warnings = []

@@ -263,6 +263,7 @@ class Side:
         return found
 
     def _meaning(self, kind: str, name: str, core: Core) -> Meaning:
+        assert self._memo is not None  # meaning() made it for this core
         view, memo = with_orders(core, self.orders), self._memo[1]
         if kind == "predicate":
             pred = self.edition.predicates.get(name)

@@ -155,8 +155,8 @@ def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Change
         clarified = tuple(it for c, it in zip(changes, items) if c.level == CLARIFICATION and c not in entry)
         if rules or clarified:
             terms.append(TermNotice(term, names.get(term, term), rules, clarified))
-    renumbered = tuple(Renumbered(_ref(c), *renumbering(c)) for c in result.changes
-                       if c.level == EDITORIAL and c.clause is not None and renumbering(c) is not None)
+    renumbered = tuple(Renumbered(_ref(c), *pair) for c in result.changes
+                       if c.level == EDITORIAL and c.clause is not None and (pair := renumbering(c)) is not None)
     return Changelog(edition, previous, tuple(terms), sum(c.level == EDITORIAL for c in result.changes), renumbered)
 
 
@@ -178,8 +178,10 @@ def by_vocabulary_items(result: DiffResult, domains: dict[str, tuple]) -> dict[s
     out: dict[str, list[Item]] = {}
     for n in by_vocabulary(result.names):
         said = tuple(_capitalised(part_text(part)) for part in through(n))
-        played = tuple(dict.fromkeys(played_words(n.behaviour, w, domains) for w in n.behaviour.witnesses))
-        out.setdefault(n.term, []).append(Item(n.name, BY_VOCABULARY, n.meaning or "", said, played))
+        behaviour = n.behaviour
+        assert behaviour is not None  # a name the vocabulary changed was compared
+        played = tuple(dict.fromkeys(played_words(behaviour, w, domains) for w in behaviour.witnesses))
+        out.setdefault(n.term or "", []).append(Item(n.name, BY_VOCABULARY, n.meaning or "", said, played))
     return out
 
 

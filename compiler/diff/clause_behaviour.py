@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..decision_sets import DecisionSets
 from ..model import Vocabulary
-from ..symbolic import with_orders
+from ..symbolic import Node, with_orders
 from . import behaviour as B
 
 
@@ -50,7 +50,8 @@ def _own(found, core, refs: set[str]):
     clauses they are exceptions to."""
     model, sets = found
     given = core.true if sets.given is None else sets.given
-    stand, overridden, answers, targets = core.false, core.false, {}, set()
+    stand, overridden, targets = core.false, core.false, set()
+    answers: dict[tuple, Node] = {}
     for i, rule in enumerate(model.rules):
         if rule.clause not in refs:
             continue

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Mapping
 from ..conformance.cases import STEP_FACT, STEP_SUFFIX, Case, decision_cases, steps_cases
 from ..conformance.reference import next_step
 from ..decision_sets import allowed_space
-from ..model import Edition, Rulebook
+from ..model import Answer, Edition, Rulebook
 from ..symbolic import Node
 from .behaviour import NOT_DEFINED, Side, shared_core, said
 from .clause_behaviour import decides
@@ -117,6 +117,7 @@ def decision_flips(suite: OldSuite, name: str, new: Side | None, old: Side | Non
     cases = suite.cases(name)
     if new is None:
         return DecisionFlips(name, cases, tuple(Flip(c, (NOT_DEFINED,), None) for c in cases))
+    assert old is not None, "a decision the old suite has cases of is on the old side"
     core = shared_core(old, new, vocabulary)
     meaning = new.meaning("decision", name, core)
     facts = sorted(meaning.facts | {f for c in cases for f, _ in c.facts})
@@ -137,6 +138,11 @@ def decision_flips(suite: OldSuite, name: str, new: Side | None, old: Side | Non
 NOT_A_STEP = "not a step"
 
 
+def _renamed(counterpart: Mapping[str, str], step: Answer) -> Answer:
+    """An old step (a step fact's value, always a string) as the new procedure names it."""
+    return counterpart.get(step, step) if isinstance(step, str) else step
+
+
 def steps_flips(edition: Edition, old, new, counterpart: Mapping[str, str] = {}) -> DecisionFlips:
     """The old suite's next-step cases of a procedure (``old``, a ``Steps``) and those the new order
     (``new``; None when the procedure is gone) answers otherwise. ``edition`` holds the terms of the
@@ -150,11 +156,11 @@ def steps_flips(edition: Edition, old, new, counterpart: Mapping[str, str] = {})
             continue
         current = case.facts_dict[STEP_FACT]
         try:
-            now = next_step(new.order, {STEP_FACT: counterpart.get(current, current)})
+            now = next_step(new.order, {STEP_FACT: _renamed(counterpart, current)})
         except ValueError:  # its current step is no step of the new order: withdrawn
             flips.append(Flip(case, (NOT_A_STEP,), None))
             continue
-        if now != counterpart.get(case.expected, case.expected):
+        if now != _renamed(counterpart, case.expected):
             flips.append(Flip(case, (now,), None))
     return DecisionFlips(old.procedure + STEP_SUFFIX, cases, tuple(flips))
 

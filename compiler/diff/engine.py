@@ -272,9 +272,9 @@ class _Differ:
                         {c.ref for p in pairings if p.old and p.new for c in p.new})
         # Each old clause's counterpart, so that a procedure reads a renamed step as the same step.
         self._counterpart = {p.old[0].ref: p.new[0].ref for p in pairings if len(p.old) == 1 and len(p.new) == 1}
-        drafts = [self._header(p) for p in pairs if p.id not in joined] + [self._clause_draft(p)
-                                                     for p in progress.track(pairings, "clauses")]
-        drafts = [d for d in drafts if d is not None]
+        found = [self._header(p) for p in pairs if p.id not in joined] + [self._clause_draft(p)
+                                                    for p in progress.track(pairings, "clauses")]
+        drafts = [d for d in found if d is not None]
         touched = {n for d in drafts if d["meaning_changed"] for n in d["names"]}
         # Names whose terms may not have changed, but whose answers a vocabulary change may have.
         self._read, self._lacks, self._ruled = self._vocabulary_readers(only, touched)
@@ -285,8 +285,8 @@ class _Differ:
         self._clause_refs: dict[int, tuple[set[str], set[str]]] = {}  # id(change) -> its old and new clause refs
         self._steps_of: dict[int, tuple] = {}  # id(change) -> a procedure's old and new steps, where they changed
         self._predicates_of: dict[int, list[str]] = {}  # id(change) -> the predicates it changed
-        changes = [self._finish(d, behaviours) for d in drafts]
-        changes = [c for c in changes if c is not None]
+        finished = [self._finish(d, behaviours) for d in drafts]
+        changes = [c for c in finished if c is not None]
         changes.sort(key=lambda c: self._order(c))
         names = self._ruled_by(self._names(behaviours, changes))
         if suite is not None:
@@ -466,7 +466,9 @@ class _Differ:
         if not valued and not ruled:
             return found, {}, {}
         by_rules = self.uses_old.dependents(touched) | self.uses_new.dependents(touched)
-        read, lacked, by_constraints = {}, {}, {}
+        compared: dict[tuple[str, str], set[str]] = {}
+        lacked: dict[tuple[str, str], tuple[dict[str, tuple[str, ...]], ...]] = {}
+        by_constraints: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}
         for key, facts_read in found.items():
             if key in by_rules:  # compared for its rules, over both vocabularies as before
                 facts_read = facts_read & ordered
@@ -478,8 +480,8 @@ class _Differ:
                     by_constraints[key] = constraints
                 facts_read = facts_read & (ordered | valued)
             if facts_read or key in by_constraints:
-                read[key] = facts_read
-        return read, lacked, by_constraints
+                compared[key] = facts_read
+        return compared, lacked, by_constraints
 
     def _ruled_by(self, names: tuple[N.NameChange, ...]) -> tuple[N.NameChange, ...]:
         """Each changed name compared for the changed constraints that test a fact it reads
@@ -507,8 +509,8 @@ class _Differ:
             if kind != "decision" or b.direction == EQUIVALENT:
                 continue
             old, new = (e.decisions[name] for e in self._editions)
-            if (old.given is None) == (new.given is None) and \
-                    (old.given is None or cond_json(old.given) == cond_json(new.given)):
+            if (None if old.given is None else cond_json(old.given)) == \
+                    (None if new.given is None else cond_json(new.given)):
                 continue
             for ref in dict.fromkeys(r.clause for e in self._editions for r in e.rules.get(name, ())):
                 if ref not in seen:
@@ -744,11 +746,12 @@ class _Differ:
             d["tested"] = frozenset(K.keys_tested(d["olds"] + d["news"], {}))
         return d["tested"]
 
-    def _elsewhere(self, d: dict) -> list[str]:
+    def _elsewhere(self, d: dict) -> tuple[str, str]:
         """The text of the change's terms on each side, for ``level.words_rule_change``: a sentence
         gained from, or given to, another clause of them is moved, not new or withdrawn."""
         terms = {c.term for c in d["olds"] + d["news"]}
-        return [" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words]
+        old, new = (" ".join(side.get(t, "") for t in sorted(terms)) for side in self._words)
+        return old, new
 
     def _subject(self, d: dict) -> str:
         """What the change's clauses are about, for ``level.names_subject``: the titles of their
@@ -757,6 +760,7 @@ class _Differ:
         for side, clauses in ((0, d["olds"]), (1, d["news"])):
             for c in clauses:
                 term = (self._pair_of[c.term].old, self._pair_of[c.term].new)[side]
+                assert term is not None  # the clause is on this side: so is its term
                 titles += [term.name] + [s.title or "" for s in term.sections if s.key == c.section]
         return " | ".join(dict.fromkeys(titles))
 
@@ -811,9 +815,10 @@ class _Differ:
         clause = (d["news"] or d["olds"])[0]
         pair = self._pair_of[clause.term]
         mine = pair.new if d["news"] else pair.old
-        return tuple(" | ".join(c.text for c in term.clauses if c.ref != clause.ref and
-                                (term is not mine or L.modelled(c))) if term else ""
-                     for term in (pair.old, pair.new))
+        old, new = (" | ".join(c.text for c in term.clauses if c.ref != clause.ref and
+                               (term is not mine or L.modelled(c))) if term else ""
+                    for term in (pair.old, pair.new))
+        return old, new
 
     def _rule_less(self, d: dict, level: str) -> list[Flag]:
         """For an added or removed clause with no rule of its own read as a clarification, a drift flag
@@ -831,6 +836,7 @@ class _Differ:
         clause = (d["news"] if added else d["olds"])[0]
         pair = self._pair_of[clause.term]
         term, other = (pair.new, pair.old) if added else (pair.old, pair.new)
+        assert term is not None  # the clause is on this side: so is its term
         reason = L.covered(clause, term, other, self._vocabularies[0 if not added else 1])
         if reason is not None:
             return flag(L.COVERED, reason)

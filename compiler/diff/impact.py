@@ -26,6 +26,7 @@ class Uses:
 
     @cached_property
     def _index(self) -> dict[str, list[Use]]:
+        assert self.edition is not None, "Uses made from an index has it already"
         return uses_index(self.edition.terms)
 
     @property

@@ -424,14 +424,14 @@ def shown_lines(subs) -> list[tuple[str, Redline]]:
         first = group[0]
         kinds = {s.kind for s in group}
         if first.kind == ADDED:
-            out.append((f"{unit} {new_at}, added", Redline((Op(INSERT, first.new),))))
+            out.append((f"{unit} {new_at}, added", Redline((Op(INSERT, first.new or ""),))))  # an added unit has new text
         elif first.kind == REMOVED:
-            out.append((f"{unit} {old_at}, removed", Redline((Op(DELETE, first.old),))))
+            out.append((f"{unit} {old_at}, removed", Redline((Op(DELETE, first.old or ""),))))
         else:
             what = " and ".join(k for k in (WORDS, EDITORIAL) if k in kinds)
             label = (f"{unit} {old_at} -> {new_at}, moved" + (f", {what}" if what else "")) if MOVED in kinds \
                 else f"{unit} {new_at}, {what}"
-            out.append((label, in_context(redline(first.old, first.new))))
+            out.append((label, in_context(redline(first.old or "", first.new or ""))))  # a unit on both sides
     return out
 
 

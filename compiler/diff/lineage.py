@@ -73,7 +73,7 @@ def _compose(declared: Sequence[tuple[Lineage, ...]]) -> tuple[Group, ...]:
                     starts[ref] = None
     links: list[tuple[str, str, frozenset]] = []  # old ref, new ref, kinds
     for start in starts:
-        paths = {(start, frozenset())}
+        paths: set[tuple[str, frozenset]] = {(start, frozenset())}
         for step in steps:
             paths = {nxt for ref, kinds in paths for nxt in _forward(step, ref, kinds)}
         links += [(start, ref, kinds) for ref, kinds in sorted(paths, key=lambda p: (p[0], sorted(p[1])))]
@@ -119,7 +119,7 @@ def joined(links: Iterable[tuple[Hashable, Hashable]]) -> Callable[[tuple[str, H
 def _components(links: list[tuple[str, str, frozenset]]) -> tuple[Group, ...]:
     """Links joined into groups where they share a clause; only groups with a declared link."""
     root = joined((old, new) for old, new, _ in links)
-    groups: dict[tuple[str, str], tuple[dict, dict, set]] = {}
+    groups: dict[tuple[str, Hashable], tuple[dict, dict, set]] = {}
     for old, new, kinds in links:
         olds, news, found = groups.setdefault(root(("old", old)), ({}, {}, set()))
         olds[old] = None

@@ -17,7 +17,7 @@ import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Hashable, Mapping
 
 from ..model import Clause, Edition, Term
 from .redline import words
@@ -228,6 +228,12 @@ class _Candidate:
         if self.fit is None:
             object.__setattr__(self, "fit", self.score)
 
+    @property
+    def confidence(self) -> float:
+        """``fit``, which __post_init__ set (to the score when not given)."""
+        assert self.fit is not None
+        return self.fit
+
 
 def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
     """One assignment over every candidate pairing: by id, by words, by meaning, split and merged.
@@ -282,20 +288,21 @@ def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
     # A clause rewritten under its id, whose words went nowhere else and that nothing else
     # replaced: a rewording at a low confidence, not a removal plus an addition.
     new_at = {c.ref: j for j, c in enumerate(news) if j not in used_new}
-    for i, o in enumerate(olds):
-        j = new_at.get(o.ref)
-        if i not in used_old and j is not None:
-            chosen.append(_Candidate(0.0, (i,), (j,), "id", similarity(okeys[i], nkeys[j])))
+    for i, old in enumerate(olds):
+        at = new_at.get(old.ref)
+        if i not in used_old and at is not None:
+            chosen.append(_Candidate(0.0, (i,), (at,), "id", similarity(okeys[i], nkeys[at])))
             used_old.add(i)
-            used_new.add(j)
+            used_new.add(at)
     chosen += _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new)
     chosen = _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new)
     out: list[Pairing] = []
     for cand in chosen:
-        o = tuple(olds[i] for i in cand.olds)
-        n = tuple(news[j] for j in cand.news)
-        moved = {c.term for c in o} != {c.term for c in n} or {c.section for c in o} != {c.section for c in n}
-        out.append(Pairing(o, n, cand.how, round(cand.fit, 3), moved))
+        paired_old = tuple(olds[i] for i in cand.olds)
+        paired_new = tuple(news[j] for j in cand.news)
+        moved = {c.term for c in paired_old} != {c.term for c in paired_new} or \
+            {c.section for c in paired_old} != {c.section for c in paired_new}
+        out.append(Pairing(paired_old, paired_new, cand.how, round(cand.confidence, 3), moved))
     out += [Pairing((c,), (), None, 0.0) for i, c in enumerate(olds) if i not in used_old]
     out += [Pairing((), (c,), None, 0.0) for j, c in enumerate(news) if j not in used_new]
     return out
@@ -372,7 +379,7 @@ def _components(cells: list[tuple[int, int]]) -> list[tuple[list[int], list[int]
     from .lineage import joined
 
     root = joined(cells)
-    groups: dict[tuple[str, int], tuple[set[int], set[int]]] = {}
+    groups: dict[tuple[str, Hashable], tuple[set[int], set[int]]] = {}
     for r, c in cells:
         rows, cols = groups.setdefault(root(("old", r)), (set(), set()))
         rows.add(r)

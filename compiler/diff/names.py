@@ -113,10 +113,11 @@ class NameChange:
 
 def of_side(kind: str, name: str, compared: Behaviour, edition: Edition, added: bool) -> NameChange:
     """A name of one side only: ``edition`` is the side that has it (the new one when ``added``)."""
-    answers = tuple(Answered(t.new if added else t.old, t.situations, t.descriptions, t.undescribed)
+    answers = tuple(Answered(answer, t.situations, t.descriptions, t.undescribed)
                     for t in compared.transitions
                     if (t.old_reason if added else t.new_reason) == NOT_DEFINED
-                    and (t.new_reason if added else t.old_reason) is None)
+                    and (t.new_reason if added else t.old_reason) is None  # it answers there
+                    and (answer := t.new if added else t.old) is not None)
     term, meaning, clauses = _declared(kind, name, edition)
     return NameChange(kind, name, ADDED if added else REMOVED, term, meaning,
                       () if added else clauses, clauses if added else (), compared.situations, answers)
@@ -198,7 +199,7 @@ def words(change: NameChange) -> list[tuple[str, list[str]]]:
                     + ([f"and {_many(a.undescribed, 'other situation')}"] if a.undescribed else [])))
     # Each reason in its own words ("not asked" is outside the question's given, not a rule missing).
     out += [(f"{REASON_WORDS[reason]} in {_many(n)}", []) for reason, n in change.unanswered_reasons]
-    rest = change.unanswered - sum(n for _, n in change.unanswered_reasons)
+    rest = (change.unanswered or 0) - sum(n for _, n in change.unanswered_reasons)  # added or removed: not None
     if rest:
         out.append((f"no answer in {_many(rest)}", []))
     return out
@@ -212,10 +213,10 @@ def _constraint_changed(change: NameChange) -> list[tuple[str, list[str]]]:
     """A constraint changed under its id: its former words, then what it newly rules out and what it no
     longer rules out, or, its condition the same, 'rules out the same 1 of 6 situations'; the first count
     out of all the situations of its facts."""
-    out = [(f"old text: {change.old_meaning}", [])] if change.old_meaning is not None else []
+    out: list[tuple[str, list[str]]] = [(f"old text: {change.old_meaning}", [])] if change.old_meaning is not None else []
     for i, a in enumerate(change.answers):
         size = f"{a.situations:,} of {_many(change.situations)}" if i == 0 else _many(a.situations)
-        out.append((f"{CONSTRAINT_WORDS.get(a.answer, 'rules out the same')} {size}", [d.text for d in a.descriptions]
+        out.append((f"{CONSTRAINT_WORDS.get(str(a.answer), 'rules out the same')} {size}", [d.text for d in a.descriptions]
                     + ([f"and {_many(a.undescribed, 'other situation')}"] if a.undescribed else [])))
     return out
 

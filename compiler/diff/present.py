@@ -189,8 +189,8 @@ def details(change: Change, ident: Write = str, words: Write = str) -> list[str]
     # A move to another term shows in the clause's name (heal#a -> cure#b) and its kind.
     within = change.moved and change.old_term == change.new_term
     if within and change.old_section != change.new_section:
-        out.append(words("moved from section ") + ident(change.old_section) + words(" to ")
-                   + ident(change.new_section))
+        out.append(words("moved from section ") + ident(str(change.old_section)) + words(" to ")
+                   + ident(str(change.new_section)))
     elif within and change.kind != "moved":
         out.append(words("moved within its section"))
     if change.redline.coarse:
@@ -210,6 +210,7 @@ ALSO_WORDS = {"reworded": "reworded", "semantic": "changed in meaning", "editori
 def number_words(change: Change, ident: Write = str, words: Write = str) -> str:
     """A change's printed numbers (``Change.numbers``): "renumbered 603.2g -> 603.2f", with what else it
     did when its kind is another ("renumbered 603.2g -> 603.2f and reworded")."""
+    assert change.numbers is not None, "number_words of a change with printed numbers"
     said = words("renumbered ") + _number(change.numbers["old"], ident, words) + words(" -> ") \
         + _number(change.numbers["new"], ident, words)
     if change.kind == "renumbered":
@@ -242,13 +243,12 @@ def renumbered_line(result: DiffResult, ident: Write = str, words: Write = str, 
     changed otherwise counted by their kind); None when no clause was renumbered."""
     from ..counts import counted
 
-    found = [(c, renumbering(c)) for c in result.changes]
-    found = [(c, pair) for c, pair in found if pair is not None]
+    found = [(c, pair) for c in result.changes if (pair := renumbering(c)) is not None]
     if not found:
         return None
     pairs = [pair_words(pair, ident, words, arrow) for _, pair in found[:shown]]
     more = words(f", and {len(found) - shown} more") if len(found) > shown else ""
-    also = {}
+    also: dict[str, int] = {}
     for c, _ in found:
         if c.kind != "renumbered":
             also[c.kind] = also.get(c.kind, 0) + 1
@@ -266,8 +266,9 @@ def folded_words(change: Change, ident: Write = str, words: Write = str, arrow: 
                  between: str = ": ") -> str:
     """A ``folded`` change in one line: "heal#a: 603.2g -> 603.2f"; a clause renumbered by its ids
     alone is its name ("heal#r704-5k -> heal#r704-5j")."""
-    if change.numbers or change.step:
-        return ident(clause_name(change)) + words(between) + pair_words(renumbering(change), ident, words, arrow)
+    pair = renumbering(change) if change.numbers or change.step else None
+    if pair is not None:
+        return ident(clause_name(change)) + words(between) + pair_words(pair, ident, words, arrow)
     return ident(clause_name(change))
 
 

@@ -200,9 +200,10 @@ def shown(value):
     return printable(str(value), "\n\t")  # the blockquote keeps the text's lines and tabs
 
 
-ENV = Environment(loader=DictLoader({"layout": _LAYOUT, "diff": _DIFF, "diff_body": _DIFF_BODY, "history": _HISTORY,
-                                      "change": _CHANGE, "redline": _REDLINE, "behaviour": _BEHAVIOUR, "name": _NAME,
-                                      "inside": _INSIDE}),
+LOADER = DictLoader({"layout": _LAYOUT, "diff": _DIFF, "diff_body": _DIFF_BODY, "history": _HISTORY,
+                      "change": _CHANGE, "redline": _REDLINE, "behaviour": _BEHAVIOUR, "name": _NAME,
+                      "inside": _INSIDE})
+ENV = Environment(loader=LOADER,
                    finalize=shown, autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                    keep_trailing_newline=True)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 
 from ..diagnostics import printable
@@ -186,14 +186,14 @@ def render(result: DiffResult, budget: int = COMMENT_BUDGET) -> str:
     # The rule changes' details last, and only as many as do not fit: the most that fit are kept,
     # in the order of the report (found by bisection; the length grows with the number kept).
     rules = sum(c.level == RULE_CHANGE for c in result.changes)
-    words = [w for _, w in dropped] + _rule_details_words(result)
+    all_words = [w for _, w in dropped] + _rule_details_words(result)
 
     def with_kept(kept: int) -> str:
-        return _render(result, drop, words[:-1] + [f"the details of {rules - kept} of {_count(rules, 'rule change')}"],
+        return _render(result, drop, all_words[:-1] + [f"the details of {rules - kept} of {_count(rules, 'rule change')}"],
                        kept)
 
-    if utf16_length(none := _render(result, drop, words)) > budget:
-        return _cut_lists(result, drop, words, budget)
+    if utf16_length(none := _render(result, drop, all_words)) > budget:
+        return _cut_lists(result, drop, all_words, budget)
     low, high = 0, rules - 1  # ``low`` always fits
     while low < high:
         mid = (low + high + 1) // 2
@@ -279,7 +279,7 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), kept_rules: int = 0,
+def _render(result: DiffResult, drop: set[str], dropped_words: Sequence[str] = (), kept_rules: int = 0,
             limits: Limits = ALL) -> str:
     """The comment without the parts in ``drop``; with "rule-details" dropped, the details of the first
     ``kept_rules`` rule changes are still shown. A term none of whose changes is shown has no
@@ -296,7 +296,7 @@ def _render(result: DiffResult, drop: set[str], dropped_words: list[str] = (), k
     unchecked = sum(1 for c in result.changes if c.unchecked)
     lines += [f"**{_count(levels[RULE_CHANGE], 'rule change')}**, {_count(levels[CLARIFICATION], 'clarification')}, "
               f"{levels[EDITORIAL]} editorial" + (f"; **answers changed by the vocabulary**: "
-                                                  f"{escape(N.by_vocabulary_counts(result.names))}" if by_vocabulary else "")
+                                                  f"{escape(N.by_vocabulary_counts(result.names) or '')}" if by_vocabulary else "")
               + (f"; **{unchecked} counted as a rule change**: words its rules do not account for"
                  if unchecked else ""),
               ""]
@@ -325,7 +325,7 @@ def _list_items(result: DiffResult, drop: set[str]) -> tuple[list[str], list[str
     old, new = side_name(result.old), side_name(result.new)
     rules = [f"- {numbered_name(c, code, lambda w: escape(w, inline=True))} ({c.kind}): {rule_change_words(c, code, escape)}" + _breaks(c.conformance)
              for c in result.changes if c.level == RULE_CHANGE]
-    rules += [f"- {code(n.name)} ({escape(n.kind)}, changed by the vocabulary): {escape(n.behaviour.extent())}"
+    rules += [f"- {code(n.name)} ({escape(n.kind)}, changed by the vocabulary): {escape(n.behaviour.extent() if n.behaviour else '')}"
               + _breaks(n.conformance) for n in N.by_vocabulary(result.names)]
     names = ["\n".join(_name(name, old, new, drop)) for name in result.names]
     vocabulary = [f"- {escape(line)}" for line in result.vocabulary.lines()] if not result.vocabulary.empty else []
@@ -448,8 +448,8 @@ def _part(part: N.Part) -> str:
                     for words, names in part)
 
 
-def _change(change: Change, old: str, new: str, seen: set, drop: set[str] = frozenset(),
-            listed: set = frozenset()) -> list[str]:
+def _change(change: Change, old: str, new: str, seen: set, drop: Set[str] = frozenset(),
+            listed: Set = frozenset()) -> list[str]:
     out = [f"#### {change.kind}: {numbered_name(change, code, lambda w: escape(w, inline=True))}", ""]
     where = [f"{escape(old)}: {code(location(change.old_location))}" if change.old_location else None,
              f"{escape(new)}: {code(location(change.new_location))}" if change.new_location else None]

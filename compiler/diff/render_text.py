@@ -7,6 +7,8 @@ is added: the only escape sequences in the output are the renderer's own.
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from ..diagnostics import printable
 from .engine import Change, DiffResult
 from .behaviour import Behaviour, transition_lines
@@ -54,7 +56,7 @@ def render(result: DiffResult, colour: bool = False) -> str:
 def _name(name: N.NameChange, paint) -> list[str]:
     """A decision, predicate or constraint, once: what it answers, or how its answers changed."""
     out = ["  " + paint(BOLD, name.status) + printable(N.heading(name)[len(name.status):])]
-    plain = []
+    plain: list[str] = []
     if name.behaviour is not None:
         plain.extend(f"    {line}" for line in (N.clauses_words(name),) if line)
         plain.append(f"    {name.name} {name.behaviour.extent()}")
@@ -83,7 +85,7 @@ def _painter(colour: bool):
     return lambda style, text: f"{style}{text}{RESET}"
 
 
-def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: set[Behaviour] = frozenset()) -> list[str]:
+def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: Set[Behaviour] = frozenset()) -> list[str]:
     where = printable(location(change.new_location or change.old_location))
     out = [f"  {paint(BOLD, change.kind)}  {printable(numbered_name(change))}  {paint(DIM, where)}"]
     plain: list[str] = [f"    ({note})" for note in details(change)]

@@ -88,7 +88,7 @@ def edition_line(e: EditionDiff) -> Line:
 
 def _compared(e: EditionDiff) -> list[Part]:
     if e.compared_with is None:
-        return [(f", {_count(len(e.new.source.digests()), 'term')}", False)]
+        return [(f", {_count(len(e.side.source.digests()), 'term')}", False)]
     base = e.compared_with.edition.id
     if e.result is None:
         return [(", the same content as ", False), (base, True)]
@@ -96,8 +96,8 @@ def _compared(e: EditionDiff) -> list[Part]:
 
 
 def _content(e: EditionDiff) -> list[Part]:
-    if not e.result.empty:
-        return [(summary_line(e.result), False)]
+    if not e.diffed.empty:
+        return [(summary_line(e.diffed), False)]
     # The terms' sources differ, and nothing the diff reports: said, with the terms, never left out.
     out: list[Part] = [("the sources of ", False)]
     for i, term in enumerate(e.unshown):
@@ -108,7 +108,9 @@ def _content(e: EditionDiff) -> list[Part]:
 def _record_words(e: EditionDiff) -> list[list[Part]]:
     """What ``rulebook.yaml`` says of the edition that changed: its status, its fields, its place."""
     meta = e.meta
-    out = []
+    out: list[list[Part]] = []
+    if meta is None:
+        return out
     if meta.status:
         out.append([(f"status: {meta.status[0]} -> {meta.status[1]}", False)])
     if meta.metadata:
@@ -138,18 +140,18 @@ def log_lines(diff: RulebookDiff) -> list[Line]:
     out: list[Line] = []
     for c in diff.record.log:
         if c.change == "edited":
-            out.append(((f"entry {c.at_old + 1} edited: ", False), *entry_parts(c.old), (" -> ", False),
-                        *entry_parts(c.new)))
+            out.append(((f"entry {c.was[0]} edited: ", False), *entry_parts(c.was[1]), (" -> ", False),
+                        *entry_parts(c.now[1])))
         elif c.change == "removed":
-            out.append(((f"entry {c.at_old + 1} removed: ", False), *entry_parts(c.old)))
+            out.append(((f"entry {c.was[0]} removed: ", False), *entry_parts(c.was[1])))
         else:
-            out.append(((f"entry {c.at_new + 1} added: ", False), *entry_parts(c.new)))
+            out.append(((f"entry {c.now[0]} added: ", False), *entry_parts(c.now[1])))
     return out
 
 
 def sections(diff: RulebookDiff) -> list[tuple[str, list[Line]]]:
     """The record's sections after the alerts, each with its lines (none left out)."""
-    found = [("editions", [edition_line(e) for e in diff.changed]), ("rulebook.lock", lock_lines(diff)), ("corrections.yaml", log_lines(diff)),
+    found: list[tuple[str, list[Line]]] = [("editions", [edition_line(e) for e in diff.changed]), ("rulebook.lock", lock_lines(diff)), ("corrections.yaml", log_lines(diff)),
              ("rulebook", [((f"{name} changed", False),) for name in diff.rulebook])]
     return [(head, lines) for head, lines in found if lines]
 
@@ -183,7 +185,7 @@ def text(diff: RulebookDiff, colour: bool = False) -> str:
         lines += ["  " + printable(_plain(line)) for line in items]
     out = "\n".join(lines) + "\n"
     for e in detailed(diff):
-        out += "\n" + edition_text(e.result, colour)
+        out += "\n" + edition_text(e.diffed, colour)
     return out
 
 
@@ -233,13 +235,13 @@ def markdown(diff: RulebookDiff, budget: int | None = None) -> str:
     if not shown:
         return out
     left = budget - utf16_length(out)
-    full = {e.id: edition_markdown(e.result, budget=budget) for e in shown}
+    full = {e.id: edition_markdown(e.diffed, budget=budget) for e in shown}
     parts: dict[str, str] = {}
     for i, e in enumerate(sorted(shown, key=lambda e: (utf16_length(full[e.id]), e.id))):
         share = left // (len(shown) - i) - 1  # the blank line before it
         part = full[e.id]
         if utf16_length(part) > share:
-            part = edition_markdown(e.result, budget=share)
+            part = edition_markdown(e.diffed, budget=share)
         if utf16_length(part) > share:
             part = _left_out(e)
         parts[e.id] = part
@@ -278,11 +280,11 @@ def _left_out(e: EditionDiff) -> str:
     from .render_markdown import code, escape
     from .present import side_name
 
-    info_old, info_new = e.result.old, e.result.new
+    info_old, info_new = e.diffed.old, e.diffed.new
     command = code(f"rulebook diff {info_old['spec']} {info_new['spec']} --format html")
     return (f"## Rulebook changes: {escape(side_name(info_old), inline=True)} → "
             f"{escape(side_name(info_new), inline=True)}\n\n"
-            f"_Left out to fit a GitHub comment ({escape(summary_line(e.result), inline=True)}). The full report: "
+            f"_Left out to fit a GitHub comment ({escape(summary_line(e.diffed), inline=True)}). The full report: "
             f"{command}._\n")
 
 
@@ -296,7 +298,7 @@ def _side(side) -> dict:
 
 
 def _entry(entry, at: int | None) -> dict | None:
-    if entry is None:
+    if entry is None or at is None:
         return None
     return {"entry": at + 1, "date": entry.date, "edition": entry.edition, "kind": entry.kind,
             "reason": entry.reason, "changed": list(entry.changed)}
@@ -374,9 +376,9 @@ def html(diff: RulebookDiff) -> str:
     from . import render_html as H
     from .present import side_name
 
-    env = H.ENV.overlay(loader=ChoiceLoader([DictLoader({"whole": _WHOLE, "parts": _PARTS}), H.ENV.loader]))
+    env = H.ENV.overlay(loader=ChoiceLoader([DictLoader({"whole": _WHOLE, "parts": _PARTS}), H.LOADER]))
     alerts = [tuple(a.parts) + tuple(_explanation(a)) for a in diff.alerts]
-    editions = [(f"Rulebook changes: {side_name(e.result.old)} → {side_name(e.result.new)}", H.body(e.result))
+    editions = [(f"Rulebook changes: {side_name(e.diffed.old)} → {side_name(e.diffed.new)}", H.body(e.diffed))
                 for e in detailed(diff)]
     return env.get_template("whole").render(
         title=f"Rulebook changes: {diff.old.spec} → {diff.new.spec}", style=H.STYLE, empty=diff.empty,

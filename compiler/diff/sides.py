@@ -13,10 +13,14 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..diagnostics import Diagnostic, Location, did_you_mean
 from ..model import Edition, Rulebook
 from .source import EditionSource, FullSource
+
+if TYPE_CHECKING:
+    from ..cache import CachedBook
 
 
 class SideError(Exception):
@@ -38,7 +42,7 @@ class Side:
     edition: Edition = field(repr=False)
     revision: str | None = None  # the commit, for git sides
     base: str = ""  # how source paths are shown (a repo-relative folder for git sides)
-    cached: object = field(default=None, repr=False, compare=False)  # a cache.CachedBook when read from the cache
+    cached: CachedBook | None = field(default=None, repr=False, compare=False)  # a cache.CachedBook when read from the cache
     # What ``rulebook check`` finds wrong with the published record of a whole-rulebook side (the lock and
     # the log: ``lock.problems``), named as a reviewer finds the files; an edition side has none: it is refused.
     problems: tuple[Diagnostic, ...] = field(default=(), repr=False, compare=False)
@@ -214,7 +218,7 @@ class _Loaded:
     """A rulebook as a side reads it: the model, its cache entry, and its published record's problems."""
 
     book: Rulebook
-    cached: object
+    cached: CachedBook | None
     problems: tuple[Diagnostic, ...]
     shown: str
 
@@ -250,10 +254,10 @@ def _read_tree(top: str, commit: str, rel: str, into: str, spec: str, rev: str) 
     entries = []  # (mode, object id, path)
     for record in listing.split(b"\0"):
         if record:
-            meta, _, name = record.partition(b"\t")
+            meta, _, raw_name = record.partition(b"\t")
             mode, kind, oid = meta.decode().split(" ")
             if kind == "blob":
-                entries.append((mode, oid, os.fsdecode(name)))
+                entries.append((mode, oid, os.fsdecode(raw_name)))
     with _Blobs(top) as blobs:
         problems = []
         for mode, oid, name in entries:
@@ -295,31 +299,34 @@ class _Blobs:
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         except FileNotFoundError:
             raise SideError("git is not installed; git: sides need it") from None
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None  # both are pipes
+        self.stdin, self.stdout = stdin, stdout
 
     def __enter__(self) -> "_Blobs":
         return self
 
     def __exit__(self, *exc) -> None:
-        self.proc.stdin.close()
+        self.stdin.close()
         self.proc.kill()
         self.proc.wait()
-        self.proc.stdout.close()
+        self.stdout.close()
 
     def copy(self, oid: str, write) -> None:
         """Pass the blob's bytes to ``write``, a chunk at a time."""
-        self.proc.stdin.write(f"{oid}\n".encode())
-        self.proc.stdin.flush()
-        header = self.proc.stdout.readline().split()  # "<oid> blob <size>", the content, then a newline
+        self.stdin.write(f"{oid}\n".encode())
+        self.stdin.flush()
+        header = self.stdout.readline().split()  # "<oid> blob <size>", the content, then a newline
         if len(header) != 3 or header[1] != b"blob":
             raise SideError(f"git cat-file cannot read object {oid}")
         left = int(header[2])
         while left:
-            chunk = self.proc.stdout.read(min(left, _CHUNK))
+            chunk = self.stdout.read(min(left, _CHUNK))
             if not chunk:
                 raise SideError(f"git cat-file ended inside object {oid}")
             write(chunk)
             left -= len(chunk)
-        self.proc.stdout.read(1)
+        self.stdout.read(1)
 
 
 def _git_bytes(args: list[str], cwd: str) -> bytes:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Mapping
 
-from ..model import Clause, Term
+from ..model import Clause, Steps, Term
 
 # A printed step number at the start of a clause: "2. ", "2) ", "Step 2: ".
 _NUMBER = re.compile(r"\A\s*(?:step\s+)?\d+[.):]?\s*", re.IGNORECASE)
@@ -77,7 +77,7 @@ def procedure_changes(old: Clause, new: Clause, counterpart: Mapping[str, str] =
     return {
         "procedure": new.steps.procedure, "old_count": len(was), "new_count": len(now),
         "inserted": [[s, at_new[s]] for s in now if s not in at_old],
-        "removed": [[_old_id(old, i), at_old[s]] for i, s in enumerate(was) if s not in at_new],
+        "removed": [[_old_id(old.steps, i), at_old[s]] for i, s in enumerate(was) if s not in at_new],
         "moved": [[s, at_old[s], at_new[s]] for s in now if s in at_old and s not in kept],
         "renumbered": [[s, at_old[s], at_new[s]] for s in now
                        if s in kept and at_old[s] != at_new[s]],
@@ -103,6 +103,6 @@ def procedure_words(changes: dict, ident: Callable[[str], str] = str, words: Cal
     return words("; ").join(parts)
 
 
-def _old_id(old: Clause, i: int) -> str:
+def _old_id(old: Steps, i: int) -> str:
     """The id a removed step had in the old procedure (the i-th, 0-based)."""
-    return old.steps.order[i].split("#", 1)[1]
+    return old.order[i].split("#", 1)[1]

@@ -34,7 +34,7 @@ class FactChange:
                 "values_withdrawn": list(self.values_withdrawn),
                 "meaning": {"old": self.old_meaning, "new": self.new_meaning} if self.new_meaning is not None else None,
                 "type": {"old": self.old_type, "new": self.new_type} if self.new_type is not None else None,
-                "order": {"old": list(self.old_order), "new": list(self.new_order)}
+                "order": {"old": list(self.old_order or ()), "new": list(self.new_order)}
                 if self.new_order is not None else None}
 
 
@@ -175,11 +175,11 @@ def fact_words(change: FactChange) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """What happened to a fact's values, as (words, values) for the formats to show each value as code:
     (('gained value', ('end',)), ('and lost values', ('upkeep', 'draw'))); ('reordered', ()) when an
     ordered fact's values moved beyond what was added or withdrawn."""
-    out = []
+    out: list[tuple[str, tuple[str, ...]]] = []
     for verb, values in (("gained", change.values_added), ("lost", change.values_withdrawn)):
         if values:
             out.append((f"{'and ' if out else ''}{verb} value{'s' if len(values) > 1 else ''}", values))
-    if change.new_order is not None:
+    if change.new_order is not None and change.old_order is not None:  # both or neither (as_json)
         kept = [v for v in change.old_order if v in change.new_order]
         if kept != [v for v in change.new_order if v in change.old_order]:
             out.append(("and reordered" if out else "reordered", ()))

@@ -101,11 +101,24 @@ class EditionDiff:
     @property
     def status(self) -> str:
         """Its status on the old side (on the new one for an edition added): what a reviewer knew it as."""
-        return (self.old or self.new).edition.status
+        return self.side.edition.status
 
     @property
     def content_changed(self) -> bool:
         return self.result is not None and not self.result.empty
+
+    @property
+    def diffed(self) -> DiffResult:
+        """The result of an edition whose content differs (a caller that knows it has one)."""
+        assert self.result is not None, f"edition {self.id} has no diff of its content"
+        return self.result
+
+    @property
+    def side(self) -> Side:
+        """The side at this edition: the old one's, the new one's for an edition added."""
+        side = self.old or self.new
+        assert side is not None, f"edition {self.id} is on neither side"
+        return side
 
 
 Part = tuple[str, bool]  # (text, True when it is an identifier: an edition id, a ref, a file name)
@@ -143,9 +156,9 @@ def explanation(explained: tuple[LogChange, ...]) -> list[Part]:
         return [("; no log entry explains it", False)]
     out: list[Part] = []
     for change in explained:
-        entry = change.new
+        number, entry = change.now
         out += [("; explained by ", False), ("corrections.yaml", True),
-                (f" entry {change.at_new + 1}: {entry.date} {entry.kind} '{entry.reason}'", False)]
+                (f" entry {number}: {entry.date} {entry.kind} '{entry.reason}'", False)]
     return out
 
 
@@ -209,7 +222,7 @@ def _edition(eid: str, old: Side, new: Side, content: tuple[dict[str, Content], 
     a = _at(old, before[eid]) if eid in before else None
     b = _at(new, after[eid]) if eid in after else None
     base = a if a is not None else _predecessor(old, new, eid)
-    result, unshown = None, ()
+    result, unshown = None, tuple[str, ...]()
     if base is not None and b is not None and content[0][base.edition.id].key != content[1][eid].key:
         result = diff(base, b)
         if result.empty:
@@ -262,7 +275,7 @@ def corrections(record: RecordDiff, edition_id: str) -> tuple[LogChange, ...]:
     """The log entries this change adds that can explain a change to a published edition's content or
     lock: its corrections (``transcription``, ``erratum``). A ``publish`` entry locks an edition not
     locked yet; nothing in the log's kinds explains an edition removed, set back to draft or unlocked."""
-    return tuple(c for c in record.explained_by(edition_id) if c.new.kind in _CORRECTIONS)
+    return tuple(c for c in record.explained_by(edition_id) if c.now[1].kind in _CORRECTIONS)
 
 
 def _edition_alerts(edition: EditionDiff, record: RecordDiff) -> list[Alert]:
@@ -276,7 +289,7 @@ def _edition_alerts(edition: EditionDiff, record: RecordDiff) -> list[Alert]:
         from .present import summary_line
 
         out.append(Alert("published-changed", eid, (("published edition ", False), (eid, True),
-                                                    (f" changed: {summary_line(edition.result)}", False)),
+                                                    (f" changed: {summary_line(edition.diffed)}", False)),
                          corrections(record, eid)))
     if edition.new.edition.status != "published":
         out.append(Alert("unpublished", eid, (("published edition ", False), (eid, True),
@@ -307,7 +320,7 @@ def _lock_alerts(diff: RulebookDiff) -> list[Alert]:
 def _named_otherwise(change, why: tuple[LogChange, ...]) -> tuple[Part, ...]:
     """'; the log entry names nosuch#clause': what the explaining entries name where it is not what the lock
     changed (``rulebook correct`` writes exactly the lock's refs, so only an entry written by hand differs)."""
-    named = sorted({ref for c in why for ref in c.new.changed})
+    named = sorted({ref for c in why for ref in c.now[1].changed})
     if not why or named == sorted(change.refs):
         return ()
     return (("; the log names ", False), (", ".join(named) or "nothing", bool(named)))
@@ -329,18 +342,18 @@ def _log_alerts(record: RecordDiff) -> list[Alert]:
     for change in record.log:
         if change.change == "removed":
             out.append(Alert("log-removed", change.edition,
-                             (("corrections.yaml", True), (f" entry {change.at_old + 1} removed (was: ", False),
-                              *entry_parts(change.old), (")", False)), None))
+                             (("corrections.yaml", True), (f" entry {change.was[0]} removed (was: ", False),
+                              *entry_parts(change.was[1]), (")", False)), None))
         elif change.change == "edited":
             out.append(Alert("log-edited", change.edition,
-                             (("corrections.yaml", True), (f" entry {change.at_old + 1} edited (was: ", False),
-                              *entry_parts(change.old), ("; now: ", False), *entry_parts(change.new), (")", False)),
+                             (("corrections.yaml", True), (f" entry {change.was[0]} edited (was: ", False),
+                              *entry_parts(change.was[1]), ("; now: ", False), *entry_parts(change.now[1]), (")", False)),
                              None))
-        elif not _matched(change.new, relocked, locked):
-            what = "re-locked" if change.new.kind in _CORRECTIONS else "locked anew"
+        elif not _matched(change.now[1], relocked, locked):
+            what = "re-locked" if change.now[1].kind in _CORRECTIONS else "locked anew"
             out.append(Alert("log-unmatched", change.edition,
-                             (("corrections.yaml", True), (f" entry {change.at_new + 1} added (", False),
-                              *entry_parts(change.new), ("), but edition ", False), (change.edition, True),
+                             (("corrections.yaml", True), (f" entry {change.now[0]} added (", False),
+                              *entry_parts(change.now[1]), ("), but edition ", False), (change.edition, True),
                               (f" is not {what} in ", False), ("rulebook.lock", True)), None))
     return out
 

@@ -40,7 +40,7 @@ def blank(line: str) -> bool:
     return not line.strip()
 
 
-def words_at(line: str, start: int = 0) -> Mark | None:
+def words_at(line: str, start: int = 0) -> Mark:
     """The text of ``line`` from ``start`` on, right-stripped, with its 1-based column."""
     rest = line[start:]
     stripped = rest.lstrip()
@@ -166,7 +166,7 @@ class RegLayout(Layout):
         start = next((i for i, line in enumerate(lines) if line.strip() == self._CONTENTS), None)
         if start is None:
             return frozenset(), 0
-        names = set()
+        names: set[str] = set()
         for i in range(start + 1, len(lines)):
             name = lines[i].strip()
             if name.startswith(self._GLOSSARY):

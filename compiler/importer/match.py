@@ -141,7 +141,7 @@ class _New:
     old: _Old | None = None
     how: str = ""  # exact | similar | number
     score: float = 1.0
-    lineage: tuple[str, object] | None = None
+    lineage: tuple[str, str | list[str]] | None = None
     why: str = ""
 
 
@@ -341,7 +341,7 @@ def _carried_over(news: list[_New], olds: dict[str, list[_Old]], imported: set[s
     stands = imported | {t for t, refs in taken.items() if t not in touched and len(refs) == len(olds[t])}
     for new in news:
         carried = [ref for ref in _sources(new) if ref.split("#", 1)[0] not in stands]
-        if not carried:
+        if not carried or new.lineage is None:  # carried names the lineage's sources: it has some
             continue
         kind, value = new.lineage
         shown = ", ".join(value) if isinstance(value, list) else value
@@ -389,7 +389,8 @@ def _term(term: Term, news: list[_New], old: OldTerm | None, olds: dict[str, lis
         sections.append(replace(section, clauses=tuple(clauses)))
     if old is not None:
         claimed = {n.old.ref for n in news if n.old is not None}
-        split = {(_qualified(n.lineage[1], term.id)) for n in news if n.lineage and n.lineage[0] == "split_from"}
+        split = {_qualified(ref, term.id) for n in news if n.lineage and n.lineage[0] == "split_from"
+                 for ref in (n.lineage[1] if isinstance(n.lineage[1], list) else [n.lineage[1]])}
         for o in olds[old.id]:
             if o.ref not in claimed and not o.claimed and o.ref not in split:
                 decisions.append(Decision(term.line, o.ref, f"clause '{o.clause.id}' of edition '{previous.id}' is "
@@ -407,7 +408,8 @@ def _qualified(ref: str, term: str) -> str:
 
 
 def _leaves_step_id(new: _New) -> bool:
-    """A numbered step matched to ``step-N`` whose printed number is no longer N."""
+    """A numbered step matched to ``step-N`` whose printed number is no longer N (``new.old`` is set)."""
+    assert new.old is not None
     old_id = new.old.clause.id
     return (re.fullmatch(r"step-\d+", old_id) is not None and new.clause.printed is not None
             and old_id != f"step-{new.clause.printed}")

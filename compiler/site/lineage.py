@@ -65,9 +65,9 @@ def clause_marks(book: Rulebook, only: frozenset[str] | None = None) -> Mapping[
             for clause in edition.term_by_id[term_id].clauses:
                 meaning = _meaning(clause)
                 if clause.ref in declared:
-                    mark = _declared_mark(declared[clause.ref], meaning, edition.id, before_marks, before_meanings,
-                                          order)
-                    new_marks[clause.id], new_meanings[clause.id] = mark, meaning
+                    new_marks[clause.id] = _declared_mark(declared[clause.ref], meaning, edition.id, before_marks,
+                                                          before_meanings, order)
+                    new_meanings[clause.id] = meaning
                     continue
                 mark = old_marks.get(clause.id)
                 if mark is None:

@@ -33,6 +33,18 @@ class PageSpec:
     edition: str | None = None
     term: str | None = None
 
+    @property
+    def edition_id(self) -> str:
+        """The edition of a page that shows one (its kind says so)."""
+        assert self.edition is not None, f"a {self.kind} page shows no edition"
+        return self.edition
+
+    @property
+    def term_id(self) -> str:
+        """The term of a page that shows one (its kind says so)."""
+        assert self.term is not None, f"a {self.kind} page shows no term"
+        return self.term
+
 
 def current(book: Rulebook) -> Edition:
     """The edition the site shows by default: the latest published one, else the latest draft."""

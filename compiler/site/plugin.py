@@ -23,7 +23,7 @@ import gc
 import logging
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from mkdocs.config import config_options as opt
 from mkdocs.config.base import Config
@@ -36,6 +36,8 @@ from markupsafe import Markup, escape
 
 from .. import progress
 from ..counts import counted
+from ..diagnostics import Diagnostic
+from ..model import Rulebook
 from . import pages as P
 from .changes import provider as changes_provider
 from .folders import PACKAGE_SITE, STYLESHEET, site_folders
@@ -51,11 +53,11 @@ HOST_FREEZES = False
 
 # Rulebooks a caller has just checked (``rulebook build``/``serve``), by resolved folder:
 # the plugin takes one instead of loading and checking the same files a second time.
-_CHECKED: dict[Path, object] = {}
+_CHECKED: dict[Path, Rulebook] = {}
 
 
 @contextmanager
-def checked(root: Path, book) -> Iterator[None]:
+def checked(root: Path, book: Rulebook) -> Iterator[None]:
     """Lend the plugin a rulebook the caller has just checked, for the next build from ``root``.
 
     The plugin takes it once (a ``serve`` rebuild after an edit loads the files
@@ -93,7 +95,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         self.root = root
         _refuse_site_dir_over(Path(config.site_dir), root)
         book = _CHECKED.pop(root.resolve(), None)
-        problems = []
+        problems: list[Diagnostic] = []
         if book is None:
             book, problems = check(root)
         if book is None:
@@ -165,7 +167,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             files.append(File.generated(config, spec.src_uri, content="",
                                         inclusion=InclusionLevel.NOT_IN_NAV))
         present = files.get_file_from_path(STYLESHEET)
-        if present is not None and Path(present.abs_src_path) == PACKAGE_SITE / "docs" / STYLESHEET:
+        if present is not None and present.abs_src_path is not None \
+                and Path(present.abs_src_path) == PACKAGE_SITE / "docs" / STYLESHEET:
             files.remove(present)  # the package's docs_dir (rulebook build's default): the project's may override it
             present = None
         if present is None:
@@ -191,6 +194,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         def href(target: str) -> str:
             uri, _, anchor = target.partition("#")
             found = self.files.get_file_from_path(uri)
+            assert found is not None, f"a link to {uri}, which the plan has no page for"
             url = get_relative_url(found.url, here)
             return url + ("#" + anchor if anchor else "")
 
@@ -231,7 +235,7 @@ def page_meta(spec: P.PageSpec) -> dict:
 
     Its title is HTML-escaped: themes print titles as HTML.
     """
-    meta = {"title": escape(spec.title)}
+    meta: dict[str, Any] = {"title": escape(spec.title)}
     if not spec.searchable:
         meta["search"] = {"exclude": True}
     elif spec.kind == P.HOME:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 import jinja2
 from markupsafe import Markup
@@ -23,6 +23,9 @@ from ..model import Clause, Correction, Edition, Link, Rulebook, Section, Table,
 from ..sections import section_title
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
+
+if TYPE_CHECKING:
+    from ..diff.engine import DiffResult
 
 from .folders import PACKAGE_SITE as SITE_DIR  # the default site, in the package (a project's site/ overrides it)
 TEMPLATES_DIR = SITE_DIR / "templates"
@@ -92,7 +95,7 @@ class Renderer:
     """Renders the pages of one rulebook."""
 
     def __init__(self, book: Rulebook, templates: Path | tuple[Path, ...] = TEMPLATES_DIR,
-                 changes: Callable[[Edition, Edition], object] | None = None, show_editor_notes: bool = False):
+                 changes: Callable[[Edition, Edition], DiffResult | None] | None = None, show_editor_notes: bool = False):
         self.book = book
         self.show_editor_notes = show_editor_notes
         self._marks: Mapping | None = None  # worked out when first asked (serve may give them: ``marks``)
@@ -192,8 +195,8 @@ class Renderer:
         lineage reads when it declares one: the clause it was, or the clause of the same id."""
         before = {c.id: c for c in version.previous.clauses} if version.previous else {}
         declared = {item.clause: item for item in version.edition.lineage}  # the edition's own
-        out = []
-        for clause in version.term.clauses:
+        out: list[tuple[Clause, str | None, str | None]] = []
+        for clause in version.term.clauses if version.term else ():
             item = declared.get(clause.ref)
             if item is None:
                 old = before.get(clause.id)
@@ -255,7 +258,7 @@ class Renderer:
         clauses' marks changed; everything else it shows is the site's frame, and a
         change there rebuilds the whole site with an empty store.
         """
-        macro = self.env.get_template("_macros.html").module.term_body
+        macro = getattr(self.env.get_template("_macros.html").module, "term_body")  # a template's macros are dynamic
         if self.fragments is None:
             return macro(self, edition, term, href, base_level, prefix, False)
         key = (spec.src_uri, edition.id, term.id, base_level, prefix, self.show_editor_notes)
@@ -276,8 +279,8 @@ class Renderer:
         return Rendered(html, tuple(toc))
 
     def _term(self, spec: P.PageSpec, href: Href):
-        edition = self.edition(spec.edition)
-        term = edition.term_by_id[spec.term]
+        edition = self.edition(spec.edition_id)
+        term = edition.term_by_id[spec.term_id]
         toc = []
         for s in term.sections:
             toc.append(TocEntry(2, section_id(s.key), section_title(s)))
@@ -288,10 +291,10 @@ class Renderer:
     _edition_term = _term
 
     def _history(self, spec: P.PageSpec, href: Href):
-        found = lineage.versions(self.book, spec.term)
+        found = lineage.versions(self.book, spec.term_id)
         toc = [TocEntry(2, edition_anchor(v.edition.id), v.edition.id) for v in reversed(found)]
         name = next(v.term.name for v in reversed(found) if v.term is not None)
-        return "history.html", {"versions": list(reversed(found)), "term_id": spec.term, "name": name}, toc
+        return "history.html", {"versions": list(reversed(found)), "term_id": spec.term_id, "name": name}, toc
 
     def _home(self, spec: P.PageSpec, href: Href):
         return "home.html", {}, []
@@ -300,7 +303,7 @@ class Renderer:
         return "editions.html", {}, []
 
     def _edition(self, spec: P.PageSpec, href: Href):
-        edition = self.edition(spec.edition)
+        edition = self.edition(spec.edition_id)
         index = self.book.editions.index(edition)
         return "edition.html", {"edition": edition, "first": index == 0,
                                 "groups": self.az(edition)}, []
@@ -312,7 +315,7 @@ class Renderer:
         return "az.html", {"groups": groups, "edition": shown}, toc
 
     def _changes(self, spec: P.PageSpec, href: Href):
-        edition = self.edition(spec.edition)
+        edition = self.edition(spec.edition_id)
         previous = self.book.editions[self.book.editions.index(edition) - 1]
         report = self.changes(previous, edition) if self.changes else None
         rows = []

@@ -53,6 +53,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from ..build import file_stamp  # a file's (size, mtime): how remembering tells an unchanged one
 from ..counts import counted
 from ..diagnostics import printable
+from ..model import Rulebook
 
 OVERLAY_ID = "rulebook-error-overlay"
 REBUILDS_BETWEEN_COLLECTIONS = 20
@@ -141,7 +142,7 @@ class Site:
         self.config_file, self.rulebook, self.dev_addr = config_file, rulebook, dev_addr
         self.url = ""  # set once the server is bound
         self.server: Server | None = None
-        self.book = None  # the rulebook the site served now was built from
+        self.book: Rulebook | None = None  # the rulebook the site served now was built from
         self.search: list[dict] = []  # that site's search entries (Material's search plugin)
         self.damaged = False  # a build in place failed half-way: the next one builds everything
         self.templates: dict[str, bytes] = {}  # compiled templates, kept from build to build
@@ -175,10 +176,10 @@ class Site:
                     self.theme_files = listed(*args, **kwargs)
                 return list(self.theme_files)
 
-            env.list_templates = list_templates
+            env.list_templates = list_templates  # type: ignore[method-assign]  # the patch is the point
             return env
 
-        config.theme.get_env = get_env
+        config.theme.get_env = get_env  # type: ignore[method-assign]  # the patch is the point
         return config
 
     def build(self, config, dirty: bool = False) -> None:
@@ -585,7 +586,7 @@ def _native_observer():
             if event.event_type in _WRITES:
                 self.handler.dispatch(event)
 
-    class Writes(Observer):
+    class Writes(Observer):  # type: ignore[valid-type,misc]  # watchdog picks Observer per platform: a variable
         def schedule(self, event_handler, path, *args, **kwargs):
             return super().schedule(OnlyWrites(event_handler), path, *args, **kwargs)
 
