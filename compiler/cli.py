@@ -201,6 +201,51 @@ def export(root: Path | None, edition_id: str | None, fmt: str, base_url: str | 
 
 
 @main.command()
+@ROOT_OPTION
+@click.option("--edition", "edition_id", help="Edition id (default: the latest).")
+@click.argument("decision")
+@click.option("--fact", "facts", multiple=True, metavar="NAME=VALUE",
+              help="A fact of the situation (repeat for each); bool facts take true or false.")
+@click.option("--situation", "situation_path", type=click.Path(path_type=Path, dir_okay=False),
+              help="A JSON object of facts and their values (JSON true/false for bool facts).")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON (docs/ask.md).")
+@click.option("--base-url", callback=_base_url,
+              help="The site's URL, for each clause's permalink (default: links relative to the site).")
+def ask(root: Path | None, edition_id: str | None, decision: str, facts: tuple[str, ...],
+        situation_path: Path | None, as_json: bool, base_url: str | None) -> None:
+    """Answer DECISION for some facts, with the rules and clauses that give the answer.
+
+    Facts left out are open: the answer is given when every situation the constraints
+    allow gives the same one, else the facts still needed are listed. Exit 1 when the
+    constraints rule the facts out."""
+    from . import ask as asking
+
+    book = load_or_exit(root)
+    edition = edition_or_exit(book, edition_id)
+    try:
+        from_file = {}
+        if situation_path is not None:
+            try:
+                text = situation_path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise asking.AskUsageError(f"{situation_path}: cannot be read ({exc})", "--situation") from None
+            from_file = asking.situation_file(str(situation_path), text)
+        given = asking.situation(edition, from_file, facts)
+        answer = asking.ask(edition, decision, given, base_url or "")
+    except asking.AskUsageError as exc:
+        raise click.BadParameter(printable(str(exc)), param_hint=f"'{exc.param}'") from None
+    if as_json:
+        from .diagnostics import write_utf8
+        from .export import dumps
+
+        write_utf8(dumps(asking.to_json(answer)))
+    else:
+        click.echo(asking.render_text(answer), nl=False)
+    if answer.status == "impossible":
+        sys.exit(1)
+
+
+@main.command()
 @click.option("--kind", type=click.Choice(["rulebook", "vocabulary", "term", "vocabulary-overlay", "term-patch",
                                            "corrections"]),
               help="One kind of file (default: every kind, each under $defs).")
