@@ -306,3 +306,25 @@ def test_decided_means_every_completion_gives_the_same_outcome_as_enumeration_fi
             else:
                 (one,) = expected
                 assert (asked.status, asked.answer) == (one.status, one.answer), (decision, given)
+
+
+def _doc_blocks(kind: str) -> list[str]:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "ask.md").read_text(encoding="utf-8")
+    return [block.split("\n```", 1)[0] for block in text.split(f"```{kind}\n")[1:]]
+
+
+def test_the_console_examples_of_docs_ask_md_are_what_ask_prints():
+    import shlex
+
+    blocks = _doc_blocks("console")
+    assert len(blocks) == 3
+    for block in blocks:
+        command, _, printed = block.partition("\n")
+        args = shlex.split(command.removeprefix("$ rulebook ask "))
+        result = ask(*args)
+        assert result.stdout == printed + "\n", command
+
+
+def test_the_json_example_of_docs_ask_md_is_what_ask_prints():
+    (block,) = _doc_blocks("json")
+    assert json.loads(ask("cure.saves", "--json").stdout) == json.loads(block)
