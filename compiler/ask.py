@@ -101,11 +101,13 @@ def decision_named(edition: Edition, name: str) -> str:
 
 
 def fact_value(vocabulary: Vocabulary, edition_id: str, name: str, value: Any, param: str) -> Answer:
-    """A fact's value as the model holds it: ``value`` is text from a flag or JSON from a file."""
+    """A fact's value as the model holds it: ``value`` is text from a flag or JSON from a file
+    (``param`` "--situation"); ``edition_id`` "" words an unknown fact without it ("the edition")."""
     fact = vocabulary.by_name.get(name)
     if fact is None:
         hint = did_you_mean(name, vocabulary.by_name)
-        raise AskUsageError(f"edition '{edition_id}' has no fact '{name}'" + (f"; {hint}" if hint else ""), param)
+        who = f"edition '{edition_id}'" if edition_id else "the edition"
+        raise AskUsageError(f"{who} has no fact '{name}'" + (f"; {hint}" if hint else ""), param)
     from_file = param == "--situation"
     if fact.type == "bool":
         if isinstance(value, bool):
