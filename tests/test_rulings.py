@@ -183,3 +183,22 @@ def test_the_lock_of_a_published_edition_does_not_change_with_its_rulings(tmp_pa
     result = CliRunner().invoke(main, ["check", "frozen"])
     assert (result.exit_code, result.output) == (
         0, "Frozen: 2 editions (1.0, 2.0), 2 terms, latest 2.0 with 2 terms and 3 clauses: no problems\n")
+
+
+def test_with_the_cache_an_edited_rule_or_ruling_is_checked_again(tmp_path, monkeypatch):
+    """The cache holds a whole check by the files' hashes; an edit of a term file, which an incremental
+    check would read alone, sends a rulebook with rulings to a full check (a ruling reads any rule)."""
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(RULINGS, tmp_path / "rulings")
+    assert [check().exit_code, check().exit_code] == [0, 0]
+    term = tmp_path / "rulings" / "editions" / "v1" / "cure.yaml"
+    _edit(term, "forbids: {is: {phase: battle}}", "forbids: {is: {phase: discard}}")
+    assert check().output.splitlines()[0] == (
+        "rulings/editions/v1/_rulings.yaml:6:13: error: ruling 'cure-in-battle' answers false when phase=battle, "
+        "poisoned=true, but the edition answers true: cure#targets says true")
+    _edit(term, "forbids: {is: {phase: discard}}", "forbids: {is: {phase: battle}}")
+    assert check().exit_code == 0
+    _edit(tmp_path / "rulings" / "editions" / "v1" / "_rulings.yaml", "answer: false", "answer: true")
+    assert check().exit_code == 1
