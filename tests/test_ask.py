@@ -328,3 +328,56 @@ def test_the_console_examples_of_docs_ask_md_are_what_ask_prints():
 def test_the_json_example_of_docs_ask_md_is_what_ask_prints():
     (block,) = _doc_blocks("json")
     assert json.loads(ask("cure.saves", "--json").stdout) == json.loads(block)
+
+
+def test_rules_that_stand_in_only_some_completions_are_marked():
+    # an incurable character: outside battle cure#targets says false, in battle the exception does
+    result = ask("cure.may_target", "--fact", "poisoned=false", "--fact", "paralyzed=false")
+    assert result.exit_code == 0, result.output
+    some = " (in some of the situations these facts allow)"
+    assert result.stdout == (
+        "cure.may_target, edition v1, when paralyzed=false, poisoned=false\n"
+        "Answer: false\n"
+        "\n"
+        "Rules that applied:\n"
+        f"  cure#targets (1.2): says false{some}\n"
+        "    Targets must be curable.\n"
+        "    terms/cure/#targets\n"
+        f"  cure#not-in-battle: says false, an exception to cure#targets{some}\n"
+        "    Cure cannot be used in battle.\n"
+        "    terms/cure/#not-in-battle\n"
+        "\n"
+        "Overridden by an exception:\n"
+        f"  cure#targets (1.2): would say false; overridden by cure#not-in-battle{some}\n"
+        "    Targets must be curable.\n"
+        "    terms/cure/#targets\n"
+        "\n"
+        "Definitions they use:\n"
+        "  cure#curable (1.1): defines curable\n"
+        "    A character is curable if it is poisoned or paralyzed.\n"
+        "    terms/cure/#curable\n")
+
+
+def test_rules_in_conflict_are_listed_with_what_each_says(tmp_path):
+    root = tmp_path / "ask"
+    shutil.copytree(ASK, root)
+    term = root / "editions" / "v1" / "cure.yaml"
+    term.write_text(term.read_text().replace("            exception_to: [cure#targets]\n", ""))
+    result = ask("cure.may_target", "--fact", "phase=battle", "--fact", "poisoned=true", root=root)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "cure.may_target, edition v1, when phase=battle, poisoned=true\n"
+        "Answer: in conflict: rules left standing answer differently, and no rule is an exception to the other\n"
+        "\n"
+        "Rules that applied:\n"
+        "  cure#targets (1.2): says true\n"
+        "    Targets must be curable.\n"
+        "    terms/cure/#targets\n"
+        "  cure#not-in-battle: says false\n"
+        "    Cure cannot be used in battle.\n"
+        "    terms/cure/#not-in-battle\n"
+        "\n"
+        "Definitions they use:\n"
+        "  cure#curable (1.1): defines curable\n"
+        "    A character is curable if it is poisoned or paralyzed.\n"
+        "    terms/cure/#curable\n")
