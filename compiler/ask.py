@@ -16,7 +16,7 @@ write it for people and for programs (docs/ask.md). No click here: the command
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
 from .conditions import describe, facts_used, refs
@@ -108,21 +108,28 @@ def fact_value(vocabulary: Vocabulary, edition_id: str, name: str, value: Any, p
         hint = did_you_mean(name, vocabulary.by_name)
         who = f"edition '{edition_id}'" if edition_id else "the edition"
         raise AskUsageError(f"{who} has no fact '{name}'" + (f"; {hint}" if hint else ""), param)
-    from_file = param == "--situation"
     if fact.type == "bool":
-        if isinstance(value, bool):
-            return value
-        if not from_file and value in ("true", "false"):
-            return value == "true"
-        shown = f"'{value}' (a string)" if from_file and isinstance(value, str) else \
-            f"'{value}'" if not from_file else json.dumps(value)
-        raise AskUsageError(f"fact '{name}' is true or false, not {shown}", param)
+        return _bool_value(name, value, param)
     if isinstance(value, str) and value in fact.values:
         return value
     hint = did_you_mean(value, fact.values) if isinstance(value, str) else None
     shown = f"'{value}'" if isinstance(value, str) else json.dumps(value)
     raise AskUsageError(f"fact '{name}' has no value {shown}" + (f"; {hint}" if hint else "")
                         + f" (its values: {', '.join(fact.values)})", param)
+
+
+def _bool_value(name: str, value: Any, param: str) -> bool:
+    """A flag's "true" or "false"; a file's JSON true or false (a string there is a mistake to name)."""
+    from_file = param == "--situation"
+    if isinstance(value, bool):
+        return value
+    if not from_file and value in ("true", "false"):
+        return value == "true"
+    if not from_file:
+        shown = f"'{value}'"
+    else:
+        shown = f"'{value}' (a string)" if isinstance(value, str) else json.dumps(value)
+    raise AskUsageError(f"fact '{name}' is true or false, not {shown}", param)
 
 
 def parse_fact(text: str) -> tuple[str, str]:
@@ -162,34 +169,51 @@ def situation(edition: Edition, from_file: Mapping[str, Any], flags: Sequence[st
 
 # -- the answer -----------------------------------------------------------------
 
+class Asker:
+    """Questions to one edition: one core (a BDD manager) for all of them, and each decision's
+    diagrams made once, however many questions ask it (``rulebook check`` asks every ruling)."""
+
+    def __init__(self, edition: Edition, core: Core | None = None):
+        self.edition = edition
+        self.core = core if core is not None else vocabulary_core(edition.vocabulary)
+        self._sets: dict[str, DecisionSets] = {}
+
+    def sets(self, decision: str) -> DecisionSets:
+        if decision not in self._sets:
+            edition = self.edition
+            model = DecisionModel(edition.vocabulary, edition, decision_named(edition, decision))
+            self._sets[decision] = DecisionSets(model, self.core)
+        return self._sets[decision]
+
+    def ask(self, decision: str, facts: Mapping[str, Answer], base_url: str = "") -> Asked:
+        """The decision's outcome for these facts (checked names and values), with its citations."""
+        edition, core = self.edition, self.core
+        sets = self.sets(decision)
+        model = sets.model
+        head = Asked(edition.id, decision, tuple(sorted(facts.items())), "",
+                     not_tested=tuple(sorted(set(facts) - set(model.facts))),
+                     given=describe(model.decision.given) if model.decision.given is not None else None)
+        space = set(model.facts) | set(facts)
+        here = allowed_space(core, edition.vocabulary, space) & core.situation(dict(facts))
+        if here == core.false:
+            return replace(head, status="impossible",
+                           ruled_out_by=_ruled_out(core, edition.vocabulary, space, facts))
+        regions = _outcome_regions(sets, here)
+        if len(regions) > 1:
+            return replace(head, status="undecided", possible=tuple(regions),
+                           missing=_missing(core, model, facts, here, regions))
+        (outcome, _), = regions.items()
+        if outcome.status == NOT_ASKED:
+            return replace(head, status=outcome.status)
+        applied, overridden = _citations(edition, sets, here, base_url)
+        return replace(head, status=outcome.status, answer=outcome.answer, applied=applied, overridden=overridden,
+                       definitions=_definitions(edition, model, applied, base_url))
+
+
 def ask(edition: Edition, decision: str, facts: Mapping[str, Answer], base_url: str = "",
         core: Core | None = None) -> Asked:
-    """The decision's outcome for these facts (checked names and values), with its citations.
-
-    ``core``: a core over the edition's vocabulary, for callers that ask many questions
-    (making one, a BDD manager, is most of the time of a small question)."""
-    model = DecisionModel(edition.vocabulary, edition, decision_named(edition, decision))
-    core = core if core is not None else vocabulary_core(edition.vocabulary)
-    sets = DecisionSets(model, core)
-    given = tuple(sorted(facts.items()))
-    head = dict(edition=edition.id, decision=decision, facts=given,
-                not_tested=tuple(sorted(set(facts) - set(model.facts))),
-                given=describe(model.decision.given) if model.decision.given is not None else None)
-    space = set(model.facts) | set(facts)
-    here = allowed_space(core, edition.vocabulary, space) & core.situation(dict(facts))
-    if here == core.false:
-        return Asked(status="impossible", ruled_out_by=_ruled_out(core, edition.vocabulary, space, facts), **head)
-    regions = _outcome_regions(sets, here)
-    if len(regions) > 1:
-        return Asked(status="undecided", possible=tuple(regions), missing=_missing(core, model, facts, here, regions),
-                     **head)
-    (outcome, _), = regions.items()
-    status = outcome.status
-    if status == NOT_ASKED:
-        return Asked(status=status, **head)
-    applied, overridden = _citations(edition, sets, here, base_url)
-    return Asked(status=status, answer=outcome.answer, applied=applied, overridden=overridden,
-                 definitions=_definitions(edition, model, applied, base_url), **head)
+    """One question (``Asker`` for many: making a core is most of the time of a small one)."""
+    return Asker(edition, core).ask(decision, facts, base_url)
 
 
 def _outcome_regions(sets: DecisionSets, here: Node) -> dict[Outcome, Node]:
@@ -320,11 +344,11 @@ def render_text(asked: Asked) -> str:
         lines.append("No such situation: " + _ruled_out_words(asked.ruled_out_by))
         return _printable(lines)
     lines.append("Answer: " + _answer_words(asked))
-    for title, group in (("Rules that applied", asked.applied), ("Overridden by an exception", asked.overridden),
-                         ("Definitions they use", asked.definitions)):
+    for title, group, overridden in (("Rules that applied", asked.applied, False),
+                                     ("Overridden by an exception", asked.overridden, True),
+                                     ("Definitions they use", asked.definitions, False)):
         if group:
-            lines += ["", f"{title}:"] + [line for cited in group for line in _cited_lines(cited, group is
-                                                                                              asked.overridden)]
+            lines += ["", f"{title}:"] + [line for cited in group for line in _cited_lines(cited, overridden)]
     if asked.missing:
         lines += ["", "Facts needed (not given):"]
         lines += [f"  {m.fact}: {', '.join(_show(v) for v in m.values)}" for m in asked.missing]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
-from .ask import AskUsageError, Asked, ask, fact_value
+from .ask import AskUsageError, Asked, Asker, fact_value
 from .build import EDITIONS_DIR, RULINGS_FILE
 from .decision_sets import answer_key
 from .diagnostics import Diagnostic, Location, did_you_mean
@@ -135,8 +135,6 @@ def _ruling(doc: Document, edition: str, index: int, raw: dict) -> Ruling:
 
 def problems(root: Path, book: Rulebook) -> list[Diagnostic]:
     """What ``rulebook check`` reports about the rulings: reading them, then each edition's answers."""
-    from .symbolic import vocabulary_core
-
     rulings = read(root, book)
     out = list(rulings.problems)
     said: set[tuple[Location, str]] = set()  # a ruling's problem is reported once, at the first edition it has it
@@ -144,9 +142,9 @@ def problems(root: Path, book: Rulebook) -> list[Diagnostic]:
         if not applying:
             continue
         edition = book.edition_by_id[edition_id]
-        core = vocabulary_core(edition.vocabulary)  # one BDD manager for the edition's questions
+        asker = Asker(edition)  # one BDD manager for the edition's questions, each decision's diagrams once
         for ruling in applying:
-            for found in _held(edition, ruling, core):
+            for found in _held(edition, ruling, asker):
                 if (found.location, found.message) in said:
                     continue
                 said.add((found.location, found.message))
@@ -157,7 +155,7 @@ def problems(root: Path, book: Rulebook) -> list[Diagnostic]:
     return sorted(out, key=lambda d: (d.location.path, d.location.line, d.location.col))
 
 
-def _held(edition: Edition, ruling: Ruling, core) -> Iterator[Diagnostic]:
+def _held(edition: Edition, ruling: Ruling, asker: Asker) -> Iterator[Diagnostic]:
     """The ruling's problems in one edition, worded alike in every edition."""
     facts, found = _facts(edition, ruling)
     yield from found
@@ -178,7 +176,7 @@ def _held(edition: Edition, ruling: Ruling, core) -> Iterator[Diagnostic]:
         return
     if facts is None:
         return
-    yield from _answered(ruling, ask(edition, ruling.decision, facts, core=core))
+    yield from _answered(ruling, asker.ask(ruling.decision, facts))
 
 
 def _facts(edition: Edition, ruling: Ruling) -> tuple[dict[str, Answer] | None, list[Diagnostic]]:
@@ -217,7 +215,7 @@ def _answered(ruling: Ruling, asked: Asked) -> Iterator[Diagnostic]:
                          f"'{ruling.decision}': it could be {could}, depending on {needs}",
                          "give the ruling the facts that decide it, or check the rules it reads")
         return
-    if asked.status == "decided" and answer_key(asked.answer) == answer_key(ruling.answer):
+    if asked.answer is not None and answer_key(asked.answer) == answer_key(ruling.answer):
         return
     said = _show(asked.answer) if asked.status == "decided" else {
         "not_asked": f"nothing: the decision is not asked here (only when {asked.given})",
