@@ -202,3 +202,10 @@ def test_with_the_cache_an_edited_rule_or_ruling_is_checked_again(tmp_path, monk
     assert check().exit_code == 0
     _edit(tmp_path / "rulings" / "editions" / "v1" / "_rulings.yaml", "answer: false", "answer: true")
     assert check().exit_code == 1
+
+
+def test_a_misnamed_rulings_file_is_an_unknown_file_with_did_you_mean(book):
+    (book / "editions" / "v1" / "_rulings.yaml").rename(book / "editions" / "v1" / "_ruling.yaml")
+    assert check().output.splitlines()[:2] == [
+        "rulings/editions/v1/_ruling.yaml: error: unknown file in an edition folder",
+        "  hint: did you mean '_rulings.yaml'?"]
