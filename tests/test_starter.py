@@ -18,6 +18,7 @@ from compiler.cli import main
 FILES = sorted([
     ".github/workflows/rulebook-comment.yml", ".github/workflows/rulebook.yml", ".gitignore", ".pre-commit-config.yaml", ".vscode/settings.json",
     ".schemas/corrections.schema.json", ".schemas/rulebook.json", ".schemas/rulebook.schema.json",
+    ".schemas/rulings.schema.json",
     ".schemas/vocabulary-overlay.schema.json", ".schemas/vocabulary.schema.json", "mkdocs.yml", "rulebook/editions/1.0/draw.yaml",
     "rulebook/rulebook.yaml", "rulebook/vocabulary.yaml", "site/docs/.gitkeep"])
 
