@@ -86,6 +86,7 @@ class Asked:
     definitions: tuple[Cited, ...] = ()
     missing: tuple[Missing, ...] = ()
     not_tested: tuple[str, ...] = ()  # facts given that the decision does not test
+    ignored: tuple[str, ...] = ()  # ... of them, those no constraint ties to another fact: they change nothing
     given: str | None = None  # the decision's 'given', in words
     ruled_out_by: tuple[Constraint, ...] = ()
 
@@ -192,6 +193,7 @@ class Asker:
         model = sets.model
         head = Asked(edition.id, decision, tuple(sorted(facts.items())), "",
                      not_tested=tuple(sorted(set(facts) - set(model.facts))),
+                     ignored=_ignored(edition.vocabulary, set(facts) - set(model.facts)),
                      given=describe(model.decision.given) if model.decision.given is not None else None)
         space = set(model.facts) | set(facts)
         here = allowed_space(core, edition.vocabulary, space) & core.situation(dict(facts))
@@ -214,6 +216,16 @@ def ask(edition: Edition, decision: str, facts: Mapping[str, Answer], base_url: 
         core: Core | None = None) -> Asked:
     """One question (``Asker`` for many: making a core is most of the time of a small one)."""
     return Asker(edition, core).ask(decision, facts, base_url)
+
+
+def _ignored(vocabulary: Vocabulary, facts: set[str]) -> tuple[str, ...]:
+    """The facts no constraint names together with another fact: whatever their value, nothing follows."""
+    tied: set[str] = set()
+    for c in vocabulary.constraints:
+        named = facts_used(c.never, {})
+        if len(named) > 1:
+            tied |= named
+    return tuple(sorted(facts - tied))
 
 
 def _outcome_regions(sets: DecisionSets, here: Node) -> dict[Outcome, Node]:
@@ -352,10 +364,14 @@ def render_text(asked: Asked) -> str:
     if asked.missing:
         lines += ["", "Facts needed (not given):"]
         lines += [f"  {m.fact}: {', '.join(_show(v) for v in m.values)}" for m in asked.missing]
-    if asked.not_tested:
-        they = "it counts" if len(asked.not_tested) == 1 else "they count"
-        lines += ["", f"Note: {asked.decision} does not test {', '.join(asked.not_tested)}; "
-                      f"{they} only through the constraints."]
+    tied = [f for f in asked.not_tested if f not in asked.ignored]
+    if tied:
+        they = "it counts" if len(tied) == 1 else "they count"
+        lines += ["", f"Note: {asked.decision} does not test {', '.join(tied)}; {they} only through the constraints."]
+    if asked.ignored:
+        it = "it" if len(asked.ignored) == 1 else "them"
+        lines += ["", f"Note: {asked.decision} does not test {', '.join(asked.ignored)}, and no constraint ties "
+                      f"{it} to another fact: ignored."]
     return _printable(lines)
 
 
@@ -414,6 +430,7 @@ def to_json(asked: Asked) -> dict[str, Any]:
                          "text": c.clause.text, "url": c.url, "defines": c.defines} for c in asked.definitions],
         "missing": [{"fact": m.fact, "values": list(m.values)} for m in asked.missing],
         "not_tested": list(asked.not_tested),
+        "ignored": list(asked.ignored),
         "given": asked.given,
         "ruled_out_by": [{"id": c.id, "text": c.text} for c in asked.ruled_out_by],
     }

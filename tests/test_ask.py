@@ -164,6 +164,7 @@ def test_the_json_form_has_the_documented_shape():
         "definitions": [],
         "missing": [],
         "not_tested": [],
+        "ignored": [],
         "given": None,
         "ruled_out_by": [],
     }
@@ -381,3 +382,20 @@ def test_rules_in_conflict_are_listed_with_what_each_says(tmp_path):
         "  cure#curable (1.1): defines curable\n"
         "    A character is curable if it is poisoned or paralyzed.\n"
         "    terms/cure/#curable\n")
+
+
+def test_a_fact_that_neither_the_rules_nor_the_constraints_tie_is_said_to_be_ignored(tmp_path):
+    root = tmp_path / "ask"
+    shutil.copytree(ASK, root)
+    vocabulary = root / "vocabulary.yaml"
+    vocabulary.write_text(vocabulary.read_text().replace("constraints:", (
+        "  - name: face_down\n    type: bool\n    meaning: The card is face down.\nconstraints:")))
+    result = ask("cure.may_target", "--fact", "phase=battle", "--fact", "face_down=true",
+                 "--fact", "in_discard_pile=false", root=root)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-3:] == [
+        "Note: cure.may_target does not test in_discard_pile; it counts only through the constraints.",
+        "",
+        "Note: cure.may_target does not test face_down, and no constraint ties it to another fact: ignored."]
+    assert json.loads(ask("cure.may_target", "--fact", "face_down=true", "--json", root=root).stdout)[
+        "ignored"] == ["face_down"]
