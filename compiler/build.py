@@ -29,6 +29,7 @@ from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
 from .yamlsource import Document, load
 
 RULEBOOK_FILE = "rulebook.yaml"
+RULINGS_FILE = "_rulings.yaml"  # an edition's rulings (compiler/rulings.py), beside its term files
 VOCABULARY_FILE = "vocabulary.yaml"
 CORRECTIONS_FILE = "corrections.yaml"
 EDITIONS_DIR = "editions"
@@ -466,10 +467,13 @@ class Builder:
                     if overlay is not None:
                         self.vocabulary_overlays[folder.name] = overlay
                     continue
+                if path.name == RULINGS_FILE and path.is_file():
+                    continue  # the edition's rulings: read and checked after the model (compiler/rulings.py)
                 if path.name.startswith("_"):  # never a term file: a term id does not start with '_'
                     self.error(Location(self.shown(path)), "unknown file in an edition folder",
-                               did_you_mean(path.name, [OVERLAY_FILE])
-                               or f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}")
+                               did_you_mean(path.name, [OVERLAY_FILE, RULINGS_FILE])
+                               or f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE} "
+                                  f"and {RULINGS_FILE}")
                     continue
                 if path.suffix not in (".yaml", ".yml") or not path.is_file():
                     self.error(Location(self.shown(path)), "not a term file",

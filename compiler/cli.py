@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import click
 
+from .commands.ask import ask
 from .commands.check import check
 from .commands.common import RulebookGroup
 from .commands.conformance import conformance
@@ -29,7 +30,7 @@ def main() -> None:
     """Compile a card game's rules glossary: check, export, diff, conformance, site."""
 
 
-for _command in (check, export, schema, conformance, diff_command, history_command, site_build, site_serve,
+for _command in (check, export, ask, schema, conformance, diff_command, history_command, site_build, site_serve,
                  publish, correct, init, changelog_command, import_command):
     main.add_command(_command)
     add_quiet_option(_command)

@@ -20,6 +20,7 @@ from .conditions import to_json as cond_json
 from .jsonform import decision_json, dumps, rule_json, table_json
 from .model import Clause, Dated, Edition, Fact, Link, Rulebook, Term
 from .sections import section_title
+from .urls import permalink
 
 __all__ = ["FORMAT", "clause_json", "clause_records", "decision_json", "dumps", "edition_json",
            "edition_meta_json", "fact_json", "jsonl", "jsonl_line", "permalink", "rule_json", "table_json",
@@ -117,13 +118,6 @@ def clause_json(c: Clause) -> dict[str, Any]:
     if c.rules_checked is not None:  # editor data, only where recorded (compiler.rules_checked)
         out["rules_checked"] = c.rules_checked
     return out
-
-
-def permalink(base_url: str, term_id: str, clause_id: str | None = None) -> str:
-    """A clause's permanent link on the site: its term's page, anchored at the clause id, which is
-    the same in every edition (``compiler.site.pages.term_uri`` with mkdocs' directory URLs).
-    ``base_url`` is "" (links relative to the site root) or ends in "/"."""
-    return f"{base_url}terms/{term_id}/" + (f"#{clause_id}" if clause_id else "")
 
 
 def _dated(d: Dated | None) -> dict[str, Any] | None:

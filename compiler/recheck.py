@@ -157,6 +157,9 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
         return Outcome(problems, None, state, sources=sources)
     groups: list = []
     found = logic_problems(book, proofs, groups)
+    from .rulings import problems as ruling_problems
+
+    found += ruling_problems(root, book)  # the committee's rulings held to the model (compiler/rulings.py)
     lock = lock_problems(book)
     summary = summary_line(book)
     state = recorder.state(book, groups, lock, summary, left) if recorder is not None else None
@@ -339,7 +342,7 @@ def incremental(root: Path, fp: "Fingerprint", base: Any, top: Any, proofs: "Pro
 
 class _Incremental:
     def __init__(self, root: Path, fp: "Fingerprint", base: Any, top: Any, proofs: "Proofs"):
-        from .build import Builder
+        from .build import RULINGS_FILE, Builder
 
         if (type(base) is not dict or type(top) is not dict or base.get("format") != FORMAT
                 or top.get("format") != FORMAT or not base.get("normal") or base.get("global")):
@@ -347,6 +350,9 @@ class _Incremental:
         shas = {**base["shas"], **top["shas"]}
         if set(shas) != set(fp.files):
             raise _Stale("files added or removed")
+        if any(rel.endswith("/" + RULINGS_FILE) for rel in fp.files):
+            # an edited rule can change what any ruling's decision answers: rulings are checked in full
+            raise _Stale("rulings")
         self.root, self.fp, self.base, self.top, self.proofs = root, fp, base, top, proofs
         self.builder = Builder(root)
         self._resolved: dict | None = None  # _vocabularies(), once

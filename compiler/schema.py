@@ -774,9 +774,77 @@ _CORRECTIONS = {
     "additionalProperties": False,
 }
 
+_EX_RULING = {"id": "cure-in-battle", "question": "Can a cure target a poisoned character in battle?",
+              "decision": "cure.may_target", "facts": {"phase": "battle", "poisoned": True}, "answer": False,
+              "cites": ["cure#not-in-battle"], "status": "official",
+              "source": {"who": "Rules committee", "where": "https://forum.example.org/t/1234", "date": "2024-05-01"}}
+
+_RULING = {
+    "type": "object",
+    "description": "One ruling: a question answered by the publisher or the committee, kept as a test of the "
+                   "model. 'rulebook check' holds each edition the ruling applies to to its answer.",
+    "properties": {
+        "id": _slug("cure-in-battle", "The ruling's id, a slug unique in the rulebook; a later edition's ruling "
+                                      "with the same id replaces it from that edition on."),
+        "question": {**_TEXT, "examples": ["Can a cure target a poisoned character in battle?"],
+                     "description": "The question in words, as it was asked."},
+        "decision": {"type": "string", "pattern": DECISION, "examples": ["cure.may_target"],
+                     "description": "The decision the question asks about."},
+        "facts": {"type": "object", "examples": [{"phase": "battle", "poisoned": True}],
+                  "description": "The situation: facts of the edition's vocabulary and their values (true or "
+                                 "false for a bool fact). Facts left out are open: the answer must hold "
+                                 "whatever they are, within the constraints.",
+                  "additionalProperties": {"type": ["string", "boolean"],
+                                           "description": "The fact's value: true or false, or an enum value."}},
+        "answer": {"type": ["string", "boolean"], "examples": [False, "discard_pile"],
+                   "description": "The answer the ruling gives: one of the decision's values."},
+        "cites": {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": CLAUSE_REF},
+                  "examples": [["cure#not-in-battle"]],
+                  "description": "The clauses the ruling cites, as TERM#CLAUSE; each must exist in every "
+                                 "edition the ruling applies to."},
+        "source": {"type": "object", "examples": [_EX_RULING["source"]],
+                   "description": "Where the ruling comes from.",
+                   "properties": {
+                       "who": {**_TEXT, "examples": ["Rules committee"], "description": "Who gave the ruling."},
+                       "where": {**_TEXT, "examples": ["https://forum.example.org/t/1234"],
+                                 "description": "Where it was given: a URL, a document and page, an event."},
+                       "date": {"type": "string", "pattern": DATE, "examples": ["2024-05-01"],
+                                "description": "When, YYYY-MM-DD (or YYYY-MM, YYYY), quoted."}},
+                   "required": ["who", "where", "date"], "additionalProperties": False},
+        "status": {**_enum({"official": "Given by the publisher: part of the rules.",
+                            "committee": "The committee's reading of the text, not yet official."}),
+                   "examples": ["official", "committee"],
+                   "description": "official: given by the publisher; committee: the committee's reading."},
+        "supersedes": {"type": "array", "items": {"type": "string", "pattern": SLUG},
+                       "examples": [["cure-in-battle-2019"]],
+                       "description": "Ids of earlier editions' rulings this one replaces: they stop applying "
+                                      "from this edition on."},
+        "notes": {**_NOTES, "examples": ["Asked at the 2024 nationals."],
+                  "description": "Optional remarks for readers."},
+    },
+    "required": ["id", "question", "decision", "facts", "answer", "cites", "source", "status"],
+    "additionalProperties": False,
+}
+
+_RULINGS = {
+    "type": "object",
+    "description": "editions/EDITION/_rulings.yaml: the rulings this edition adds or replaces, and those of "
+                   "earlier editions it withdraws. A ruling applies from its edition on, until a later "
+                   "edition withdraws, replaces or supersedes it.",
+    "properties": {
+        "rulings": {"type": "array", "items": _RULING, "examples": [[_EX_RULING]],
+                    "description": "The rulings this edition adds, or replaces (same id)."},
+        "withdrawn": {"type": "array", "items": {"type": "string", "pattern": SLUG},
+                      "examples": [["cure-in-battle"]],
+                      "description": "Ids of earlier editions' rulings that no longer hold from this edition on."},
+    },
+    "additionalProperties": False,
+}
+
 DEFS: dict[str, dict[str, Any]] = {"condition": _CONDITION, "rule": _RULE, "clause": _CLAUSE, "patch-operation": _PATCH_OPERATION}
 ROOTS: dict[str, dict[str, Any]] = {"rulebook": _RULEBOOK, "vocabulary": _VOCABULARY, "term": _TERM,
-         "vocabulary-overlay": _VOCABULARY_OVERLAY, "term-patch": _TERM_PATCH, "corrections": _CORRECTIONS}
+         "vocabulary-overlay": _VOCABULARY_OVERLAY, "term-patch": _TERM_PATCH, "corrections": _CORRECTIONS,
+         "rulings": _RULINGS}
 
 
 # Every $id is this base and the name of the file that ships it in compiler/schemas/, so that

@@ -251,7 +251,9 @@ SCHEMA_GLOBS = (
     ("rulebook.schema.json", ("rulebook/rulebook.yaml",)),
     ("vocabulary.schema.json", ("rulebook/vocabulary.yaml",)),
     ("vocabulary-overlay.schema.json", ("rulebook/editions/*/_vocabulary.yaml",)),
-    ("rulebook.json", ("rulebook/editions/*/*.yaml", "!rulebook/editions/*/_vocabulary.yaml")),
+    ("rulings.schema.json", ("rulebook/editions/*/_rulings.yaml",)),
+    ("rulebook.json", ("rulebook/editions/*/*.yaml", "!rulebook/editions/*/_vocabulary.yaml",
+                       "!rulebook/editions/*/_rulings.yaml")),
     ("corrections.schema.json", ("rulebook/corrections.yaml",)),
 )
 

@@ -116,5 +116,6 @@ def test_the_wheel_ships_the_schema_files(installed):
             "print(all((s.SCHEMA_DIR / n).read_text() == t for n, t in s.shipped_files().items()))")
     shown = run(bin_ / "python", "-c", code, cwd=bin_, env=env)
     assert shown.stdout == (
-        "['corrections.schema.json', 'rulebook.json', 'rulebook.schema.json', 'term-patch.schema.json', "
+        "['corrections.schema.json', 'rulebook.json', 'rulebook.schema.json', 'rulings.schema.json', "
+        "'term-patch.schema.json', "
         "'term.schema.json', 'vocabulary-overlay.schema.json', 'vocabulary.schema.json']\nTrue\n")

@@ -142,7 +142,7 @@ def test_the_placeholder_expansion_keeps_defaults():
     assert _expanded({"a": ["${1:x-y}", "${12:The text.} and ${2:b}"]}) == {"a": ["x-y", "The text. and b"]}
 
 
-KINDS = ["rulebook", "vocabulary", "term", "vocabulary-overlay", "term-patch", "corrections"]
+KINDS = ["rulebook", "vocabulary", "term", "vocabulary-overlay", "term-patch", "corrections", "rulings"]
 
 
 def test_one_def_per_file_kind_each_with_a_stable_id():
@@ -177,6 +177,8 @@ def _kind_files(root: Path) -> Iterator[tuple[Path, str]]:
     for path in sorted((root / "editions").glob("*/*.yaml")):
         if path.name == "_vocabulary.yaml":
             yield path, "vocabulary-overlay"
+        elif path.name == "_rulings.yaml":
+            yield path, "rulings"
         else:
             yield path, "term-patch" if "\npatch:" in path.read_text(encoding="utf-8") else "term"
 
@@ -184,7 +186,8 @@ def _kind_files(root: Path) -> Iterator[tuple[Path, str]]:
 def test_files_of_every_kind_satisfy_their_kind_alone_and_through_its_id_in_the_whole_schema():
     registry = Registry().with_resource(SCHEMA["$id"], DRAFT202012.create_resource(SCHEMA)).crawl()
     checked: set[str] = set()
-    for root in (FIXTURES / "overlay" / "every-operation" / "patch", FIXTURES / "ordered", FIXTURES / "edition-grows"):
+    for root in (FIXTURES / "overlay" / "every-operation" / "patch", FIXTURES / "ordered", FIXTURES / "edition-grows",
+                 FIXTURES / "rulings"):
         files = list(_kind_files(root)) + [(root / "corrections.yaml", "corrections")] * \
             (root / "corrections.yaml").is_file()
         for path, kind in files:

@@ -123,6 +123,6 @@ def test_the_published_schema_names_each_file_kind():
     assert schema["title"] == "rulebook-compiler source files"
     assert schema["anyOf"] == [{"$ref": "#/$defs/rulebook"}, {"$ref": "#/$defs/vocabulary"}, {"$ref": "#/$defs/term"},
                                {"$ref": "#/$defs/vocabulary-overlay"}, {"$ref": "#/$defs/term-patch"},
-                               {"$ref": "#/$defs/corrections"}]
+                               {"$ref": "#/$defs/corrections"}, {"$ref": "#/$defs/rulings"}]
     assert sorted(schema["$defs"]) == ["clause", "condition", "corrections", "patch-operation", "rule", "rulebook",
-                                       "term", "term-patch", "vocabulary", "vocabulary-overlay"]
+                                       "rulings", "term", "term-patch", "vocabulary", "vocabulary-overlay"]

@@ -18,6 +18,7 @@ from compiler.cli import main
 FILES = sorted([
     ".github/workflows/rulebook-comment.yml", ".github/workflows/rulebook.yml", ".gitignore", ".pre-commit-config.yaml", ".vscode/settings.json",
     ".schemas/corrections.schema.json", ".schemas/rulebook.json", ".schemas/rulebook.schema.json",
+    ".schemas/rulings.schema.json",
     ".schemas/vocabulary-overlay.schema.json", ".schemas/vocabulary.schema.json", "mkdocs.yml", "rulebook/editions/1.0/draw.yaml",
     "rulebook/rulebook.yaml", "rulebook/vocabulary.yaml", "site/docs/.gitkeep"])
 
@@ -92,7 +93,8 @@ def editor_schemas(settings: dict[str, list[str]], paths: list[str]) -> dict[str
 KINDS = {"rulebook/rulebook.yaml": "rulebook.schema.json", "rulebook/vocabulary.yaml": "vocabulary.schema.json",
          "rulebook/editions/1.0/draw.yaml": "rulebook.json", "rulebook/editions/2.0/draw.yaml": "rulebook.json",
          "rulebook/editions/2.0/_vocabulary.yaml": "vocabulary-overlay.schema.json",
-         "rulebook/editions/2.0/a_b.yaml": "rulebook.json", "rulebook/corrections.yaml": "corrections.schema.json"}
+         "rulebook/editions/2.0/a_b.yaml": "rulebook.json", "rulebook/corrections.yaml": "corrections.schema.json",
+         "rulebook/editions/2.0/_rulings.yaml": "rulings.schema.json"}
 
 
 def test_each_kind_of_file_gets_exactly_its_schema_in_the_editor(started):
@@ -106,7 +108,7 @@ def test_the_editor_globs_use_no_bracket_negation():
     globs = [glob for _, patterns in starter.SCHEMA_GLOBS for glob in patterns]
     assert [glob for glob in globs if "[" in glob] == []
     assert dict(starter.SCHEMA_GLOBS)["rulebook.json"] == (
-        "rulebook/editions/*/*.yaml", "!rulebook/editions/*/_vocabulary.yaml")
+        "rulebook/editions/*/*.yaml", "!rulebook/editions/*/_vocabulary.yaml", "!rulebook/editions/*/_rulings.yaml")
 
 
 def test_each_rulebook_file_is_valid_against_the_schema_the_editor_gives_it(started):

@@ -63,3 +63,15 @@ class RulebookGroup(click.Group):
         except OutputError as exc:
             click.echo(printable(f"rulebook: error: {exc}"), err=True)
             ctx.exit(1)
+
+
+def base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An http(s) URL of the site's root, ending in "/" (so that the same site gives the same bytes)."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise click.BadParameter(printable(f"'{value}' is not an http(s) URL (such as https://rules.example.org/)"))
+    return value.rstrip("/") + "/"

@@ -8,19 +8,7 @@ import click
 
 from ..diagnostics import printable
 from ..where import default_root
-from .common import ROOT_OPTION, edition_or_exit, load_or_exit
-
-
-def _base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """An http(s) URL of the site's root, ending in "/" (so that the same site gives the same bytes)."""
-    if value is None:
-        return None
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
-        raise click.BadParameter(printable(f"'{value}' is not an http(s) URL (such as https://rules.example.org/)"))
-    return value.rstrip("/") + "/"
+from .common import ROOT_OPTION, base_url, edition_or_exit, load_or_exit
 
 
 @click.command()
@@ -28,7 +16,7 @@ def _base_url(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 @click.option("--edition", "edition_id", help="Edition id (default: the latest).")
 @click.option("--format", "fmt", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
               help="json: the whole edition; jsonl: one record per clause, for search indexes.")
-@click.option("--base-url", callback=_base_url,
+@click.option("--base-url", callback=base_url,
               help="The site's URL, for each clause's permalink (jsonl; default: links relative to the site).")
 @click.option("--out", type=click.Path(path_type=Path), help="Write here (atomically) instead of stdout.")
 def export(root: Path | None, edition_id: str | None, fmt: str, base_url: str | None, out: Path | None) -> None:

@@ -7,10 +7,11 @@ import click
 
 @click.command()
 @click.option("--kind", type=click.Choice(["rulebook", "vocabulary", "term", "vocabulary-overlay", "term-patch",
-                                           "corrections"]),
+                                           "corrections", "rulings"]),
               help="One kind of file (default: every kind, each under $defs).")
 def schema(kind: str | None) -> None:
-    """Print the JSON Schema of rulebook.yaml, vocabulary.yaml and term files (also shipped in compiler/schemas/)."""
+    """Print the JSON Schema of rulebook.yaml, vocabulary.yaml, term files and _rulings.yaml
+    (also shipped in compiler/schemas/)."""
     from ..schema import schema_text
 
     click.echo(schema_text(kind), nl=False)
