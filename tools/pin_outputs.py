@@ -8,6 +8,8 @@ tests/fixtures/ that passes ``rulebook check`` (named ``fixtures/<folder>``):
 - ``rulebook diff A B`` in every format, for every ordered pair of editions;
 - ``rulebook changelog E`` (markdown and json) for every edition;
 - ``rulebook history T`` in every format, for every term of any edition;
+- ``rulebook diff FOLDER FOLDER`` (two whole rulebooks) in every format, both ways, for the
+  few fixture pairs of ``WHOLE_PAIRS``;
 - every file that ``rulebook build --out`` writes, for ``reg`` and the site fixtures
   (tests/fixtures/site/*).
 
@@ -51,6 +53,14 @@ DIGESTS = ROOT / PINNED / "digests.json"
 SITE_FIXTURES = FIXTURES / "site"
 
 DIFF_FORMATS = ("text", "markdown", "json", "html")
+# Whole-rulebook diffs (compiler/diff/whole.py), each pair both ways: an overlay against the whole
+# file it stands for (no changes), a published edition changed with hostile text, and a rulebook
+# whose lock, log and editions all differ.
+WHOLE_PAIRS = (
+    (FIXTURES / "overlay/two-clauses/whole", FIXTURES / "overlay/two-clauses/patch"),
+    (FIXTURES / "site/hostile", FIXTURES / "site/hostile-drift"),
+    (FIXTURES / "diff/published-and-drafts", FIXTURES / "site/proposal-adopted"),
+)
 CHANGELOG_FORMATS = ("markdown", "json")
 HISTORY_FORMATS = DIFF_FORMATS
 
@@ -199,8 +209,21 @@ def command_outputs(book: Book) -> Iterator[tuple[str, tuple[str, ...]]]:
             yield f"{book.name}/history/{term}.{fmt}", ("history", term, *where, "--format", fmt)
 
 
+def whole_outputs(passing: list[Book]) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(pin name, command line) of the whole-rulebook diffs whose both sides pass check."""
+    names = {b.folder: b.name for b in passing}
+    for pair in WHOLE_PAIRS:
+        for old, new in (pair, pair[::-1]):
+            if old in names and new in names:
+                for fmt in DIFF_FORMATS:
+                    yield (f"whole/{names[old]}..{names[new]}.{fmt}",
+                           ("diff", old.as_posix(), new.as_posix(), "--format", fmt))
+
+
 def command_pins(passing: list[Book]) -> dict[str, Pin]:
-    return {name: _pin(*argv) for book in passing for name, argv in command_outputs(book)}
+    pins = {name: _pin(*argv) for book in passing for name, argv in command_outputs(book)}
+    pins.update((name, _pin(*argv)) for name, argv in whole_outputs(passing))
+    return pins
 
 
 def site_books(passing: list[Book]) -> list[Book]:
@@ -294,9 +317,11 @@ def main(argv: list[str] | None = None) -> int:
     pinned = load()
     count = _report("commands", differences(pinned.commands, now.commands))
     count += _report("sites", differences(pinned.sites, now.sites))
-    if pinned.not_pinned != now.not_pinned:
-        print(f"fixtures failing check: pinned {list(pinned.not_pinned)}, now {list(now.not_pinned)}")
-        count += 1
+    for what, names in (("now failing check", set(now.not_pinned) - set(pinned.not_pinned)),
+                        ("now passing check", set(pinned.not_pinned) - set(now.not_pinned))):
+        for name in sorted(names):
+            print(f"fixtures: {what}: {name}")
+            count += 1
     if pinned.site_versions != now.site_versions:
         print(f"note: the site pins were made with {pinned.site_versions}, installed: {now.site_versions}")
     print(f"{count} difference(s)" if count else "all outputs as pinned")
