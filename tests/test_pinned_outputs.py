@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from compiler.build import load_rulebook
+
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "pin_outputs.py"
 REGENERATE = "if the change is intended: python3 tools/pin_outputs.py --write, and explain it in the commit message"
 
@@ -76,6 +78,27 @@ def test_every_file_of_the_built_sites_is_as_pinned(pinned):
             now.update(pin.site_pins(book))
     _fail_listing("site files", pin.differences(pinned.sites, now))
     assert len(now) == len(pinned.sites)
+
+
+def test_a_cold_and_a_warm_cache_print_the_pinned_bytes(pinned, tmp_path):
+    # The pins are made without the cache; a cache filled by the first run (cold) and read by the
+    # second (warm) must change no byte. A part of the outputs, to keep the suite short: the frozen
+    # copy's diffs from each edition to every later one, as the pull-request comment, and the
+    # whole-rulebook diffs (which read from the cache only the terms that differ).
+    with pin.stable_run(cache=tmp_path / "cache"):
+        passing, _ = pin.books()
+        reg = next(b for b in passing if b.name == "reg")
+        editions = [e.id for e in load_rulebook(reg.folder).editions]
+        later = {f"reg/diff/{a}..{b}.markdown" for i, a in enumerate(editions) for b in editions[i + 1:]}
+        runs = [(n, argv) for n, argv in pin.command_outputs(reg) if n in later]
+        runs += [(n, argv) for n, argv in pin.whole_outputs(passing) if n.endswith(".json")]
+        cold = {n: pin._pin(*argv) for n, argv in runs}
+        warm = {n: pin._pin(*argv) for n, argv in runs}
+    assert len(runs) == 10 + 6
+    expected = {n: pinned.commands[n] for n, _ in runs}
+    _fail_listing("outputs with a cold cache", pin.differences(expected, cold))
+    _fail_listing("outputs with a warm cache", pin.differences(expected, warm))
+    assert any((tmp_path / "cache").iterdir())  # the runs did fill the cache
 
 
 def test_the_pins_cover_the_frozen_copy_of_the_bundled_rulebook(pinned):
