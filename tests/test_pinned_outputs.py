@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -26,8 +27,9 @@ TOOL = Path(__file__).resolve().parent.parent / "tools" / "pin_outputs.py"
 REGENERATE = "if the change is intended: python3 tools/pin_outputs.py --write, and explain it in the commit message"
 
 
-def _tool():
+def _tool() -> ModuleType:
     spec = importlib.util.spec_from_file_location("pin_outputs", TOOL)
+    assert spec is not None and spec.loader is not None, TOOL
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up by name
     spec.loader.exec_module(module)
@@ -35,7 +37,7 @@ def _tool():
 
 
 pin = _tool()
-NONE = {"differ": [], "missing": [], "unpinned": []}
+NONE: dict[str, list[str]] = {"differ": [], "missing": [], "unpinned": []}
 
 
 @pytest.fixture(scope="module")

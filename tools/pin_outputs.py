@@ -44,7 +44,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
+
+if TYPE_CHECKING:
+    from click.testing import Result
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path("tests/fixtures")  # relative to ROOT: outputs show paths as given
@@ -81,7 +84,7 @@ class Pin:
     """What one output is pinned as."""
 
     sha256: str
-    bytes: int
+    size: int  # bytes (the JSON's "bytes")
     exit: int
     stderr_sha256: str | None = None
     stderr_bytes: int = 0
@@ -91,7 +94,7 @@ class Pin:
         return cls(_sha(out), len(out), exit_code, _sha(err) if err else None, len(err))
 
     def as_json(self) -> dict:
-        record: dict = {"sha256": self.sha256, "bytes": self.bytes, "exit": self.exit}
+        record: dict = {"sha256": self.sha256, "bytes": self.size, "exit": self.exit}
         if self.stderr_sha256 is not None:
             record.update(stderr_sha256=self.stderr_sha256, stderr_bytes=self.stderr_bytes)
         return record
@@ -162,7 +165,7 @@ def _set(env: dict[str, str | None]) -> None:
             os.environ[key] = value
 
 
-def _invoke(*args: str):
+def _invoke(*args: str) -> Result:
     from click.testing import CliRunner
 
     from compiler.cli import main
