@@ -10,12 +10,23 @@ paths pytest can be given back: ``rulebook/rulebook.yaml::2012::heal.may_target[
 runs one case, ``rulebook/rulebook.yaml::2012`` an edition, ``rulebook/rulebook.yaml``
 (or the folder ``rulebook``, with --rulebook-edition) every edition asked for, and
 nothing else: not the project's own tests that pytest's testpaths would add.
+
+A rulebook folder given as a path (``pytest ../rulebook``) is the plugin's rulebook, as
+--rulebook-dir would make it; giving both, naming different folders, is a usage error.
+
+A generated module names the digest of the edition it was made from (SOURCE_DIGEST,
+cases.json's source_digest). When the rulebook's edition digests otherwise, every case
+of the module fails, with the command that regenerates it: the cases may be stale, as
+``rulebook conformance run --cases`` warns.
 """
 
 from __future__ import annotations
 
+import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -62,16 +73,53 @@ class RulebookSession:
         self.config = config
         self.adapters: dict[str, Any] = {}
         self._known: frozenset[str] | None = None
+        self.named = _named_rulebooks(config)  # the rulebook folders given as paths
+        self._root = self._find_root()
+        self._book: Any = None
+        self.refusals: dict[str, str] = {}  # a generated module's file -> why its cases do not run
 
     def _option(self, name: str) -> Any:
         return self.config.getoption(name)
 
     def root(self) -> Path:
+        return self._root
+
+    def _find_root(self) -> Path:
         given = self._option("--rulebook-dir")
+        if len(self.named) > 1:
+            raise pytest.UsageError("two rulebook folders: " + " and ".join(map(str, self.named)) + " (paths)"
+                                    + _ONCE)
+        if given and self.named and Path(given).resolve() != self.named[0].resolve():
+            raise pytest.UsageError(f"two rulebook folders: {self.named[0]} (a path) and {given} (--rulebook-dir)"
+                                    + _ONCE)
         if given:
             return Path(given)
+        if self.named:
+            return self.named[0]
         here = Path("rulebook")
         return here if (here / "rulebook.yaml").is_file() else Path(".")
+
+    def require_rulebook(self) -> Path:
+        """The rulebook.yaml the cases come from, or a usage error naming the ways to give it."""
+        asked = self.root() / "rulebook.yaml"
+        if asked.is_file():
+            return asked
+        given = self._option("--rulebook-dir")
+        where = (f"{given} holds no rulebook.yaml" if given
+                 else "neither ./rulebook nor the current folder holds rulebook.yaml")
+        raise pytest.UsageError(f"no rulebook: {where}\n  hint: name the rulebook folder as a path "
+                                "(pytest path/to/rulebook) or with --rulebook-dir DIR")
+
+    def book(self) -> Any:
+        """The checked rulebook (once a run), or a usage error with its problems."""
+        if self._book is None:
+            from ..build import check
+
+            book, problems = check(self.root())
+            if book is None:
+                raise pytest.UsageError("the rulebook has problems:\n" + "\n".join(map(str, problems)))
+            self._book = book
+        return self._book
 
     def adapter(self, edition: str) -> Any:
         """The edition's adapter, or the EngineLoadError that says why there is none."""
@@ -157,9 +205,13 @@ class RulebookFile(pytest.File):
     def collect(self) -> list[RulebookCases]:
         from ..build import check
 
-        book, problems = check(self.path.parent)
-        if book is None:
-            raise pytest.UsageError("the rulebook has problems:\n" + "\n".join(map(str, problems)))
+        session = self.config.stash[_SESSION]
+        if self.path.resolve() == (session.root() / "rulebook.yaml").resolve():
+            book = session.book()
+        else:
+            book, problems = check(self.path.parent)
+            if book is None:
+                raise pytest.UsageError("the rulebook has problems:\n" + "\n".join(map(str, problems)))
         self.book = book
         wanted = self.config.getoption("--rulebook-edition") or [e.id for e in book.editions]
         unknown = [e for e in wanted if e not in book.edition_by_id]
@@ -235,9 +287,11 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> RulebookFi
     if file_path.name != "rulebook.yaml":
         return None
     config = parent.config
-    asked = bool(config.getoption("--rulebook-edition")) and (
-        file_path.resolve() == config.stash[_SESSION].root().resolve() / "rulebook.yaml")
-    if asked or parent.session.isinitpath(file_path):
+    session = config.stash[_SESSION]
+    here = file_path.resolve()
+    asked = bool(config.getoption("--rulebook-edition")) and here == session.root().resolve() / "rulebook.yaml"
+    named = any(here == p.resolve() / "rulebook.yaml" for p in session.named)
+    if asked or named or parent.session.isinitpath(file_path):
         return RulebookFile.from_parent(parent, path=file_path)
     return None
 
@@ -251,6 +305,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
             and i.parent.parent.path.resolve() == asked for i in items):
         # The rulebook lies outside what pytest collected (testpaths, other arguments): its cases join them.
         # Outside pytest's rootdir the node id is the file's absolute path, which pytest also takes back.
+        rulebook.require_rulebook()
         nodeid = None if asked.is_relative_to(config.rootpath.resolve()) else str(asked)
         items.extend(i for edition in RulebookFile.from_parent(session, path=asked, nodeid=nodeid).collect()
                      for i in edition.collect())
@@ -259,6 +314,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if not editions:
         return  # the plugin is installed but this run has no conformance case: nothing to load
     rulebook.require_engine(editions)
+    _refuse_stale_modules(rulebook, items)
     problems = rulebook.expectation_problems(cases)
     if problems:
         items.insert(0, ExpectationsCheck.from_parent(session, name="rulebook-expectations",
@@ -285,3 +341,83 @@ def _rulebook_items(items: list[pytest.Item]) -> tuple[set[str], list[Any]]:
                              if isinstance(c, dict) and isinstance(c.get("id"), str)
                              and isinstance(c.get("name"), str))
     return editions, cases
+
+
+_ONCE = "\n  hint: give the rulebook folder once, as a path or with --rulebook-dir DIR"
+
+
+def _named_rulebooks(config: pytest.Config) -> list[Path]:
+    """The rulebook folders named on the command line: a folder holding rulebook.yaml, or that file.
+
+    Only arguments the user typed (not testpaths), and not the folder pytest runs in: a bare
+    ``pytest`` or ``pytest .`` in a rulebook keeps running the project's tests, as before.
+    """
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        return []
+    here = Path(config.invocation_params.dir).resolve()
+    found: dict[Path, Path] = {}
+    for arg in config.args:
+        given = Path(arg.split("::", 1)[0])
+        path = given if given.is_absolute() else here / given
+        if path.is_file() and path.name == "rulebook.yaml":
+            folder, path = given.parent, path.parent
+        elif path.is_dir() and (path / "rulebook.yaml").is_file():
+            folder = given
+        else:
+            continue
+        if path.resolve() != here:
+            found.setdefault(path.resolve(), folder)
+    return list(found.values())
+
+
+def _refuse_stale_modules(rulebook: RulebookSession, items: list[pytest.Item]) -> None:
+    """Mark each generated module whose edition's digest is not the rulebook's now: its cases will fail."""
+    modules = {id(m): m for m in (getattr(i, "module", None) for i in items
+                                  if "rulebook_engine" in getattr(i, "fixturenames", ()))
+               if m is not None and isinstance(getattr(m, "EDITION", None), str)}
+    for module in modules.values():
+        problem = _stale(rulebook, module)
+        if problem:
+            rulebook.refusals[str(module.__file__)] = problem
+
+
+def _shown(path: Path | str) -> str:
+    """A path as the user would type it from where pytest runs."""
+    return os.path.relpath(path)
+
+
+def _stale(rulebook: RulebookSession, module: ModuleType) -> str | None:
+    """Why the module's cases cannot be trusted against the rulebook now, or None."""
+    from .cases import edition_digest
+
+    edition, generated = module.EDITION, getattr(module, "SOURCE_DIGEST", None)
+    name = _shown(str(module.__file__))
+    if not (rulebook.root() / "rulebook.yaml").is_file():
+        warnings.warn(pytest.PytestWarning(
+            f"{name}: no rulebook to compare edition {edition} with, so its cases are not checked for "
+            "staleness; give the rulebook folder with --rulebook-dir DIR"), stacklevel=1)
+        return None
+    hint = (f"\n  hint: regenerate with: rulebook conformance generate --rulebook {_shown(rulebook.root())} "
+            f"--edition {edition} --out {_shown(Path(str(module.__file__)).parent)}")
+    book = rulebook.book()
+    if edition not in book.edition_by_id:
+        return f"{name}: the rulebook has no edition {edition} any more" + hint
+    if not isinstance(generated, str):
+        return (f"{name}: the module names no digest of edition {edition} (generated by an older "
+                "rulebook-compiler); its cases may be stale" + hint)
+    now = edition_digest(book.edition_by_id[edition])
+    if generated != now:
+        return (f"{name}: edition {edition} changed since this module was generated "
+                f"(digest {generated}, now {now}); its cases may be stale" + hint)
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
+    """A case of a stale generated module fails before the engine is asked."""
+    module = getattr(item, "module", None)
+    if module is None or "rulebook_engine" not in getattr(item, "fixturenames", ()):
+        return
+    refusal = item.config.stash[_SESSION].refusals.get(str(getattr(module, "__file__", "")))
+    if refusal:
+        pytest.fail(refusal, pytrace=False)

@@ -99,7 +99,7 @@ def render_module(data: dict[str, Any]) -> str:
                              trim_blocks=True, lstrip_blocks=True)
     env.filters["pyrepr"] = pyrepr
     return env.get_template("test_conformance.py.j2").render(
-        edition=data["edition"], rulebook=data["rulebook"], cases=data["cases"],
+        edition=data["edition"], rulebook=data["rulebook"], cases=data["cases"], digest=data["source_digest"],
         decisions={d["decision"]: d["values"] for d in data["decisions"]})
 
 
