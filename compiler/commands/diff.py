@@ -73,9 +73,10 @@ def _fail(message: str, code: int) -> None:
               help="Load and check both sides in full; neither read nor fill the cache (also RULEBOOK_NO_CACHE=1).")
 @click.option("--fail-on", "fail_on",
               type=click.Choice(["editorial", "clarification", "rule-change", "breaks-conformance",
-                                 "published-change"]), default=None,
+                                 "ruling-flips", "published-change"]), default=None,
               help="Exit 1 when some change is at this level or above (editorial < clarification < rule-change "
-                   "< breaks-conformance: cases of the old edition's suite flip < published-change: a published "
+                   "< breaks-conformance: cases of the old edition's suite flip < ruling-flips: the new edition "
+                   "answers a ruling of the old one otherwise < published-change: a published "
                    "edition changed, removed or re-locked, the lock deleted, a log entry removed or edited).")
 def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: bool, no_cache: bool,
                  fail_on: str | None) -> None:
@@ -182,10 +183,14 @@ def diff_pair(a, b):
     from ..diff.lineage import declared_groups
     from ..diff.sides import source_path
 
-    return diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
-                        old_info=a.as_json(), new_info=b.as_json(),
-                        old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
-                        lineage=declared_groups(a.book, a.edition, b.book, b.edition), suite=old_suite(a))
+    from dataclasses import replace
+    from ..diff.rulings import diff_rulings, ruling_side
+
+    result = diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
+                          old_info=a.as_json(), new_info=b.as_json(),
+                          old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
+                          lineage=declared_groups(a.book, a.edition, b.book, b.edition), suite=old_suite(a))
+    return replace(result, rulings=diff_rulings(ruling_side(a), ruling_side(b)))
 
 
 def old_suite(side):

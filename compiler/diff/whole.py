@@ -32,7 +32,7 @@ from ..record import EditionChange, LogChange, Record, RecordDiff, compare
 from .engine import DiffResult
 from .sides import Side
 
-#: ``--fail-on published-change``: the level above ``breaks-conformance``.
+#: ``--fail-on published-change``: the level above ``ruling-flips`` (compiler.diff.level).
 PUBLISHED_CHANGE = "published-change"
 
 #: The rulebook's own fields a reader sees, besides its editions.
