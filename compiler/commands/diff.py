@@ -98,6 +98,7 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     try:
         result = _diff_cached(old, new, root, no_cache)
         _write(render(result, fmt), fmt)
+        _warn_rulings(result)
     finally:
         if enabled:
             gc.enable()
@@ -114,6 +115,23 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
 
         if fails(result, fail_on):
             sys.exit(1)
+
+
+def _warn_rulings(result) -> None:
+    """A side's ``_rulings.yaml`` that cannot be read leaves its rulings out of the Rulings section: said
+    at its place, once however many editions' diffs read it (a diff side is checked without its rulings)."""
+    from dataclasses import replace
+    from ..diff.whole import RulebookDiff
+
+    results = ([e.result for e in result.editions if e.result is not None] if isinstance(result, RulebookDiff)
+               else [result])
+    said = []
+    for found in (p for r in results for p in r.rulings.problems):
+        if found not in said:
+            said.append(found)
+            click.echo(str(replace(found, severity="warning",
+                                   hint=(found.hint + "; " if found.hint else "")
+                                   + "its rulings are left out of the diff's Rulings section")), err=True)
 
 
 def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):

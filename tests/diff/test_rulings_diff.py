@@ -182,3 +182,21 @@ def test_the_whole_rulebook_diff_has_the_section_per_changed_edition(tmp_path):
     assert json.loads(_run("--no-cache", "--format", "json", sides=(str(FIXTURE), str(new)),
                            rulebook=FIXTURE)[1])["editions"][1]["diff"]["rulings"]["flipped"][0]["id"] == "cure-in-battle"
     assert _run("--no-cache", "--fail-on", "ruling-flips", sides=(str(FIXTURE), str(new)), rulebook=FIXTURE)[0] == 1
+
+
+def test_a_rulings_file_that_cannot_be_read_is_a_warning_at_its_place(tmp_path, monkeypatch):
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURE, root)
+    (root / "editions" / "v2" / "_rulings.yaml").write_text("withdrawn: [cure-poisoned-old]\nrulings: 3\n")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["diff", "v1", "v2", "--rulebook", "book", "--no-cache"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stderr.split("\n") == [
+        "book/editions/v2/_rulings.yaml:2:10: warning: 'rulings' must be a list, not a whole number",
+        "  hint: write a list, like [3]; its rulings are left out of the diff's Rulings section",
+        "",
+    ]
+    # v2's file unread, v1's rulings all apply to v2 unchanged: cure-poisoned-old is not withdrawn
+    assert _section(result.stdout, "rulings: 1 flipped, 1 no longer applying, 2 standing", 1) == [
+        "rulings: 1 flipped, 1 no longer applying, 2 standing"]
