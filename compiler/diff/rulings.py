@@ -159,6 +159,20 @@ def diff_rulings(old: RulingSide, new: RulingSide) -> RulingsDiff:
     return RulingsDiff(tuple(flipped), tuple(stopped), tuple(standing), added, problems)
 
 
+def applying_keys(root: Path, book: Rulebook) -> dict[str, str]:
+    """Edition id -> a digest of the rulings that apply to it, as written (a whole-rulebook diff diffs an
+    edition whose rulings differ though its terms do not); problems reading them are the diff's to warn of."""
+    import hashlib
+    import json
+
+    out = {}
+    for edition_id, applying in R.read(root, book).applying:
+        rows = [[r.id, r.edition, r.question, r.decision, [[n, v] for n, v in r.facts], r.answer, list(r.cites),
+                 r.status, list(r.supersedes)] for r in applying]
+        out[edition_id] = hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode("utf-8")).hexdigest()
+    return out
+
+
 def _read(side: RulingSide) -> R.Rulings:
     return R.read(side.root, side.book)
 

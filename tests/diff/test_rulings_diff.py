@@ -200,3 +200,21 @@ def test_a_rulings_file_that_cannot_be_read_is_a_warning_at_its_place(tmp_path, 
     # v2's file unread, v1's rulings all apply to v2 unchanged: cure-poisoned-old is not withdrawn
     assert _section(result.stdout, "rulings: 1 flipped, 1 no longer applying, 2 standing", 1) == [
         "rulings: 1 flipped, 1 no longer applying, 2 standing"]
+
+
+def test_a_whole_rulebook_diff_that_only_withdraws_a_ruling_shows_it(tmp_path):
+    """Rulings are not locked, so they are not the edition's content, but an edition whose rulings differ
+    is diffed: a pull request that only withdraws a ruling is not "No changes"."""
+    new = tmp_path / "new"
+    shutil.copytree(FIXTURE, new)
+    rulings = new / "editions" / "v2" / "_rulings.yaml"
+    rulings.write_text(rulings.read_text().replace("withdrawn: [cure-poisoned-old]",
+                                                   "withdrawn: [cure-poisoned-old, cure-paralyzed]"))
+    code, out = _run("--no-cache", sides=(str(FIXTURE), str(new)), rulebook=FIXTURE)
+    assert code == 0
+    assert _section(out, "rulings: 0 flipped, 1 no longer applying, 3 standing", 3) == [
+        "rulings: 0 flipped, 1 no longer applying, 3 standing",
+        "  no longer applying cure-paralyzed: withdrawn by edition v2",
+        "  standing: cure-in-battle, cure-saves, cure-battle-paralyzed",
+    ]
+    assert _run("--no-cache", "--fail-on", "ruling-flips", sides=(str(FIXTURE), str(new)), rulebook=FIXTURE)[0] == 0
