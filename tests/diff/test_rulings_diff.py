@@ -218,3 +218,28 @@ def test_a_whole_rulebook_diff_that_only_withdraws_a_ruling_shows_it(tmp_path):
         "  standing: cure-in-battle, cure-saves, cure-battle-paralyzed",
     ]
     assert _run("--no-cache", "--fail-on", "ruling-flips", sides=(str(FIXTURE), str(new)), rulebook=FIXTURE)[0] == 0
+
+
+def test_thousands_of_rulings_fit_the_comment_and_the_list_says_how_many_more():
+    """The Rulings list is cut like the summary's other lists: 3,000 flips at the minimum budget."""
+    import dataclasses
+    import re
+
+    from compiler.diff.render_markdown import MIN_BUDGET, render, utf16_length
+
+    book = load_rulebook(FIXTURE)
+    result = diff_editions(book, "v1", book, "v2")
+    flip = result.rulings.flipped[0]
+    many = tuple(dataclasses.replace(flip, id=f"ruling-{i:04}") for i in range(3000))
+    big = dataclasses.replace(result, rulings=dataclasses.replace(result.rulings, flipped=many))
+    out = render(big, MIN_BUDGET)
+    assert utf16_length(out) <= MIN_BUDGET
+    lines = out.split("\n")
+    start = lines.index("### Rulings")
+    assert lines[start + 2] == "3000 flipped, 2 no longer applying, 1 standing; 1 added"
+    items = lines[start + 4:lines.index("", start + 4)]
+    more = re.fullmatch(r"- _… and (\d+) more \(the full report lists them\)_", items[-1])
+    assert more is not None
+    # every item shown or counted: 3,000 flips, 2 stopped, the standing line and the added line
+    assert len(items) - 1 + int(more.group(1)) == 3004
+    assert items[0].startswith("- **flipped** `ruling-0000`: ")
