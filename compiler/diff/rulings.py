@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from ..ask import AskUsageError, Asked, Asker, fact_value
+from ..decision_sets import answer_key
 from ..diagnostics import Diagnostic
 from ..model import Answer, Edition, Rulebook
 from .. import rulings as R
@@ -150,7 +151,7 @@ def diff_rulings(old: RulingSide, new: RulingSide) -> RulingsDiff:
             stopped.append(gone)
             continue
         was, now = old_ask.said(ruling), new_ask.said(ruling)
-        if (was.status, was.answer) == (now.status, now.answer):
+        if _same(was, now):
             standing.append(ruling.id)
         else:
             flipped.append(Flip(ruling.id, ruling.question, ruling.decision, ruling.facts, ruling.answer, was, now))
@@ -171,6 +172,14 @@ def applying_keys(root: Path, book: Rulebook) -> dict[str, str]:
                  r.status, list(r.supersedes)] for r in applying]
         out[edition_id] = hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode("utf-8")).hexdigest()
     return out
+
+
+def _same(a: Said, b: Said) -> bool:
+    """The same outcome: one status, and for a decided one the same value as the model compares values."""
+    def key(said: Said) -> tuple[str, tuple[str, Answer] | None]:
+        return said.status, None if said.answer is None else answer_key(said.answer)
+
+    return key(a) == key(b)
 
 
 def _read(side: RulingSide) -> R.Rulings:
