@@ -73,9 +73,10 @@ def _fail(message: str, code: int) -> None:
               help="Load and check both sides in full; neither read nor fill the cache (also RULEBOOK_NO_CACHE=1).")
 @click.option("--fail-on", "fail_on",
               type=click.Choice(["editorial", "clarification", "rule-change", "breaks-conformance",
-                                 "published-change"]), default=None,
+                                 "ruling-flips", "published-change"]), default=None,
               help="Exit 1 when some change is at this level or above (editorial < clarification < rule-change "
-                   "< breaks-conformance: cases of the old edition's suite flip < published-change: a published "
+                   "< breaks-conformance: cases of the old edition's suite flip < ruling-flips: the new edition "
+                   "answers a ruling of the old one otherwise < published-change: a published "
                    "edition changed, removed or re-locked, the lock deleted, a log entry removed or edited).")
 def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: bool, no_cache: bool,
                  fail_on: str | None) -> None:
@@ -97,6 +98,7 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     try:
         result = _diff_cached(old, new, root, no_cache)
         _write(render(result, fmt), fmt)
+        _warn_rulings(result)
     finally:
         if enabled:
             gc.enable()
@@ -113,6 +115,23 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
 
         if fails(result, fail_on):
             sys.exit(1)
+
+
+def _warn_rulings(result) -> None:
+    """A side's ``_rulings.yaml`` that cannot be read leaves its rulings out of the Rulings section: said
+    at its place, once however many editions' diffs read it (a diff side is checked without its rulings)."""
+    from dataclasses import replace
+    from ..diff.whole import RulebookDiff
+
+    results = ([e.result for e in result.editions if e.result is not None] if isinstance(result, RulebookDiff)
+               else [result])
+    said = []
+    for found in (p for r in results for p in r.rulings.problems):
+        if found not in said:
+            said.append(found)
+            click.echo(str(replace(found, severity="warning",
+                                   hint=(found.hint + "; " if found.hint else "")
+                                   + "its rulings are left out of the diff's Rulings section")), err=True)
 
 
 def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
@@ -182,10 +201,14 @@ def diff_pair(a, b):
     from ..diff.lineage import declared_groups
     from ..diff.sides import source_path
 
-    return diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
-                        old_info=a.as_json(), new_info=b.as_json(),
-                        old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
-                        lineage=declared_groups(a.book, a.edition, b.book, b.edition), suite=old_suite(a))
+    from dataclasses import replace
+    from ..diff.rulings import diff_rulings, ruling_side
+
+    result = diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
+                          old_info=a.as_json(), new_info=b.as_json(),
+                          old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
+                          lineage=declared_groups(a.book, a.edition, b.book, b.edition), suite=old_suite(a))
+    return replace(result, rulings=diff_rulings(ruling_side(a), ruling_side(b)))
 
 
 def old_suite(side):

@@ -102,7 +102,7 @@ def changelog(book: Rulebook, edition_id: str) -> Changelog:
     previous = previous_edition(book, edition)
     if previous is None:
         return Changelog(edition, None, (), 0)
-    return from_diff(diff_editions(book, previous, book, edition), previous, edition)
+    return from_diff(diff_editions(book, previous, book, edition, rulings=False), previous, edition)
 
 
 def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Changelog:

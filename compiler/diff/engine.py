@@ -9,6 +9,7 @@ it touches compared as functions (``behaviour``), its reach listed
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 from functools import cached_property
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
@@ -33,6 +34,7 @@ from .inside import SubChange, sub_changes
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
+from .rulings import NONE as NO_RULINGS, RulingSide, RulingsDiff, diff_rulings
 from .steps import only_number_changed, procedure_changes, renumbered, renumbering, step_numbers
 from .source import EditionSource, FullSource
 
@@ -149,6 +151,8 @@ class DiffResult:
     # Decisions, predicates and constraints of one side only, and decisions whose answers changed:
     # each listed once, with what it answers (compiler.diff.names).
     names: tuple[N.NameChange, ...] = ()
+    # The old edition's rulings: flipped, no longer applying, standing; those added (compiler.diff.rulings).
+    rulings: RulingsDiff = NO_RULINGS
 
     @property
     def summary(self) -> dict[str, int]:
@@ -159,12 +163,12 @@ class DiffResult:
 
     @property
     def empty(self) -> bool:
-        return not self.changes and self.vocabulary.empty
+        return not self.changes and self.vocabulary.empty and self.rulings.empty
 
     def as_json(self) -> dict[str, Any]:
         return {"old": self.old, "new": self.new, "summary": self.summary,
                 "changes": [c.as_json() for c in self.changes], "vocabulary": self.vocabulary.as_json(),
-                "names": [n.as_json() for n in self.names]}
+                "names": [n.as_json() for n in self.names], "rulings": self.rulings.as_json()}
 
 
 def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
@@ -176,19 +180,24 @@ def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
 def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook, ed_new: Edition | str,
                   *, old_info: dict | None = None, new_info: dict | None = None,
                   old_path=None, new_path=None, terms: Iterable[str] | None = None,
-                  conformance: bool = True) -> DiffResult:
+                  conformance: bool = True, rulings: bool = True) -> DiffResult:
     """The diff from one edition to another (of the same or of two rulebooks).
 
     ``old_path``/``new_path`` map a source Location to the file name shown (the
     default shows it as loaded); ``terms`` limits the diff to some term ids;
-    ``conformance``: whether to say which cases of the old edition's suite flip.
+    ``conformance``: whether to say which cases of the old edition's suite flip;
+    ``rulings``: whether to say which rulings flip, stop applying or stand (read from each book's folder).
     """
     old = book_old.edition(ed_old) if isinstance(ed_old, str) else ed_old
     new = book_new.edition(ed_new) if isinstance(ed_new, str) else ed_new
-    return diff_sources(FullSource(old), old.vocabulary, FullSource(new), new.vocabulary,
+    result = diff_sources(FullSource(old), old.vocabulary, FullSource(new), new.vocabulary,
                         old_info=old_info, new_info=new_info, old_path=old_path, new_path=new_path, terms=terms,
                         lineage=declared_groups(book_old, old, book_new, new),
                         suite=OldSuite(book_old, old) if conformance else None)
+    if not rulings:
+        return result
+    return replace(result, rulings=diff_rulings(RulingSide(Path(book_old.root), book_old, FullSource(old)),
+                                                RulingSide(Path(book_new.root), book_new, FullSource(new))))
 
 
 def diff_sources(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource, vocabulary_new: Vocabulary,

@@ -19,7 +19,7 @@ def term_history(book: Rulebook, term: str) -> list[DiffResult]:
         before, now = previous.term_by_id.get(term), edition.term_by_id.get(term)
         if (before is None) != (now is None) or (before and now and before.digest != now.digest):
             old_info = side_json(previous, kind=NOTHING) if previous.id == _NOTHING_ID else None
-            steps.append(diff_editions(book, previous, book, edition, terms=[term], old_info=old_info))
+            steps.append(diff_editions(book, previous, book, edition, terms=[term], old_info=old_info, rulings=False))
         previous = edition
     return steps
 

@@ -539,14 +539,21 @@ def _value_named(clause, term, vocabulary) -> tuple[str, str] | None:
 #: Above rule-change for ``--fail-on``: a rule change whose old edition's suite has cases that flip
 #: (compiler.diff.conformance_impact). A flag on a change, not a level of its own: the change stays a rule change.
 BREAKS_CONFORMANCE = "breaks-conformance"
+#: ``--fail-on ruling-flips``: a ruling of the old edition is answered otherwise by the new one. Above
+#: ``breaks-conformance`` (rulings are named cases of the suite, so a flipped ruling breaks it too), below
+#: ``published-change`` (compiler.diff.whole). ``breaks-conformance`` fails on a flipped ruling as well.
+RULING_FLIPS = "ruling-flips"
 
 
 def fails(result, floor: str) -> bool:
     """Whether ``--fail-on floor`` exits 1 for this diff (a ``DiffResult``): a change counts at its level,
     or as a rule change while some of its clauses' rules are not recorded as checked against words
     they do not account for (``Change.unchecked``)."""
+    if floor == RULING_FLIPS:
+        return bool(result.rulings.flipped)
     if floor == BREAKS_CONFORMANCE:
-        return any(x.conformance and x.conformance["flipped"] for x in (*result.changes, *result.names))
+        return bool(result.rulings.flipped) or any(x.conformance and x.conformance["flipped"]
+                                                   for x in (*result.changes, *result.names))
     from .names import rule_change  # names grades entries; level grades clauses
 
     # An entry with no clause change to carry a level is a rule change too: a decision or predicate

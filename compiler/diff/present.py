@@ -140,6 +140,8 @@ def summary_line(result: DiffResult) -> str:
                 + unchecked_words(result))
     if not counts and not result.vocabulary.empty:
         return "the vocabulary only"
+    if not counts and not result.rulings.empty:
+        return "the rulings only"
     return ", ".join(counts) + unchecked_words(result) if counts else "no changes"
 
 

@@ -20,6 +20,7 @@ from . import names as N
 from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, renumbered_line,
                       side_name, situation, unknown_note, use_words)
 from . import inside
+from . import rulings as R
 from .redline import DELETE, INSERT, Redline
 
 STYLE = Markup("""
@@ -55,13 +56,18 @@ _DIFF = """\
 
 # A diff's body: also one section of a whole-rulebook page (compiler.diff.render_whole).
 _DIFF_BODY = """\
-{% if not groups and not vocabulary %}
+{% if not groups and not vocabulary and not rulings %}
 <p>No changes.</p>
 {% else %}
 <table class="summary"><tr><th>kind</th><th>changes</th></tr>
 {%- for kind, n in summary %}<tr><td>{{ kind }}</td><td>{{ n }}</td></tr>{% endfor -%}
 <tr><th>total</th><th>{{ total }}</th></tr></table>
 {% if renumbered %}<p class="renumbered">{{ renumbered }}</p>{% endif %}
+{% if rulings %}
+<h2 id="rulings">Rulings</h2>
+<p>{{ rulings_count }}</p>
+<ul class="rulings">{% for line in rulings %}<li>{{ line }}</li>{% endfor %}</ul>
+{% endif %}
 {% if names %}
 <h2 id="names">Decisions, predicates and constraints</h2>
 {% for name in names %}
@@ -226,7 +232,20 @@ def _body_values(result: DiffResult) -> dict:
     return dict(groups=groups, summary=[(k, n) for k, n in result.summary.items() if n],
                 total=len(result.changes), vocabulary=result.vocabulary.lines(),
                 renumbered=renumbered_line(result),
+                rulings=_ruling_items(result.rulings) if result.rulings.any else [],
+                rulings_count=R.count_line(result.rulings),
                 names=[name_html(n, old, new) for n in result.names])
+
+
+def _ruling_items(rulings: R.RulingsDiff) -> list[str]:
+    """One item per ruling listed (a flip's answers joined to its question)."""
+    items: list[str] = []
+    for line in R.text_lines(rulings):
+        if line.startswith("  ") and items:
+            items[-1] += " — " + line.strip()
+        else:
+            items.append(line)
+    return items
 
 
 def name_html(name: N.NameChange, old: str, new: str) -> Markup:

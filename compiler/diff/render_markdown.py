@@ -29,6 +29,7 @@ from .present import (by_term, clause_name, deciders, details, folded, folded_wo
                       numbered_name, one_sided, outcome, renumbered_line, rule_change_words, side_name, situation,
                       unknown_note, use_words)
 from . import inside
+from . import rulings as R
 from .redline import DELETE, INSERT, Redline
 
 # What Markdown (CommonMark with GitHub's extensions) would obey, where it stands; ``escape`` puts a
@@ -153,6 +154,7 @@ class Limits:
     rules: int | None = None  # the rule changes, then the names changed by the vocabulary
     names: int | None = None  # decisions, predicates and constraints
     vocabulary: int | None = None
+    rulings: int | None = None  # the rulings that flip, stop applying, stand and are added
 
 
 ALL = Limits()
@@ -216,7 +218,7 @@ def _cut_lists(result: DiffResult, drop: set[str], words: list[str], budget: int
     words = words + [LISTS_CUT]
     items = _list_items(result, drop)
     # Each list at none of its items: its "and K more" line then names the most items it can.
-    base = utf16_length(_render(result, drop, words, 0, Limits(0, 0, 0)))
+    base = utf16_length(_render(result, drop, words, 0, Limits(0, 0, 0, 0)))
     sizes = [[utf16_length(item) + 1 for item in group] for group in items]  # each item is its lines + "\n"
     shown = [_prefix(group, share) for group, share in zip(sizes, shares([sum(g) for g in sizes], budget - base))]
     return _render(result, drop, words, 0, Limits(*shown))
@@ -305,7 +307,10 @@ def _render(result: DiffResult, drop: set[str], dropped_words: Sequence[str] = (
     lines.append(f"| **total** | **{len(result.changes)}** |")
     renumbered = renumbered_line(result, code, escape, "Renumbered", " → ")
     lines += ["", renumbered] if renumbered else []  # one line, however many clauses
-    rule_items, name_items, vocabulary_items = _list_items(result, drop)
+    rule_items, name_items, vocabulary_items, ruling_items = _list_items(result, drop)
+    if result.rulings.any:  # the first thing a committee asks of a rule change (issue 26.3)
+        lines += ["", "### Rulings", "", escape(R.count_line(result.rulings)), ""]
+        lines += _listed(ruling_items, limits.rulings)
     if rule_items:
         lines += ["", "### Rule changes", ""] + _listed(rule_items, limits.rules)
     if dropped_words:
@@ -320,8 +325,9 @@ def _render(result: DiffResult, drop: set[str], dropped_words: Sequence[str] = (
     return "\n".join(lines) + "\n"
 
 
-def _list_items(result: DiffResult, drop: set[str]) -> tuple[list[str], list[str], list[str]]:
-    """The items of the summary's three lists (rule changes, names, vocabulary), each one or more lines."""
+def _list_items(result: DiffResult, drop: set[str]) -> tuple[list[str], list[str], list[str], list[str]]:
+    """The items of the summary's four lists (rule changes, names, vocabulary, rulings), each one or more
+    lines."""
     old, new = side_name(result.old), side_name(result.new)
     rules = [f"- {numbered_name(c, code, lambda w: escape(w, inline=True))} ({c.kind}): {rule_change_words(c, code, escape)}" + _breaks(c.conformance)
              for c in result.changes if c.level == RULE_CHANGE]
@@ -329,7 +335,8 @@ def _list_items(result: DiffResult, drop: set[str]) -> tuple[list[str], list[str
               + _breaks(n.conformance) for n in N.by_vocabulary(result.names)]
     names = ["\n".join(_name(name, old, new, drop)) for name in result.names]
     vocabulary = [f"- {escape(line)}" for line in result.vocabulary.lines()] if not result.vocabulary.empty else []
-    return rules, names, vocabulary
+    rulings = R.markdown_items(result.rulings, code, lambda w: escape(w, inline=True))
+    return rules, names, vocabulary, rulings
 
 
 def _listed(items: list[str], limit: int | None) -> list[str]:

@@ -17,6 +17,7 @@ from .conformance_impact import words as conformance_words
 from .present import (by_term, clause_name, details, folded, folded_words, introduced, location, numbered_name,
                       one_sided, outcome, renumbered_line, side_name, situation, summary_line, unknown_note, use_words)
 from . import inside
+from . import rulings as R
 from .redline import DELETE, INSERT, Redline
 
 RED, GREEN, BOLD, DIM, RESET = "\x1b[31m", "\x1b[32m", "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -35,6 +36,9 @@ def render(result: DiffResult, colour: bool = False) -> str:
     renumbered = renumbered_line(result)
     if renumbered:  # however many, one line: a whole renumbering does not push the rest down
         lines.append(printable(renumbered))
+    if result.rulings.any:  # the first thing a committee asks of a rule change (issue 26.3)
+        lines += ["", paint(BOLD, "rulings:") + " " + printable(R.count_line(result.rulings))]
+        lines += ["  " + printable(line) for line in R.text_lines(result.rulings)]
     if not result.vocabulary.empty:
         lines += ["", paint(BOLD, "vocabulary:")] + ["  " + printable(line) for line in result.vocabulary.lines()]
     listed = {n.behaviour for n in result.names if n.behaviour is not None}

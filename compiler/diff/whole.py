@@ -32,7 +32,7 @@ from ..record import EditionChange, LogChange, Record, RecordDiff, compare
 from .engine import DiffResult
 from .sides import Side
 
-#: ``--fail-on published-change``: the level above ``breaks-conformance``.
+#: ``--fail-on published-change``: the level above ``ruling-flips`` (compiler.diff.level).
 PUBLISHED_CHANGE = "published-change"
 
 #: The rulebook's own fields a reader sees, besides its editions.
@@ -56,6 +56,14 @@ class Content:
 
     terms: Mapping[str, str]  # term id -> content hash
     vocabulary: str  # the digest of its vocabulary (``lock.digest``)
+    # The digest of the rulings that apply to it (compiler.diff.rulings.applying_keys): not part of ``key``,
+    # which the published record compares (rulings are not locked), but an edition whose rulings differ is
+    # diffed, for its Rulings section.
+    rulings: str = ""
+
+    @property
+    def compared(self) -> tuple[str, str]:
+        return self.key, self.rulings
 
     @cached_property
     def key(self) -> str:
@@ -65,8 +73,12 @@ class Content:
 
 def contents(side: Side) -> dict[str, Content]:
     """Each edition's ``Content``; from the cache's term list when the side is cached (no term is loaded)."""
-    from ..lock import digest
+    from pathlib import Path
 
+    from ..lock import digest
+    from .rulings import applying_keys
+
+    rulings = applying_keys(Path(side.book.root), side.book)
     vocabularies: dict[int, str] = {}  # editions share their vocabulary objects
     out = {}
     for edition in side.book.editions:
@@ -76,7 +88,7 @@ def contents(side: Side) -> dict[str, Content]:
             terms = {t.id: t.digest for t in edition.terms}
         else:
             terms = {tid: term_digest for tid, term_digest, _, _ in side.cached.term_rows(edition.id)}
-        out[edition.id] = Content(terms, vocabularies[id(edition.vocabulary)])
+        out[edition.id] = Content(terms, vocabularies[id(edition.vocabulary)], rulings.get(edition.id, ""))
     return out
 
 
@@ -223,11 +235,13 @@ def _edition(eid: str, old: Side, new: Side, content: tuple[dict[str, Content], 
     b = _at(new, after[eid]) if eid in after else None
     base = a if a is not None else _predecessor(old, new, eid)
     result, unshown = None, tuple[str, ...]()
-    if base is not None and b is not None and content[0][base.edition.id].key != content[1][eid].key:
+    if base is not None and b is not None and content[0][base.edition.id].compared != content[1][eid].compared:
         result = diff(base, b)
         if result.empty:
             unshown = _differing(content[0][base.edition.id], content[1][eid])
-    change = "added" if a is None else "removed" if b is None else "changed" if meta is not None else "same"
+    # An edition whose record is the same is changed when its diff is not empty (its rulings, say)
+    changed = meta is not None or (result is not None and not result.empty)
+    change = "added" if a is None else "removed" if b is None else "changed" if changed else "same"
     return EditionDiff(eid, change, a, b, result, base if a is None else None, unshown, meta)
 
 

@@ -34,7 +34,7 @@ def hostile(tmp_path):
 
 def test_json_follows_the_contract(hostile):
     out = json.loads(run("diff", "v1", "v2", "--rulebook", str(hostile), "--format", "json").output)
-    assert list(out) == ["old", "new", "summary", "changes", "vocabulary", "names"]
+    assert list(out) == ["old", "new", "summary", "changes", "vocabulary", "names", "rulings"]
     change = out["changes"][0]
     for key in ("fingerprint", "kind", "term", "clause", "old_clause", "new_clause", "old_text", "new_text",
                 "old_location", "new_location", "matched_by", "redline", "behaviour", "impact"):
