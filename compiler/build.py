@@ -20,19 +20,15 @@ from typing import Iterable, Iterator, Mapping
 from . import conditions as C
 from . import lineage as L
 from . import metadata, overlay, schema, tables
-from . import progress
+from . import progress, rulebook_files
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, placed, suggestion_budget
 from .rules_checked import words_digest
+# the files a rulebook consists of, named once for the build and the cache's fingerprint
+from .rulebook_files import CORRECTIONS_FILE, EDITIONS_DIR, RULEBOOK_FILE, RULINGS_FILE, VOCABULARY_FILE
 from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
                     Steps, Table, TableRow, Term, Vocabulary, clause_ref)
 from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
 from .yamlsource import Document, load
-
-RULEBOOK_FILE = "rulebook.yaml"
-RULINGS_FILE = "_rulings.yaml"  # an edition's rulings (compiler/rulings.py), beside its term files
-VOCABULARY_FILE = "vocabulary.yaml"
-CORRECTIONS_FILE = "corrections.yaml"
-EDITIONS_DIR = "editions"
 
 
 @dataclass
@@ -296,7 +292,8 @@ class Builder:
     def listing(self, folder: Path) -> list[Path] | None:
         """The folder's entries, sorted; None once it is reported that it cannot be read."""
         try:
-            entries = sorted(folder.iterdir())
+            # listed as the fingerprint lists it (compiler/rulebook_files.py)
+            entries = [Path(e.path) for e in rulebook_files.entries(folder)]
             if entries:
                 entries[0].lstat()  # a folder that can be listed but not searched (no x permission)
         except OSError as exc:
