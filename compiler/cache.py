@@ -180,12 +180,12 @@ def fingerprint(root: Path | str, known: "Fingerprint | None" = None) -> Fingerp
         if not root.is_dir() or not (root / RULEBOOK_FILE).is_file():
             return None
         # the walk the build lists its folders by (compiler/rulebook_files.py)
-        for entry in walk(root):
-            if entry.stat is not None:
-                files[entry.rel] = sha(entry.rel, entry.path, entry.stat())
-                lines.append(f"f {entry.rel} {files[entry.rel]}")
+        for mark, rel, path, status in walk(root):
+            if status is not None:
+                files[rel] = sha(rel, path, status())
+                lines.append(f"f {rel} {files[rel]}")
             else:
-                lines.append(entry.line())
+                lines.append(f"{mark} {rel}")
     except OSError:
         return None
     key = hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()

@@ -13,7 +13,6 @@ presence when it serves an entry (``cache.sources_present``).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -28,19 +27,12 @@ RULINGS_FILE = "_rulings.yaml"  # an edition's rulings (compiler/rulings.py), be
 TOP_FILES = (RULEBOOK_FILE, VOCABULARY_FILE, CORRECTIONS_FILE, LOCK_FILE)
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One step of the walk. ``mark``: ``f`` a file (``stat`` gives its status), ``-`` a top file or
-    editions/ that is not there, ``F`` a file in editions/, ``D`` an edition folder, ``d`` an entry of
-    an edition folder that is not a file."""
-
-    mark: str
-    rel: str  # relative to the rulebook folder, with '/'
-    path: str = ""  # a file's path (mark ``f``)
-    stat: Callable[[], os.stat_result] | None = None  # a file's status (mark ``f``)
-
-    def line(self) -> str:
-        return f"{self.mark} {self.rel}"
+# One step of the walk: (mark, rel, path, stat). ``mark``: ``f`` a file (``path`` its path, ``stat()``
+# its status), ``-`` a top file or editions/ that is not there, ``F`` a file in editions/, ``D`` an
+# edition folder, ``d`` an entry of an edition folder that is not a file (``path`` "", ``stat`` None).
+# ``rel``: relative to the rulebook folder, with '/'. A plain tuple: the fingerprint of a warm check
+# walks every file, and making a named tuple or a frozen dataclass for each was a tenth of it or more.
+Entry = tuple[str, str, str, "Callable[[], os.stat_result] | None"]
 
 
 def entries(folder: Path | str) -> list[os.DirEntry]:
@@ -57,21 +49,21 @@ def walk(root: Path) -> Iterator[Entry]:
     for name in TOP_FILES:
         path = root / name
         if path.is_file():
-            yield Entry("f", name, str(path), path.stat)
+            yield "f", name, str(path), path.stat
         else:
-            yield Entry("-", name)
+            yield "-", name, "", None
     base = root / EDITIONS_DIR
     if not base.is_dir():
-        yield Entry("-", EDITIONS_DIR)
+        yield "-", EDITIONS_DIR, "", None
         return
     for folder in entries(base):
         if not folder.is_dir():
-            yield Entry("F", folder.name)
+            yield "F", folder.name, "", None
             continue
-        yield Entry("D", folder.name)
+        yield "D", folder.name, "", None
         for entry in entries(folder.path):
             rel = f"{EDITIONS_DIR}/{folder.name}/{entry.name}"
             if entry.is_file():
-                yield Entry("f", rel, entry.path, entry.stat)
+                yield "f", rel, entry.path, entry.stat
             else:
-                yield Entry("d", rel)
+                yield "d", rel, "", None

@@ -91,6 +91,6 @@ def test_the_walk_lists_an_edition_folders_every_entry(tmp_path):
     (root / "editions" / "stray.txt").write_text("x")
     from compiler.rulebook_files import walk
 
-    assert [e.line() for e in walk(root)] == [
+    assert [f"{mark} {rel}" for mark, rel, _, _ in walk(root)] == [
         "f rulebook.yaml", "f vocabulary.yaml", "- corrections.yaml", "- rulebook.lock",
         "F stray.txt", "D v1", "f editions/v1/cure.yaml", "d editions/v1/notes", "D v2", "f editions/v2/cure.yaml"]
