@@ -15,24 +15,20 @@ from contextvars import ContextVar
 from contextlib import contextmanager
 from dataclasses import dataclass, replace as dc_replace
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, Protocol
 
 from . import conditions as C
 from . import lineage as L
 from . import metadata, overlay, schema, tables
-from . import progress
+from . import progress, rulebook_files
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, placed, suggestion_budget
 from .rules_checked import words_digest
+# the files a rulebook consists of, named once for the build and the cache's fingerprint
+from .rulebook_files import CORRECTIONS_FILE, EDITIONS_DIR, RULEBOOK_FILE, RULINGS_FILE, VOCABULARY_FILE
 from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
                     Steps, Table, TableRow, Term, Vocabulary, clause_ref)
 from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
 from .yamlsource import Document, load
-
-RULEBOOK_FILE = "rulebook.yaml"
-RULINGS_FILE = "_rulings.yaml"  # an edition's rulings (compiler/rulings.py), beside its term files
-VOCABULARY_FILE = "vocabulary.yaml"
-CORRECTIONS_FILE = "corrections.yaml"
-EDITIONS_DIR = "editions"
 
 
 @dataclass
@@ -208,9 +204,31 @@ def collector_skips_loads() -> Iterator[None]:
         gc.unfreeze()
 
 
+class BuildObserver(Protocol):
+    """What a build tells whoever watches it (compiler/recheck.py records from it which file each
+    problem comes from). Each call gives ``before``, the number of problems before the step: the
+    step's own are ``builder.problems[before:]``."""
+
+    def loaded(self, path: Path, before: int) -> None:
+        """A file was read (``Builder.load``), or refused as a link outside the folder."""
+
+    def reading_editions(self) -> None:
+        """rulebook.yaml and vocabulary.yaml passed: every file is checked in full from here on."""
+
+    def term_file(self, doc: Document, term_file: _TermFile, before: int) -> None:
+        """A term file's document was made into a term (or found withdrawn, a patch, or broken)."""
+
+    def names_checked(self, term: Term, before: int) -> None:
+        """A term's names were checked against an edition."""
+
+    def editions_resolved(self, editions: list[Edition]) -> None:
+        """The editions, resolved (every term file was read)."""
+
+
 class Builder:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, observer: BuildObserver | None = None):
         self.root = root
+        self.observer = observer
         self.problems: list[Diagnostic] = []
         self.signatures: dict[tuple, int] = {}  # editions' (term, digest) lists, numbered
         self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
@@ -250,6 +268,20 @@ class Builder:
         return True
 
     def load(self, path: Path, kind: str) -> Document | None:
+        """One file read and validated (the last load's, while remembering it unchanged); None when
+        it cannot be used. Its problems are added to ``problems``."""
+        before = len(self.problems)
+        doc = self._remembered_load(path, kind)
+        if self.observer is not None:
+            self.observer.loaded(path, before)
+        return doc
+
+    def read(self, path: Path, kind: str) -> Document | None:
+        """One file read and validated as ``load`` reads it, but never remembered nor told the observer:
+        what recheck reads of a file it knows did not change."""
+        return self._load(path, kind)
+
+    def _remembered_load(self, path: Path, kind: str) -> Document | None:
         if self.outside(path):
             return None
         stamp = file_stamp(path) if _remembering else None
@@ -296,7 +328,8 @@ class Builder:
     def listing(self, folder: Path) -> list[Path] | None:
         """The folder's entries, sorted; None once it is reported that it cannot be read."""
         try:
-            entries = sorted(folder.iterdir())
+            # listed as the fingerprint lists it (compiler/rulebook_files.py)
+            entries = [Path(e.path) for e in rulebook_files.entries(folder)]
             if entries:
                 entries[0].lstat()  # a folder that can be listed but not searched (no x permission)
         except OSError as exc:
@@ -385,6 +418,8 @@ class Builder:
     # -- rulebook.yaml ----------------------------------------------------------
 
     def _editions(self, main: Document) -> list[dict]:
+        if self.observer is not None:
+            self.observer.reading_editions()
         seen: dict[str, int] = {}
         labels: dict[str, str] = {}  # the publisher's version labels: edition ids, unless 'version' gives one
         result = []
@@ -511,7 +546,18 @@ class Builder:
         _TERM_FILES[key] = (doc, term_file, self.problems[before:], tuple(self.declared.get(doc.path, ())))
         return term_file
 
+    def term_file(self, doc: Document, edition: str, stem: str) -> _TermFile:
+        """A term file's document made into a term, as the build makes it (never remembered)."""
+        return self._term_file(doc, edition, stem)
+
     def _term_file(self, doc: Document, edition: str, stem: str) -> _TermFile:
+        before = len(self.problems)
+        term_file = self._made_term_file(doc, edition, stem)
+        if self.observer is not None:
+            self.observer.term_file(doc, term_file, before)
+        return term_file
+
+    def _made_term_file(self, doc: Document, edition: str, stem: str) -> _TermFile:
         data = doc.data
         term_id = data.get("id")
         # An id that is not a slug is reported by the schema; never suggest it as a file name.
@@ -842,6 +888,8 @@ class Builder:
                             self.error)
             self._check_edition(edition, vocabulary, checked)
             editions.append(edition)
+        if self.observer is not None:
+            self.observer.editions_resolved(editions)
         return editions
 
     def _patched(self, tf: _TermFile, edition: str, current: dict[str, Term],
@@ -918,7 +966,16 @@ class Builder:
                 self.names_checked.add(clean)
                 if clean in _NAMES_CHECKED:
                     continue
+            before = len(self.problems)
             self._check_term_names(edition, term, names, decisions)
+            if self.observer is not None:
+                self.observer.names_checked(term, before)
+
+    def check_term_names(self, edition: Edition, term: Term, names: C.Names,
+                         decisions: Mapping[str, Decision]) -> None:
+        """One term's names checked against an edition (or what recheck rebuilds of one from the
+        interfaces of its terms), its problems added to ``problems``."""
+        self._check_term_names(edition, term, names, decisions)
 
     def _check_term_names(self, edition: Edition, term: Term, names: C.Names,
                           decisions: Mapping[str, Decision]) -> None:

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
 from .diagnostics import printable
+from .rulebook_files import RULEBOOK_FILE, walk
 
 if TYPE_CHECKING:
     from .model import Rulebook, Term
@@ -176,35 +177,15 @@ def fingerprint(root: Path | str, known: "Fingerprint | None" = None) -> Fingerp
 
     lines = [compiler_key()]
     try:
-        if not root.is_dir() or not (root / "rulebook.yaml").is_file():
+        if not root.is_dir() or not (root / RULEBOOK_FILE).is_file():
             return None
-        # the lock too: it decides whether these files pass build.check, so an entry stored while one
-        # lock held must not serve them under another
-        for name in ("rulebook.yaml", "vocabulary.yaml", "corrections.yaml", "rulebook.lock"):
-            path = root / name
-            if path.is_file():
-                files[name] = sha(name, path, path.stat())
-                lines.append(f"f {name} {files[name]}")
+        # the walk the build lists its folders by (compiler/rulebook_files.py)
+        for mark, rel, path, status in walk(root):
+            if status is not None:
+                files[rel] = sha(rel, path, status())
+                lines.append(f"f {rel} {files[rel]}")
             else:
-                lines.append(f"- {name}")
-        base = root / "editions"
-        if base.is_dir():
-            # os.scandir: a listing's entries know their type without a stat each (symlinks
-            # are followed, as the build's Path.is_dir and Path.is_file follow them).
-            for folder in _entries(base):
-                if not folder.is_dir():
-                    lines.append(f"F {folder.name}")
-                    continue
-                lines.append(f"D {folder.name}")
-                for entry in _entries(folder.path):
-                    rel = f"editions/{folder.name}/{entry.name}"
-                    if entry.is_file():
-                        files[rel] = sha(rel, entry.path, entry.stat())
-                        lines.append(f"f {rel} {files[rel]}")
-                    else:
-                        lines.append(f"d {rel}")
-        else:
-            lines.append("- editions")
+                lines.append(f"{mark} {rel}")
     except OSError:
         return None
     key = hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
@@ -221,11 +202,6 @@ def known_fingerprint(data) -> Fingerprint | None:
                 and type(held[2]) is str):
             return None
     return Fingerprint("", {}, data["stats"], data["taken"])
-
-
-def _entries(folder) -> list[os.DirEntry]:
-    with os.scandir(folder) as it:
-        return sorted(it, key=lambda e: e.name)
 
 
 def file_sha(path) -> str:

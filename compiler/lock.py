@@ -33,8 +33,8 @@ from typing import Any, Mapping
 from .conditions import Condition, to_json as condition_json
 from .diagnostics import Diagnostic, Location
 from .model import Clause, Edition, Rule, Rulebook, Term
+from .rulebook_files import LOCK_FILE  # named with the other files a rulebook consists of
 
-LOCK_FILE = "rulebook.lock"
 FORMAT = "rulebook-lock/1"
 
 #: Fields that are not content: never part of a digest.

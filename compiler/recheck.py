@@ -143,8 +143,8 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
     # while serve remembers files (build.remembering), a load reuses unchanged files' terms without
     # building them again: what each file gives cannot be noted, so nothing is recorded
     record = record and not build.is_remembering()
-    recorder = _recording(root) if record else None
-    builder = recorder if recorder is not None else Builder(root)
+    recorder = _Recorder(root) if record else None
+    builder = recorder.builder if recorder is not None else Builder(root)
     with cyclic_gc_paused(), suggestion_budget():
         try:
             book, problems = builder.build(), []
@@ -166,103 +166,101 @@ def full(root: Path, proofs: "Proofs | None", record: bool) -> Outcome:
     return Outcome(found + lock, summary, state, book=book, proved=len(groups), sources=sources, locked=not lock)
 
 
-def _recording(root: Path):
-    """A build that notes which file each problem comes from, and each term's interface."""
-    from .build import Builder
+class _Recorder:
+    """Watches a build (``build.BuildObserver``): notes which file each problem comes from, and each
+    term's interface."""
 
-    class Recording(Builder):
-        def __init__(self, root: Path):
-            super().__init__(root)
-            self.own: dict[str, list[int]] = {}  # a file (root-relative) -> indexes of its own problems
-            self.rel: dict[str, str] = {}  # a file as shown -> root-relative
-            self.files: dict[str, list] = {}  # a term file -> [kind, id, its term]
-            self.whole: dict[int, str] = {}  # id() of a term built from a whole term file -> that file
-            self.normal = False
-            self.resolved: list = []  # the editions, when every file was read
+    def __init__(self, root: Path):
+        from .build import Builder
 
-        def _note(self, rel: str | None, before: int) -> None:
-            self.own.setdefault(rel or "", []).extend(range(before, len(self.problems)))
+        self.builder = Builder(root, self)
+        self.root = root
+        self.own: dict[str, list[int]] = {}  # a file (root-relative) -> indexes of its own problems
+        self.rel: dict[str, str] = {}  # a file as shown -> root-relative
+        self.files: dict[str, list] = {}  # a term file -> [kind, id, its term]
+        self.whole: dict[int, str] = {}  # id() of a term built from a whole term file -> that file
+        self.normal = False
+        self.resolved: list = []  # the editions, when every file was read
 
-        def load(self, path: Path, kind: str):
-            before = len(self.problems)
-            doc = super().load(path, kind)
-            rel = _rel(self.root, path)
-            if rel is not None:
-                self.rel[self.shown(path)] = rel
-                self._note(rel, before)
-            return doc
+    @property
+    def problems(self) -> list[Diagnostic]:
+        return self.builder.problems
 
-        def _resolve(self, metas, files, vocabulary):
-            self.resolved = super()._resolve(metas, files, vocabulary)
-            return self.resolved
+    def _note(self, rel: str | None, before: int) -> None:
+        self.own.setdefault(rel or "", []).extend(range(before, len(self.problems)))
 
-        def _editions(self, main):
-            self.normal = True  # past rulebook.yaml and vocabulary.yaml: every file is checked in full
-            return super()._editions(main)
+    # -- what the build tells (build.BuildObserver) ------------------------------------------
 
-        def _term_file(self, doc, edition, stem):
-            before = len(self.problems)
-            tf = super()._term_file(doc, edition, stem)
-            rel = self.rel.get(doc.path)
+    def loaded(self, path: Path, before: int) -> None:
+        rel = _rel(self.root, path)
+        if rel is not None:
+            self.rel[self.builder.shown(path)] = rel
             self._note(rel, before)
-            data = doc.data
-            kind = "withdrawn" if tf.withdrawn else "patch" if tf.patch else "term" if tf.term is not None else "broken"
-            if rel is not None:
-                self.files[rel] = [kind, data.get("id") if isinstance(data.get("id"), str) else None, tf.term,
-                                   "updated" in data or "released" in data]
-                if tf.term is not None:
-                    self.whole[id(tf.term)] = rel
-            return tf
 
-        def _check_term_names(self, edition, term, names, decisions):
-            before = len(self.problems)
-            super()._check_term_names(edition, term, names, decisions)
-            rel = self.whole.get(id(term))
-            if rel is not None and self.files[rel][2] is term:
-                self._note(rel, before)
+    def editions_resolved(self, editions: list) -> None:
+        self.resolved = editions
 
-        def _file_of(self, term) -> str | None:
-            rel = self.whole.get(id(term))
-            return rel if rel is not None and self.files[rel][2] is term else None
+    def reading_editions(self) -> None:
+        self.normal = True  # past rulebook.yaml and vocabulary.yaml: every file is checked in full
 
-        def state(self, book: "Rulebook | None", groups, lock, summary, left) -> dict | None:
-            from .diagnostics import SUGGESTION_BUDGET
+    def term_file(self, doc, tf, before: int) -> None:
+        rel = self.rel.get(doc.path)
+        self._note(rel, before)
+        data = doc.data
+        kind = "withdrawn" if tf.withdrawn else "patch" if tf.patch else "term" if tf.term is not None else "broken"
+        if rel is not None:
+            self.files[rel] = [kind, data.get("id") if isinstance(data.get("id"), str) else None, tf.term,
+                               "updated" in data or "released" in data]
+            if tf.term is not None:
+                self.whole[id(tf.term)] = rel
 
-            if left is None:
-                return None
-            owned = {i for rel, rows in self.own.items() if rel for i in rows}
-            rows_of = {rel: _rows(_dedup([self.problems[i] for i in rows])) for rel, rows in self.own.items() if rel}
-            interfaces: dict[str, list] = {}
-            files = {}
-            for rel, (kind, tid, term, dated) in self.files.items():
-                key = None
-                if term is not None:
-                    key, interfaces[key] = interface(term, rel)
-                files[rel] = [kind, tid, key, dated]
-            editions = []
-            for edition in self.resolved if self.normal else ():
-                terms = {}
-                for term in edition.terms:
-                    key, data = interface(term, self._file_of(term))
-                    interfaces.setdefault(key, data)
-                    terms[term.id] = key
-                editions.append([edition.id, edition.status == "published", terms])
-            base = {"format": FORMAT, "normal": self.normal,
-                    "global": _rows(_dedup([p for i, p in enumerate(self.problems) if i not in owned])),
-                    "others": {rel: rows for rel, rows in rows_of.items() if rel not in files and rows},
-                    "files": files, "interfaces": interfaces, "editions": editions,
-                    "groups": [[e, d, first] for e, d, first, _ in groups],
-                    "tokens": _tokens(book) if book is not None else None,
-                    "sources": sorted({s for e in self.resolved for s in e.sources}) if self.normal else [],
-                    "lock": lock_digest(self.root)}
-            top = {"format": FORMAT, "shas": {},
-                   "own": {rel: rows for rel, rows in rows_of.items() if rel in files and rows},
-                   "logic": ({str(i): _rows(found) for i, (_, _, _, found) in enumerate(groups) if found}
-                             if book is not None else None),
-                   "lock_problems": _rows(lock), "summary": summary, "budget_used": SUGGESTION_BUDGET - left}
-            return {"base": base, "top": top}
+    def names_checked(self, term, before: int) -> None:
+        rel = self.whole.get(id(term))
+        if rel is not None and self.files[rel][2] is term:
+            self._note(rel, before)
 
-    return Recording(root)
+    # -- the state ------------------------------------------------------------------------------
+
+    def _file_of(self, term) -> str | None:
+        rel = self.whole.get(id(term))
+        return rel if rel is not None and self.files[rel][2] is term else None
+
+    def state(self, book: "Rulebook | None", groups, lock, summary, left) -> dict | None:
+        from .diagnostics import SUGGESTION_BUDGET
+
+        if left is None:
+            return None
+        owned = {i for rel, rows in self.own.items() if rel for i in rows}
+        rows_of = {rel: _rows(_dedup([self.problems[i] for i in rows])) for rel, rows in self.own.items() if rel}
+        interfaces: dict[str, list] = {}
+        files = {}
+        for rel, (kind, tid, term, dated) in self.files.items():
+            key = None
+            if term is not None:
+                key, interfaces[key] = interface(term, rel)
+            files[rel] = [kind, tid, key, dated]
+        editions = []
+        for edition in self.resolved if self.normal else ():
+            terms = {}
+            for term in edition.terms:
+                key, data = interface(term, self._file_of(term))
+                interfaces.setdefault(key, data)
+                terms[term.id] = key
+            editions.append([edition.id, edition.status == "published", terms])
+        base = {"format": FORMAT, "normal": self.normal,
+                "global": _rows(_dedup([p for i, p in enumerate(self.problems) if i not in owned])),
+                "others": {rel: rows for rel, rows in rows_of.items() if rel not in files and rows},
+                "files": files, "interfaces": interfaces, "editions": editions,
+                "groups": [[e, d, first] for e, d, first, _ in groups],
+                "tokens": _tokens(book) if book is not None else None,
+                "sources": sorted({s for e in self.resolved for s in e.sources}) if self.normal else [],
+                "lock": lock_digest(self.root)}
+        top = {"format": FORMAT, "shas": {},
+               "own": {rel: rows for rel, rows in rows_of.items() if rel in files and rows},
+               "logic": ({str(i): _rows(found) for i, (_, _, _, found) in enumerate(groups) if found}
+                         if book is not None else None),
+               "lock_problems": _rows(lock), "summary": summary, "budget_used": SUGGESTION_BUDGET - left}
+        return {"base": base, "top": top}
 
 
 def _tokens(book: "Rulebook") -> dict:
@@ -427,7 +425,7 @@ class _Incremental:
         doc = builder.load(file, "term")
         term = None
         if doc is not None:
-            term = builder._term_file(doc, rel.split("/")[1], file.stem).term
+            term = builder.term_file(doc, rel.split("/")[1], file.stem).term
         if term is None:
             raise _Stale("the term is not built")
         self._same(rel)
@@ -459,8 +457,8 @@ class _Incremental:
             env = _Edition(edition_id, terms, self.base["interfaces"])
             declared, _, predicates = self._index(edition_id)
             before = len(builder.problems)
-            # the interfaces' view of the edition has what _check_term_names reads of one
-            builder._check_term_names(cast("Edition", env), term, vocabularies[edition_id].names(predicates), env.decisions(declared))
+            # the interfaces' view of the edition has what check_term_names reads of one
+            builder.check_term_names(cast("Edition", env), term, vocabularies[edition_id].names(predicates), env.decisions(declared))
             found += builder.problems[before:]
             del builder.problems[before:]
         return found
@@ -473,7 +471,7 @@ class _Incremental:
         from .vocabulary import OVERLAY_FILE, apply_overlay, read_base
 
         scratch: list[Diagnostic] = []
-        doc = self.builder._load(self.root / VOCABULARY_FILE, "vocabulary")
+        doc = self.builder.read(self.root / VOCABULARY_FILE, "vocabulary")
         if doc is None:
             raise _Stale("the vocabulary")
         self._same(VOCABULARY_FILE)
@@ -482,7 +480,7 @@ class _Incremental:
         for edition_id, _, _ in self.base["editions"]:
             rel = f"editions/{edition_id}/{OVERLAY_FILE}"
             if rel in self.fp.files:
-                odoc = self.builder._load(self.root / rel, "vocabulary-overlay")
+                odoc = self.builder.read(self.root / rel, "vocabulary-overlay")
                 if odoc is None:
                     raise _Stale("an overlay")
                 self._same(rel)
@@ -628,7 +626,7 @@ class _Decisions:
         self.decisions = decisions
 
 
-# -- an edition as the interfaces of its terms give it (what _check_term_names reads) ----------------
+# -- an edition as the interfaces of its terms give it (what check_term_names reads) ----------------
 
 
 @dataclass(frozen=True)
