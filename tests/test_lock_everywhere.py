@@ -181,7 +181,6 @@ def test_a_check_that_fails_the_lock_stores_nothing_a_diff_serves(cached):
 
 
 def test_build_refuses_and_writes_nothing(book):
-    pytest.importorskip("material")
     edit_published(book)
     result = run("build", "--rulebook", "frozen", "--out", "public")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", REPORT)
@@ -190,7 +189,6 @@ def test_build_refuses_and_writes_nothing(book):
 
 def test_the_mkdocs_plugin_refuses(book, caplog):
     """``mkdocs build`` itself: the plugin's error is mkdocs' one error line, and the build aborts."""
-    pytest.importorskip("material")
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
