@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from compiler import lock
 from compiler.build import load_rulebook
 from compiler.cli import main
-from compiler.diagnostics import Location
+from compiler.diagnostics import Diagnostic, Location
 
 FROZEN = Path(__file__).resolve().parent / "fixtures" / "lock" / "frozen"
 CHANGE_HINT = ("  hint: a published edition does not change: undo the edit, or record a deliberate correction "
@@ -181,26 +181,56 @@ def test_correct_with_nothing_changed_is_an_error(book):
     assert (book / "corrections.yaml").read_bytes() == (FROZEN / "corrections.yaml").read_bytes()
 
 
-def test_publish_refuses_a_draft_and_a_locked_edition(book):
+def test_publish_sets_a_drafts_status_and_locks_it_in_one_step(book):
+    before = (book / "rulebook.yaml").read_text(encoding="utf-8")
+    result = run("publish", "2.0", "--reason", "Second printing.", "--date", "2026-03-01", "--rulebook", "frozen")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, (
+        "2.0: locked; status set to published in rulebook.yaml; recorded in corrections.yaml and rulebook.lock\n"), "")
+    # that one value, every other byte kept
+    assert (book / "rulebook.yaml").read_text(encoding="utf-8") == before.replace(
+        "    date: null\n    status: draft\n", "    date: null\n    status: published\n")
+    assert (run("check", "frozen").exit_code, run("check", "frozen").stderr) == (0, "")
+    assert lock.read(book)[0].entries.keys() == {"1.0", "2.0"}
+
+
+def test_publish_keeps_the_status_lines_comment_and_quotes(book):
+    edit(book / "rulebook.yaml", "    status: draft\n", "    status: 'draft'   # not yet\n")
+    assert run("publish", "2.0", "--reason", "x", "--rulebook", "frozen").exit_code == 0
+    assert (book / "rulebook.yaml").read_text(encoding="utf-8").endswith("    status: published   # not yet\n")
+
+
+def test_publish_puts_the_status_back_when_the_rulebook_fails_as_published(book, monkeypatch):
+    # Nothing in the model depends on the status today, so the reading after the edit fails
+    # only as if another process edited the rulebook meanwhile: made so here.
+    from compiler import loading
+
+    real = loading.load
+    calls = []
+
+    def load(root, locked=True):
+        calls.append(locked)
+        if len(calls) == 2:
+            raise loading.LoadError([Diagnostic(Location("frozen/rulebook.yaml", 11, 5), "edited meanwhile")])
+        return real(root, locked=locked)
+
+    monkeypatch.setattr(loading, "load", load)
+    before = {p.name: p.read_bytes() for p in sorted(book.iterdir()) if p.is_file()}
     result = run("publish", "2.0", "--reason", "x", "--rulebook", "frozen")
-    assert (result.exit_code, result.stderr) == (1, (
-        "frozen/rulebook.yaml:11:5: error: edition '2.0' is a draft, not published\n"
-        "  hint: set its 'status: published' in rulebook.yaml, then run this again\n1 problem found\n"))
+    assert (result.exit_code, result.stderr) == (1, "frozen/rulebook.yaml:11:5: error: edited meanwhile\n1 problem found\n")
+    assert calls == [False, False]
+    assert {p.name: p.read_bytes() for p in sorted(book.iterdir()) if p.is_file()} == before
+
+
+def test_publish_refuses_a_locked_edition_and_correct_a_draft(book):
     result = run("publish", "1.0", "--reason", "x", "--rulebook", "frozen")
     assert (result.exit_code, result.stderr) == (1, (
         "frozen/rulebook.lock:3:5: error: edition '1.0' is already published and locked\n"
         "  hint: to change it, record a correction: rulebook correct 1.0 --kind transcription|erratum "
         "--reason TEXT\n1 problem found\n"))
-
-
-def test_publishing_a_draft_once_its_status_is_set(book):
-    edit(book / "rulebook.yaml", "    status: draft\n", "    status: published\n")
-    assert run("check", "frozen").stderr == (
-        "frozen/rulebook.yaml:11:5: error: published edition '2.0' is not in rulebook.lock\n"
-        "  hint: lock it with: rulebook publish 2.0 --reason TEXT\n1 problem found\n")
-    result = run("publish", "2.0", "--reason", "Second printing.", "--date", "2026-03-01", "--rulebook", "frozen")
-    assert (result.exit_code, result.stderr) == (0, "")
-    assert (run("check", "frozen").exit_code, run("check", "frozen").stderr) == (0, "")
+    result = run("correct", "2.0", "--kind", "erratum", "--reason", "x", "--rulebook", "frozen")
+    assert (result.exit_code, result.stderr) == (1, (
+        "frozen/rulebook.yaml:11:5: error: edition '2.0' is a draft, not published\n"
+        "  hint: publish it first: rulebook publish 2.0 --reason TEXT\n1 problem found\n"))
 
 
 def test_usage_errors(book):

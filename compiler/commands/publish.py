@@ -4,9 +4,10 @@ Each writes the edition's entry in ``rulebook.lock`` (``compiler.lock``) and
 appends a dated entry to the corrections log, ``corrections.yaml``, which the
 build reads into the model and the site shows; the entry records the digest
 it locked (``lock``) and which of the refs it changed name what it removed
-(``removed``), so that ``check`` can hold the log to the lock (``compiler.review``). Neither edits any other file:
-publishing a draft means setting its status in ``rulebook.yaml`` first, by
-hand, where the change shows in review. The log is written before the lock:
+(``removed``), so that ``check`` can hold the log to the lock (``compiler.review``). ``publish`` also
+sets a draft's ``status: published`` in ``rulebook.yaml`` (``compiler.rulebook_text``: that value
+alone, the file's other bytes kept), first, so that the edition is checked as published before
+anything is locked; neither edits any other file. The log is written before the lock:
 if the second write fails, ``check`` still fails until the command is run again
 (which then writes the lock alone: the log's last entry has its digest already).
 """
@@ -87,6 +88,10 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
                 printable(f"unknown edition '{edition_id}'; editions: {', '.join(e.id for e in book.editions)}"),
                 param_hint="'EDITION'")
         edition = book.edition_by_id[edition_id]
+        status_set = kind == "publish" and edition.status != "published"
+        if status_set:
+            book = _set_published(root, edition_id)
+            edition = book.edition_by_id[edition_id]
         current, problems = lock.read(root)
         if current is None:
             fail(problems)
@@ -94,7 +99,7 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
         new = lock.edition_entry(edition)
         if edition.status != "published":
             fail([Diagnostic(edition.loc, f"edition '{edition_id}' is a {edition.status}, not published",
-                              "set its 'status: published' in rulebook.yaml, then run this again")])
+                              f"publish it first: rulebook publish {edition_id} --reason TEXT")])
         if kind == "publish" and old is not None:
             fail([Diagnostic(current.at(edition_id), f"edition '{edition_id}' is already published and locked",
                               f"to change it, record a correction: rulebook correct {edition_id} "
@@ -118,7 +123,34 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
                                       "lock": new["digest"]}))
         write_text(root / lock.LOCK_FILE, lock.lock_text({**current.entries, edition_id: new}))
     what = counted(len(changes), "change") if kind != "publish" else "locked"
-    click.echo(printable(f"{edition_id}: {what}; recorded in {CORRECTIONS_FILE} and {lock.LOCK_FILE}"))
+    status = "status set to published in rulebook.yaml; " if status_set else ""
+    click.echo(printable(f"{edition_id}: {what}; {status}recorded in {CORRECTIONS_FILE} and {lock.LOCK_FILE}"))
+
+
+def _set_published(root: Path, edition_id: str):
+    """Set the draft's ``status: published`` in rulebook.yaml (its other bytes kept), and the
+    rulebook as it then reads: a published edition is checked as one (a problem puts the
+    file back as it was and exits 1, nothing else written)."""
+    from ..fileio import write_text
+    from ..loading import LoadError, load
+    from ..rulebook_files import RULEBOOK_FILE
+    from ..rulebook_text import set_edition_status
+    from ..yamlsource import load as load_yaml
+
+    path = root / RULEBOOK_FILE
+    text = path.read_text(encoding="utf-8")
+    doc, problems = load_yaml(path)
+    if doc is None:
+        fail(problems)
+    edit = set_edition_status(doc, text, edition_id, "published")
+    if edit.problem is not None or edit.text is None:
+        fail([edit.problem] if edit.problem is not None else [])
+    write_text(path, edit.text)
+    try:
+        return load(root, locked=False)
+    except LoadError as exc:
+        write_text(path, text)
+        fail(exc.problems)
 
 
 def _logged_already(book, edition_id: str, digest: str) -> bool:
