@@ -1,12 +1,15 @@
-"""The starter project of ``rulebook init [DIR]`` (``compiler.commands.init``): a small rulebook.
+"""The starter project of ``rulebook init [DIR]`` (``compiler.commands.init``).
 
-It writes a rulebook (rulebook.yaml, vocabulary.yaml, one edition with one
-term that has one rule), the mkdocs.yml that builds its site, a pre-commit
-configuration, two CI workflows (one checks, diffs and builds a push or a pull
-request with a read-only token; one posts the diff as the pull request's
-comment, running none of it: docs/ci.md) and the editor's schema mapping
-(.vscode/settings.json maps files by glob to the package's schema files,
-copied into .schemas/, so no file needs a schema comment line). Right after it, ``check``, ``build``, ``diff`` and
+Two kinds of file. The rulebook's own (``content_files``): rulebook.yaml with the title
+and one draft edition, and an empty vocabulary; ``--example`` adds one demo term with
+one rule. Written once, never touched again. And the starter's (``managed_files``): a
+pre-commit configuration, two CI workflows (one checks, diffs and builds a push or a pull
+request with a read-only token; one posts the diff as the pull request's comment, running
+none of it: docs/ci.md) and the editor's schema mapping (.vscode/settings.json maps files by
+glob to the package's schema files, copied into .schemas/, so no file needs a schema
+comment line). ``init --update`` keeps those up to date (``compiler.starter_update``). No
+file but rulebook.yaml holds the title: without a mkdocs.yml, ``build`` and ``serve`` name
+the site with it. Right after ``init --example``, ``check``, ``build``, ``diff`` and
 ``conformance generate`` work.
 
 Every file is new: when any of them exists, nothing is written (usage error,
@@ -43,6 +46,12 @@ editions:
     status: draft               # 'rulebook publish {edition} --reason ...' locks it as published
 """
 
+EMPTY_VOCABULARY_YAML = """\
+# The facts that rules' conditions test (docs/format.md in rulebook-compiler), none yet.
+facts: []
+constraints: []
+"""
+
 VOCABULARY_YAML = """\
 # The facts that rules' conditions test.
 facts:
@@ -71,25 +80,6 @@ sections:
         rules:
           - decision: draw.may_draw
             requires: {{not: hand_full}}
-"""
-
-MKDOCS_YML = """\
-# The published glossary: 'rulebook build' (into public/) or 'rulebook serve'.
-# Templates and styles come from rulebook-compiler; files under site/templates/,
-# site/overrides/ or site/docs/assets/stylesheets/rulebook.css replace its own.
-site_name: {title}
-docs_dir: site/docs
-site_dir: public
-strict: true
-theme:
-  name: material
-  features:
-    - navigation.sections
-    - search.highlight
-plugins:
-  - search
-  - rulebook:
-      rulebook: rulebook
 """
 
 GITIGNORE = """\
@@ -229,16 +219,18 @@ repos:
 """
 
 PRE_COMMIT_LOCAL = """\
-# pre-commit (https://pre-commit.com): 'pre-commit install' once, then every commit runs rulebook check,
-# with the rulebook command installed where pre-commit runs (this compiler was not installed from a
-# git repository; with one, use: repo: URL, rev: COMMIT, hooks: [{id: rulebook-check}]).
+# pre-commit (https://pre-commit.com): 'pre-commit install' once, then every commit runs rulebook check.
+# pre-commit installs the compiler into an environment of its own (language: python), so the hook
+# runs outside any venv. This compiler was not installed from a git repository that another machine
+# can reach; with one, use: repo: URL, rev: TAG-OR-COMMIT, hooks: [{{id: rulebook-check}}].
 repos:
   - repo: local
     hooks:
       - id: rulebook-check
         name: rulebook check
         entry: rulebook check
-        language: system
+        language: python
+        additional_dependencies: [{requirement}]
         files: ^rulebook/
         pass_filenames: false
 """
@@ -326,23 +318,63 @@ def workflows(source: tuple[str, str] | None) -> dict[str, str]:
             ".github/workflows/rulebook-comment.yml": COMMENT_WORKFLOW}
 
 
-def project_files(title: str, source: tuple[str, str] | None) -> dict[str, str]:
-    """Relative path -> text of every file ``init`` writes."""
+def content_files(title: str, example: bool) -> dict[str, str]:
+    """The rulebook's own files: written once by ``init``, never touched by ``init --update``.
+
+    Without ``example`` the edition has no term yet (check passes on it); with it, one demo term
+    and the fact its rule tests."""
     quoted = yaml_string(title)
+    files = {"rulebook/rulebook.yaml": RULEBOOK_YAML.format(title=quoted, edition=EDITION),
+             "rulebook/vocabulary.yaml": VOCABULARY_YAML if example else EMPTY_VOCABULARY_YAML}
+    if example:
+        files[f"rulebook/editions/{EDITION}/{TERM}.yaml"] = TERM_YAML.format(term=TERM)
+    return files
+
+
+def managed_files(source: tuple[str, str] | None) -> dict[str, str]:
+    """The files the starter keeps up to date (``init --update``): hooks, CI, editor settings, schemas.
+
+    None of them holds the title (rulebook.yaml does, alone): the site's name comes from it,
+    as ``rulebook build`` and ``serve`` make the mkdocs configuration when there is no mkdocs.yml."""
     settings = {"yaml.schemas": {f"./{SCHEMAS}/{name}": list(globs) for name, globs in SCHEMA_GLOBS}}
     return {
-        "rulebook/rulebook.yaml": RULEBOOK_YAML.format(title=quoted, edition=EDITION),
-        "rulebook/vocabulary.yaml": VOCABULARY_YAML,
-        f"rulebook/editions/{EDITION}/{TERM}.yaml": TERM_YAML.format(term=TERM),
-        "mkdocs.yml": MKDOCS_YML.format(title=quoted),
-        "site/docs/.gitkeep": "",
         ".gitignore": GITIGNORE,
         **workflows(source),
-        ".pre-commit-config.yaml": (PRE_COMMIT_REMOTE.format(url=yaml_string(source[0]), commit=yaml_string(source[1]))
-                                    if source else PRE_COMMIT_LOCAL),
+        ".pre-commit-config.yaml": pre_commit_config(source),
         ".vscode/settings.json": json.dumps(settings, indent=2) + "\n",
         **schema_files(),
     }
+
+
+def project_files(title: str, source: tuple[str, str] | None, example: bool = False) -> dict[str, str]:
+    """Relative path -> text of every file ``init`` writes (the record of the managed ones aside)."""
+    return {**content_files(title, example), **managed_files(source)}
+
+
+def pre_commit_config(source: tuple[str, str] | None) -> str:
+    """The hook from the repository the compiler came from, else a local hook that pre-commit installs
+    into its own environment (``language: python``): from the folder the compiler was installed from
+    when there is one, else by name and version, so it runs outside the user's venv too."""
+    if source is not None:
+        return PRE_COMMIT_REMOTE.format(url=yaml_string(source[0]), commit=yaml_string(source[1]))
+    return PRE_COMMIT_LOCAL.format(requirement=yaml_string(compiler_requirement()))
+
+
+def compiler_requirement() -> str:
+    """What pip installs this compiler from, as a requirement: its folder (PEP 610's file URL), else
+    its name at its version."""
+    import importlib.metadata
+
+    try:
+        dist = importlib.metadata.distribution("rulebook-compiler")
+        direct = json.loads(dist.read_text("direct_url.json") or "0")
+        version = dist.version
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return "rulebook-compiler"
+    if isinstance(direct, dict) and isinstance(direct.get("url"), str) and "dir_info" in direct \
+            and urlparse(direct["url"]).scheme == "file":
+        return f"rulebook-compiler @ {direct['url']}"
+    return f"rulebook-compiler=={version}"
 
 
 def links_inside(folder: Path, files: Iterable[str]) -> list[str]:

@@ -17,10 +17,11 @@ from compiler.cli import main
 
 FILES = sorted([
     ".github/workflows/rulebook-comment.yml", ".github/workflows/rulebook.yml", ".gitignore", ".pre-commit-config.yaml", ".vscode/settings.json",
-    ".schemas/corrections.schema.json", ".schemas/rulebook.json", ".schemas/rulebook.schema.json",
+    ".rulebook-init.json", ".schemas/corrections.schema.json", ".schemas/rulebook.json", ".schemas/rulebook.schema.json",
     ".schemas/rulings.schema.json",
-    ".schemas/vocabulary-overlay.schema.json", ".schemas/vocabulary.schema.json", "mkdocs.yml", "rulebook/editions/1.0/draw.yaml",
-    "rulebook/rulebook.yaml", "rulebook/vocabulary.yaml", "site/docs/.gitkeep"])
+    ".schemas/vocabulary-overlay.schema.json", ".schemas/vocabulary.schema.json",
+    "rulebook/rulebook.yaml", "rulebook/vocabulary.yaml"])
+EXAMPLE = "rulebook/editions/1.0/draw.yaml"
 
 
 def rulebook(*args: str):
@@ -31,22 +32,49 @@ def files_under(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
-@pytest.fixture
-def started(tmp_path, monkeypatch) -> Path:
+def start(tmp_path, monkeypatch, *options: str) -> Path:
     monkeypatch.setattr(starter, "compiler_source", lambda: None)
     monkeypatch.chdir(tmp_path)
-    result = rulebook("init", "mygame")
+    result = rulebook("init", *options, "mygame")
     assert (result.exit_code, result.stderr) == (0, "")
+    what = ("edition 1.0, term 'draw'" if options else
+            "draft edition 1.0, no term yet: add rulebook/editions/1.0/TERM.yaml")
     assert result.stdout == (
-        "Started a rulebook in mygame/: rulebook/ (edition 1.0, term 'draw'), mkdocs.yml, .pre-commit-config.yaml, "
+        f"Started a rulebook in mygame/: rulebook/ ({what}), .pre-commit-config.yaml, "
         ".github/workflows/ (rulebook.yml, rulebook-comment.yml), .vscode/, .schemas/.\nNext: cd mygame && rulebook check && rulebook build\n")
     monkeypatch.chdir(tmp_path / "mygame")
     return tmp_path / "mygame"
 
 
+@pytest.fixture
+def started(tmp_path, monkeypatch) -> Path:
+    """A project as 'rulebook init --example' makes it: one demo term."""
+    return start(tmp_path, monkeypatch, "--example")
+
+
+@pytest.fixture
+def empty(tmp_path, monkeypatch) -> Path:
+    """A project as 'rulebook init' makes it: a draft edition and no term, nothing to delete."""
+    return start(tmp_path, monkeypatch)
+
+
 def test_init_writes_the_project(started):
-    assert files_under(started) == FILES
+    assert files_under(started) == sorted([*FILES, EXAMPLE])
     assert yaml.safe_load((started / "rulebook" / "rulebook.yaml").read_text())["title"] == "mygame"
+
+
+def test_init_without_example_has_no_demo_content_and_passes_check(empty):
+    assert files_under(empty) == FILES
+    assert yaml.safe_load((empty / "rulebook" / "vocabulary.yaml").read_text()) == {"facts": [], "constraints": []}
+    check = rulebook("check")
+    assert (check.exit_code, check.stdout, check.stderr) == (
+        0, "mygame: 1 edition (1.0), 0 terms, latest 1.0 with 0 terms and 0 clauses: no problems\n", "")
+
+
+def test_the_title_is_in_one_file(empty):
+    # rulebook.yaml alone: without a mkdocs.yml, build and serve name the site with its title
+    holding = [rel for rel in files_under(empty) if "mygame" in (empty / rel).read_text()]
+    assert holding == ["rulebook/rulebook.yaml"]
 
 
 def test_check_build_diff_and_conformance_work_at_once(started):
@@ -57,6 +85,7 @@ def test_check_build_diff_and_conformance_work_at_once(started):
     assert build.exit_code == 0, build.output
     page = (started / "public" / "terms" / "draw" / "index.html").read_text()
     assert "A player may draw a card unless their hand is full." in page
+    assert "<title>Draw - mygame</title>" in page
     diff = rulebook("diff", "1.0", "1.0")
     assert (diff.exit_code, diff.stderr) == (0, "")
     generate = rulebook("conformance", "generate", "--edition", "1.0", "--out", "suites")
@@ -124,8 +153,10 @@ def test_each_rulebook_file_is_valid_against_the_schema_the_editor_gives_it(star
 
 def test_the_hook_and_the_workflow_without_a_known_repository(started):
     hooks = yaml.safe_load((started / ".pre-commit-config.yaml").read_text())["repos"]
+    # pre-commit installs the compiler in its own environment, from where this one was installed
     assert hooks == [{"repo": "local", "hooks": [{"id": "rulebook-check", "name": "rulebook check",
-                                                  "entry": "rulebook check", "language": "system",
+                                                  "entry": "rulebook check", "language": "python",
+                                                  "additional_dependencies": [starter.compiler_requirement()],
                                                   "files": "^rulebook/", "pass_filenames": False}]}]
     # The workflows are tests/test_workflows.py's: here, that init writes them as starter.workflows makes them.
     assert {rel: (started / rel).read_text() for rel in starter.workflows(None)} == starter.workflows(None)
@@ -152,17 +183,18 @@ def test_the_hook_and_the_workflow_name_the_repository_the_compiler_came_from(tm
 
 def test_init_writes_over_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "mkdocs.yml").write_text("mine\n")
+    (tmp_path / ".gitignore").write_text("mine\n")
     (tmp_path / "rulebook").mkdir()
     (tmp_path / "rulebook" / "rulebook.yaml").write_text("mine too\n")
     result = rulebook("init")
     assert result.exit_code == 2
     assert result.stderr == (
         "Usage: rulebook init [OPTIONS] [DIR]\nTry 'rulebook init --help' for help.\n\n"
-        "Error: Invalid value for '[DIR]': '.' already holds rulebook/rulebook.yaml, mkdocs.yml; init writes only "
-        "new files and wrote none: choose a new or empty folder\n")
-    assert files_under(tmp_path) == ["mkdocs.yml", "rulebook/rulebook.yaml"]
-    assert (tmp_path / "mkdocs.yml").read_text() == "mine\n"
+        "Error: Invalid value for '[DIR]': '.' already holds rulebook/rulebook.yaml, .gitignore; init writes only "
+        "new files and wrote none: choose a new or empty folder (or bring a project made by init up to date: "
+        "rulebook init --update)\n")
+    assert files_under(tmp_path) == [".gitignore", "rulebook/rulebook.yaml"]
+    assert (tmp_path / ".gitignore").read_text() == "mine\n"
 
 
 # The second: a JSON string is not a YAML scalar by construction: YAML refuses DEL and C1
@@ -173,7 +205,10 @@ def test_a_title_reaches_the_rulebook_and_the_site_as_written(tmp_path, monkeypa
     monkeypatch.chdir(tmp_path)
     assert rulebook("init", "--title", title, "g").exit_code == 0
     assert yaml.safe_load((tmp_path / "g" / "rulebook" / "rulebook.yaml").read_text())["title"] == title
-    assert yaml.safe_load((tmp_path / "g" / "mkdocs.yml").read_text())["site_name"] == title
+    # the site's name is rulebook.yaml's title: no other file holds it
+    word = title.split()[0]
+    assert [rel for rel in files_under(tmp_path / "g") if word in (tmp_path / "g" / rel).read_text()] == [
+        "rulebook/rulebook.yaml"]
 
 
 def test_the_repository_and_commit_are_escaped_in_the_hook_and_the_workflow(tmp_path, monkeypatch):
@@ -189,7 +224,7 @@ def test_the_repository_and_commit_are_escaped_in_the_hook_and_the_workflow(tmp_
     assert workflow == starter.workflows(None)[".github/workflows/rulebook.yml"]
 
 
-@pytest.mark.parametrize("links", [["rulebook"], [".vscode", "site"]], ids=["one", "two"])
+@pytest.mark.parametrize("links", [["rulebook"], [".schemas", ".vscode"]], ids=["one", "two"])
 def test_init_writes_nothing_through_a_symbolic_link(tmp_path, monkeypatch, links):
     # A folder inside DIR that is a link to elsewhere: init would write its files there.
     monkeypatch.chdir(tmp_path)
