@@ -37,144 +37,7 @@ from .redline import Redline, redline
 from .rulings import NONE as NO_RULINGS, RulingSide, RulingsDiff, diff_rulings
 from .steps import only_number_changed, procedure_changes, renumbered, renumbering, step_numbers
 from .source import EditionSource, FullSource
-
-
-@dataclass(frozen=True)
-class Change:
-    """One reviewed change: a clause (or a term's heading) that differs."""
-
-    kind: str
-    term: str
-    clause: str | None
-    old_clause: str | None
-    new_clause: str | None
-    old_text: str | None
-    new_text: str | None
-    old_location: dict | None
-    new_location: dict | None
-    matched_by: str | None
-    confidence: float | None
-    redline: Redline
-    behaviours: tuple[Behaviour, ...] = ()
-    impact: tuple[dict, ...] = ()
-    moved: bool = False
-    old_section: str | None = None
-    new_section: str | None = None
-    old_term: str | None = None  # differs from new_term when a clause moved to another term
-    new_term: str | None = None
-    structure: tuple[dict, ...] = ()
-    drift: tuple[Flag, ...] = ()  # each its words and the identifiers it names (compiler.diff.flags)
-    fingerprint: str = ""
-    # When matched by declared lineage: {"keys": [lineage keys], "from": [old refs], "to": [new refs]}.
-    lineage: dict | None = None
-    # A step of a procedure at another place: {"procedure", "old", "new"} (1-based).
-    step: dict | None = None
-    # editorial | clarification | rule-change (compiler.diff.level).
-    level: str = L.EDITORIAL
-    # The printed rule numbers when they differ: {"old": "704.5k", "new": "704.5j"}.
-    numbers: dict | None = None
-    # The printed number the change's clause is cited by (compiler.numbers.cited): the new side's, the
-    # old side's for a withdrawn rule, "+"-joined for several (a split's parts); None when none prints one.
-    number: str | None = None
-    # A procedure whose steps changed (compiler.diff.steps.procedure_changes).
-    procedure: dict | None = None
-    # The decisions, predicates and constraints this change adds, removes or changes, each listed once
-    # in DiffResult.names: [{"kind", "name", "status"}] (compiler.diff.names).
-    names: tuple[dict, ...] = ()
-    # Cases of the previous edition's suite that flip where this change's clauses decide:
-    # {"suite", "of", "flipped", "examples"}; None when none was evaluated (compiler.diff.conformance_impact).
-    conformance: dict | None = None
-    # What changed inside the clause: items added, removed, moved; each edit (compiler.diff.inside).
-    sub_changes: tuple[SubChange, ...] = ()
-    # A clause whose text and rules are unchanged, listed because its decisions' ``given`` changed
-    # and its rules now answer where one side did not ask: those decisions.
-    asked: tuple[str, ...] = ()
-    # The new clauses whose words the change alters in substance while their answers stay the same,
-    # and on which no record says their rules were checked against the new words (rules_checked):
-    # ``--fail-on`` counts the change as a rule change (compiler.diff.unaccounted).
-    unchecked: tuple[str, ...] = ()
-
-    @property
-    def behaviour(self) -> Behaviour | None:
-        return self.behaviours[0] if self.behaviours else None
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "fingerprint": self.fingerprint,
-            "kind": self.kind,
-            "term": self.term,
-            "clause": self.clause,
-            "old_clause": self.old_clause,
-            "new_clause": self.new_clause,
-            "old_text": self.old_text,
-            "new_text": self.new_text,
-            "old_location": self.old_location,
-            "new_location": self.new_location,
-            "matched_by": self.matched_by,
-            "redline": self.redline.as_json(),
-            "behaviour": self.behaviour.as_json() if self.behaviour else None,
-            "impact": list(self.impact),
-            # Beyond the fixed contract: more detail for tools that want it.
-            "confidence": self.confidence,
-            "moved": self.moved,
-            "old_term": self.old_term,
-            "new_term": self.new_term,
-            "old_section": self.old_section,
-            "new_section": self.new_section,
-            "other_behaviours": [b.as_json() for b in self.behaviours[1:]],
-            "structure": list(self.structure),
-            "drift": [f.text for f in self.drift],
-            "redline_coarse": self.redline.coarse,
-            "lineage": self.lineage,
-            "step": self.step,
-            "level": self.level,
-            "numbers": self.numbers,
-            "number": self.number,
-            "procedure": self.procedure,
-            "names": list(self.names),
-            "conformance": self.conformance,
-            "sub_changes": [s.as_json() for s in self.sub_changes],
-            "asked": list(self.asked),
-            "unchecked": list(self.unchecked),
-        }
-
-
-@dataclass(frozen=True)
-class DiffResult:
-    """Every change between two editions, in term and clause order."""
-
-    old: dict
-    new: dict
-    changes: tuple[Change, ...]
-    behaviours: tuple[Behaviour, ...] = field(default=())  # every name compared, dependents included
-    vocabulary: VocabularyChanges = NO_CHANGES  # facts, values and constraints the new edition changed
-    # Decisions, predicates and constraints of one side only, and decisions whose answers changed:
-    # each listed once, with what it answers (compiler.diff.names).
-    names: tuple[N.NameChange, ...] = ()
-    # The old edition's rulings: flipped, no longer applying, standing; those added (compiler.diff.rulings).
-    rulings: RulingsDiff = NO_RULINGS
-
-    @property
-    def summary(self) -> dict[str, int]:
-        counts = {k: 0 for k in K.KINDS}
-        for change in self.changes:
-            counts[change.kind] += 1
-        return counts
-
-    @property
-    def empty(self) -> bool:
-        return not self.changes and self.vocabulary.empty and self.rulings.empty
-
-    def as_json(self) -> dict[str, Any]:
-        return {"old": self.old, "new": self.new, "summary": self.summary,
-                "changes": [c.as_json() for c in self.changes], "vocabulary": self.vocabulary.as_json(),
-                "names": [n.as_json() for n in self.names], "rulings": self.rulings.as_json()}
-
-
-def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
-              revision: str | None = None) -> dict:
-    return {"spec": spec or edition.id, "kind": kind, "edition": edition.id, "title": edition.title,
-            "date": edition.date, "status": edition.status, "revision": revision}
+from .result import Change, DiffResult, LineageNote, Numbers, Place, StepMove, side_json
 
 
 def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook, ed_new: Edition | str,
@@ -234,8 +97,8 @@ def _plain_path(loc: Location) -> str:
     return loc.path
 
 
-def location_json(loc: Location, path) -> dict:
-    return {"file": path(loc), "line": loc.line, "column": loc.col}
+def location_json(loc: Location, path) -> Place:
+    return Place(path(loc), loc.line, loc.col)
 
 
 class _Differ:
@@ -595,8 +458,9 @@ class _Differ:
             text = K.EDITORIAL  # a cited rule's new number ("see rule 711" -> "712"): a number, not a word
         kind = d["kind"]
         p: Pairing | None = d["pairing"]
-        step = renumbering(*self._steps, p.old[0], p.new[0]) \
+        moved_step = renumbering(*self._steps, p.old[0], p.new[0]) \
             if p is not None and len(p.old) == 1 and len(p.new) == 1 else None
+        step = StepMove(**moved_step) if moved_step is not None else None
         line = redline(d["old_text"] or "", d["new_text"] or "")
         d["covered"] = self._covered(d)
         level = self._level(d, kind or "reworded", text, line, own, playing)
@@ -655,8 +519,9 @@ class _Differ:
             new_term=news[0].term if news else None,
             structure=tuple(_structure(*d["structure"])) if d["structure"] else (),
             drift=tuple(drift),
-            fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"], numbers),
-            lineage={"keys": list(p.lineage), "from": [c.ref for c in olds], "to": [c.ref for c in news]}
+            fingerprint=fingerprint(term, clause, kind, d["old_text"], d["new_text"],
+                                    numbers.as_json() if numbers else None),
+            lineage=LineageNote(tuple(p.lineage), tuple(c.ref for c in olds), tuple(c.ref for c in news))
             if p and p.matched_by == "lineage" else None,
             step=step,
             level=level,
@@ -1028,11 +893,11 @@ def _cited_number(clauses) -> str | None:
     return "+".join(found) or None
 
 
-def _numbers(p: Pairing | None) -> dict | None:
+def _numbers(p: Pairing | None) -> Numbers | None:
     """The printed rule numbers of a one-to-one pairing, when they differ."""
     if p is None or len(p.old) != 1 or len(p.new) != 1 or p.old[0].number == p.new[0].number:
         return None
-    return {"old": p.old[0].number, "new": p.new[0].number}
+    return Numbers(p.old[0].number, p.new[0].number)
 
 
 def _header_json(term: Term) -> dict:
