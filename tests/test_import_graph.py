@@ -35,7 +35,8 @@ BACK_ENDS = ("compiler.diff", "compiler.site", "compiler.conformance", "compiler
 # site's pages show a clause's redline, the changes since the edition before with their effects in
 # the diff's words, and the notice for players; these names, and no others, are that API.
 SITE_USES_DIFF = {
-    "compiler.diff.engine": {"diff_editions", "DiffResult"},       # the What changed page's diff (and its type)
+    "compiler.diff.engine": {"diff_editions"},                     # the What changed page's diff
+    "compiler.diff.result": {"DiffResult"},                        # (and its type)
     "compiler.diff.redline": {"redline", "DELETE", "INSERT"},      # a clause's words, redlined
     "compiler.diff.changelog": {"from_diff"},                      # the notice for players
     "compiler.diff.present": {"DIRECTION_WORDS", "answer_words", "question"},  # words shared with the changelog

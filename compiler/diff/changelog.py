@@ -16,7 +16,8 @@ from ..counts import counted
 from ..model import Edition, Rulebook
 from .behaviour import CONFLICT, NO_RULE, NO_SITUATION, NOT_ASKED, NOT_DEFINED, Behaviour, Witness
 from .classify import label
-from .engine import Change, DiffResult, diff_editions
+from .engine import diff_editions
+from .result import Change, DiffResult
 from .present import DIRECTION_WORDS, answer_words, question, renumbering
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
 

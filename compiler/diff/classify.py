@@ -22,6 +22,7 @@ from ..conditions import Cmp, Condition, In, Ref, walk
 from ..conditions import to_json as cond_json
 from ..model import Clause, Vocabulary
 from ..words import normal_words  # the diff's notion of a word, shared with compiler.rules_checked
+from .match import Pairing
 
 KINDS = ("added", "removed", "moved", "renamed", "renumbered", "split", "merged", "editorial", "reworded", "semantic")
 
@@ -76,6 +77,91 @@ def steps_changed(old: Iterable[Clause], new: Iterable[Clause]) -> bool:
     def steps(cs):
         return [(c.steps.procedure, [x.split("#", 1)[1] for x in c.steps.order]) for c in cs if c.steps]
     return steps(old) != steps(new)
+
+
+def pairing_kind(p: Pairing) -> str | None:
+    """The kind how the clauses were paired says: ``added``, ``removed``, ``split``, ``merged``; None for
+    one clause paired with one (its kind is read from what changed: ``change_kind``)."""
+    if p.matched_by is None:
+        return "removed" if p.old else "added"
+    if p.matched_by == "split" or len(p.new) > 1:
+        return "split"
+    if p.matched_by == "merge" or len(p.old) > 1:
+        return "merged"
+    return None
+
+
+def term_kind(has_old: bool, has_new: bool) -> str | None:
+    """A term's heading: ``added`` (no old side), ``removed`` (no new side), else None."""
+    return "added" if not has_old else "removed" if not has_new else None
+
+
+def has_meaning(meaning: Mapping[str, Any]) -> bool:
+    """A clause's ``meaning_json`` holds something: a definition, rules, steps or a table."""
+    return bool(meaning["defines"] or meaning["rules"] or meaning["steps"] or meaning["table"])
+
+
+def extras_changed(p: Pairing) -> bool:
+    """The pairing's links or predicate glosses differ (``extras_json``)."""
+    return [extras_json(c) for c in p.old] != [extras_json(c) for c in p.new]
+
+
+def same_but_place(p: Pairing) -> bool:
+    """Nothing but meaning and text could differ: the same place, extras, ids and printed numbers."""
+    return not p.moved and not extras_changed(p) and [c.id for c in p.old] == [c.id for c in p.new] \
+        and [c.number for c in p.old] == [c.number for c in p.new]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the kind of a change of one clause paired with one (or of a heading) is read from."""
+
+    pairing: Pairing | None  # None for a heading
+    header: bool
+    text: str  # ``text_kind`` (a cited number's change reads as editorial)
+    old_text: str
+    new_text: str
+    meaning_changed: bool
+    behaviour_changed: bool  # some play is answered differently, or a procedure's order changed
+    rule_change: bool  # the level reads a rule change
+    step_moved: bool  # a step of the same procedure at another place (``steps.renumbering``)
+
+
+def change_kind(shape: Shape) -> str | None:
+    """The kind of a change that pairing gives none (see the module docstring), from the strongest;
+    None where nothing changed that a reviewer reads (the clause is listed for nothing)."""
+    if shape.behaviour_changed or (shape.meaning_changed and shape.text == REWORDED and shape.rule_change):
+        # The rules were rewritten with the words, and the words say a rule changed though the
+        # model's answers did not: the meaning changed as written (a clause whose rules were
+        # rewritten and whose answers and words say nothing changed is reworded).
+        return "semantic"
+    p = shape.pairing
+    if p is not None:
+        kind = _pairing_change(p, shape)
+        if kind is not None:
+            return kind
+    if shape.text == REWORDED:
+        return "reworded"
+    if shape.text == EDITORIAL or shape.meaning_changed or shape.header or (p is not None and extras_changed(p)):
+        return "editorial"
+    return "moved" if p is not None and p.moved else None
+
+
+def _pairing_change(p: Pairing, shape: Shape) -> str | None:
+    """``moved`` to another term, ``renumbered`` or ``renamed``, from the pairing; None for none of them."""
+    from .steps import only_number_changed, renumbered
+
+    if {c.term for c in p.old} != {c.term for c in p.new}:
+        return "moved"  # to another term: as such, whatever else changed but behaviour
+    if shape.step_moved and only_number_changed(shape.old_text, shape.new_text):
+        return "renumbered"  # its id may have changed too: the lineage note says so
+    if shape.text != REWORDED and renumbered(p.old[0], p.new[0]):
+        # Same words under another rule number (704.5k -> 704.5j): the numbering moved, not the rule.
+        return "renumbered"
+    if [c.id for c in p.old] != [c.id for c in p.new] and \
+            not (shape.text == REWORDED and renumbered(p.old[0], p.new[0])):
+        return "renamed"  # a rule number is no name: 903.11g reworded as 903.12g is reworded
+    return None
 
 
 def label(name: str) -> str:
@@ -153,6 +239,10 @@ def condition_labels(vocabulary: Vocabulary, predicates: Iterable[str]) -> Label
     return Labels({p: frozenset(k) for p, k in phrases.items()},
                   {f.name: f.values for f in vocabulary.facts if f.type == "enum"},
                   max((p.count(" ") + 1 for p in phrases), default=0))
+
+
+#: No phrases: what drift is given where it reads no labels (``level.reads_drift``).
+NO_LABELS = Labels({}, {}, 0)
 
 
 def mentions(text: str, labels: Labels, links: Iterable[str] = ()) -> set[str]:
@@ -274,6 +364,17 @@ def drift(text: str, behaviour_changed: bool, has_meaning: bool, old: Side, new:
         flags.append("the machine-readable meaning changed but the text did not")
     if not (has_meaning and text == REWORDED):
         return flags
+    now_names, no_longer = _drifted(old, new, labels)
+    if now_names:
+        flags.append(f"the text now names {_phrases(now_names, labels)}, which no rule of this clause tests")
+    if no_longer:
+        flags.append(f"the text no longer names {_phrases(no_longer, labels)}, which its rules still test")
+    return flags
+
+
+def _drifted(old: Side, new: Side, labels: Labels) -> tuple[list[str], list[str]]:
+    """(the keys the text now names that no rule tests on either side, those it no longer names that
+    the rules test on both), in the order of the labels (see ``drift``)."""
     said_old, said_new = old.said(labels), new.said(labels)
     any_old, any_new = _all_values(old.tested, labels), _all_values(new.tested, labels)
     now_names, no_longer = [], []
@@ -283,11 +384,7 @@ def drift(text: str, behaviour_changed: bool, has_meaning: bool, old: Side, new:
             now_names.append(key)
         elif named_old and not named_new and key in old.tested and key in new.tested:
             no_longer.append(key)
-    if now_names:
-        flags.append(f"the text now names {_phrases(now_names, labels)}, which no rule of this clause tests")
-    if no_longer:
-        flags.append(f"the text no longer names {_phrases(no_longer, labels)}, which its rules still test")
-    return flags
+    return now_names, no_longer
 
 
 def _phrases(keys: list[str], labels: Labels) -> str:

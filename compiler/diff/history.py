@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from ..model import Edition, Rulebook
-from .engine import DiffResult, diff_editions, side_json
+from .engine import diff_editions
+from .result import DiffResult, side_json
 
 # The kind of side the first step of a history starts from: no edition at all.
 NOTHING = "none"

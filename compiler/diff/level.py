@@ -75,8 +75,13 @@ the new words (``Change.unchecked``); its level stays the answers' verdict.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import AbstractSet, Any
 
-from .classify import keys_tested, normal_words
+from .classify import EDITORIAL as TEXT_EDITORIAL, NO_LABELS, REWORDED, Labels, Shape, Side, change_kind, drift, \
+    keys_tested, normal_words, text_kind
+from .draft import Draft, Name, Terms
 from .flags import Flag, Ident, flag, listed
 from .redline import DELETE, EQUAL, INSERT, Redline, words
 from .steps import without_step_number
@@ -141,64 +146,85 @@ def words_changed(old: str, new: str) -> bool:
     return _plain(old) != _plain(new)
 
 
-def words_rule_change(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
-                      modelled: bool = False, tested: frozenset[str] = frozenset(),
-                      carried: frozenset[str] = frozenset(), subject: str = "") -> bool:
-    """Whether the words alone may change a rule that no model shows (see the module docstring).
+#: Texts one from the next apart: no run of words is read across two of them (clauses, titles).
+Said = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a change's words are read with: ``rule_change`` and ``moved_pairs`` read the same.
 
     ``old_elsewhere`` and ``new_elsewhere``: the text of the rest of the terms on each side. A sentence
     that this clause gains from, or gives to, another clause is moved, not a new or withdrawn rule;
-    an added or removed clause is none when every word of it lives on there (``lives_on``).
-    ``modelled``: the clause has rules of its own, whose answers did not change; ``tested``: the
-    facts, values (``fact=value``) and predicates they test. ``carried``: the side (``INSERT``,
-    ``DELETE``) whose whole sentences came or went with all of the clause's rules, whose answers the
-    model shows the same: what those sentences said, the model says is said elsewhere. ``subject``:
-    the titles of the clause's section and term on both sides (``names_subject``).
+    an added or removed clause is none when every word of it lives on there (``lives_on``: for one,
+    the other clauses of its term on each side, apart). ``modelled``: the clause has rules of its own,
+    whose answers did not change; ``tested``: the facts, values (``fact=value``) and predicates they
+    test. ``carried``: the side (``INSERT``, ``DELETE``) whose whole sentences came or went with all of
+    the clause's rules, whose answers the model shows the same: what those sentences said, the model
+    says is said elsewhere. ``subject``: the titles of the clause's section and term on both sides
+    (``names_subject``).
     """
-    if kind == "added":
-        return not lives_on(redline.new, old_elsewhere + " | " + new_elsewhere)
-    if kind == "removed":
-        return not lives_on(redline.old, new_elsewhere + " | " + old_elsewhere)
-    redline = naming_nouns(redline) or redline
-    whole = _whole(redline, INSERT) + _whole(redline, DELETE)
-    counted = _counted(redline, old_elsewhere, new_elsewhere, carried, subject)
-    moved = {s for pair in _moved(kind, redline, modelled, counted) for s in pair}
-    sentences = [s for s in counted if s not in moved]
-    return bool(sentences or _numbers(redline)
-                or (not modelled and _words_in_or_out(redline, whole))
-                or (modelled and items_in_or_out(redline.old, redline.new, tested)))
+
+    kind: str
+    redline: Redline
+    old_elsewhere: Said = ()
+    new_elsewhere: Said = ()
+    modelled: bool = False
+    tested: frozenset[str] = frozenset()
+    carried: frozenset[str] = frozenset()
+    subject: Said = ()
+
+    def rule_change(self) -> bool:
+        """Whether the words alone may change a rule that no model shows (see the module docstring)."""
+        if self.kind == "added":
+            return not lives_on(self.redline.new, self.old_elsewhere + self.new_elsewhere)
+        if self.kind == "removed":
+            return not lives_on(self.redline.old, self.new_elsewhere + self.old_elsewhere)
+        line = naming_nouns(self.redline) or self.redline
+        whole = _whole(line, INSERT) + _whole(line, DELETE)
+        counted = self._counted(line)
+        moved = {s for pair in self._moved(line, counted) for s in pair}
+        sentences = [s for s in counted if s not in moved]
+        return bool(sentences or _numbers(line)
+                    or (not self.modelled and _words_in_or_out(line, whole))
+                    or (self.modelled and items_in_or_out(line.old, line.new, self.tested)))
+
+    def moved_pairs(self) -> list[tuple[str, str]]:
+        """(old sentence, new sentence): the pairs that ``rule_change`` reads as one sentence moved and
+        reworded across a merge or split, where the old or new one would otherwise count as new or
+        withdrawn; in the old text's order. Each gets a drift flag (``reworded_flag``)."""
+        if not self.across:
+            return []  # before the redline is read again: most clarifications are no merge or split
+        line = naming_nouns(self.redline) or self.redline
+        return self._moved(line, self._counted(line))
+
+    @property
+    def across(self) -> bool:
+        """A merge or split of a clause with rules of its own: where a sentence may move and be reworded."""
+        return self.modelled and self.kind in ("merged", "split")
+
+    def _counted(self, line: Redline) -> list[str]:
+        """The whole sentences that count as new or withdrawn, before a merge's or split's sentences moved
+        and reworded are taken out (``_whole_sentences`` less those that only name their subject)."""
+        return [s for s in _whole_sentences(line, " ".join(self.old_elsewhere), " ".join(self.new_elsewhere),
+                                            self.carried) if not names_subject(s, self.subject)]
+
+    def _moved(self, line: Redline, counted: list[str]) -> list[tuple[str, str]]:
+        """The pairs (``reworded_across``) of a merge or split of a modelled clause that take a ``counted``
+        sentence out: in a clause with rules of its own, words within a sentence are the model's to judge."""
+        if not self.across:
+            return []
+        return [(old, new) for old, new in reworded_across(line) if old in counted or new in counted]
 
 
-def _counted(redline: Redline, old_elsewhere: str, new_elsewhere: str, carried: frozenset[str],
-             subject: str) -> list[str]:
-    """The whole sentences that count as new or withdrawn, before a merge's or split's sentences moved
-    and reworded are taken out (``_whole_sentences`` less those that only name their subject)."""
-    return [s for s in _whole_sentences(redline, old_elsewhere, new_elsewhere, carried) if not names_subject(s, subject)]
+def words_rule_change(*args: Any, **kwargs: Any) -> bool:
+    """``Reading(...).rule_change()``: whether the words alone may change a rule that no model shows."""
+    return Reading(*args, **kwargs).rule_change()
 
 
-def _moved(kind: str, redline: Redline, modelled: bool, counted: list[str]) -> list[tuple[str, str]]:
-    """The pairs (``reworded_across``) of a merge or split of a modelled clause that take a ``counted``
-    sentence out: in a clause with rules of its own, words within a sentence are the model's to judge."""
-    if not _across(kind, modelled):
-        return []
-    return [(old, new) for old, new in reworded_across(redline) if old in counted or new in counted]
-
-
-def _across(kind: str, modelled: bool) -> bool:
-    """A merge or split of a clause with rules of its own: where a sentence may move and be reworded."""
-    return modelled and kind in ("merged", "split")
-
-
-def moved_and_reworded(kind: str, redline: Redline, old_elsewhere: str = "", new_elsewhere: str = "",
-                       modelled: bool = False, carried: frozenset[str] = frozenset(),
-                       subject: str = "") -> list[tuple[str, str]]:
-    """(old sentence, new sentence): the pairs that ``words_rule_change`` (same arguments) reads as one
-    sentence moved and reworded across a merge or split, where the old or new one would otherwise
-    count as new or withdrawn; in the old text's order. Each gets a drift flag (``reworded_flag``)."""
-    if not _across(kind, modelled):
-        return []  # before the redline is read again: most clarifications are no merge or split
-    redline = naming_nouns(redline) or redline
-    return _moved(kind, redline, modelled, _counted(redline, old_elsewhere, new_elsewhere, carried, subject))
+def moved_and_reworded(*args: Any, **kwargs: Any) -> list[tuple[str, str]]:
+    """``Reading(...).moved_pairs()``: the sentences read as moved and reworded across a merge or split."""
+    return Reading(*args, **kwargs).moved_pairs()
 
 
 def reworded_flag(kind: str, old: str, new: str) -> Flag:
@@ -272,13 +298,13 @@ def naming_nouns(redline: Redline) -> Redline | None:
     return None if (old, new) == (redline.old, redline.new) else diff(old, new)
 
 
-def lives_on(text: str, elsewhere: str) -> bool:
+def lives_on(text: str, elsewhere: Said) -> bool:
     """Every word of the text that carries something (articles and prepositions aside) stands in a
-    run of at least ``SENTENCE_WORDS`` words found, in order and together, in ``elsewhere`` (the
-    other side, and the other clauses of its own side): the clause says again what is said there.
-    Runs are matched by whole words, case and typography folded, never across a " | "."""
+    run of at least ``SENTENCE_WORDS`` words found, in order and together, in one of ``elsewhere``
+    (the other side, and the other clauses of its own side): the clause says again what is said there.
+    Runs are matched by whole words, case and typography folded, never from one text to the next."""
     said = normal_words(text)
-    there = " | ".join(" ".join(normal_words(part)) for part in elsewhere.split(" | "))
+    there = " | ".join(" ".join(normal_words(part)) for part in elsewhere)
     there = f" {there} "
     covered = [False] * len(said)
     for i in range(len(said)):
@@ -305,7 +331,7 @@ def _whole_sentences(redline: Redline, old_elsewhere: str, new_elsewhere: str,
     return out
 
 
-def names_subject(sentence: str, subject: str) -> bool:
+def names_subject(sentence: str, subject: Said) -> bool:
     """The sentence only names its subject: a referring phrase ("Some cards refer to", ``_REFERS``)
     and then only words of ``subject`` (its section's and term's titles; articles and prepositions
     aside, compared by their first ``STEM`` letters, a plural's "s" aside): "Some cards refer to
@@ -317,7 +343,7 @@ def names_subject(sentence: str, subject: str) -> bool:
     def stems(text: str) -> set[str]:
         return {w.removesuffix("s")[:STEM] for w in normal_words(text) if w not in FUNCTION_WORDS}
     named = stems(m.group(1))
-    return bool(named) and named <= stems(subject)
+    return bool(named) and named <= set().union(*(stems(title) for title in subject))
 
 
 def carried_sentences(redline: Redline, carried: frozenset[str]) -> list[tuple[str, str]]:
@@ -475,27 +501,40 @@ def covered(clause, term, other, vocabulary) -> Flag | None:
     """
     if modelled(clause):
         return None
-    for c in term.clauses:
-        if c.steps is not None and clause.ref in c.steps.order:
-            steps = [s for s in term.clauses if s.ref in c.steps.order and s.ref != clause.ref]
-            elsewhere = other is not None and any(s.steps and s.steps.procedure == c.steps.procedure
-                                                  for s in other.clauses)
-            if elsewhere or not any(modelled(s) for s in steps):
-                return None
-            return flag("a step of ", Ident(c.steps.procedure), ", whose other steps carry its rules")
+    procedure = next((c.steps for c in term.clauses if c.steps is not None and clause.ref in c.steps.order), None)
+    if procedure is not None:
+        return _step_covered(clause, term, other, procedure)
     named = _value_named(clause, term, vocabulary)
     if named is not None:
         return flag("an item naming the value ", Ident(named[1]), " of ", Ident(named[0]), ", which its rules test")
     if clause.text.rstrip().endswith(":"):
-        section = next(s for s in term.sections if s.key == clause.section).clauses
-        at = [c.id for c in section].index(clause.id)
-        after = section[at + 1] if at + 1 < len(section) else None
-        if after is not None and (modelled(after) or _value_named(after, term, vocabulary) is not None):
-            return flag("a lead-in to ", Ident(after.ref))
+        return _lead_in(clause, term, vocabulary)
     return None
 
 
-def subrules_heading(clause, clauses, carried: set[str], added: bool = True) -> Flag | None:
+def _step_covered(clause, term, other, procedure) -> Flag | None:
+    """A step (of ``procedure``, the first of its term's steps blocks to list it) covered where some
+    other step of it has rules and the procedure is not on the other side too (``covered``)."""
+    steps = [s for s in term.clauses if s.ref in procedure.order and s.ref != clause.ref]
+    elsewhere = other is not None and any(s.steps and s.steps.procedure == procedure.procedure
+                                          for s in other.clauses)
+    if elsewhere or not any(modelled(s) for s in steps):
+        return None
+    return flag("a step of ", Ident(procedure.procedure), ", whose other steps carry its rules")
+
+
+def _lead_in(clause, term, vocabulary) -> Flag | None:
+    """A lead-in (a clause ending with a colon) to the next clause of its section, when that one is
+    modelled or covered as an item (``covered``)."""
+    section = next(s for s in term.sections if s.key == clause.section).clauses
+    at = [c.id for c in section].index(clause.id)
+    after = section[at + 1] if at + 1 < len(section) else None
+    if after is not None and (modelled(after) or _value_named(after, term, vocabulary) is not None):
+        return flag("a lead-in to ", Ident(after.ref))
+    return None
+
+
+def subrules_heading(clause, clauses, carried: AbstractSet[str], added: bool = True) -> Flag | None:
     """Why a clause with no rule of its own, one sentence, is the heading of its subrules, or None:
     it has subrules (its number and a letter, among ``clauses``, its side's clauses of its term), some
     of them ``carried`` (paired with a clause of the other side): a heading put over rules that were
@@ -578,3 +617,265 @@ def says_what_it_defines(text: str, name: str) -> bool:
     said = {w[:STEM] for w in normal_words(text)}
     named = [w[:STEM] for w in re.split(r"[_.\s]+", name.casefold()) if w]
     return bool(named) and all(w in said for w in named)
+
+
+# -- grading a change: its kind, its level and its drift flags ---------------------------------
+
+
+@dataclass(frozen=True)
+class Answers:
+    """What a change did to the answers, as the engine compared them (``compiler.diff.behaviour``)."""
+
+    compared: frozenset[Name] = frozenset()  # (kind, name) of each behaviour compared for the change
+    playing: bool = False  # some answer changed that changes a play
+    changed: bool = False  # some answer changed, those that change no play (``annotations``) included
+    one_sided: bool = False  # rules moved to or from a name that one side does not have
+    annotations: tuple[str, ...] = ()  # predicates whose changed answers change no play
+
+
+@dataclass(frozen=True)
+class Case:
+    """What ``grade`` reads of one change: its draft and redline, its answers, the terms around it.
+
+    ``text``: ``text_of`` the draft; ``sides``: what drift reads of each side (``classify.Side``,
+    with what its rules test where ``reads_drift``, else its text only); ``labels``: the phrases
+    that name conditions (read where ``reads_drift``); ``step_moved``: a step of the same procedure
+    at another place (``steps.renumbering``).
+    """
+
+    draft: Draft
+    redline: Redline
+    text: str
+    answers: Answers
+    terms: Terms
+    step_moved: bool = False
+    sides: tuple[Side, Side] = (Side("", set()), Side("", set()))
+    labels: Labels = NO_LABELS
+
+    @property
+    def answers_changed(self) -> bool:
+        """Some situation is answered differently: a compared name changed, a procedure's order did,
+        or a clause brings or takes a name that the other side does not have (added or removed with it)."""
+        d = self.draft
+        if self.answers.playing or d.steps_changed:
+            return True
+        return d.meaning_changed and any(n not in self.answers.compared for n in d.names)
+
+    @property
+    def behaviour_changed(self) -> bool:
+        """Some play is answered differently, a procedure's order changed, or rules moved to or from a name
+        one side does not have."""
+        return self.answers.playing or self.draft.steps_changed or self.answers.one_sided
+
+    @property
+    def added_or_removed(self) -> bool:
+        return self.draft.kind in ("added", "removed")
+
+    @cached_property
+    def covered(self) -> Flag | None:
+        """Why an added or removed clause with no rule of its own is no rule change, as a drift flag: the
+        model covers it (``covered``), or it heads subrules that carry the other side's (``subrules_heading``)."""
+        d = self.draft
+        if d.header or not self.added_or_removed or d.has_meaning:
+            return None
+        added = d.kind == "added"
+        clause = (d.news if added else d.olds)[0]
+        pair = self.terms.pair_of[clause.term]
+        term, other = (pair.new, pair.old) if added else (pair.old, pair.new)
+        assert term is not None  # the clause is on this side: so is its term
+        reason = covered(clause, term, other, self.terms.vocabularies[1 if added else 0])
+        if reason is not None:
+            return flag(COVERED, reason)
+        return subrules_heading(clause, term.clauses, self.terms.paired[1 if added else 0], added)
+
+    @property
+    def carried(self) -> frozenset[str]:
+        """The side (``DELETE``, ``INSERT``) whose sentences came or went with all of the clause's rules
+        (the model answering as before, or the level says so first): the model says that what they
+        said is said elsewhere."""
+        ruled = (any(c.rules for c in self.draft.olds), any(c.rules for c in self.draft.news))
+        return frozenset({DELETE} if ruled == (True, False) else {INSERT} if ruled == (False, True) else ())
+
+    @cached_property
+    def reading(self) -> Reading:
+        """How the words are read (``Reading``): an added or removed clause against where its words may
+        live on (``said_elsewhere``); a rewording against its terms' text, by its sentences only where
+        it has rules of its own, less those that came or went with all of its rules."""
+        d = self.draft
+        if self.added_or_removed:
+            assert d.kind is not None
+            return Reading(d.kind, self.redline, *self.said_elsewhere())
+        return Reading(d.kind or "reworded", self.redline, *self.elsewhere(), modelled=d.has_meaning,
+                       tested=d.tested if d.has_meaning else frozenset(), carried=self.carried,
+                       subject=self.subject())
+
+    def said_elsewhere(self) -> tuple[Said, Said]:
+        """For an added or removed clause, where its words may live on (``lives_on``), each clause
+        apart: its term on the other side, and the clauses of its own side that have rules of their
+        own (what they say, the model answers for; a clause that is as new as this one vouches for nothing)."""
+        d = self.draft
+        clause = (d.news or d.olds)[0]
+        pair = self.terms.pair_of[clause.term]
+        mine = pair.new if d.news else pair.old
+        old, new = (tuple(c.text for c in term.clauses if c.ref != clause.ref and (term is not mine or modelled(c)))
+                    if term else () for term in (pair.old, pair.new))
+        return old, new
+
+    def elsewhere(self) -> tuple[Said, Said]:
+        """The text of the change's terms on each side, for ``Reading``: a sentence gained from, or
+        given to, another clause of them is moved, not new or withdrawn."""
+        terms = sorted({c.term for c in self.draft.clauses})
+        old, new = (tuple(side.get(t, "") for t in terms) for side in self.terms.words)
+        return old, new
+
+    def subject(self) -> Said:
+        """What the change's clauses are about, for ``names_subject``: the titles of their sections and
+        terms, on each side."""
+        titles: list[str] = []
+        for side, clauses in ((0, self.draft.olds), (1, self.draft.news)):
+            for c in clauses:
+                pair = self.terms.pair_of[c.term]
+                term = (pair.old, pair.new)[side]
+                assert term is not None  # the clause is on this side: so is its term
+                titles += [term.name] + [s.title or "" for s in term.sections if s.key == c.section]
+        return tuple(dict.fromkeys(titles))
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A change's kind (None: nothing a reviewer reads changed), level, drift flags, and the new
+    clauses whose words their unchanged rules do not account for, unchecked (``Change.unchecked``)."""
+
+    kind: str | None
+    level: str
+    drift: tuple[Flag, ...] = ()
+    unchecked: tuple[str, ...] = ()
+
+
+def text_of(draft: Draft) -> str:
+    """The draft's text kind (``classify.text_kind``); a cited rule's new number ("see rule 711" -> "712")
+    is a number, not a word: editorial."""
+    old, new = draft.old_text or "", draft.new_text or ""
+    text = text_kind(old, new)
+    return TEXT_EDITORIAL if text == REWORDED and only_cited_numbers_changed(old, new) else text
+
+
+def reads_drift(draft: Draft, text: str) -> bool:
+    """Drift compares what a clause's words name with what its rules test (``classify.drift``): a
+    rewording of a clause with rules, neither added nor removed, nor listed for its decision's given."""
+    return not draft.header and draft.has_meaning and text == REWORDED and draft.kind not in ("added", "removed") \
+        and not draft.asked
+
+
+def grade(case: Case) -> Grade:
+    """The change's level (answers first, then words: ``level_of``), its kind (by pairing, else
+    ``classify.change_kind``, which reads the level) and its drift flags (``drift_flags``)."""
+    d = case.draft
+    found = level_of(case)
+    kind = d.kind or change_kind(Shape(d.pairing, d.header, case.text, d.old_text or "", d.new_text or "",
+                                       d.meaning_changed, case.behaviour_changed, found == RULE_CHANGE,
+                                       case.step_moved))
+    if kind is None:
+        return Grade(None, found)
+    flags, unchecked = drift_flags(case, kind, found)
+    return Grade(kind, found, flags, unchecked)
+
+
+def level_of(case: Case) -> str:
+    """Answers first (the clause's own, by its model), then the words: an added or removed clause with
+    rules of its own that answer as the other side did, or with none where the model covers it
+    (``Case.covered``), is a clarification, one that no model covers is read by its words; a rewording
+    of a clause with rules is read by its sentences only (its words within a sentence are the model's
+    to judge), less those that came or went with all of its rules. The answers that count are those
+    that change a play (``Answers.playing``)."""
+    d = case.draft
+    if case.answers_changed:
+        return RULE_CHANGE
+    if d.header:
+        return level(False, case.text == REWORDED or case.added_or_removed)
+    if case.added_or_removed:
+        if d.has_meaning or case.covered is not None:
+            return CLARIFICATION  # the model answers for it, and answers as the other side does
+        return RULE_CHANGE if case.reading.rule_change() else CLARIFICATION
+    if case.text != REWORDED or not words_changed(d.old_text or "", d.new_text or ""):
+        return EDITORIAL  # no word of the rule changed (punctuation, case, an article, a cited number)
+    return RULE_CHANGE if case.reading.rule_change() else CLARIFICATION
+
+
+def drift_flags(case: Case, kind: str, found: str) -> tuple[tuple[Flag, ...], tuple[str, ...]]:
+    """The change's drift flags, in order, and its unchecked clauses (``unaccounted_words``). A clause
+    listed for its decision's given has the same rules: no drift between its words and them."""
+    if case.added_or_removed:
+        flags = _rule_less(case, found)
+    elif case.draft.asked:
+        flags = []
+    else:
+        flags = _words_and_rules(case) + _carried_flags(case, found) + _reworded_flags(case, kind, found) \
+            + [annotation_flag(name) for name in case.answers.annotations]
+    words_flag, unchecked = unaccounted_words(case, kind, found)
+    return tuple(flags + ([words_flag] if words_flag is not None else [])), unchecked
+
+
+def _words_and_rules(case: Case) -> list[Flag]:
+    """Drift flags (``classify.drift``); a heading's text is its declarations, so only a clause's
+    mentions of facts and values are compared with what its rules test. Their words quote the
+    labels the texts name (no identifier)."""
+    clause = not case.draft.header
+    old, new = case.sides
+    return [flag(f) for f in drift(case.text, case.answers.changed, clause and case.draft.has_meaning, old, new,
+                                   case.labels)]
+
+
+def _rule_less(case: Case, found: str) -> list[Flag]:
+    """For an added or removed clause with no rule of its own read as a clarification, a drift flag
+    saying why, so that a rule the model does not hold still shows to a reviewer."""
+    if found != CLARIFICATION or case.draft.has_meaning or case.draft.header:
+        return []
+    return [case.covered if case.covered is not None else LIVES_ON]
+
+
+def _carried_flags(case: Case, found: str) -> list[Flag]:
+    """For a rewording read as no rule change: each whole sentence that came or went with the
+    clause's rules, so that a rule the sentence held beside them still shows to a reviewer."""
+    if found == RULE_CHANGE or case.draft.header:
+        return []
+    return [carried_flag(op, sentence) for op, sentence in carried_sentences(case.redline, case.carried)]
+
+
+def _reworded_flags(case: Case, kind: str, found: str) -> list[Flag]:
+    """For a merge or split read as a clarification: each sentence read as moved and reworded
+    across it (``Reading.moved_pairs``, read as the level read the words), old and new, so that a
+    rule the model does not hold still shows to a reviewer."""
+    if found != CLARIFICATION or case.draft.header:
+        return []
+    return [reworded_flag(kind, old, new) for old, new in case.reading.moved_pairs()]
+
+
+def unaccounted_words(case: Case, kind: str, found: str) -> tuple[Flag | None, tuple[str, ...]]:
+    """For a clause with rules of its own whose answers are the same while its words change in
+    substance (``unaccounted``): the drift flag naming the words its rules do not account for, and
+    the new clauses with rules on which no record (``rules_checked``) says their rules were checked
+    against these words, which ``--fail-on`` counts as a rule change. Not where the rules came or
+    went with the words (``Case.carried``: what the words say came with the model, or it went)."""
+    from . import unaccounted as U  # unaccounted reads this module's words: imported where used
+    from ..rules_checked import words_digest
+
+    d = case.draft
+    if found != CLARIFICATION or d.header or case.text != REWORDED or kind in ("added", "removed") \
+            or d.asked or case.carried:
+        return None, ()
+    news = [c for c in d.news if modelled(c)]
+    if not news:
+        return None, ()
+    old, new = case.sides
+    unaccounted = U.unaccounted(case.redline, d.tested | old.tested | new.tested)
+    if not unaccounted:
+        return None, ()
+    records = [U.Record(c.ref, c.rules_checked, words_digest(c.text)) for c in news]
+    return U.unaccounted_flag(unaccounted, records), tuple(r.ref for r in records if not r.checked)
+
+
+def annotation_flag(predicate: str) -> Flag:
+    """The drift flag of a predicate whose changed answers grade nothing (``Answers.annotations``)."""
+    return flag("the predicate ", Ident(predicate), " answers differently, but no rule or predicate of either edition "
+                "reads it and the text names no word it defines: its words decide the level")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .engine import Change, DiffResult
+from .result import Change, DiffResult, Place
 
 if TYPE_CHECKING:
     from ..model import Edition
@@ -105,8 +105,8 @@ def unknown_note(witness, ident: Write = str, words: Write = str) -> str:
     return words("; ").join(parts)
 
 
-def location(loc: dict | None) -> str:
-    return f"{loc['file']}:{loc['line']}:{loc['column']}" if loc else ""
+def location(loc: Place | None) -> str:
+    return f"{loc.file}:{loc.line}:{loc.column}" if loc else ""
 
 
 def clause_name(change: Change) -> str:
@@ -177,7 +177,7 @@ def details(change: Change, ident: Write = str, words: Write = str) -> list[str]
     if change.matched_by == "lineage":
         out.append(declared_words(change, ident, words))
     if change.step:
-        out.append(words(f"step {change.step['old']} -> {change.step['new']} of ") + ident(change.step["procedure"]))
+        out.append(words(f"step {change.step.old} -> {change.step.new} of ") + ident(change.step.procedure))
     if change.procedure:
         from .steps import procedure_words
 
@@ -213,8 +213,8 @@ def number_words(change: Change, ident: Write = str, words: Write = str) -> str:
     """A change's printed numbers (``Change.numbers``): "renumbered 603.2g -> 603.2f", with what else it
     did when its kind is another ("renumbered 603.2g -> 603.2f and reworded")."""
     assert change.numbers is not None, "number_words of a change with printed numbers"
-    said = words("renumbered ") + _number(change.numbers["old"], ident, words) + words(" -> ") \
-        + _number(change.numbers["new"], ident, words)
+    said = words("renumbered ") + _number(change.numbers.old, ident, words) + words(" -> ") \
+        + _number(change.numbers.new, ident, words)
     if change.kind == "renumbered":
         return said
     return said + words(" and " + ALSO_WORDS.get(change.kind, change.kind))
@@ -230,11 +230,11 @@ def renumbering(change: Change) -> tuple[str | None, str | None] | None:
     change of any kind), else, for a change of kind renumbered, its place in its procedure ("step 2") or
     its ids (rule numbers themselves, as ``r704-5k``); None for a change that renumbered nothing."""
     if change.numbers:
-        return change.numbers["old"], change.numbers["new"]
+        return change.numbers.old, change.numbers.new
     if change.kind != "renumbered":
         return None
     if change.step:
-        return f"step {change.step['old']}", f"step {change.step['new']}"
+        return f"step {change.step.old}", f"step {change.step.new}"
     return change.old_clause, change.new_clause
 
 
@@ -285,7 +285,7 @@ def folded(change: Change) -> bool:
 
 def declared_words(change: Change, ident: Write = str, words: Write = str) -> str:
     """How the declared lineage reads: "renamed from heal#a (declared)", "merged from heal#a, heal#b"..."""
-    olds = change.lineage["from"] if change.lineage else []
+    olds = list(change.lineage.olds) if change.lineage else []
     if change.kind == "merged":
         how = "merged from"
     elif change.kind == "split":

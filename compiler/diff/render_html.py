@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from ..diagnostics import printable
 from .behaviour import transition_words
-from .engine import Change, DiffResult
+from .result import Change, DiffResult
 from . import names as N
 from .present import (by_term, clause_name, deciders, details, introduced, location, outcome, renumbered_line,
                       side_name, situation, unknown_note, use_words)

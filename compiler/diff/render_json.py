@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..jsonform import dumps
-from .engine import DiffResult
+from .result import DiffResult
 
 
 def render(result: DiffResult) -> str:

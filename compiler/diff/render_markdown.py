@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import printable
 from .behaviour import transition_words
-from .engine import Change, DiffResult
+from .result import Change, DiffResult
 from . import names as N
 from .conformance_impact import flips_words, short_words as conformance_short
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Set
 
 from ..diagnostics import printable
-from .engine import Change, DiffResult
+from .result import Change, DiffResult
 from .behaviour import Behaviour, transition_lines
 from . import names as N
 from .conformance_impact import words as conformance_words

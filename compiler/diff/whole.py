@@ -29,7 +29,7 @@ from typing import Callable, Mapping
 from ..diagnostics import Diagnostic
 from ..model import Correction, Edition
 from ..record import EditionChange, LogChange, Record, RecordDiff, compare
-from .engine import DiffResult
+from .result import DiffResult
 from .sides import Side
 
 #: ``--fail-on published-change``: the level above ``ruling-flips`` (compiler.diff.level).

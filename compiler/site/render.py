@@ -25,7 +25,7 @@ from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
 if TYPE_CHECKING:
-    from ..diff.engine import DiffResult
+    from ..diff.result import DiffResult
 
 from .folders import PACKAGE_SITE as SITE_DIR  # the default site, in the package (a project's site/ overrides it)
 TEMPLATES_DIR = SITE_DIR / "templates"

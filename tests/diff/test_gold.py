@@ -100,7 +100,7 @@ def _lineage_agrees(label: dict, change: Change) -> bool:
     words = label.get("lineage") or ""
     if "declared" not in words:
         return change.matched_by != "lineage"
-    keys = (change.lineage or {}).get("keys", [])
+    keys = change.lineage.keys if change.lineage else ()
     return change.matched_by == "lineage" and all(k in words for k in keys)
 
 

@@ -90,7 +90,7 @@ def test_draft_rewrites_the_hands_or_decks_clause_in_place(bundled):
         "not-from-hand-or-deck", "not-from-discard-pile", "lineage")
     assert change.new_text == "Characters cannot be healed once they are placed in a discard pile."
     assert change.kind == "semantic"  # it decides differently: behaviour outranks the rename
-    assert change.old_location["file"].endswith("editions/3.0.0/heal.yaml")
+    assert change.old_location.file.endswith("editions/3.0.0/heal.yaml")
 
 
 def test_draft_splits_the_enhancement_paragraph(bundled):

@@ -51,7 +51,7 @@ def test_a_sentence_given_to_another_clause_is_moved_not_withdrawn():
     new = "Healing enhancements can be played."
     elsewhere = "Healing cards played on a character must target the same character and its brigade."
     assert words_rule_change("split", redline(old, new)) is True
-    assert words_rule_change("split", redline(old, new), "", elsewhere) is False
+    assert words_rule_change("split", redline(old, new), (), (elsewhere,)) is False
 
 
 @pytest.mark.parametrize("kind", ["added", "removed"])
@@ -108,18 +108,18 @@ RULED_SIBLING = ("If a character was discarded earlier in the turn, a heal abili
 
 
 def test_an_added_clause_whose_words_all_live_on_brings_no_rule():
-    assert words_rule_change("added", redline("", CARRIED), OLD_SIDE, RULED_SIBLING) is False
-    assert words_rule_change("removed", redline(CARRIED, ""), RULED_SIBLING, OLD_SIDE) is False
+    assert words_rule_change("added", redline("", CARRIED), (OLD_SIDE,), (RULED_SIBLING,)) is False
+    assert words_rule_change("removed", redline(CARRIED, ""), (RULED_SIBLING,), (OLD_SIDE,)) is False
     # Half of it is said nowhere else: a rule change.
-    assert words_rule_change("added", redline("", CARRIED), OLD_SIDE, "") is True
+    assert words_rule_change("added", redline("", CARRIED), (OLD_SIDE,), ()) is True
     # One word of its own ("twice") is enough.
-    assert words_rule_change("added", redline("", CARRIED + " It can be healed twice."), OLD_SIDE,
-                             RULED_SIBLING) is True
+    assert words_rule_change("added", redline("", CARRIED + " It can be healed twice."), (OLD_SIDE,),
+                             (RULED_SIBLING,)) is True
 
 
 def test_words_live_on_in_runs_of_words_not_one_word_here_and_one_there():
-    assert lives_on("A heal targets a character.", "A heal removes poison. | Target a character.") is False
-    assert lives_on("A heal targets a character.", "Whether a heal targets a character matters.") is True
+    assert lives_on("A heal targets a character.", ("A heal removes poison.", "Target a character.")) is False
+    assert lives_on("A heal targets a character.", ("Whether a heal targets a character matters.",)) is True
 
 
 def test_sentences_that_came_or_went_with_all_of_a_clauses_rules_are_the_models_to_judge():
@@ -147,14 +147,14 @@ COIN_SECTION = "705. Flipping a Coin"
 ])
 def test_a_sentence_that_only_names_its_subject_states_no_rule(sentence, rule_change):
     line = redline(COIN, f"{sentence} {COIN}")
-    assert words_rule_change("reworded", line, subject=COIN_SECTION) is rule_change
+    assert words_rule_change("reworded", line, subject=(COIN_SECTION,)) is rule_change
     # Withdrawn likewise.
     back = redline(f"{sentence} {COIN}", COIN)
-    assert words_rule_change("reworded", back, subject=COIN_SECTION) is rule_change
+    assert words_rule_change("reworded", back, subject=(COIN_SECTION,)) is rule_change
 
 
 def test_a_referring_sentence_needs_the_subject_it_names():
     """Without the title of its section, "Some cards refer to flipping a coin." is a new sentence."""
     line = redline(COIN, f"Some cards refer to flipping a coin. {COIN}")
     assert words_rule_change("reworded", line) is True
-    assert words_rule_change("reworded", line, subject="704. State-Based Actions") is True
+    assert words_rule_change("reworded", line, subject=("704. State-Based Actions",)) is True

@@ -93,9 +93,9 @@ def test_locations_point_at_the_clause_in_each_source(result):
     change = _by_old(result, "words")
     old_lines = (FIXTURE / "editions" / "v1" / "cure.yaml").read_text().splitlines()
     new_lines = (FIXTURE / "editions" / "v2" / "cure.yaml").read_text().splitlines()
-    assert old_lines[change.old_location["line"] - 1].strip() == "- id: words"
-    assert new_lines[change.new_location["line"] - 1].strip() == "- id: words"
-    assert change.old_location["file"].endswith("editions/v1/cure.yaml")
+    assert old_lines[change.old_location.line - 1].strip() == "- id: words"
+    assert new_lines[change.new_location.line - 1].strip() == "- id: words"
+    assert change.old_location.file.endswith("editions/v1/cure.yaml")
 
 
 def test_fingerprints_are_stable_and_distinct(result):
