@@ -481,53 +481,75 @@ class Builder:
         if not base.is_dir() or self.outside(base):
             return grouped
         for folder in self.listing(base) or ():
-            if folder.is_dir() and self.outside(folder):
-                continue
-            if not folder.is_dir():
-                self.error(Location(self.shown(folder)), "unexpected file in editions/",
-                           "editions/ holds one folder per edition id")
-                continue
-            if known is not None and folder.name not in known:
-                self.error(Location(self.shown(folder)),
-                           f"folder for edition '{folder.name}', which rulebook.yaml does not declare",
-                           did_you_mean(folder.name, known)
-                           or f"add '{folder.name}' to the editions in rulebook.yaml, or rename the folder")
-                continue
-            first_file: dict[str, str] = {}  # term id -> the file that gave it first
-            for path in progress.track(self.listing(folder) or (), "term files"):
-                if path.name == OVERLAY_FILE and path.is_file():
-                    before = len(self.problems)
-                    overlay = self.load(path, "vocabulary-overlay")
-                    self.overlay_misshapen |= any(p.code != "unknown-key" for p in self.problems[before:])
-                    if overlay is not None:
-                        self.vocabulary_overlays[folder.name] = overlay
-                    continue
-                if path.name == RULINGS_FILE and path.is_file():
-                    continue  # the edition's rulings: read and checked after the model (compiler/rulings.py)
-                if path.name.startswith("_"):  # never a term file: a term id does not start with '_'
-                    self.error(Location(self.shown(path)), "unknown file in an edition folder",
-                               did_you_mean(path.name, [OVERLAY_FILE, RULINGS_FILE])
-                               or f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE} "
-                                  f"and {RULINGS_FILE}")
-                    continue
-                if path.suffix not in (".yaml", ".yml") or not path.is_file():
-                    self.error(Location(self.shown(path)), "not a term file",
-                               f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}")
-                    continue
-                doc = self.load(path, "term")
-                if doc is None:
-                    continue
-                term_file = self._remembered_term_file(doc, folder.name, path.stem)
-                term_id = doc.data.get("id")
-                if isinstance(term_id, str):
-                    # cure.yaml beside cure.yml, or a file whose id is not its name
-                    if term_id in first_file:
-                        self.error(doc.at(("id",)), f"term '{term_id}' is given twice in edition '{folder.name}'",
-                                   f"also in {first_file[term_id]}; keep one file per term")
-                        continue
-                    first_file[term_id] = doc.path
-                grouped.setdefault(folder.name, []).append(term_file)
+            if self._edition_folder(folder, known):
+                files = self._scan_edition(folder)
+                if files:
+                    grouped[folder.name] = files
         return grouped
+
+    def _edition_folder(self, folder: Path, known: list[str] | None) -> bool:
+        """Whether an entry of editions/ is an edition's folder to read; an error when it is not
+        (a file, or a folder rulebook.yaml does not declare); silently not when outside the rulebook
+        (``outside`` said so)."""
+        if folder.is_dir() and self.outside(folder):
+            return False
+        if not folder.is_dir():
+            self.error(Location(self.shown(folder)), "unexpected file in editions/",
+                       "editions/ holds one folder per edition id")
+            return False
+        if known is not None and folder.name not in known:
+            self.error(Location(self.shown(folder)),
+                       f"folder for edition '{folder.name}', which rulebook.yaml does not declare",
+                       did_you_mean(folder.name, known)
+                       or f"add '{folder.name}' to the editions in rulebook.yaml, or rename the folder")
+            return False
+        return True
+
+    def _scan_edition(self, folder: Path) -> list[_TermFile]:
+        """The term files of one edition's folder, in its order; its vocabulary overlay kept aside."""
+        first_file: dict[str, str] = {}  # term id -> the file that gave it first
+        files = []
+        for path in progress.track(self.listing(folder) or (), "term files"):
+            if not self._term_file_name(path, folder):
+                continue
+            doc = self.load(path, "term")
+            if doc is None:
+                continue
+            term_file = self._remembered_term_file(doc, folder.name, path.stem)
+            term_id = doc.data.get("id")
+            if isinstance(term_id, str):
+                # cure.yaml beside cure.yml, or a file whose id is not its name
+                if term_id in first_file:
+                    self.error(doc.at(("id",)), f"term '{term_id}' is given twice in edition '{folder.name}'",
+                               f"also in {first_file[term_id]}; keep one file per term")
+                    continue
+                first_file[term_id] = doc.path
+            files.append(term_file)
+        return files
+
+    def _term_file_name(self, path: Path, folder: Path) -> bool:
+        """Whether a file of an edition's folder is a term file; the overlay is loaded here, the rulings
+        left for later, and anything else is an error."""
+        if path.name == OVERLAY_FILE and path.is_file():
+            before = len(self.problems)
+            overlay = self.load(path, "vocabulary-overlay")
+            self.overlay_misshapen |= any(p.code != "unknown-key" for p in self.problems[before:])
+            if overlay is not None:
+                self.vocabulary_overlays[folder.name] = overlay
+            return False
+        if path.name == RULINGS_FILE and path.is_file():
+            return False  # the edition's rulings: read and checked after the model (compiler/rulings.py)
+        if path.name.startswith("_"):  # never a term file: a term id does not start with '_'
+            self.error(Location(self.shown(path)), "unknown file in an edition folder",
+                       did_you_mean(path.name, [OVERLAY_FILE, RULINGS_FILE])
+                       or f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE} "
+                          f"and {RULINGS_FILE}")
+            return False
+        if path.suffix not in (".yaml", ".yml") or not path.is_file():
+            self.error(Location(self.shown(path)), "not a term file",
+                       f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}")
+            return False
+        return True
 
     def _remembered_term_file(self, doc: Document, edition: str, stem: str) -> _TermFile:
         """``_term_file``; while remembering, the last load's when the file is unchanged (the same document)."""

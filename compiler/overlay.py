@@ -218,15 +218,34 @@ class _Patcher:
     # -- one operation ----------------------------------------------------------------
 
     def operation(self, path: tuple, op: dict) -> None:
+        kind = self._kind(path, op)
+        if kind is None:
+            return
+        places = self._places(path, op, kind)
+        if places is None:
+            return
+        if kind in _NEEDS_PLACE and not places:
+            self.error(self.patch.at(path), f"'{kind}' needs a place: "
+                       + ("'before', 'after' or 'section'" if kind in CLAUSE_OPS else "'before' or 'after'"))
+            return
+        getattr(self, "_" + kind)(path, op, places[0] if places else None)
+
+    def _kind(self, path: tuple, op: dict) -> str | None:
+        """The operation's one kind ('change', 'add', ...); None, said, when it has none or several (a
+        misspelt one the schema has said)."""
         kinds = [k for k in OPERATIONS if k in op]
         if not kinds and any(k not in _OPERATION_KEYS for k in op):
-            return  # a misspelt operation: the schema has said so, with the key it meant
+            return None  # a misspelt operation: the schema has said so, with the key it meant
         if len(kinds) != 1:
             self.error(self.patch.at(path), "an operation has exactly one of "
                        + ", ".join(f"'{k}'" for k in OPERATIONS) + "; this one has "
                        + (" and ".join(f"'{k}'" for k in kinds) if kinds else "none"))
-            return
-        kind = kinds[0]
+            return None
+        return kinds[0]
+
+    def _places(self, path: tuple, op: dict, kind: str) -> list[str] | None:
+        """The place keys the operation gives ('before', 'after', 'section'), at most one; None, said,
+        when it gives a key its kind does not take or two places."""
         takes = TAKES[kind]
         extra = [k for k in op if k != kind and k in _OPERATION_KEYS and k not in takes]
         for key in extra:
@@ -237,13 +256,7 @@ class _Patcher:
         if len(places) > 1:
             self.error(self.patch.key_at(path + (places[1],)),
                        f"an operation goes to one place; this one has '{places[0]}' and '{places[1]}'")
-        if extra or len(places) > 1:
-            return
-        if kind in _NEEDS_PLACE and not places:
-            self.error(self.patch.at(path), f"'{kind}' needs a place: "
-                       + ("'before', 'after' or 'section'" if kind in CLAUSE_OPS else "'before' or 'after'"))
-            return
-        getattr(self, "_" + kind)(path, op, places[0] if places else None)
+        return None if extra or len(places) > 1 else places
 
     def line(self, path: tuple) -> int:
         return self.patch.at(path).line

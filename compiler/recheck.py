@@ -233,20 +233,8 @@ class _Recorder:
         owned = {i for rel, rows in self.own.items() if rel for i in rows}
         rows_of = {rel: _rows(_dedup([self.problems[i] for i in rows])) for rel, rows in self.own.items() if rel}
         interfaces: dict[str, list] = {}
-        files = {}
-        for rel, (kind, tid, term, dated) in self.files.items():
-            key = None
-            if term is not None:
-                key, interfaces[key] = interface(term, rel)
-            files[rel] = [kind, tid, key, dated]
-        editions = []
-        for edition in self.resolved if self.normal else ():
-            terms = {}
-            for term in edition.terms:
-                key, data = interface(term, self._file_of(term))
-                interfaces.setdefault(key, data)
-                terms[term.id] = key
-            editions.append([edition.id, edition.status == "published", terms])
+        files = self._files(interfaces)
+        editions = self._editions(interfaces)
         base = {"format": FORMAT, "normal": self.normal,
                 "global": _rows(_dedup([p for i, p in enumerate(self.problems) if i not in owned])),
                 "others": {rel: rows for rel, rows in rows_of.items() if rel not in files and rows},
@@ -257,10 +245,46 @@ class _Recorder:
                 "lock": lock_digest(self.root)}
         top = {"format": FORMAT, "shas": {},
                "own": {rel: rows for rel, rows in rows_of.items() if rel in files and rows},
-               "logic": ({str(i): _rows(found) for i, (_, _, _, found) in enumerate(groups) if found}
-                         if book is not None else None),
+               "logic": _logic_rows(groups) if book is not None else None,
                "lock_problems": _rows(lock), "summary": summary, "budget_used": SUGGESTION_BUDGET - left}
         return {"base": base, "top": top}
+
+    def _files(self, interfaces: dict[str, list]) -> dict[str, list]:
+        """Each file read: [kind, term id, its term's interface key, dated]; the interfaces go into
+        ``interfaces``."""
+        files = {}
+        for rel, (kind, tid, term, dated) in self.files.items():
+            key = None
+            if term is not None:
+                key, interfaces[key] = interface(term, rel)
+            files[rel] = [kind, tid, key, dated]
+        return files
+
+    def _editions(self, interfaces: dict[str, list]) -> list[list]:
+        """Each edition resolved (of a normal rulebook): [id, published, term id -> interface key]; the
+        interfaces not yet known go into ``interfaces``."""
+        editions = []
+        for edition in self.resolved if self.normal else ():
+            terms = {}
+            for term in edition.terms:
+                key, data = interface(term, self._file_of(term))
+                interfaces.setdefault(key, data)
+                terms[term.id] = key
+            editions.append([edition.id, edition.status == "published", terms])
+        return editions
+
+
+def _versions(files: Mapping[str, list], order: Mapping[str, int]) -> dict[str, list]:
+    """Term id -> its files: (its edition's place, kind, declares dates)."""
+    versions: dict[str, list] = {}
+    for rel, (kind, tid, _, dated) in files.items():
+        versions.setdefault(tid, []).append((order.get(rel.split("/")[1], -1), kind, dated))
+    return versions
+
+
+def _logic_rows(groups) -> dict[str, list]:
+    """The logic checks' problems of each group that found some, by the group's place."""
+    return {str(i): _rows(found) for i, (_, _, _, found) in enumerate(groups) if found}
 
 
 def _tokens(book: "Rulebook") -> dict:
@@ -359,40 +383,16 @@ class _Incremental:
         self._indexes: dict[str, tuple] = {}
 
     def run(self) -> Outcome | None:
-        from .diagnostics import SUGGESTION_BUDGET, sort_key, suggestions_left, suggestion_budget
+        from .diagnostics import SUGGESTION_BUDGET, suggestions_left, suggestion_budget
 
         base, top = self.base, self.top
-        if not self.changed or lock_digest(self.root) != base["lock"]:
-            raise _Stale("the lock")
-        from .cache import sources_present
-
-        sources = _strings(base["sources"])
-        if not sources_present(self.root, sources):
-            raise _Stale("a source")
-        files, interfaces = base["files"], base["interfaces"]
+        sources = self._fresh_sources()
         order = {e[0]: i for i, e in enumerate(base["editions"])}
-        versions: dict[str, list] = {}  # term id -> its files: (edition's place, kind, declares dates)
-        for rel, (kind, tid, _, dated) in files.items():
-            versions.setdefault(tid, []).append((order.get(rel.split("/")[1], -1), kind, dated))
+        versions = _versions(base["files"], order)
         own = dict(top["own"])
         with suggestion_budget():
             for rel in self.changed:
-                kind, tid, key, _ = files.get(rel) or (None, None, None, None)
-                if kind != "term" or rel.count("/") != 2 or not rel.startswith("editions/") or tid is None \
-                        or key is None:
-                    raise _Stale("not a whole term file")
-                # a later patch builds on this file; dates are checked against the term's every version
-                at = order.get(rel.split("/")[1], -1)
-                later = sorted(v for v in versions[tid] if v[0] > at)
-                if at < 0 or (later and later[0][1] == "patch") or any(v[2] for v in versions[tid]):
-                    raise _Stale("a patch or dates depend on this file")
-                found, term = self._read(rel)
-                if interface(term, rel) != (key, interfaces[key]):
-                    raise _Stale("an interface changed")
-                found = _rows(_dedup(found + self._names(term, key)))
-                own.pop(rel, None)
-                if found:
-                    own[rel] = found
+                self._reread(rel, order, versions, own)
             left = suggestions_left.get()
         used = top["budget_used"]
         if type(used) is not int or left is None or used + (SUGGESTION_BUDGET - left) > SUGGESTION_BUDGET:
@@ -400,6 +400,46 @@ class _Incremental:
         new = {**top, "own": own, "budget_used": used + (SUGGESTION_BUDGET - left),
                "shas": {rel: sha for rel, sha in {**top["shas"], **self.fp.files}.items()
                         if base["shas"].get(rel) != sha}}
+        return self._outcome(new, own, sources)
+
+    def _fresh_sources(self) -> list[str]:
+        """The sources the recorded check read, after making sure that the lock is the one it read and
+        that they are all there."""
+        if not self.changed or lock_digest(self.root) != self.base["lock"]:
+            raise _Stale("the lock")
+        from .cache import sources_present
+
+        sources = _strings(self.base["sources"])
+        if not sources_present(self.root, sources):
+            raise _Stale("a source")
+        return sources
+
+    def _reread(self, rel: str, order: Mapping[str, int], versions: Mapping[str, list], own: dict) -> None:
+        """An edited whole term file read and checked again, its problems in ``own``; _Stale when it is
+        no whole term file, another version builds on it or dates depend on it, or its interface changed."""
+        files, interfaces = self.base["files"], self.base["interfaces"]
+        kind, tid, key, _ = files.get(rel) or (None, None, None, None)
+        if kind != "term" or rel.count("/") != 2 or not rel.startswith("editions/") or tid is None \
+                or key is None:
+            raise _Stale("not a whole term file")
+        # a later patch builds on this file; dates are checked against the term's every version
+        at = order.get(rel.split("/")[1], -1)
+        later = sorted(v for v in versions[tid] if v[0] > at)
+        if at < 0 or (later and later[0][1] == "patch") or any(v[2] for v in versions[tid]):
+            raise _Stale("a patch or dates depend on this file")
+        found, term = self._read(rel)
+        if interface(term, rel) != (key, interfaces[key]):
+            raise _Stale("an interface changed")
+        found = _rows(_dedup(found + self._names(term, key)))
+        own.pop(rel, None)
+        if found:
+            own[rel] = found
+
+    def _outcome(self, new: dict, own: dict, sources: list[str]) -> Outcome:
+        """The check's outcome from the problems of the files read again and the state recorded."""
+        from .diagnostics import sort_key
+
+        base, top = self.base, self.top
         problems = [p for rows in own.values() for p in _problems(rows)]
         problems += [p for rows in base["others"].values() for p in _problems(rows)]
         if problems:

@@ -965,34 +965,46 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
                               _type_hint(types, value)))
         return
     if isinstance(value, str):
-        if "minLength" in schema and len(value) < schema["minLength"]:
-            out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} must not be empty"))
-        if "pattern" in schema and not compiled_pattern(schema["pattern"]).fullmatch(value):
-            out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} cannot be {value!r}",
-                                  _pattern_hint(schema["pattern"])))
+        _check_string(doc, value, schema, path, out)
     elif isinstance(value, dict):
-        props = schema.get("properties", {})
-        for key in schema.get("required", []):
-            if key not in value:
-                out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} lacks required key '{key}'"))
-        for key, item in value.items():
-            if key in props:
-                _check(doc, item, props[key], path + (key,), out)
-            elif isinstance(schema.get("additionalProperties"), dict):
-                _check(doc, item, schema["additionalProperties"], path + (key,), out)
-            elif schema.get("additionalProperties") is False:
-                place = "at the top level" if not path else f"in {_name(doc.data, path)}"
-                out.append(Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
-                                      did_you_mean(key, props) or f"valid keys: {', '.join(props)}",
-                                      code="unknown-key"))
+        _check_mapping(doc, value, schema, path, out)
     elif isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            out.append(Diagnostic(doc.at(path),
-                                  f"{_name(doc.data, path)} must have at least {schema['minItems']} item(s)"))
-        items = schema.get("items")
-        if items:
-            for i, item in enumerate(value):
-                _check(doc, item, items, path + (i,), out)
+        _check_list(doc, value, schema, path, out)
+
+
+def _check_string(doc: Document, value: str, schema: dict, path: tuple, out: list[Diagnostic]) -> None:
+    if "minLength" in schema and len(value) < schema["minLength"]:
+        out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} must not be empty"))
+    if "pattern" in schema and not compiled_pattern(schema["pattern"]).fullmatch(value):
+        out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} cannot be {value!r}",
+                              _pattern_hint(schema["pattern"])))
+
+
+def _check_mapping(doc: Document, value: dict, schema: dict, path: tuple, out: list[Diagnostic]) -> None:
+    props = schema.get("properties", {})
+    for key in schema.get("required", []):
+        if key not in value:
+            out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} lacks required key '{key}'"))
+    for key, item in value.items():
+        if key in props:
+            _check(doc, item, props[key], path + (key,), out)
+        elif isinstance(schema.get("additionalProperties"), dict):
+            _check(doc, item, schema["additionalProperties"], path + (key,), out)
+        elif schema.get("additionalProperties") is False:
+            place = "at the top level" if not path else f"in {_name(doc.data, path)}"
+            out.append(Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
+                                  did_you_mean(key, props) or f"valid keys: {', '.join(props)}",
+                                  code="unknown-key"))
+
+
+def _check_list(doc: Document, value: list, schema: dict, path: tuple, out: list[Diagnostic]) -> None:
+    if len(value) < schema.get("minItems", 0):
+        out.append(Diagnostic(doc.at(path),
+                              f"{_name(doc.data, path)} must have at least {schema['minItems']} item(s)"))
+    items = schema.get("items")
+    if items:
+        for i, item in enumerate(value):
+            _check(doc, item, items, path + (i,), out)
 
 
 _PATTERN_HINTS = {

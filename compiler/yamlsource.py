@@ -211,39 +211,43 @@ def _syntax_error(exc: yaml.MarkedYAMLError, shown: str, text: str) -> Diagnosti
     inside = ""
     if cmark is not None and context in _CONTEXTS:
         inside = _CONTEXTS[context].format(where=f"line {cmark.line + 1}, column {cmark.column + 1}")
-    hint = None
     lines = text.splitlines()
     if "\t" in problem or "tab character" in problem or (
             0 < line <= len(lines) and "\t" in lines[line - 1][: max(col, 1)]):
-        problem = "tab character where YAML allows only spaces"
-        hint = "indent with spaces, not tabs"
-    elif problem == "found unexpected end of stream" and "quoted scalar" in context and cmark is not None:
+        return Diagnostic(Location(shown, line, col), "invalid YAML: tab character where YAML allows only spaces",
+                          "indent with spaces, not tabs")
+    if problem == "found unexpected end of stream" and "quoted scalar" in context and cmark is not None:
         # point at the opening quote: the end of the file is no help
-        line, col = cmark.line + 1, cmark.column + 1
-        quote = text.splitlines()[cmark.line][cmark.column] if cmark.line < len(lines) else '"'
-        problem = "the quoted text that starts here is never closed"
-        hint = f"end it with a matching quote ({quote})"
-    elif problem.startswith("did not find expected ',' or") and inside:
+        quote = lines[cmark.line][cmark.column] if cmark.line < len(lines) else '"'
+        return Diagnostic(Location(shown, cmark.line + 1, cmark.column + 1),
+                          "invalid YAML: the quoted text that starts here is never closed",
+                          f"end it with a matching quote ({quote})")
+    problem, hint = _reworded(problem, inside, context)
+    return Diagnostic(Location(shown, line, col), f"invalid YAML: {problem}", hint)
+
+
+def _reworded(problem: str, inside: str, context: str) -> tuple[str, str | None]:
+    """The parser's problem in a writer's words, with a hint where one fits; ``inside``: the list or
+    mapping it is in ("the list that starts at line 3, column 5"), or ""."""
+    if problem.startswith("did not find expected ',' or") and inside:
         closer = problem[-2]
         kind = "list" if closer == "]" else "mapping"
-        problem = f"expected ',' or '{closer}' in {inside}"
-        hint = f"close the {kind} with '{closer}', and separate its items with ','"
-    elif problem in ("did not find expected '-' indicator", "did not find expected key") and inside:
+        return f"expected ',' or '{closer}' in {inside}", f"close the {kind} with '{closer}', and separate its items with ','"
+    if problem in ("did not find expected '-' indicator", "did not find expected key") and inside:
         item = "item" if "list" in inside else "key"
-        problem = f"bad indentation: this is not a new {item} of {inside}"
-        hint = "the items of a list, and the keys of a mapping, start in the same column"
-    elif problem == "mapping values are not allowed in this context":
-        problem = "':' cannot start a key here"
-        hint = ("if the ':' is part of the text, put the whole text in quotes; "
-                "otherwise check this line's indentation")
-    elif problem == "but found another document":
-        problem = "a second document ('---') in one file"
-        hint = "a rulebook file holds one document; remove the '---' line or split the file"
-    elif inside:
-        problem = f"{problem} in {inside}"
-    elif context:
-        problem = f"{problem} ({context})"
-    return Diagnostic(Location(shown, line, col), f"invalid YAML: {problem}", hint)
+        return (f"bad indentation: this is not a new {item} of {inside}",
+                "the items of a list, and the keys of a mapping, start in the same column")
+    if problem == "mapping values are not allowed in this context":
+        return "':' cannot start a key here", ("if the ':' is part of the text, put the whole text in quotes; "
+                                               "otherwise check this line's indentation")
+    if problem == "but found another document":
+        return ("a second document ('---') in one file",
+                "a rulebook file holds one document; remove the '---' line or split the file")
+    if inside:
+        return f"{problem} in {inside}", None
+    if context:
+        return f"{problem} ({context})", None
+    return problem, None
 
 
 def _show_tag(tag: str) -> str:

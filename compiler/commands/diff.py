@@ -95,10 +95,14 @@ def diff_command(old: str, new: str, root: Path | None, fmt: str, exit_code: boo
     # collections would only rescan them (as compiler.build pauses it while loading).
     enabled = gc.isenabled()
     gc.disable()
+    from ..diff.match import reported_over_budget
+
     try:
-        result = _diff_cached(old, new, root, no_cache)
+        with reported_over_budget() as over_budget:
+            result = _diff_cached(old, new, root, no_cache)
         _write(render(result, fmt), fmt)
         _warn_rulings(result)
+        _warn_over_budget(over_budget)
     finally:
         if enabled:
             gc.enable()
@@ -132,6 +136,16 @@ def _warn_rulings(result) -> None:
             click.echo(str(replace(found, severity="warning",
                                    hint=(found.hint + "; " if found.hint else "")
                                    + "its rulings are left out of the diff's Rulings section")), err=True)
+
+
+def _warn_over_budget(found) -> None:
+    """A term whose clauses were too many to compare pair by pair (``TERM_PAIRS``): said once at its
+    place, however many of the diff's passes matched it."""
+    said: list[str] = []
+    for text in (str(o.diagnostic()) for o in found):
+        if text not in said:
+            said.append(text)
+            click.echo(text, err=True)
 
 
 def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
@@ -239,7 +253,11 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
     if term not in known:
         hint = did_you_mean(term, known)
         _fail(f"unknown term '{term}'" + (f" ({hint})" if hint else "") + f"; terms: {', '.join(known)}", 2)
-    steps = term_history(book, term)
+    from ..diff.match import reported_over_budget
+
+    with reported_over_budget() as over_budget:
+        steps = term_history(book, term)
+    _warn_over_budget(over_budget)
     if fmt == "json":
         from ..export import dumps
         _write(dumps({"term": term, "steps": [s.as_json() for s in steps]}), fmt)
@@ -272,7 +290,11 @@ def changelog_command(edition: str, root: Path | None, fmt: str) -> None:
     if edition not in known:
         hint = did_you_mean(edition, known)
         _fail(f"unknown edition '{edition}'" + (f" ({hint})" if hint else "") + f"; editions: {', '.join(known)}", 2)
-    log = changelog(book, edition)
+    from ..diff.match import reported_over_budget
+
+    with reported_over_budget() as over_budget:
+        log = changelog(book, edition)
+    _warn_over_budget(over_budget)
     if fmt == "json":
         from ..export import dumps
 

@@ -154,18 +154,19 @@ class Behaviour:
             return f"{self.direction} in all {_many(self.situations, 'situation')}"
         if not self.boolean:
             return f"{self.direction}: answer changed in {self.changed:,} {of}"
-        other = [t for t in self.transitions if t.old is not True and t.new is not True]
-        new = sum(t.situations for t in other if t.old_reason == NO_SITUATION)
-        gone = sum(t.situations for t in other if t.new_reason == NO_SITUATION)
+        parts = [f"{words} in {_count(n)}" + (f" {of}" if i == 0 else "") for i, (words, n) in enumerate(self._ways())]
+        text = "; ".join(parts)
+        return text if self.direction in (BROADENED, NARROWED) else f"{self.direction}: {text}"
+
+    def _ways(self) -> list[tuple[str, int]]:
+        """The ways the answers changed with their situations, in the order ``extent`` says them: the
+        direction's own way first, then the other; new, gone and otherwise changed after them where any
+        is broadened or narrowed, else before them (and only those that happened)."""
         ways = [("narrowed", self.narrowed), ("broadened", self.broadened)]
         if self.direction == BROADENED or (self.direction == CHANGED and self.broadened > self.narrowed):
             ways.reverse()
-        rest = [(words, n) for words, n in (("new", new), ("gone", gone),
-                                            ("otherwise changed", sum(t.situations for t in other) - new - gone)) if n]
-        ways = ways + rest if self.broadened or self.narrowed else rest + ways
-        parts = [f"{words} in {_count(n)}" + (f" {of}" if i == 0 else "") for i, (words, n) in enumerate(ways)]
-        text = "; ".join(parts)
-        return text if self.direction in (BROADENED, NARROWED) else f"{self.direction}: {text}"
+        rest = _neither_yes([t for t in self.transitions if t.old is not True and t.new is not True])
+        return ways + rest if self.broadened or self.narrowed else rest + ways
 
     def as_json(self) -> dict:
         return {"name": self.name, "kind": self.kind, "direction": self.direction,
@@ -173,6 +174,15 @@ class Behaviour:
                 "situations": self.situations, "changed": self.changed,
                 "broadened": self.broadened, "narrowed": self.narrowed,
                 "transitions": [t.as_json() for t in self.transitions]}
+
+
+def _neither_yes(other: list[Transition]) -> list[tuple[str, int]]:
+    """The transitions with yes on neither side, as 'new', 'gone' and 'otherwise changed' with their
+    situations (those that happened)."""
+    new = sum(t.situations for t in other if t.old_reason == NO_SITUATION)
+    gone = sum(t.situations for t in other if t.new_reason == NO_SITUATION)
+    return [(words, n) for words, n in (("new", new), ("gone", gone),
+                                        ("otherwise changed", sum(t.situations for t in other) - new - gone)) if n]
 
 
 def _count(n: int) -> str:
@@ -444,6 +454,24 @@ def compared(kind: str, name: str, mo: Meaning, mn: Meaning, core: Core, allowed
     """Old and new meanings (each already giving NO_SITUATION where its side has no such situation)
     compared over the ``allowed`` situations of ``facts``; ``own_*``: each side's vocabulary, for what
     a witness names that it lacks (None when both are the same)."""
+    found = _transitions(mo, mn, core, allowed, facts)
+    transitions = tuple(t for t, _ in found)
+    kinds = {"gained": core.false, "lost": core.false, "other": core.false}
+    for t, region in found:
+        key = "gained" if t.new is True else "lost" if t.old is True else "other"
+        kinds[key] |= region
+    states = [s for region in kinds.values() for s in smallest(core, region, facts, WITNESSES_PER_KIND)]
+    states.sort(key=lambda s: rank(core, s))
+    witnesses = tuple(_witness(s, mo, mn, own_old, own_new, core) for s in states)
+    behaviour = Behaviour(name, kind, EQUIVALENT, witnesses, core.count(allowed, facts), transitions)
+    if not transitions:
+        return behaviour
+    return Behaviour(name, kind, _direction(behaviour), witnesses, behaviour.situations, transitions)
+
+
+def _transitions(mo: Meaning, mn: Meaning, core: Core, allowed: Node, facts: list[str]) -> list[tuple[Transition, Node]]:
+    """Each pair of an old and a new outcome that meet in ``allowed``: the transition and its region,
+    the largest first."""
     found: list[tuple[Transition, Node]] = []
     for ko, ro in mo.outcomes.items():
         ro &= allowed
@@ -456,24 +484,16 @@ def compared(kind: str, name: str, mo: Meaning, mn: Meaning, core: Core, allowed
             if region != core.false:
                 found.append((_transition(core, ko, kn, region, allowed, facts), region))
     found.sort(key=lambda x: (-x[0].situations, _order(x[0].old, x[0].old_reason), _order(x[0].new, x[0].new_reason)))
-    transitions = tuple(t for t, _ in found)
-    kinds = {"gained": core.false, "lost": core.false, "other": core.false}
-    for t, region in found:
-        key = "gained" if t.new is True else "lost" if t.old is True else "other"
-        kinds[key] |= region
-    states = [s for region in kinds.values() for s in smallest(core, region, facts, WITNESSES_PER_KIND)]
-    states.sort(key=lambda s: rank(core, s))
-    witnesses = tuple(_witness(s, mo, mn, own_old, own_new, core) for s in states)
-    behaviour = Behaviour(name, kind, EQUIVALENT, witnesses, core.count(allowed, facts), transitions)
+    return found
+
+
+def _direction(behaviour: Behaviour) -> str:
+    """Broadened or narrowed where yes only was gained (or lost), else changed."""
     gained, lost = behaviour.broadened > 0, behaviour.narrowed > 0
     other = behaviour.changed - behaviour.broadened - behaviour.narrowed > 0
-    if not transitions:
-        return behaviour
     if behaviour.boolean and not other and gained != lost:
-        direction = BROADENED if gained else NARROWED
-    else:
-        direction = CHANGED
-    return Behaviour(name, kind, direction, witnesses, behaviour.situations, transitions)
+        return BROADENED if gained else NARROWED
+    return CHANGED
 
 
 def _without(meaning: Meaning, lacks: dict[str, tuple[str, ...]], core: Core) -> Meaning:

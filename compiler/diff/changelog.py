@@ -108,57 +108,87 @@ def changelog(book: Rulebook, edition_id: str) -> Changelog:
 
 def from_diff(result: DiffResult, previous: Edition, edition: Edition) -> Changelog:
     """The notice from a diff already made (the site's What changed page has one)."""
-    domains = _domains(previous, edition)
-
-    def item(change: Change, shown: frozenset = frozenset()) -> Item:
-        ref = f"{change.term}#{change.new_clause or change.old_clause}" if change.clause else change.term
-        what = WHAT.get(change.kind, "Rule changed" if change.level == RULE_CHANGE else "Clarified")
-        if change.clause is None:
-            what = HEADING_WHAT.get(change.kind) or (
-                "Entry heading changed" if change.level == RULE_CHANGE else "Entry heading clarified")
-        changed = [b for b in change.behaviours if b.direction != "equivalent"]
-        # A question whose answers changed is said with them; one only reworded, with its former words.
-        reworded = {n: was for n, was in reworded_questions(change, previous, edition).items()
-                    if not any(b.kind == "decision" and b.name == n for b in changed)}
-        questions = tuple(f"{question(previous, edition, b).rstrip('.')}: "
-                          f"{DIRECTION_WORDS.get(b.direction, b.direction)}" for b in changed) \
-            + one_sided_questions(change, previous, edition) \
-            + tuple(f"{edition.decisions[n].meaning.rstrip('.')}: the question reworded (was “{was}”)"
-                    for n, was in reworded.items())
-        # A predicate and the decision it feeds often share a witness, and two witnesses one
-        # description: each line once.
-        # ``shown``: what the term's clause items already say (a heading's decision-wide situations are
-        # those its clauses' rules answer), said once, under the clause.
-        played = tuple(p for p in dict.fromkeys(played_words(b, w, domains) for b in changed for w in b.witnesses)
-                       if p not in shown)
-        # A heading is read for its name, aliases and questions, not as text.
-        text = heading_words(change, previous, edition) if change.clause is None \
-            else change.new_text if change.new_text is not None else change.old_text
-        return Item(ref, what, text or "", questions, played, renumbering(change) if change.numbers else None,
-                    change.number)
-
+    sides = _Sides(previous, edition, _domains(previous, edition))
     names = {t.id: t.name for e in (previous, edition) for t in e.terms}
     grouped: dict[str, list[Change]] = {}
     for change in result.changes:
         grouped.setdefault(change.term, []).append(change)
-    vocabulary = by_vocabulary_items(result, domains)
+    vocabulary = by_vocabulary_items(result, sides.domains)
     terms = []
     for term in dict.fromkeys([*grouped, *vocabulary]):
-        changes = grouped.get(term, [])
-        # A new or withdrawn entry is news before its clauses, whatever the level of its heading.
-        entry = [c for c in changes if c.clause is None and c.kind in HEADING_WHAT]
-        changes = entry + [c for c in changes if c not in entry]
-        clauses = [item(c) if c.clause is not None else None for c in changes]
-        shown = frozenset(p for it in clauses if it is not None for p in it.played)
-        items = [it if it is not None else item(c, shown) for c, it in zip(changes, clauses)]
-        rules = tuple(it for c, it in zip(changes, items) if c.level == RULE_CHANGE or c in entry) \
-            + tuple(vocabulary.get(term, ()))
-        clarified = tuple(it for c, it in zip(changes, items) if c.level == CLARIFICATION and c not in entry)
+        rules, clarified = _term_items(grouped.get(term, []), sides)
+        rules += tuple(vocabulary.get(term, ()))
         if rules or clarified:
             terms.append(TermNotice(term, names.get(term, term), rules, clarified))
     renumbered = tuple(Renumbered(_ref(c), *pair) for c in result.changes
                        if c.level == EDITORIAL and c.clause is not None and (pair := renumbering(c)) is not None)
     return Changelog(edition, previous, tuple(terms), sum(c.level == EDITORIAL for c in result.changes), renumbered)
+
+
+@dataclass(frozen=True)
+class _Sides:
+    """The two editions of a notice, and the values of each fact over both (``_domains``)."""
+
+    previous: Edition
+    edition: Edition
+    domains: dict[str, tuple]
+
+
+def _term_items(changes: list[Change], sides: _Sides) -> tuple[tuple[Item, ...], tuple[Item, ...]]:
+    """A term's items: its rule changes (a new or withdrawn entry first) and its clarifications."""
+    # A new or withdrawn entry is news before its clauses, whatever the level of its heading.
+    entry = [c for c in changes if c.clause is None and c.kind in HEADING_WHAT]
+    changes = entry + [c for c in changes if c not in entry]
+    clauses = [_notice_item(c, sides) if c.clause is not None else None for c in changes]
+    shown = frozenset(p for it in clauses if it is not None for p in it.played)
+    items = [it if it is not None else _notice_item(c, sides, shown) for c, it in zip(changes, clauses)]
+    return _by_level(changes, items, entry)
+
+
+def _by_level(changes: list[Change], items: list[Item], entry: list[Change]) -> tuple[tuple[Item, ...], tuple[Item, ...]]:
+    """The items of the rule changes (and of a new or withdrawn entry), and those of the clarifications."""
+    rules = tuple(it for c, it in zip(changes, items) if c.level == RULE_CHANGE or c in entry)
+    clarified = tuple(it for c, it in zip(changes, items) if c.level == CLARIFICATION and c not in entry)
+    return rules, clarified
+
+
+def _notice_item(change: Change, sides: _Sides, shown: frozenset = frozenset()) -> Item:
+    """One change as the notice says it: what, its words, the questions it changed and the situations
+    that play differently. ``shown``: what the term's clause items already say (a heading's
+    decision-wide situations are those its clauses' rules answer), said once, under the clause."""
+    previous, edition = sides.previous, sides.edition
+    ref = f"{change.term}#{change.new_clause or change.old_clause}" if change.clause else change.term
+    changed = [b for b in change.behaviours if b.direction != "equivalent"]
+    # A predicate and the decision it feeds often share a witness, and two witnesses one
+    # description: each line once.
+    played = tuple(p for p in dict.fromkeys(played_words(b, w, sides.domains) for b in changed for w in b.witnesses)
+                   if p not in shown)
+    # A heading is read for its name, aliases and questions, not as text.
+    text = heading_words(change, previous, edition) if change.clause is None \
+        else change.new_text if change.new_text is not None else change.old_text
+    return Item(ref, _what(change), text or "", _questions(change, changed, sides), played,
+                renumbering(change) if change.numbers else None, change.number)
+
+
+def _what(change: Change) -> str:
+    """"Rule changed", "Clarified", "New entry", ...: what the item's line starts with."""
+    if change.clause is None:
+        return HEADING_WHAT.get(change.kind) or (
+            "Entry heading changed" if change.level == RULE_CHANGE else "Entry heading clarified")
+    return WHAT.get(change.kind, "Rule changed" if change.level == RULE_CHANGE else "Clarified")
+
+
+def _questions(change: Change, changed: list[Behaviour], sides: _Sides) -> tuple[str, ...]:
+    """The questions whose answers changed, with how; those of one side; those only reworded."""
+    previous, edition = sides.previous, sides.edition
+    # A question whose answers changed is said with them; one only reworded, with its former words.
+    reworded = {n: was for n, was in reworded_questions(change, previous, edition).items()
+                if not any(b.kind == "decision" and b.name == n for b in changed)}
+    return tuple(f"{question(previous, edition, b).rstrip('.')}: "
+                 f"{DIRECTION_WORDS.get(b.direction, b.direction)}" for b in changed) \
+        + one_sided_questions(change, previous, edition) \
+        + tuple(f"{edition.decisions[n].meaning.rstrip('.')}: the question reworded (was “{was}”)"
+                for n, was in reworded.items())
 
 
 def _ref(change: Change) -> str:
@@ -278,6 +308,19 @@ def negated(words: str) -> str:
     """A yes/no fact's label when the fact is false: 'target is not character', 'not being discarded',
     'brigade does not match', 'character cannot use enhancement', 'not own character'."""
     w = words.split(" ")
+    found = _negated_verb(w)
+    if found is not None:
+        return found
+    if len(w) == 1 or w[0].endswith(("ing", "ed")) or w[0] in _PREPOSITIONS:
+        return f"not {words}"
+    for i in range(1, len(w)):
+        if w[i].endswith("ed") and w[i - 1] not in _PREPOSITIONS:
+            return " ".join(w[:i] + ["not"] + w[i:])  # "modifier not granted to other cards"
+    return _negated_present(w) or f"not {words}"
+
+
+def _negated_verb(w: list[str]) -> str | None:
+    """The words with their first "can", "has"/"have" or auxiliary negated; None when there is none."""
     for i, word in enumerate(w):
         if word == "can":
             return " ".join(w[:i] + ["cannot"] + w[i + 1:])
@@ -285,18 +328,19 @@ def negated(words: str) -> str:
             return " ".join(w[:i] + ["does not have" if word == "has" else "do not have"] + w[i + 1:])
         if word in _AUXILIARIES or word in ("has", "have"):
             return " ".join(w[:i + 1] + ["not"] + w[i + 1:])
-    if len(w) == 1 or w[0].endswith(("ing", "ed")) or w[0] in _PREPOSITIONS:
-        return f"not {words}"
-    for i in range(1, len(w)):
-        if w[i].endswith("ed") and w[i - 1] not in _PREPOSITIONS:
-            return " ".join(w[:i] + ["not"] + w[i:])  # "modifier not granted to other cards"
+    return None
+
+
+def _negated_present(w: list[str]) -> str | None:
+    """The words with their first verb in the present ("matches") negated ("does not match"); None
+    when there is none."""
     for i, word in enumerate(w):
         after = w[i + 1] if i + 1 < len(w) else None
         if (i and w[i - 1] in _PREPOSITIONS) or (not i and after in _PREPOSITIONS):
             continue  # "cards in hand": a plural noun, not a verb
         if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
             return " ".join(w[:i] + ["does not", _base_form(word)] + w[i + 1:])
-    return f"not {words}"
+    return None
 
 
 def _base_form(verb: str) -> str:

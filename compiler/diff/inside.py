@@ -215,13 +215,28 @@ def _pairs(a: list[Unit], b: list[Unit]) -> list[tuple[int, int, bool]]:
             pairs.extend((i, j, False) for i, j in zip(range(i1, i2), range(j1, j2)))
         else:
             gaps.append((range(i1, i2), range(j1, j2)))
-    # The same item elsewhere: moved (first left with that identity to first left).
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    pairs += _moved_units(a, b, gaps, used_a, used_b)
+    # In each replaced stretch, the most similar units of one kind, best first.
+    for ias, jbs in gaps:
+        pairs += _alike_units(a, b, [i for i in ias if i not in used_a], [j for j in jbs if j not in used_b],
+                              used_a, used_b)
+    return sorted(pairs, key=lambda p: p[1])
+
+
+Gaps = list[tuple[range, range]]
+
+
+def _moved_units(a: list[Unit], b: list[Unit], gaps: Gaps, used_a: set[int], used_b: set[int]
+                 ) -> list[tuple[int, int, bool]]:
+    """The same item elsewhere: moved (first left with that identity to first left); the units paired
+    go into ``used_a`` and ``used_b``."""
     waiting: dict[str, list[int]] = {}
     for _, js in gaps:
         for j in js:
             waiting.setdefault(b[j].key, []).append(j)
-    used_a: set[int] = set()
-    used_b: set[int] = set()
+    pairs = []
     for ias, _ in gaps:
         for i in ias:
             if waiting.get(a[i].key):
@@ -229,20 +244,24 @@ def _pairs(a: list[Unit], b: list[Unit]) -> list[tuple[int, int, bool]]:
                 pairs.append((i, j, True))
                 used_a.add(i)
                 used_b.add(j)
-    # In each replaced stretch, the most similar units of one kind, best first.
-    for ias, jbs in gaps:
-        left_a = [i for i in ias if i not in used_a]
-        left_b = [j for j in jbs if j not in used_b]
-        if not left_a or not left_b or len(left_a) * len(left_b) > PAIR_BUDGET:
-            continue
-        scored = sorted((-_similarity(a[i].core, b[j].core), i, j) for i in left_a for j in left_b
-                        if a[i].unit == b[j].unit)
-        for score, i, j in scored:
-            if -score >= SIMILAR and i not in used_a and j not in used_b:
-                pairs.append((i, j, False))
-                used_a.add(i)
-                used_b.add(j)
-    return sorted(pairs, key=lambda p: p[1])
+    return pairs
+
+
+def _alike_units(a: list[Unit], b: list[Unit], left_a: list[int], left_b: list[int], used_a: set[int],
+                 used_b: set[int]) -> list[tuple[int, int, bool]]:
+    """In one replaced stretch (the units left on each side), the most similar units of one kind, best
+    first, changed in place (within ``PAIR_BUDGET`` pairs; none beyond)."""
+    if not left_a or not left_b or len(left_a) * len(left_b) > PAIR_BUDGET:
+        return []
+    scored = sorted((-_similarity(a[i].core, b[j].core), i, j) for i in left_a for j in left_b
+                    if a[i].unit == b[j].unit)
+    pairs = []
+    for score, i, j in scored:
+        if -score >= SIMILAR and i not in used_a and j not in used_b:
+            pairs.append((i, j, False))
+            used_a.add(i)
+            used_b.add(j)
+    return pairs
 
 
 def _similarity(x: str, y: str) -> float:

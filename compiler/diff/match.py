@@ -16,9 +16,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
-from dataclasses import dataclass
-from typing import Hashable, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Hashable, Iterable, Iterator, Mapping, NamedTuple
 
+from ..diagnostics import Diagnostic, Location
 from ..model import Clause, Edition, Term
 from .redline import words
 
@@ -36,6 +39,11 @@ ID_BONUS = 0.2
 TIE = 1e-6
 #: Beyond this many leftover pairs, leftovers are compared only within their term.
 GLOBAL_PAIRS = 250_000
+#: Beyond this many pairs of leftovers in one term (old ones times new ones), that term's leftovers are
+#: compared under their own id only, with a warning (``OverBudget``): each pair compared costs about
+#: 0.1 ms (200 by 200 rewritten clauses: 5.6 s on a loaded 2-core machine), and a term of 800 took
+#: 90 s (issue 23 point 7).
+TERM_PAIRS = 40_000
 
 
 @dataclass(frozen=True)
@@ -86,16 +94,93 @@ class Declared:
 
 
 def match_clauses(pairs: list[TermPair], declared: tuple[Declared, ...] = ()) -> list[Pairing]:
-    """Every clause of the changed terms, paired (see the module docstring)."""
+    """Every clause of the changed terms, paired (see the module docstring); ``match_terms`` also
+    says which terms were over ``TERM_PAIRS``."""
+    return list(match_terms(pairs, declared).pairings)
+
+
+@dataclass(frozen=True)
+class OverBudget:
+    """A term whose clauses left to pair (``old`` times ``new``) are more pairs than ``TERM_PAIRS``:
+    they were paired under their own id only, not by their words."""
+
+    term: str
+    location: Location  # the term's file, on the new side where it has one
+    old: int
+    new: int
+    budget: int
+
+    def diagnostic(self) -> Diagnostic:
+        return Diagnostic(
+            self.location,
+            f"term '{self.term}': {self.old:,} old and {self.new:,} new clauses left to pair make "
+            f"{self.old * self.new:,} pairs, over TERM_PAIRS ({self.budget:,}): they were paired under "
+            "their own id only",
+            hint="a clause of this term renamed, moved, split or merged reads as removed and added; "
+                 "the limit is TERM_PAIRS in compiler/diff/match.py (docs/format.md, Limits)",
+            severity="warning", code="term-pairs")
+
+
+@dataclass(frozen=True)
+class Matched:
+    """Every clause paired, and the terms whose clauses were too many to compare pair by pair."""
+
+    pairings: tuple[Pairing, ...]
+    over_budget: tuple[OverBudget, ...] = ()
+
+
+#: The terms over TERM_PAIRS that every match in a ``reported_over_budget()`` block found.
+_over_budget_found: ContextVar[list[OverBudget] | None] = ContextVar("over_budget_found", default=None)
+
+
+@contextmanager
+def reported_over_budget() -> Iterator[list[OverBudget]]:
+    """The terms over ``TERM_PAIRS`` that the matches made inside the block found, in their order:
+    a command prints them as warnings, whichever pass of the diff matched the clauses."""
+    found: list[OverBudget] = []
+    token = _over_budget_found.set(found)
+    try:
+        yield found
+    finally:
+        _over_budget_found.reset(token)
+
+
+def match_terms(pairs: list[TermPair], declared: tuple[Declared, ...] = ()) -> Matched:
+    """Every clause of the changed terms, paired (see the module docstring), within ``TERM_PAIRS``."""
     result: list[Pairing] = [_declared(d) for d in declared]
-    taken_old = {c.ref for d in declared for c in d.old}
-    taken_new = {c.ref for d in declared for c in d.new}
+    kept, left_old, left_new = _kept_and_left(pairs, {c.ref for d in declared for c in d.old},
+                                              {c.ref for d in declared for c in d.new})
+    over = _over_budget(pairs, left_old, left_new)
+    found = _pair_leftovers(left_old, left_new, frozenset(o.term for o in over))
+    result += _by_id(pairs, kept, found)
+    result += [p for p in found if p.matched_by != "id"]
+    reported = _over_budget_found.get()
+    if reported is not None:
+        reported.extend(over)
+    return Matched(tuple(result), over)
+
+
+def _by_id(pairs: list[TermPair], kept: list[tuple[Clause, Clause]], found: list[Pairing]) -> list[Pairing]:
+    """The pairings under one id: those kept with their words, and those the leftovers paired by id
+    (at their confidence); moved where their section or their place among the shared clauses changed."""
+    kept = kept + [(p.old[0], p.new[0]) for p in found if p.matched_by == "id"]
+    where = (_places(p.old for p in pairs), _places(p.new for p in pairs))
+    moved = _moved_among_shared(kept, where)
+    confidence = {p.old[0].ref: p.confidence for p in found if p.matched_by == "id"}
+    return [Pairing((o,), (n,), "id", confidence.get(o.ref, 1.0), o.section != n.section or o.ref in moved)
+            for o, n in kept]
+
+
+def _kept_and_left(pairs: list[TermPair], taken_old: set[str], taken_new: set[str]
+                   ) -> tuple[list[tuple[Clause, Clause]], list[Clause], list[Clause]]:
+    """The clauses kept under their id with the same words, and those left to pair on each side;
+    the clauses of declared lineage groups (``taken_old``, ``taken_new``) are neither."""
     left_old: list[Clause] = []
     left_new: list[Clause] = []
     kept: list[tuple[Clause, Clause]] = []
     for pair in pairs:
-        old = tuple(c for c in pair.old.clauses if c.ref not in taken_old) if pair.old else ()
-        new = tuple(c for c in pair.new.clauses if c.ref not in taken_new) if pair.new else ()
+        old = _untaken(pair.old, taken_old)
+        new = _untaken(pair.new, taken_new)
         new_by_id = {c.id: c for c in new}
         for clause in old:
             other = new_by_id.get(clause.id)
@@ -106,16 +191,30 @@ def match_clauses(pairs: list[TermPair], declared: tuple[Declared, ...] = ()) ->
                 left_old.append(clause)
         same = {o.id for o, _ in kept if o.term == pair.id}
         left_new.extend(c for c in new if c.id not in same)
-    found = _pair_leftovers(left_old, left_new)
-    kept += [(p.old[0], p.new[0]) for p in found if p.matched_by == "id"]
-    where = ({c.ref: i for pair in pairs if pair.old for i, c in enumerate(pair.old.clauses)},
-             {c.ref: i for pair in pairs if pair.new for i, c in enumerate(pair.new.clauses)})
-    moved = _moved_among_shared(kept, where)
-    confidence = {p.old[0].ref: p.confidence for p in found if p.matched_by == "id"}
-    result += [Pairing((o,), (n,), "id", confidence.get(o.ref, 1.0), o.section != n.section or o.ref in moved)
-               for o, n in kept]
-    result += [p for p in found if p.matched_by != "id"]
-    return result
+    return kept, left_old, left_new
+
+
+def _untaken(term: Term | None, taken: set[str]) -> tuple[Clause, ...]:
+    return tuple(c for c in term.clauses if c.ref not in taken) if term else ()
+
+
+def _places(terms: Iterable[Term | None]) -> dict[str, int]:
+    """Each clause's place in its term."""
+    return {c.ref: i for term in terms if term for i, c in enumerate(term.clauses)}
+
+
+def _over_budget(pairs: list[TermPair], olds: list[Clause], news: list[Clause]) -> tuple[OverBudget, ...]:
+    """The terms whose leftovers, old times new, are more pairs than ``TERM_PAIRS``, by id."""
+    old_in, new_in = Counter(c.term for c in olds), Counter(c.term for c in news)
+    budget = TERM_PAIRS
+    return tuple(OverBudget(p.id, _term_location(p), old_in[p.id], new_in[p.id], budget)
+                 for p in sorted(pairs, key=lambda p: p.id) if old_in[p.id] * new_in[p.id] > budget)
+
+
+def _term_location(pair: TermPair) -> Location:
+    term = pair.new or pair.old
+    assert term is not None  # a changed term is on one side at least
+    return term.loc
 
 
 def _moved_among_shared(kept: list[tuple[Clause, Clause]],
@@ -235,7 +334,20 @@ class _Candidate:
         return self.fit
 
 
-def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
+@dataclass(frozen=True)
+class _Leftovers:
+    """The clauses left to pair on each side, their words, and which are taken (filled as they are)."""
+
+    olds: list[Clause]
+    news: list[Clause]
+    okeys: list[list[str]]
+    nkeys: list[list[str]]
+    over: frozenset[str]  # the terms over TERM_PAIRS: their clauses are compared under their own id only
+    used_old: set[int] = field(default_factory=set)
+    used_new: set[int] = field(default_factory=set)
+
+
+def _pair_leftovers(olds: list[Clause], news: list[Clause], over: frozenset[str] = frozenset()) -> list[Pairing]:
     """One assignment over every candidate pairing: by id, by words, by meaning, split and merged.
 
     A clause's id is evidence (``ID_BONUS``), not a verdict: an id whose words
@@ -243,69 +355,109 @@ def _pair_leftovers(olds: list[Clause], news: list[Clause]) -> list[Pairing]:
     pairs with that other id (a renumbering or a move), because the total fit
     of the assignment is larger. Splits and merges that fit clearly better than
     any single pairing are taken first; the rest is an optimal assignment
-    (scipy's ``linear_sum_assignment``), not first come first served.
+    (scipy's ``linear_sum_assignment``), not first come first served. The
+    clauses of a term in ``over`` are compared with the other side's clauses of
+    that term under their own id only (``TERM_PAIRS``).
     """
     if not olds or not news:
-        return [Pairing((c,), (), None, 0.0) for c in olds] + [Pairing((), (c,), None, 0.0) for c in news]
-    okeys = [_key(c) for c in olds]
-    nkeys = [_key(c) for c in news]
-    global_ok = len(olds) * len(news) <= GLOBAL_PAIRS
+        return _unpaired(olds, news, set(), set())
+    left = _Leftovers(olds, news, [_key(c) for c in olds], [_key(c) for c in news], over)
+    candidates, best_single_old, best_single_new = _single_candidates(left)
+    chosen = _take_groups(left, _groups(olds, news, left.okeys, left.nkeys, best_single_old, "split", over) +
+                          _groups(news, olds, left.nkeys, left.okeys, best_single_new, "merge", over))
+    singles = [c for k, c in candidates.items() if k[0] not in left.used_old and k[1] not in left.used_new]
+    singles.sort(key=lambda c: _tie_order(c, olds, news))
+    chosen += _assign(singles)
+    left.used_old.update(i for c in chosen for i in c.olds)
+    left.used_new.update(j for c in chosen for j in c.news)
+    chosen += _kept_ids(left)
+    chosen += _renumbered_ids(olds, news, left.okeys, left.nkeys, chosen, left.used_old, left.used_new)
+    chosen = _words_that_live_on(olds, news, left.okeys, left.nkeys, chosen, left.used_old, left.used_new, over)
+    return [_pairing(left, cand) for cand in chosen] + _unpaired(olds, news, left.used_old, left.used_new)
+
+
+def _single_candidates(left: _Leftovers) -> tuple[dict[tuple[int, int], _Candidate], list[float], list[float]]:
+    """The one-to-one candidates by (old, new) place, and the best fit of each clause among them."""
+    global_ok = len(left.olds) * len(left.news) <= GLOBAL_PAIRS
     candidates: dict[tuple[int, int], _Candidate] = {}
-    best_single_old = [0.0] * len(olds)
-    best_single_new = [0.0] * len(news)
+    best_single_old = [0.0] * len(left.olds)
+    best_single_new = [0.0] * len(left.news)
     # One matcher per new clause: difflib indexes its second sequence once, not once per old clause.
-    matchers = [difflib.SequenceMatcher(None, (), k, autojunk=False) for k in nkeys]
-    for i, o in enumerate(olds):
-        for j, n in enumerate(news):
-            same = o.term == n.term
-            if not same and not global_ok:
-                continue
-            kept_id = o.ref == n.ref
-            found = _single(o, n, okeys[i], nkeys[j], same, kept_id, matchers[j])
+    matchers = [difflib.SequenceMatcher(None, (), k, autojunk=False) for k in left.nkeys]
+    partners = _Partners(left.news, left.over, global_ok)
+    for i, o in enumerate(left.olds):
+        for j in partners.of(o):
+            n = left.news[j]
+            found = _single(o, n, left.okeys[i], left.nkeys[j], o.term == n.term, o.ref == n.ref, matchers[j])
             if found is None:
                 continue
             score, how, fit = found
             best_single_old[i] = max(best_single_old[i], fit)
             best_single_new[j] = max(best_single_new[j], fit)
             candidates[(i, j)] = _Candidate(score, (i,), (j,), how, fit)
-    groups = _groups(olds, news, okeys, nkeys, best_single_old, "split") + \
-        _groups(news, olds, nkeys, okeys, best_single_new, "merge")
-    groups.sort(key=lambda c: (-c.score, sorted([olds[i].ref for i in c.olds] + [news[j].ref for j in c.news])))
-    used_old: set[int] = set()
-    used_new: set[int] = set()
+    return candidates, best_single_old, best_single_new
+
+
+class _Partners:
+    """The new clauses that an old one is compared with, in their order: all of them while the
+    leftovers are within ``GLOBAL_PAIRS``, else those of its term only; and of a term over
+    ``TERM_PAIRS``, the one under its own id only."""
+
+    def __init__(self, news: list[Clause], over: frozenset[str], global_ok: bool) -> None:
+        self.news, self.over, self.global_ok = news, over, global_ok
+        self.in_term: dict[str, list[int]] = {}
+        for j, n in enumerate(news):
+            self.in_term.setdefault(n.term, []).append(j)
+        self.at_ref = {n.ref: j for j, n in enumerate(news)}
+
+    def of(self, o: Clause) -> Iterable[int]:
+        if o.term not in self.over:
+            return range(len(self.news)) if self.global_ok else self.in_term.get(o.term, ())
+        own = self.at_ref.get(o.ref)
+        if not self.global_ok:
+            return () if own is None else (own,)
+        return [j for j, n in enumerate(self.news) if n.term != o.term or j == own]
+
+
+def _take_groups(left: _Leftovers, groups: list[_Candidate]) -> list[_Candidate]:
+    """The splits and merges, best first, each taken unless a clause of it is taken already."""
+    groups.sort(key=lambda c: (-c.score, sorted([left.olds[i].ref for i in c.olds] +
+                                                [left.news[j].ref for j in c.news])))
     chosen: list[_Candidate] = []
     for cand in groups:
-        if used_old.intersection(cand.olds) or used_new.intersection(cand.news):
+        if left.used_old.intersection(cand.olds) or left.used_new.intersection(cand.news):
             continue
-        used_old.update(cand.olds)
-        used_new.update(cand.news)
+        left.used_old.update(cand.olds)
+        left.used_new.update(cand.news)
         chosen.append(cand)
-    singles = [c for k, c in candidates.items() if k[0] not in used_old and k[1] not in used_new]
-    singles.sort(key=lambda c: _tie_order(c, olds, news))
-    chosen += _assign(singles)
-    used_old.update(i for c in chosen for i in c.olds)
-    used_new.update(j for c in chosen for j in c.news)
-    # A clause rewritten under its id, whose words went nowhere else and that nothing else
-    # replaced: a rewording at a low confidence, not a removal plus an addition.
-    new_at = {c.ref: j for j, c in enumerate(news) if j not in used_new}
-    for i, old in enumerate(olds):
+    return chosen
+
+
+def _kept_ids(left: _Leftovers) -> list[_Candidate]:
+    """A clause rewritten under its id, whose words went nowhere else and that nothing else
+    replaced: a rewording at a low confidence, not a removal plus an addition."""
+    new_at = {c.ref: j for j, c in enumerate(left.news) if j not in left.used_new}
+    found = []
+    for i, old in enumerate(left.olds):
         at = new_at.get(old.ref)
-        if i not in used_old and at is not None:
-            chosen.append(_Candidate(0.0, (i,), (at,), "id", similarity(okeys[i], nkeys[at])))
-            used_old.add(i)
-            used_new.add(at)
-    chosen += _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new)
-    chosen = _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new)
-    out: list[Pairing] = []
-    for cand in chosen:
-        paired_old = tuple(olds[i] for i in cand.olds)
-        paired_new = tuple(news[j] for j in cand.news)
-        moved = {c.term for c in paired_old} != {c.term for c in paired_new} or \
-            {c.section for c in paired_old} != {c.section for c in paired_new}
-        out.append(Pairing(paired_old, paired_new, cand.how, round(cand.confidence, 3), moved))
-    out += [Pairing((c,), (), None, 0.0) for i, c in enumerate(olds) if i not in used_old]
-    out += [Pairing((), (c,), None, 0.0) for j, c in enumerate(news) if j not in used_new]
-    return out
+        if i not in left.used_old and at is not None:
+            found.append(_Candidate(0.0, (i,), (at,), "id", similarity(left.okeys[i], left.nkeys[at])))
+            left.used_old.add(i)
+            left.used_new.add(at)
+    return found
+
+
+def _pairing(left: _Leftovers, cand: _Candidate) -> Pairing:
+    paired_old = tuple(left.olds[i] for i in cand.olds)
+    paired_new = tuple(left.news[j] for j in cand.news)
+    moved = {c.term for c in paired_old} != {c.term for c in paired_new} or \
+        {c.section for c in paired_old} != {c.section for c in paired_new}
+    return Pairing(paired_old, paired_new, cand.how, round(cand.confidence, 3), moved)
+
+
+def _unpaired(olds: list[Clause], news: list[Clause], used_old: set[int], used_new: set[int]) -> list[Pairing]:
+    return [Pairing((c,), (), None, 0.0) for i, c in enumerate(olds) if i not in used_old] + \
+        [Pairing((), (c,), None, 0.0) for j, c in enumerate(news) if j not in used_new]
 
 
 def _tie_order(c: _Candidate, olds: list[Clause], news: list[Clause]) -> tuple:
@@ -399,57 +551,78 @@ def max_weight_assignment(weight: list[list[float]]) -> list[tuple[int, int]]:
         flipped = max_weight_assignment([list(col) for col in zip(*weight)])
         return sorted((i, j) for j, i in flipped)
     n, m = len(weight), len(weight[0])
-    inf = float("inf")
-    u, v = [0.0] * (n + 1), [0.0] * (m + 1)
-    row_of = [0] * (m + 1)  # row_of[j]: the 1-based row paired with column j, 0 for none
-    way = [0] * (m + 1)
+    state = _Potentials([0.0] * (n + 1), [0.0] * (m + 1), [0] * (m + 1), [0] * (m + 1))
     for i in range(1, n + 1):
-        row_of[0] = i
-        j0 = 0
-        least = [inf] * (m + 1)
-        used = [False] * (m + 1)
-        while True:
-            used[j0] = True
-            i0, delta, j1 = row_of[j0], inf, 0
-            for j in range(1, m + 1):
-                if not used[j]:
-                    cur = -weight[i0 - 1][j - 1] - u[i0] - v[j]
-                    if cur < least[j]:
-                        least[j], way[j] = cur, j0
-                    if least[j] < delta:
-                        delta, j1 = least[j], j
-            for j in range(m + 1):
-                if used[j]:
-                    u[row_of[j]] += delta
-                    v[j] -= delta
-                else:
-                    least[j] -= delta
-            j0 = j1
-            if row_of[j0] == 0:
-                break
+        state.row_of[0] = i
+        state.augment(_free_column(weight, state))
+    return sorted((state.row_of[j] - 1, j - 1) for j in range(1, m + 1) if state.row_of[j])
+
+
+@dataclass(frozen=True)
+class _Potentials:
+    """The Hungarian method's state, 1-based with column 0 the row being added."""
+
+    u: list[float]  # each row's potential
+    v: list[float]  # each column's potential
+    row_of: list[int]  # row_of[j]: the 1-based row paired with column j, 0 for none
+    way: list[int]  # way[j]: the column before j on the shortest path found
+
+    def augment(self, j0: int) -> None:
+        """Flip the pairings along the path found, from the free column ``j0`` back to column 0."""
         while j0:
-            j1 = way[j0]
-            row_of[j0] = row_of[j1]
+            j1 = self.way[j0]
+            self.row_of[j0] = self.row_of[j1]
             j0 = j1
-    return sorted((row_of[j] - 1, j - 1) for j in range(1, m + 1) if row_of[j])
+
+
+def _free_column(weight: list[list[float]], s: _Potentials) -> int:
+    """The free column that the row in ``s.row_of[0]`` reaches by a shortest path (Dijkstra on the
+    reduced costs), the potentials updated on the way."""
+    m = len(s.v) - 1
+    least = [float("inf")] * (m + 1)
+    used = [False] * (m + 1)
+    j0 = 0
+    while True:
+        used[j0] = True
+        delta, j1 = _nearest(weight, s, j0, least, used)
+        for j in range(m + 1):
+            if used[j]:
+                s.u[s.row_of[j]] += delta
+                s.v[j] -= delta
+            else:
+                least[j] -= delta
+        j0 = j1
+        if s.row_of[j0] == 0:
+            return j0
+
+
+def _nearest(weight: list[list[float]], s: _Potentials, j0: int, least: list[float],
+             used: list[bool]) -> tuple[float, int]:
+    """The reduced costs through column ``j0`` taken into ``least``: the least of them and its column."""
+    i0, delta, j1 = s.row_of[j0], float("inf"), 0
+    for j in range(1, len(least)):
+        if not used[j]:
+            cur = -weight[i0 - 1][j - 1] - s.u[i0] - s.v[j]
+            if cur < least[j]:
+                least[j], s.way[j] = cur, j0
+            if least[j] < delta:
+                delta, j1 = least[j], j
+    return delta, j1
 
 
 def _groups(wholes: list[Clause], parts: list[Clause], wkeys: list[list[str]], pkeys: list[list[str]],
-            best_single: list[float], how: str) -> list[_Candidate]:
-    """One clause on one side that two clauses of the same term on the other side make up."""
+            best_single: list[float], how: str, over: frozenset[str] = frozenset()) -> list[_Candidate]:
+    """One clause on one side that two clauses of the same term on the other side make up (not
+    looked for in a term over ``TERM_PAIRS``)."""
     found = []
     for i, whole in enumerate(wholes):
+        if whole.term in over:
+            continue
         near = [j for j, p in enumerate(parts)
                 if p.term == whole.term and _containment(pkeys[j], wkeys[i]) >= CONTAINMENT]
         if len(near) < 2 or len(near) > 12:  # more than a dozen is no split anyone wrote
             continue
-        best = None
-        for a_pos, a in enumerate(near):
-            for b in near[a_pos + 1:]:
-                # Either order: a split may print its parts the other way round.
-                score = max(similarity(wkeys[i], pkeys[a] + pkeys[b]), similarity(wkeys[i], pkeys[b] + pkeys[a]))
-                if best is None or score > best[0]:
-                    best = (score, a, b)
+        best = _best_parts(wkeys[i], near, pkeys)
         if best and best[0] >= SAME_TERM and best[0] >= best_single[i] + SPLIT_MARGIN:
             score, a, b = best
             if how == "split":
@@ -457,6 +630,18 @@ def _groups(wholes: list[Clause], parts: list[Clause], wkeys: list[list[str]], p
             else:
                 found.append(_Candidate(score, (a, b), (i,), how))
     return found
+
+
+def _best_parts(whole: list[str], near: list[int], pkeys: list[list[str]]) -> tuple[float, int, int] | None:
+    """The two of the ``near`` parts that together fit the whole best: (fit, part, part)."""
+    best = None
+    for a_pos, a in enumerate(near):
+        for b in near[a_pos + 1:]:
+            # Either order: a split may print its parts the other way round.
+            score = max(similarity(whole, pkeys[a] + pkeys[b]), similarity(whole, pkeys[b] + pkeys[a]))
+            if best is None or score > best[0]:
+                best = (score, a, b)
+    return best
 
 
 # A rule number as an id: the number and the letters of its subrule ("r903-11d" -> "r903-11", "d").
@@ -476,14 +661,7 @@ def _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new) -> lis
     """Clauses left alone under an id that the numbering moved: where the pairs found say that rule
     903.11's subrules are now 903.12's (903.11a -> 903.12a, ...), a 903.11g left alone pairs with a
     903.12g left alone, as a rewording at a low confidence (its place in the numbering is kept)."""
-    shifts: dict[tuple[str, str], set[str]] = {}
-    for c in chosen:
-        if len(c.olds) == 1 and len(c.news) == 1:
-            o, n = olds[c.olds[0]], news[c.news[0]]
-            a, b = _RULE_ID.match(o.id), _RULE_ID.match(n.id)
-            if o.term == n.term and a and b and a.group(2) == b.group(2) and a.group(1) != b.group(1):
-                shifts.setdefault((o.term, a.group(1)), set()).add(b.group(1))
-    stem = {k: next(iter(v)) for k, v in shifts.items() if len(v) == 1}  # one consistent shift only
+    stem = _number_shifts(olds, news, chosen)
     left_new = {(c.term, c.id): j for j, c in enumerate(news) if j not in used_new}
     found = []
     for i, o in enumerate(olds):
@@ -498,13 +676,37 @@ def _renumbered_ids(olds, news, okeys, nkeys, chosen, used_old, used_new) -> lis
     return found
 
 
+def _number_shifts(olds: list[Clause], news: list[Clause], chosen: list[_Candidate]) -> dict[tuple[str, str], str]:
+    """(term, old rule number) -> the new number that the one-to-one pairings found move its subrules
+    to, where they all agree (one consistent shift only)."""
+    shifts: dict[tuple[str, str], set[str]] = {}
+    for c in chosen:
+        shift = _number_shift(olds, news, c)
+        if shift is not None:
+            shifts.setdefault(shift[0], set()).add(shift[1])
+    return {k: next(iter(v)) for k, v in shifts.items() if len(v) == 1}
+
+
+def _number_shift(olds: list[Clause], news: list[Clause], c: _Candidate) -> tuple[tuple[str, str], str] | None:
+    """((term, old rule number), new rule number) of a one-to-one pairing of one subrule to another
+    of the same letters under another number in the same term; None for any other pairing."""
+    if len(c.olds) != 1 or len(c.news) != 1:
+        return None
+    o, n = olds[c.olds[0]], news[c.news[0]]
+    a, b = _RULE_ID.match(o.id), _RULE_ID.match(n.id)
+    if o.term == n.term and a and b and a.group(2) == b.group(2) and a.group(1) != b.group(1):
+        return (o.term, a.group(1)), b.group(1)
+    return None
+
+
 def _stems(key: list[str]) -> list[str]:
     from .level import FUNCTION_WORDS, STEM  # level reads no pairing: no cycle
 
     return [w[:STEM] for w in key if w not in FUNCTION_WORDS]
 
 
-def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) -> list[_Candidate]:
+def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new,
+                        over: frozenset[str] = frozenset()) -> list[_Candidate]:
     """No clause is reported removed (or added) while its words live on in (or come from) another.
 
     - A pairing whose old clause loses words (``LOST_WORDS`` or more) that a new clause of the same
@@ -512,6 +714,8 @@ def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) ->
       exile go to a new 903.9a while its other words stay in 903.9b. The same the other way is a merge;
       where both could be, the one whose clause holds more of the words.
     - A clause left alone on either side whose words live on in the other: ``_left_alone``.
+
+    Neither is looked for in a term over ``TERM_PAIRS`` (``over``).
     """
     ostems = [_stems(k) for k in okeys]
     nstems = [_stems(k) for k in nkeys]
@@ -519,7 +723,8 @@ def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) ->
     # The pairings are looked at in an order that names no side, and each takes the part (or whole)
     # that holds more of its words, so that a clause two pairings could take goes to the same one
     # from either side (diff(B, A) mirrors diff(A, B)).
-    singles = [k for k, c in enumerate(chosen) if len(c.olds) == 1 and len(c.news) == 1]
+    singles = [k for k, c in enumerate(chosen) if len(c.olds) == 1 and len(c.news) == 1
+               and olds[c.olds[0]].term not in over and news[c.news[0]].term not in over]
     singles.sort(key=lambda k: sorted([(olds[chosen[k].olds[0]].ref, olds[chosen[k].olds[0]].text),
                                        (news[chosen[k].news[0]].ref, news[chosen[k].news[0]].text)]))
     for k in singles:
@@ -545,10 +750,20 @@ def _words_that_live_on(olds, news, okeys, nkeys, chosen, used_old, used_new) ->
             used_old.add(holder)
             out[k] = _Candidate(c.score, tuple(sorted((i, holder))), (j,), "merge",
                                 similarity(_joined(okeys, sorted((i, holder))), nkeys[j]))
-    return _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_new)
+    sides = {"old": _Side(olds, okeys, ostems, used_old), "new": _Side(news, nkeys, nstems, used_new)}
+    return _left_alone(sides, out, over)
 
 
-def _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_new) -> list[_Candidate]:
+class _Side(NamedTuple):
+    """One side's leftovers: the clauses, their words, their stems, and the places taken."""
+
+    clauses: list[Clause]
+    keys: list[list[str]]
+    stems: list[list[str]]
+    used: set[int]
+
+
+def _left_alone(sides: Mapping[str, _Side], out: list[_Candidate], over: frozenset[str]) -> list[_Candidate]:
     """A clause left alone on either side whose words live on in the other side (``CONTAINMENT``
     of them) is not reported removed (or added):
 
@@ -560,54 +775,74 @@ def _left_alone(olds, news, okeys, nkeys, ostems, nstems, out, used_old, used_ne
       merge (or a split): CR 705.1 and 705.2 became one 705.2 while 705.3 took the number 705.1.
 
     The clauses are taken in an order that names no side, and each test reads the same from
-    either side, so that diff(B, A) mirrors diff(A, B).
+    either side, so that diff(B, A) mirrors diff(A, B). ``sides``: "old" and "new".
     """
-    sides = {"old": (olds, okeys, ostems, used_old), "new": (news, nkeys, nstems, used_new)}
-    alone = sorted((clauses[i].ref, clauses[i].text, side, i)
-                   for side, (clauses, _, stems, used) in sides.items()
-                   for i in range(len(clauses)) if i not in used and len(stems[i]) >= LIVES_ON_WORDS)
+    alone = sorted((s.clauses[i].ref, s.clauses[i].text, side, i)
+                   for side, s in sides.items()
+                   for i in range(len(s.clauses)) if i not in s.used and len(s.stems[i]) >= LIVES_ON_WORDS
+                   and s.clauses[i].term not in over)
+    pairs_in = _pairings_by_term(sides["old"].clauses, sides["new"].clauses, out)
+    for _, _, side, i in alone:
+        if i in sides[side].used:
+            continue
+        if not _paired_alone(i, side, sides, out):
+            _taken_in(i, side, sides, out, pairs_in)
+    return out
+
+
+def _pairings_by_term(olds: list[Clause], news: list[Clause], out: list[_Candidate]) -> dict[str, list[int]]:
+    """The places in ``out`` of the one-to-one pairings within one term, by term."""
     pairs_in: dict[str, list[int]] = {}
     for k, cand in enumerate(out):
         if len(cand.olds) == 1 and len(cand.news) == 1 and olds[cand.olds[0]].term == news[cand.news[0]].term:
             pairs_in.setdefault(olds[cand.olds[0]].term, []).append(k)
-    for _, _, side, i in alone:
-        other_side = "new" if side == "old" else "old"
-        clauses, keys, stems, used = sides[side]
-        others, other_keys, other_stems, other_used = sides[other_side]
-        if i in used:
-            continue
-        own = stems[i]
-        words = set(own)
-        need = CONTAINMENT * len(own)
-        near = sorted((-_held(own, set(other_stems[j])), others[j].ref, j)
-                      for j, o in enumerate(others) if j not in other_used and o.term == clauses[i].term
-                      and _held(other_stems[j], words) >= COMES_FROM * len(other_stems[j]))
-        if near and -near[0][0] >= need:
-            first = near[0][2]
-            rest = words - set(other_stems[first])
-            second = next((j for _, _, j in near[1:] if len(rest & set(other_stems[j])) >= LOST_WORDS), None)
-            parts = tuple(sorted(p for p in (first, second) if p is not None))
-            used.add(i)
-            other_used.update(parts)
-            how = "text" if len(parts) == 1 else ("split" if side == "old" else "merge")
-            fit = _group_fit(keys[i], [other_keys[p] for p in parts])
-            out.append(_Candidate(0.0, (i,), parts, how, fit) if side == "old"
-                       else _Candidate(0.0, parts, (i,), how, fit))
-            continue
-        taken = _pairing_that_holds(i, side, clauses[i].term, stems, others, other_stems, out, pairs_in)
-        if taken is None:
-            continue
-        k, cand = taken
-        used.add(i)
-        if side == "old":
-            parts = tuple(sorted((cand.olds[0], i)))
-            fit = _group_fit(nkeys[cand.news[0]], [okeys[p] for p in parts])
-            out[k] = _Candidate(cand.score, parts, cand.news, "merge", fit)
-        else:
-            parts = tuple(sorted((cand.news[0], i)))
-            fit = _group_fit(okeys[cand.olds[0]], [nkeys[p] for p in parts])
-            out[k] = _Candidate(cand.score, cand.olds, parts, "split", fit)
-    return out
+    return pairs_in
+
+
+def _other(side: str) -> str:
+    return "new" if side == "old" else "old"
+
+
+def _paired_alone(i: int, side: str, sides: Mapping[str, _Side], out: list[_Candidate]) -> bool:
+    """Clause ``i`` of ``side`` paired with the clauses of the other side left alone that its words
+    live on in (see ``_left_alone``), added to ``out``; False when there is none."""
+    this, that = sides[side], sides[_other(side)]
+    own = this.stems[i]
+    words = set(own)
+    near = sorted((-_held(own, set(that.stems[j])), that.clauses[j].ref, j)
+                  for j, o in enumerate(that.clauses) if j not in that.used and o.term == this.clauses[i].term
+                  and _held(that.stems[j], words) >= COMES_FROM * len(that.stems[j]))
+    if not near or -near[0][0] < CONTAINMENT * len(own):
+        return False
+    first = near[0][2]
+    rest = words - set(that.stems[first])
+    second = next((j for _, _, j in near[1:] if len(rest & set(that.stems[j])) >= LOST_WORDS), None)
+    parts = tuple(sorted(p for p in (first, second) if p is not None))
+    this.used.add(i)
+    that.used.update(parts)
+    how = "text" if len(parts) == 1 else ("split" if side == "old" else "merge")
+    fit = _group_fit(this.keys[i], [that.keys[p] for p in parts])
+    out.append(_Candidate(0.0, (i,), parts, how, fit) if side == "old" else _Candidate(0.0, parts, (i,), how, fit))
+    return True
+
+
+def _taken_in(i: int, side: str, sides: Mapping[str, _Side], out: list[_Candidate],
+              pairs_in: Mapping[str, list[int]]) -> None:
+    """Clause ``i`` of ``side`` taken into the one-to-one pairing whose clause on the other side holds
+    its words (``_pairing_that_holds``), in ``out``: a merge (or a split); nothing when there is none."""
+    this, that = sides[side], sides[_other(side)]
+    taken = _pairing_that_holds(i, side, this.clauses[i].term, this.stems, that.clauses, that.stems, out, pairs_in)
+    if taken is None:
+        return
+    k, cand = taken
+    this.used.add(i)
+    okeys, nkeys = sides["old"].keys, sides["new"].keys
+    if side == "old":
+        parts = tuple(sorted((cand.olds[0], i)))
+        out[k] = _Candidate(cand.score, parts, cand.news, "merge", _group_fit(nkeys[cand.news[0]], [okeys[p] for p in parts]))
+    else:
+        parts = tuple(sorted((cand.news[0], i)))
+        out[k] = _Candidate(cand.score, cand.olds, parts, "split", _group_fit(okeys[cand.olds[0]], [nkeys[p] for p in parts]))
 
 
 def _held(stems: list[str], words: set[str]) -> int:

@@ -188,20 +188,27 @@ def words(change: NameChange) -> list[tuple[str, list[str]]]:
     if change.kind == "constraint":
         verb = "rules out" if change.status == ADDED else "ruled out"
         return [(f"{verb} {change.answers[0].situations:,} of {_many(change.situations)}", [])]
-    verb = "answers" if change.status == ADDED else "answered"
     if not change.answers:
         return [(f"no rule answers it in any of {_many(change.situations)}", [])]
+    out = _answers_words(change)
+    # Each reason in its own words ("not asked" is outside the question's given, not a rule missing).
+    out += [(f"{REASON_WORDS[reason]} in {_many(n)}", []) for reason, n in change.unanswered_reasons]
+    rest = (change.unanswered or 0) - sum(n for _, n in change.unanswered_reasons)  # added or removed: not None
+    if rest:
+        out.append((f"no answer in {_many(rest)}", []))
+    return out
+
+
+def _answers_words(change: NameChange) -> list[tuple[str, list[str]]]:
+    """Each answer of a name of one side: 'answers yes in 1 of 2 situations' (the first out of all
+    the situations), with its descriptions."""
+    verb = "answers" if change.status == ADDED else "answered"
     out = []
     for i, a in enumerate(change.answers):
         said = "yes" if a.answer is True else "no" if a.answer is False else str(a.answer)
         size = f"{a.situations:,} of {_many(change.situations)}" if i == 0 else _many(a.situations)
         out.append((f"{verb} {said} in {size}", [d.text for d in a.descriptions]
                     + ([f"and {_many(a.undescribed, 'other situation')}"] if a.undescribed else [])))
-    # Each reason in its own words ("not asked" is outside the question's given, not a rule missing).
-    out += [(f"{REASON_WORDS[reason]} in {_many(n)}", []) for reason, n in change.unanswered_reasons]
-    rest = (change.unanswered or 0) - sum(n for _, n in change.unanswered_reasons)  # added or removed: not None
-    if rest:
-        out.append((f"no answer in {_many(rest)}", []))
     return out
 
 

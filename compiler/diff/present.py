@@ -188,13 +188,7 @@ def details(change: Change, ident: Write = str, words: Write = str) -> list[str]
         out.append(words(f"matched by {change.matched_by} similarity ({change.confidence:.0%})"
                          if change.matched_by == "text" else f"{change.matched_by} found by text similarity "
                          f"({change.confidence:.0%})"))
-    # A move to another term shows in the clause's name (heal#a -> cure#b) and its kind.
-    within = change.moved and change.old_term == change.new_term
-    if within and change.old_section != change.new_section:
-        out.append(words("moved from section ") + ident(str(change.old_section)) + words(" to ")
-                   + ident(str(change.new_section)))
-    elif within and change.kind != "moved":
-        out.append(words("moved within its section"))
+    out += _moved_within(change, ident, words)
     if change.redline.coarse:
         out.append(words("coarse redline: " + change.redline.coarse))
     if change.asked:
@@ -202,6 +196,17 @@ def details(change: Change, ident: Write = str, words: Write = str) -> list[str]
                    + words(f" {'is' if len(change.asked) == 1 else 'are'} asked in other situations: "
                            f"{'its' if len(change.asked) == 1 else 'their'} given changed"))
     return out
+
+
+def _moved_within(change: Change, ident: Write, words: Write) -> list[str]:
+    """A move within its term: to another section, or within its section (a move to another term
+    shows in the clause's name, heal#a -> cure#b, and its kind)."""
+    if not change.moved or change.old_term != change.new_term:
+        return []
+    if change.old_section != change.new_section:
+        return [words("moved from section ") + ident(str(change.old_section)) + words(" to ")
+                + ident(str(change.new_section))]
+    return [words("moved within its section")] if change.kind != "moved" else []
 
 
 #: What else a clause renumbered did, after "renumbered 603.2g -> 603.2f and" (``number_words``).

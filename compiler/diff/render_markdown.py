@@ -16,11 +16,11 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable, Iterator, Sequence, Set
 from dataclasses import dataclass
 
 from ..diagnostics import printable
-from .behaviour import transition_words
+from .behaviour import Behaviour, transition_words
 from .result import Change, DiffResult
 from . import names as N
 from .conformance_impact import flips_words, short_words as conformance_short
@@ -176,19 +176,30 @@ def render(result: DiffResult, budget: int = COMMENT_BUDGET) -> str:
         # The summary's lists alone are over the budget, and every shorter form holds them whole:
         # straight to cutting them (3,000 changed terms: one render instead of six).
         return _cut_lists(result, drop, [w for _, w in SHEDDING[:-1]] + _rule_details_words(result), budget)
+    out, dropped = _shed(result, budget)
+    if utf16_length(out) <= budget:
+        return out
+    return _rule_details_cut(result, drop, [w for _, w in dropped], budget)
+
+
+def _shed(result: DiffResult, budget: int) -> tuple[str, list[tuple[str, str]]]:
+    """The comment with the parts of ``SHEDDING`` (but the last) left out in their order until it fits
+    ``budget`` (or all of them are): the comment, and the parts left out."""
     dropped: list[tuple[str, str]] = []
     out = _render(result, set())
     for key, words in SHEDDING[:-1]:
         if utf16_length(out) <= budget:
-            return out
+            return out, dropped
         dropped.append((key, words))
         out = _render(result, {k for k, _ in dropped}, [w for _, w in dropped])
-    if utf16_length(out) <= budget:
-        return out
-    # The rule changes' details last, and only as many as do not fit: the most that fit are kept,
-    # in the order of the report (found by bisection; the length grows with the number kept).
+    return out, dropped
+
+
+def _rule_details_cut(result: DiffResult, drop: set[str], dropped_words: list[str], budget: int) -> str:
+    """The rule changes' details last, and only as many as do not fit: the most that fit are kept,
+    in the order of the report (found by bisection; the length grows with the number kept)."""
     rules = sum(c.level == RULE_CHANGE for c in result.changes)
-    all_words = [w for _, w in dropped] + _rule_details_words(result)
+    all_words = dropped_words + _rule_details_words(result)
 
     def with_kept(kept: int) -> str:
         return _render(result, drop, all_words[:-1] + [f"the details of {rules - kept} of {_count(rules, 'rule change')}"],
@@ -196,14 +207,21 @@ def render(result: DiffResult, budget: int = COMMENT_BUDGET) -> str:
 
     if utf16_length(none := _render(result, drop, all_words)) > budget:
         return _cut_lists(result, drop, all_words, budget)
-    low, high = 0, rules - 1  # ``low`` always fits
+    low = _most(lambda kept: utf16_length(with_kept(kept)) <= budget, rules - 1)
+    return with_kept(low) if low else none
+
+
+def _most(fits: Callable[[int], bool], high: int) -> int:
+    """The largest n from 0 to ``high`` that ``fits``, by bisection: ``fits`` holds for 0, and once false
+    stays false."""
+    low = 0  # ``low`` always fits
     while low < high:
         mid = (low + high + 1) // 2
-        if utf16_length(with_kept(mid)) <= budget:
+        if fits(mid):
             low = mid
         else:
             high = mid - 1
-    return with_kept(low) if low else none
+    return low
 
 
 def _rule_details_words(result: DiffResult) -> list[str]:
@@ -293,21 +311,35 @@ def _render(result: DiffResult, drop: set[str], dropped_words: Sequence[str] = (
     if result.empty:
         lines.append("No changes.")
         return "\n".join(lines) + "\n"
+    lines += _summary(result)
+    lines += _lists(result, drop, dropped_words, limits)
+    lines += _terms(result, drop, kept_rules)
+    return "\n".join(lines) + "\n"
+
+
+def _summary(result: DiffResult) -> list[str]:
+    """The counts by level, the table of kinds, and the one line of renumbered clauses."""
     levels = Counter(c.level for c in result.changes)
     by_vocabulary = N.by_vocabulary(result.names)
     unchecked = sum(1 for c in result.changes if c.unchecked)
-    lines += [f"**{_count(levels[RULE_CHANGE], 'rule change')}**, {_count(levels[CLARIFICATION], 'clarification')}, "
-              f"{levels[EDITORIAL]} editorial" + (f"; **answers changed by the vocabulary**: "
-                                                  f"{escape(N.by_vocabulary_counts(result.names) or '')}" if by_vocabulary else "")
-              + (f"; **{unchecked} counted as a rule change**: words its rules do not account for"
-                 if unchecked else ""),
-              ""]
+    lines = [f"**{_count(levels[RULE_CHANGE], 'rule change')}**, {_count(levels[CLARIFICATION], 'clarification')}, "
+             f"{levels[EDITORIAL]} editorial" + (f"; **answers changed by the vocabulary**: "
+                                                 f"{escape(N.by_vocabulary_counts(result.names) or '')}" if by_vocabulary else "")
+             + (f"; **{unchecked} counted as a rule change**: words its rules do not account for"
+                if unchecked else ""),
+             ""]
     lines += ["| kind | changes |", "| --- | ---: |"]
     lines += [f"| {kind} | {n} |" for kind, n in result.summary.items() if n]
     lines.append(f"| **total** | **{len(result.changes)}** |")
     renumbered = renumbered_line(result, code, escape, "Renumbered", " → ")
-    lines += ["", renumbered] if renumbered else []  # one line, however many clauses
+    return lines + (["", renumbered] if renumbered else [])  # one line, however many clauses
+
+
+def _lists(result: DiffResult, drop: set[str], dropped_words: Sequence[str], limits: Limits) -> list[str]:
+    """The summary's lists (rulings, rule changes, names, vocabulary), each within ``limits``, and the note
+    of what was left out to fit."""
     rule_items, name_items, vocabulary_items, ruling_items = _list_items(result, drop)
+    lines: list[str] = []
     if result.rulings.any:  # the first thing a committee asks of a rule change (issue 26.3)
         lines += ["", "### Rulings", "", escape(R.count_line(result.rulings)), ""]
         lines += _listed(ruling_items, limits.rulings)
@@ -321,8 +353,7 @@ def _render(result: DiffResult, drop: set[str], dropped_words: Sequence[str] = (
         lines += ["", "### Decisions, predicates and constraints", ""] + _listed(name_items, limits.names)
     if vocabulary_items:
         lines += ["", "### Vocabulary", ""] + _listed(vocabulary_items, limits.vocabulary)
-    lines += _terms(result, drop, kept_rules)
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _list_items(result: DiffResult, drop: set[str]) -> tuple[list[str], list[str], list[str], list[str]]:
@@ -350,29 +381,51 @@ def _terms(result: DiffResult, drop: set[str], kept_rules: int) -> list[str]:
     """One ``<details>`` per term with a change shown, then how many terms have none shown."""
     old, new = side_name(result.old), side_name(result.new)
     listed = {n.behaviour for n in result.names if n.behaviour is not None}
-    kept = {id(c) for c in [c for c in result.changes if c.level == RULE_CHANGE][:kept_rules]}
     lines: list[str] = _folded([c for c in result.changes if folded(c)], drop)
     hidden = 0
-    for term, changes in by_term(result):
-        changes = [c for c in changes if not folded(c)]  # in the one fold of renumberings (``_folded``)
-        if not changes:
-            continue
-        shown = [c for c in changes if _detail_key(c) not in drop or id(c) in kept]
+    for term, changes, shown in _shown_by_term(result, drop, kept_rules):
         if not shown:
             hidden += 1
             continue
-        levels = Counter(c.level for c in changes)
-        counts = ", ".join(_count(levels[lv], LEVEL_NOUNS[lv]) for lv in (RULE_CHANGE, CLARIFICATION, EDITORIAL)
-                           if levels[lv])
-        lines += ["", f"<details><summary>{_html_code(term)}: {counts}</summary>", ""]
-        seen: set = set()  # a behaviour's details are shown once per term
-        for change in shown:
-            lines.extend(_change(change, old, new, seen, drop, listed))
-        if len(shown) < len(changes):
-            lines += [f"_{len(changes) - len(shown)} more left out (see above)._", ""]
-        lines.append("</details>")
+        lines += _term_details(term, changes, shown, _Shown(old, new, drop, listed))
     if hidden:
         lines += ["", f"_Left out: the details of {_count(hidden, 'term')}._"]
+    return lines
+
+
+def _shown_by_term(result: DiffResult, drop: set[str], kept_rules: int) -> Iterator[tuple[str, list[Change], list[Change]]]:
+    """Each term with a change outside the fold of renumberings: its changes, and those whose details
+    are shown (not in ``drop``, or among the first ``kept_rules`` rule changes)."""
+    kept = {id(c) for c in [c for c in result.changes if c.level == RULE_CHANGE][:kept_rules]}
+    for term, changes in by_term(result):
+        changes = [c for c in changes if not folded(c)]  # in the one fold of renumberings (``_folded``)
+        if changes:
+            yield term, changes, [c for c in changes if _detail_key(c) not in drop or id(c) in kept]
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What every change's details are rendered with: the sides' names, the parts left out, and the
+    behaviours listed under the decisions above."""
+
+    old: str
+    new: str
+    drop: Set[str]
+    listed: Set
+
+
+def _term_details(term: str, changes: list[Change], shown: list[Change], how: _Shown) -> list[str]:
+    """A term's ``<details>``: its counts by level, the changes ``shown``, and how many are left out."""
+    levels = Counter(c.level for c in changes)
+    counts = ", ".join(_count(levels[lv], LEVEL_NOUNS[lv]) for lv in (RULE_CHANGE, CLARIFICATION, EDITORIAL)
+                       if levels[lv])
+    lines = ["", f"<details><summary>{_html_code(term)}: {counts}</summary>", ""]
+    seen: set = set()  # a behaviour's details are shown once per term
+    for change in shown:
+        lines.extend(_change(change, how.old, how.new, seen, how.drop, how.listed))
+    if len(shown) < len(changes):
+        lines += [f"_{len(changes) - len(shown)} more left out (see above)._", ""]
+    lines.append("</details>")
     return lines
 
 
@@ -420,32 +473,55 @@ def _name(name: N.NameChange, old: str, new: str, drop: set[str]) -> list[str]:
     """One bullet per decision, predicate or constraint: what it answers, or how its answers changed
     (its transitions nested, left out with the situation tables)."""
     line = f"- {code(name.name)} ({escape(name.kind)}, {name.status}): "
-    if name.behaviour is not None:
-        line += escape(name.behaviour.extent())
-        if N.clauses_words(name):  # a changed predicate: the clause that defines it
-            line += "; defined in " + ", ".join(code(c) for c in name.new_clauses) + (
-                " (old: " + ", ".join(code(c) for c in name.old_clauses) + ")"
-                if name.old_clauses and name.old_clauses != name.new_clauses else "")
-        line += "".join(f"; {_part(part)}" for part in N.through(name))
-    else:
-        clauses = name.old_clauses if name.status == N.REMOVED else name.new_clauses
-        where = (f" {'Defined in' if name.kind == 'predicate' else 'Rules in'} "
-                 + ", ".join(code(c) for c in clauses) + (" (old)" if name.status == N.REMOVED else "")) \
-            if clauses and name.kind != "constraint" else ""
-        line += (escape(name.meaning) if name.meaning else "") + where
-    if name.changes:
-        verb = "changed by" if name.status == N.CHANGED else f"{name.status} with"
-        line += f"; {verb} " + ", ".join(code(c.clause) + (" (through " + ", ".join(map(code, c.through)) + ")"
-                                                        if c.through else "") for c in name.changes)
+    line += _name_answers(name) if name.behaviour is not None else _name_meaning(name)
+    line += _changed_by(name)
     out = [line + _breaks(name.conformance)]
-    for head, parts in N.words(name) if name.behaviour is None else ():
-        parts = [] if "witnesses" in drop else parts  # the descriptions go with the situation tables
-        out.append(f"  - {escape(head)}" + (f": {escape(parts[0])}" if len(parts) == 1 else ""))
-        out += [f"    - {escape(part)}" for part in parts] if len(parts) > 1 else []
-    if name.behaviour is not None and "witnesses" not in drop:
+    if name.behaviour is None:
+        out += _name_words(name, drop)
+    elif "witnesses" not in drop:
         out += ["  " + t for t in _transitions(name.behaviour)[1:]]
         table = _witness_table(name.behaviour, old, new)  # in the list item: indented as its text
         out += table[:1] + ["  " + row for row in table[1:]]
+    return out
+
+
+def _name_answers(name: N.NameChange) -> str:
+    """How a name's answers changed, where its definition is, and what it changed through."""
+    assert name.behaviour is not None
+    line = escape(name.behaviour.extent())
+    if N.clauses_words(name):  # a changed predicate: the clause that defines it
+        line += "; defined in " + ", ".join(code(c) for c in name.new_clauses) + (
+            " (old: " + ", ".join(code(c) for c in name.old_clauses) + ")"
+            if name.old_clauses and name.old_clauses != name.new_clauses else "")
+    return line + "".join(f"; {_part(part)}" for part in N.through(name))
+
+
+def _name_meaning(name: N.NameChange) -> str:
+    """What a name of one side answers, and the clauses that define it or rule on it."""
+    clauses = name.old_clauses if name.status == N.REMOVED else name.new_clauses
+    where = (f" {'Defined in' if name.kind == 'predicate' else 'Rules in'} "
+             + ", ".join(code(c) for c in clauses) + (" (old)" if name.status == N.REMOVED else "")) \
+        if clauses and name.kind != "constraint" else ""
+    return (escape(name.meaning) if name.meaning else "") + where
+
+
+def _changed_by(name: N.NameChange) -> str:
+    """'; changed by `c` (through `p`)', or nothing."""
+    if not name.changes:
+        return ""
+    verb = "changed by" if name.status == N.CHANGED else f"{name.status} with"
+    return f"; {verb} " + ", ".join(code(c.clause) + (" (through " + ", ".join(map(code, c.through)) + ")"
+                                                   if c.through else "") for c in name.changes)
+
+
+def _name_words(name: N.NameChange, drop: set[str]) -> list[str]:
+    """A name of one side's own words (``names.words``), nested; their descriptions go with the
+    situation tables."""
+    out = []
+    for head, parts in N.words(name):
+        parts = [] if "witnesses" in drop else parts
+        out.append(f"  - {escape(head)}" + (f": {escape(parts[0])}" if len(parts) == 1 else ""))
+        out += [f"    - {escape(part)}" for part in parts] if len(parts) > 1 else []
     return out
 
 
@@ -462,28 +538,42 @@ def _change(change: Change, old: str, new: str, seen: set, drop: Set[str] = froz
              f"{escape(new)}: {code(location(change.new_location))}" if change.new_location else None]
     out.append(" · ".join(w for w in where if w) + f" · fingerprint {code(change.fingerprint)}")
     out += [f"<br>_{note}_" for note in details(change, code, _prose)]
-    redline_key = {EDITORIAL: "editorial-redlines", CLARIFICATION: "clarification-redlines"}.get(change.level)
-    if redline_key not in drop:
-        shown = inside.view(change)
-        out += [""] if shown and shown.long else \
-            ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
-        out += _inside(shown)
-    else:
-        out += ["", "_Redline left out._", ""]
+    out += _redline(change, drop)
     for b in change.behaviours:
-        # A decision's whole change is listed once, under the decision (above); a clause's own part is its own.
-        out.append(f"**Behaviour** of {code(b.name)}: **{escape(b.extent())}**"
-                   + (" (see the decisions above)" if b in listed
-                      else " (as above)" if b in seen and (b.witnesses or b.transitions) else ""))
-        if b in listed:
-            out.append("")
-            continue
-        if b not in seen and "witnesses" not in drop:
-            out += _transitions(b)
-        if b not in seen and "witnesses" not in drop:
-            out += _witness_table(b, old, new)
-        seen.add(b)
-        out.append("")
+        out += _behaviour(b, old, new, seen, drop, listed)
+    return out + _uses_and_flags(change)
+
+
+def _redline(change: Change, drop: Set[str]) -> list[str]:
+    """The change's redline and what changed inside the clause, unless left out with its level's redlines."""
+    redline_key = {EDITORIAL: "editorial-redlines", CLARIFICATION: "clarification-redlines"}.get(change.level)
+    if redline_key in drop:
+        return ["", "_Redline left out._", ""]
+    shown = inside.view(change)
+    out = [""] if shown and shown.long else \
+        ["", "> " + redline_markdown(change.redline).replace("<br>", "<br>\n> "), ""]
+    return out + _inside(shown)
+
+
+def _behaviour(b: Behaviour, old: str, new: str, seen: set, drop: Set[str], listed: Set) -> list[str]:
+    """A behaviour of the change: its extent, then its transitions and witnesses the first time in the term."""
+    # A decision's whole change is listed once, under the decision (above); a clause's own part is its own.
+    out = [f"**Behaviour** of {code(b.name)}: **{escape(b.extent())}**"
+           + (" (see the decisions above)" if b in listed
+              else " (as above)" if b in seen and (b.witnesses or b.transitions) else "")]
+    if b in listed:
+        return out + [""]
+    if b not in seen and "witnesses" not in drop:
+        out += _transitions(b)
+    if b not in seen and "witnesses" not in drop:
+        out += _witness_table(b, old, new)
+    seen.add(b)
+    return out + [""]
+
+
+def _uses_and_flags(change: Change) -> list[str]:
+    """Names added or removed with the change, the conformance it breaks, its uses and its drift."""
+    out: list[str] = []
     added_or_removed = one_sided(change, code, escape)
     if added_or_removed:
         out += [", ".join(added_or_removed) + " (see the decisions above)", ""]

@@ -33,6 +33,18 @@ def render(result: DiffResult, colour: bool = False) -> str:
     if result.empty:
         return paint(BOLD, printable(f"{header}: No changes.")) + "\n"
     lines = [paint(BOLD, printable(f"{header}: {summary_line(result)}"))]
+    lines += _heads(result, paint)
+    lines += _terms(result, paint, colour)
+    if result.names:
+        lines += ["", paint(BOLD, "decisions, predicates and constraints:")]
+        for name in result.names:
+            lines.extend(_name(name, paint))
+    return "\n".join(lines) + "\n"
+
+
+def _heads(result: DiffResult, paint) -> list[str]:
+    """The lines under the header: the renumbered clauses, the rulings and the vocabulary."""
+    lines = []
     renumbered = renumbered_line(result)
     if renumbered:  # however many, one line: a whole renumbering does not push the rest down
         lines.append(printable(renumbered))
@@ -41,6 +53,12 @@ def render(result: DiffResult, colour: bool = False) -> str:
         lines += ["  " + printable(line) for line in R.text_lines(result.rulings)]
     if not result.vocabulary.empty:
         lines += ["", paint(BOLD, "vocabulary:")] + ["  " + printable(line) for line in result.vocabulary.lines()]
+    return lines
+
+
+def _terms(result: DiffResult, paint, colour: bool) -> list[str]:
+    """Each term's changes, then its clauses renumbered with the same words."""
+    lines = []
     listed = {n.behaviour for n in result.names if n.behaviour is not None}
     for term, changes in by_term(result):
         lines.append("")
@@ -50,11 +68,7 @@ def render(result: DiffResult, colour: bool = False) -> str:
             if not folded(change):
                 lines.extend(_change(change, paint, colour, seen, listed))
         lines.extend(_folded([c for c in changes if folded(c)], paint))
-    if result.names:
-        lines += ["", paint(BOLD, "decisions, predicates and constraints:")]
-        for name in result.names:
-            lines.extend(_name(name, paint))
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _name(name: N.NameChange, paint) -> list[str]:
@@ -100,15 +114,30 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: S
     out.extend(_inside(shown, colour))
     plain = []
     for b in change.behaviours:
-        # A decision's whole change is listed once, under the decision; a clause's own part of it
-        # (compiler.diff.clause_behaviour) is its own, shown once per term.
-        shown_before = b in seen and bool(b.witnesses or b.transitions)
-        plain.append(f"    behaviour: {b.name} {b.extent()}"
-                     + (" (see decisions below)" if b in listed else " (as above)" if shown_before else ""))
-        if b in seen or b in listed:
-            continue
-        seen.add(b)
-        plain.extend(f"      {line}" for line in transition_lines(b) + witness_lines(b))
+        plain += _behaviour(b, seen, listed)
+    plain += _uses(change)
+    out.extend(map(printable, plain))
+    for flag in change.drift:
+        out.append("    " + paint(BOLD, "drift: ") + printable(flag.text))
+    return out
+
+
+def _behaviour(b: Behaviour, seen: set[Behaviour], listed: Set[Behaviour]) -> list[str]:
+    """A behaviour of a change: its extent, then its transitions and witnesses the first time in the term."""
+    # A decision's whole change is listed once, under the decision; a clause's own part of it
+    # (compiler.diff.clause_behaviour) is its own, shown once per term.
+    shown_before = b in seen and bool(b.witnesses or b.transitions)
+    plain = [f"    behaviour: {b.name} {b.extent()}"
+             + (" (see decisions below)" if b in listed else " (as above)" if shown_before else "")]
+    if b in seen or b in listed:
+        return plain
+    seen.add(b)
+    return plain + [f"      {line}" for line in transition_lines(b) + witness_lines(b)]
+
+
+def _uses(change: Change) -> list[str]:
+    """Names added or removed with the change, the conformance it breaks, and its uses."""
+    plain = []
     added_or_removed = one_sided(change)
     if added_or_removed:
         plain.append("    " + ", ".join(added_or_removed) + " (see decisions below)")
@@ -116,10 +145,7 @@ def _change(change: Change, paint, colour: bool, seen: set[Behaviour], listed: S
         plain.append(f"    {conformance_words(change.conformance)}")
     if change.impact:
         plain.append("    used by: " + "; ".join(f"{u['ref']} ({use_words(u)})" for u in change.impact))
-    out.extend(map(printable, plain))
-    for flag in change.drift:
-        out.append("    " + paint(BOLD, "drift: ") + printable(flag.text))
-    return out
+    return plain
 
 
 def _folded(changes: list[Change], paint) -> list[str]:

@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Diagnostic, Location, did_you_mean
 from ..model import Edition, Rulebook
@@ -172,6 +172,19 @@ class Resolver:
         rev, edition_id = (rest.rsplit(":", 1) + [None])[:2] if ":" in rest else (rest, None)
         if not rev:
             raise SideError(f"'{spec}' names no revision; write git:REV or git:REV:EDITION")
+        top, commit, rel = self._revision(spec, rev)
+        folder = self._checkout(top, commit, rel, spec, rev)
+        loaded = self._load(folder, spec, _renamer(os.path.relpath(folder), f"{rev}:{rel + '/' if rel else ''}"))
+        book, cached = loaded.book, loaded.cached
+        if edition_id is not None:
+            loaded.refuse()
+        edition = book.latest if edition_id is None else _edition_at(book, edition_id, rev)
+        return Side(spec, "git", book, edition, commit, base=f"{rel}/" if rel else "", cached=cached,
+                    problems=loaded.problems if edition_id is None else ())
+
+    def _revision(self, spec: str, rev: str) -> tuple[str, str, str]:
+        """The repository's top folder, the commit ``rev`` names, and the rulebook folder's path in it
+        ("" at the top, with "/" between folders)."""
         root = self.default_root.resolve()
         top = _git_out(["rev-parse", "--show-toplevel"], root)
         if top is None:
@@ -180,7 +193,10 @@ class Resolver:
         if commit is None:
             raise SideError(f"unknown revision '{rev}'; {_known_refs(root)}")
         rel = os.path.relpath(root, top)
-        rel = "" if rel == "." else rel.replace(os.sep, "/")
+        return top, commit, "" if rel == "." else rel.replace(os.sep, "/")
+
+    def _checkout(self, top: str, commit: str, rel: str, spec: str, rev: str) -> Path:
+        """The rulebook folder as committed, written into a temporary folder that lasts as the resolver."""
         temp = tempfile.TemporaryDirectory(prefix="rulebook-diff-")
         self._temps.append(temp)
         if not _read_tree(top, commit, rel, temp.name, spec, rev):
@@ -188,29 +204,25 @@ class Resolver:
         folder = Path(temp.name) / rel if rel else Path(temp.name)
         if not (folder / "rulebook.yaml").is_file():
             raise SideError(f"revision '{rev}' has no rulebook.yaml in '{rel or '.'}'")
-        shown_tmp = os.path.relpath(folder)
-        shown_as = f"{rev}:{rel + '/' if rel else ''}"
+        return folder
 
-        def rename(p: Diagnostic) -> Diagnostic:
-            path = p.location.path
-            if path == shown_tmp or path.startswith(shown_tmp + os.sep):
-                path = shown_as + path[len(shown_tmp):].lstrip(os.sep).replace(os.sep, "/")
-            return Diagnostic(Location(path, p.location.line, p.location.col), p.message, p.hint,
-                              p.severity, p.code)
 
-        loaded = self._load(folder, spec, rename)
-        book, cached = loaded.book, loaded.cached
-        if edition_id is not None:
-            loaded.refuse()
-        if edition_id is None:
-            edition = book.latest
-        elif edition_id in book.edition_by_id:
-            edition = book.edition_by_id[edition_id]
-        else:
-            raise SideError(f"revision '{rev}' has no edition '{edition_id}'; editions: "
-                            + ", ".join(e.id for e in book.editions))
-        return Side(spec, "git", book, edition, commit, base=f"{rel}/" if rel else "", cached=cached,
-                    problems=loaded.problems if edition_id is None else ())
+def _renamer(shown_tmp: str, shown_as: str) -> Callable[[Diagnostic], Diagnostic]:
+    """A problem's place in the temporary folder ``shown_tmp`` named as in the revision (``shown_as``)."""
+    def rename(p: Diagnostic) -> Diagnostic:
+        path = p.location.path
+        if path == shown_tmp or path.startswith(shown_tmp + os.sep):
+            path = shown_as + path[len(shown_tmp):].lstrip(os.sep).replace(os.sep, "/")
+        return Diagnostic(Location(path, p.location.line, p.location.col), p.message, p.hint,
+                          p.severity, p.code)
+    return rename
+
+
+def _edition_at(book: Rulebook, edition_id: str, rev: str) -> Edition:
+    if edition_id not in book.edition_by_id:
+        raise SideError(f"revision '{rev}' has no edition '{edition_id}'; editions: "
+                        + ", ".join(e.id for e in book.editions))
+    return book.edition_by_id[edition_id]
 
 
 @dataclass(frozen=True)

@@ -68,16 +68,30 @@ def procedure_changes(old: Clause, new: Clause, counterpart: Mapping[str, str] =
     now = [ref.split("#", 1)[1] for ref in new.steps.order]
     if was == now:
         return None
+    return {"procedure": new.steps.procedure, "old_count": len(was), "new_count": len(now),
+            **_step_moves(old.steps, was, now)}
+
+
+def _step_moves(old: Steps, was: list[str], now: list[str]) -> dict[str, list[list]]:
+    """The steps inserted, removed, moved among the others and renumbered, from the old order of step
+    ids (``was``, the new ids of the steps both have) to the new one (``now``)."""
+    at_old = {s: i for i, s in enumerate(was, 1)}
+    at_new = {s: i for i, s in enumerate(now, 1)}
+    return {
+        "inserted": [[s, at_new[s]] for s in now if s not in at_old],
+        "removed": [[_old_id(old, i), at_old[s]] for i, s in enumerate(was) if s not in at_new],
+        **_reordered(was, now, at_old, at_new),
+    }
+
+
+def _reordered(was: list[str], now: list[str], at_old: Mapping[str, int], at_new: Mapping[str, int]
+               ) -> dict[str, list[list]]:
+    """The steps both orders have that moved among the others, and those kept in order at another place."""
     from .match import lcs  # the same reading of a reordering as the clauses' own
 
     common = [s for s in was if s in now]
     kept = lcs(common, [s for s in now if s in was])
-    at_old = {s: i for i, s in enumerate(was, 1)}
-    at_new = {s: i for i, s in enumerate(now, 1)}
     return {
-        "procedure": new.steps.procedure, "old_count": len(was), "new_count": len(now),
-        "inserted": [[s, at_new[s]] for s in now if s not in at_old],
-        "removed": [[_old_id(old.steps, i), at_old[s]] for i, s in enumerate(was) if s not in at_new],
         "moved": [[s, at_old[s], at_new[s]] for s in now if s in at_old and s not in kept],
         "renumbered": [[s, at_old[s], at_new[s]] for s in now
                        if s in kept and at_old[s] != at_new[s]],

@@ -12,7 +12,7 @@ from typing import Iterable
 
 from ..conditions import Cmp, Condition, In, Ref, facts_used, walk
 from ..conditions import to_json as cond_json
-from ..model import Constraint, Term, Vocabulary
+from ..model import Constraint, Fact, Term, Vocabulary
 
 
 @dataclass(frozen=True)
@@ -89,32 +89,46 @@ def vocabulary_changes(old: Vocabulary, new: Vocabulary) -> VocabularyChanges:
     """How ``new`` differs from ``old`` (in the order each lists its facts and constraints)."""
     if old == new:
         return NO_CHANGES
+    return VocabularyChanges(*_fact_changes(old, new), *_constraint_changes(old, new))
+
+
+def _fact_changes(old: Vocabulary, new: Vocabulary) -> tuple[tuple[str, ...], tuple[str, ...], tuple[FactChange, ...]]:
+    """The facts added, withdrawn, and changed in a way the report says."""
     old_facts, new_facts = old.by_name, new.by_name
-    changed = []
-    for fact in new.facts:
-        before = old_facts.get(fact.name)
-        if before is None or before == fact:
-            continue
-        retyped = before.type != fact.type
-        # An ordered fact's comparisons read its order: say it whenever its values change.
-        reordered = fact.ordered and before.values != fact.values
-        changed.append(FactChange(
-            fact.name, tuple(v for v in fact.values if v not in before.values),
-            tuple(v for v in before.values if v not in fact.values),
-            before.meaning if before.meaning != fact.meaning else None,
-            fact.meaning if before.meaning != fact.meaning else None,
-            before.type if retyped else None, fact.type if retyped else None,
-            before.values if reordered else None, fact.values if reordered else None))
+    changed = [_fact_change(old_facts[f.name], f) for f in new.facts
+               if f.name in old_facts and old_facts[f.name] != f]
+    return (tuple(f.name for f in new.facts if f.name not in old_facts),
+            tuple(f.name for f in old.facts if f.name not in new_facts),
+            tuple(c for c in changed if _said(c)))
+
+
+def _constraint_changes(old: Vocabulary, new: Vocabulary) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The ids of the constraints added, withdrawn, and changed (``changed_constraints``)."""
     old_constraints = {c.id: c for c in old.constraints}
     new_constraints = {c.id: c for c in new.constraints}
-    return VocabularyChanges(
-        tuple(f.name for f in new.facts if f.name not in old_facts),
-        tuple(f.name for f in old.facts if f.name not in new_facts),
-        tuple(c for c in changed if c.values_added or c.values_withdrawn or c.new_meaning is not None
-              or c.new_type is not None or c.new_order is not None),
-        tuple(c.id for c in new.constraints if c.id not in old_constraints),
-        tuple(c.id for c in old.constraints if c.id not in new_constraints),
-        tuple(c.id for _, c in changed_constraints(old, new)))
+    return (tuple(c.id for c in new.constraints if c.id not in old_constraints),
+            tuple(c.id for c in old.constraints if c.id not in new_constraints),
+            tuple(c.id for _, c in changed_constraints(old, new)))
+
+
+def _fact_change(before: Fact, fact: Fact) -> FactChange:
+    """How a fact both sides have differs: values gained and lost, meaning, type, and order."""
+    retyped = before.type != fact.type
+    # An ordered fact's comparisons read its order: say it whenever its values change.
+    reordered = fact.ordered and before.values != fact.values
+    remeant = before.meaning != fact.meaning
+    return FactChange(
+        fact.name, tuple(v for v in fact.values if v not in before.values),
+        tuple(v for v in before.values if v not in fact.values),
+        before.meaning if remeant else None, fact.meaning if remeant else None,
+        before.type if retyped else None, fact.type if retyped else None,
+        before.values if reordered else None, fact.values if reordered else None)
+
+
+def _said(c: FactChange) -> bool:
+    """Whether a fact's change is one the report says (values, meaning, type or order)."""
+    return bool(c.values_added or c.values_withdrawn or c.new_meaning is not None
+                or c.new_type is not None or c.new_order is not None)
 
 
 def changed_constraints(old: Vocabulary, new: Vocabulary) -> list[tuple[Constraint, Constraint]]:
@@ -156,19 +170,29 @@ def ruling(old: Vocabulary, new: Vocabulary) -> tuple[tuple[str, str, frozenset[
 
     One added or withdrawn whose condition the other side states too (under another id) rules out
     nothing new, unless it reads an ordered fact whose order changed, and is left out."""
-    olds, news = {c.id: c for c in old.constraints}, {c.id: c for c in new.constraints}
-    found = [(c, "withdrawn", new) for i, c in olds.items() if i not in news] + \
-        [(c, "added", old) for i, c in news.items() if i not in olds]
+    found = _one_sided(old, new)
     changed = [(c.id, was.never, c.never) for was, c in changed_constraints(old, new)
                if cond_json(was.never) != cond_json(c.never)]
     if not found and not changed:
         return ()
     moved = {f for f in old.orders.keys() | new.orders.keys() if old.orders.get(f) != new.orders.get(f)}
-    tested = [(c.id, how, facts_used(c.never, {})) for c, how, other in found
-              if not (cond_json(c.never) in [cond_json(x.never) for x in other.constraints]
-                      and not facts_used(c.never, {}) & moved)]
+    tested = [(c.id, how, facts_used(c.never, {})) for c, how, other in found if not _restated(c, other, moved)]
     tested += [(i, "changed", facts_used(was, {}) | facts_used(now, {})) for i, was, now in changed]
     return tuple((i, how, frozenset(facts)) for i, how, facts in tested)
+
+
+def _one_sided(old: Vocabulary, new: Vocabulary) -> list[tuple[Constraint, str, Vocabulary]]:
+    """The constraints withdrawn, then those added, each with how and the other side's vocabulary."""
+    olds, news = {c.id: c for c in old.constraints}, {c.id: c for c in new.constraints}
+    return [(c, "withdrawn", new) for i, c in olds.items() if i not in news] + \
+        [(c, "added", old) for i, c in news.items() if i not in olds]
+
+
+def _restated(c: Constraint, other: Vocabulary, moved: set[str]) -> bool:
+    """Whether the other side states the condition of a constraint added or withdrawn (under another id),
+    and it reads no ordered fact whose order changed (``moved``): it rules out nothing new."""
+    return cond_json(c.never) in [cond_json(x.never) for x in other.constraints] \
+        and not facts_used(c.never, {}) & moved
 
 
 def fact_words(change: FactChange) -> tuple[tuple[str, tuple[str, ...]], ...]:

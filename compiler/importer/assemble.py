@@ -128,105 +128,128 @@ def _wrapped(previous_width: int, next_text: str, widest: int) -> bool:
 
 
 def assemble(lines: Sequence[str], marks: Sequence[Mark], layout: Layout, shown: str) -> Document:
-    marks = list(marks)  # a heading found to be text is marked again (see _heading_as_text)
-    problems: list[Diagnostic] = []
-    entries: list[Entry] = []
-    chapters: list[str] = []
-    widest = _widest(lines, marks)
-    entry: _Entry | None = None
-    block: _Open | None = None
-    gap_blank = gap_page = False  # what lies between the last content line and this one
+    reading = _Assembler(lines, list(marks), layout, shown)  # a heading found to be text is marked again
+    for i, mark in enumerate(reading.marks):
+        reading.read(i, mark)
+    reading.close_entry()
+    return Document(tuple(reading.entries), tuple(reading.chapters), tuple(reading.problems), tuple(reading.marks))
 
-    def unplaced(i: int, mark: Mark, why: str) -> None:
-        problems.append(Diagnostic(Location(shown, i + 1, mark.col), f"line not placed: {why}",
-                                   severity="warning", code="unplaced"))
 
-    def close_block() -> None:
-        nonlocal block
-        if block is not None and entry is not None:
-            entry.blocks.append(block.block())
-        block = None
+class _Assembler:
+    """``assemble``'s reading of the marks, in order: what it found so far, the entry and the block
+    open, and what lies between the last content line and this one."""
 
-    def close_part() -> None:
-        close_block()
+    def __init__(self, lines: Sequence[str], marks: list[Mark], layout: Layout, shown: str) -> None:
+        self.lines, self.marks, self.layout, self.shown = lines, marks, layout, shown
+        self.problems: list[Diagnostic] = []
+        self.entries: list[Entry] = []
+        self.chapters: list[str] = []
+        self.widest = _widest(lines, marks)
+        self.entry: _Entry | None = None
+        self.block: _Open | None = None
+        self.gap_blank = self.gap_page = False  # what lies between the last content line and this one
+
+    def unplaced(self, i: int, mark: Mark, why: str) -> None:
+        self.problems.append(Diagnostic(Location(self.shown, i + 1, mark.col), f"line not placed: {why}",
+                                        severity="warning", code="unplaced"))
+
+    def close_block(self) -> None:
+        if self.block is not None and self.entry is not None:
+            self.entry.blocks.append(self.block.block())
+        self.block = None
+
+    def close_part(self) -> None:
+        self.close_block()
+        entry = self.entry
         if entry is not None and entry.part is not None:
             kind, title, line = entry.part
             if title is not None and not entry.blocks:
-                _heading_as_text(entry, title, line, marks)
+                _heading_as_text(entry, title, line, self.marks)
             else:
                 entry.parts.append(Part(kind, title, line, tuple(entry.blocks)))
         if entry is not None:
             entry.part, entry.blocks = None, []
 
-    def close_entry() -> None:
-        nonlocal entry
-        close_part()
+    def close_entry(self) -> None:
+        self.close_part()
+        entry = self.entry
         if entry is None:
             return
         if entry.parts or entry.updated or entry.released:
-            entries.append(Entry(entry.name, entry.line, entry.col, entry.updated, entry.released,
-                                 tuple(entry.parts), (entry.line, entry.last)))
+            self.entries.append(Entry(entry.name, entry.line, entry.col, entry.updated, entry.released,
+                                      tuple(entry.parts), (entry.line, entry.last)))
         elif entry.number is not None:  # a numbered section is a term: one without rules is lost
-            unplaced(entry.line - 1, marks[entry.line - 1], f"the heading '{entry.name}' has no rule under it")
+            self.unplaced(entry.line - 1, self.marks[entry.line - 1], f"the heading '{entry.name}' has no rule under it")
         else:
-            chapters.append(entry.name)
-        entry = None
+            self.chapters.append(entry.name)
+        self.entry = None
 
-    for i, mark in enumerate(marks):
+    def read(self, i: int, mark: Mark) -> None:
+        """Line ``i`` (0-based) of the text, as its mark says."""
         if mark.kind == "blank":
-            gap_blank = True
-            continue
+            self.gap_blank = True
+            return
         if mark.kind in ("front", "furniture"):
-            gap_page = gap_page or mark.why == "page number"
-            continue
-        kind = mark.kind
+            self.gap_page = self.gap_page or mark.why == "page number"
+            return
         if mark.warning:
-            problems.append(Diagnostic(Location(shown, i + 1, mark.col), mark.warning, severity="warning",
-                                       code="read-as-text"))
-        if entry is not None and kind not in ("entry", "chapter"):
-            entry.last = i + 1
+            self.problems.append(Diagnostic(Location(self.shown, i + 1, mark.col), mark.warning, severity="warning",
+                                            code="read-as-text"))
+        if self.entry is not None and mark.kind not in ("entry", "chapter"):
+            self.entry.last = i + 1
+        self._place(i, mark, mark.kind)
+        self.gap_blank = self.gap_page = False
+
+    def _place(self, i: int, mark: Mark, kind: str) -> None:
         if kind in ("entry", "chapter"):
-            close_entry()
-            entry = _Entry(mark.text, i + 1, mark.col, number=mark.number) if kind == "entry" else None
+            self.close_entry()
+            self.entry = _Entry(mark.text, i + 1, mark.col, number=mark.number) if kind == "entry" else None
             if kind == "chapter":
-                chapters.append(mark.text)
+                self.chapters.append(mark.text)
         elif kind in ("updated", "released"):
-            if entry is None or entry.part is not None or getattr(entry, kind) is not None:
-                unplaced(i, mark, f"a '{mark.text.split(':')[0]}' line that does not follow an entry's heading")
-            else:
-                setattr(entry, kind, Printed(mark.date, mark.version, mark.text, i + 1))
+            self._printed(i, mark, kind)
         elif kind == "section":
-            if entry is None:
-                unplaced(i, mark, f"the heading '{mark.text}' is outside any entry")
+            if self.entry is None:
+                self.unplaced(i, mark, f"the heading '{mark.text}' is outside any entry")
             else:
-                close_part()
-                entry.part = (layout.section_kind(mark.text), mark.text, i + 1)
-        elif kind == "example" and block is not None:  # an example belongs to the rule it follows
+                self.close_part()
+                self.entry.part = (self.layout.section_kind(mark.text), mark.text, i + 1)
+        elif kind == "example" and self.block is not None:  # an example belongs to the rule it follows
+            self.block.texts.append(mark.text)
+            self.block.lines.append(i + 1)
+            self.block.widths.append(len(self.lines[i].rstrip()))
+        elif kind in ("bullet", "step", "rule", "example", "line", "text"):
+            self._content(i, mark, kind)
+        else:  # pragma: no cover - a layout's own mark
+            self.unplaced(i, mark, mark.why or f"a line of kind '{kind}'")
+
+    def _printed(self, i: int, mark: Mark, kind: str) -> None:
+        """An "Updated:" or "Released:" line, which follows an entry's heading."""
+        entry = self.entry
+        if entry is None or entry.part is not None or getattr(entry, kind) is not None:
+            self.unplaced(i, mark, f"a '{mark.text.split(':')[0]}' line that does not follow an entry's heading")
+        else:
+            setattr(entry, kind, Printed(mark.date, mark.version, mark.text, i + 1))
+
+    def _content(self, i: int, mark: Mark, kind: str) -> None:
+        """A line of an entry's text: a new block, or the next line of the block open."""
+        entry = self.entry
+        if entry is None:
+            self.unplaced(i, mark, "text outside any entry")
+            return
+        if entry.part is None:
+            entry.part = ("definition", None, i + 1)
+        width = len(self.lines[i].rstrip())
+        block = self.block
+        if (kind == "text" and block is not None
+                and _continues(block, mark, self.gap_blank, self.gap_page, self.widest[i], self.layout)):
             block.texts.append(mark.text)
             block.lines.append(i + 1)
-            block.widths.append(len(lines[i].rstrip()))
-        elif kind in ("bullet", "step", "rule", "example", "line", "text"):
-            if entry is None:
-                unplaced(i, mark, "text outside any entry")
-            else:
-                if entry.part is None:
-                    entry.part = ("definition", None, i + 1)
-                width = len(lines[i].rstrip())
-                if (kind == "text" and block is not None
-                        and _continues(block, mark, gap_blank, gap_page, widest[i], layout)):
-                    block.texts.append(mark.text)
-                    block.lines.append(i + 1)
-                    block.widths.append(width + (_INDENT if block.kind != "paragraph" else 0))
-                else:
-                    close_block()
-                    block = _Open("paragraph" if kind in ("text", "line", "example") else kind, mark.number, i + 1,
-                                  mark.col,
-                                  [mark.text], [i + 1], [width])
-        else:  # pragma: no cover - a layout's own mark
-            unplaced(i, mark, mark.why or f"a line of kind '{kind}'")
-        gap_blank = gap_page = False
-    close_entry()
-    return Document(tuple(entries), tuple(chapters), tuple(problems), tuple(marks))
+            block.widths.append(width + (_INDENT if block.kind != "paragraph" else 0))
+        else:
+            self.close_block()
+            self.block = _Open("paragraph" if kind in ("text", "line", "example") else kind, mark.number, i + 1,
+                               mark.col, [mark.text], [i + 1], [width])
 
 
 def _heading_as_text(entry: _Entry, title: str, line: int, marks: list[Mark]) -> None:

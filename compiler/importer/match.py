@@ -29,7 +29,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..model import Clause as OldClause, Edition, Term as OldTerm
 from .emit import Clause, Term
@@ -164,10 +164,37 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
     by_id = previous.term_by_id
     by_name = {t.name.casefold(): t for t in previous.terms}
     olds = {t.id: [_Old(t.id, c, words(c.text), _printed(c)) for c in t.clauses] for t in previous.terms}
+    matched_terms, renamed = _matched_terms(terms, previous, by_name, decisions)
+    news = {t.id: [_New(t.id, c, words(c.text)) for c in t.clauses] for t in renamed}
+    pairs = [(news[t], olds[old.id]) for t, old in matched_terms.items() if old is not None]
+    imported = {old.id for old in matched_terms.values() if old is not None}  # the others carry over
+    kept = {t.id for t in (by_id.get(e.id) or by_name.get(e.name.casefold()) for e in left_out) if t is not None}
+    # each pass over every term before the next, so that no term's weaker pass takes what another's
+    # stronger one would have matched
+    for new_clauses, old_clauses in pairs:
+        _same_words(new_clauses, old_clauses)
+    passes = _Passes(news, olds, matched_terms, [o for os in olds.values() for o in os], previous.id)
+    passes.merges(decisions)
+    for new_clauses, old_clauses in pairs:
+        _similar(new_clauses, old_clauses)
+    for new_clauses, old_clauses in pairs:
+        _same_number(new_clauses, old_clauses)
+    passes.parts(imported)
+    _carried_over([n for ns in news.values() for n in ns], olds, imported, kept, previous.id, decisions)
+    out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
+    out += _emptied(renamed, news, olds, previous, decisions)
+    return out, decisions
+
+
+def _matched_terms(terms: Sequence[Term], previous: Edition, by_name: Mapping[str, OldTerm],
+                   decisions: list[Decision]) -> tuple[dict[str, OldTerm | None], list[Term]]:
+    """Each imported term's term of the previous edition (by id, else by name; None for a new one), by the
+    id it is imported as, and the imported terms under those ids; a decision for each new term and each
+    found by its name."""
     matched_terms: dict[str, OldTerm | None] = {}
     renamed = []
     for term in terms:
-        old = by_id.get(term.id) or by_name.get(term.name.casefold())
+        old = previous.term_by_id.get(term.id) or by_name.get(term.name.casefold())
         if old is not None and old.id != term.id:
             decisions.append(Decision(term.line, term.id, f"entry '{term.name}' is term '{old.id}' of edition "
                                                           f"'{previous.id}' by its name: imported as '{old.id}'"))
@@ -177,42 +204,43 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
                                                           f"'{term.id}' nor one named '{term.name}'"))
         matched_terms[term.id] = old
         renamed.append(term)
-    news = {t.id: [_New(t.id, c, words(c.text)) for c in t.clauses] for t in renamed}
-    pool = [o for os in olds.values() for o in os]
-    pairs = [(news[t], olds[old.id]) for t, old in matched_terms.items() if old is not None]
-    imported = {old.id for old in matched_terms.values() if old is not None}  # the others carry over
-    kept = {t.id for t in (by_id.get(e.id) or by_name.get(e.name.casefold()) for e in left_out) if t is not None}
-    # each pass over every term before the next, so that no term's weaker pass takes what another's
-    # stronger one would have matched
-    for new_clauses, old_clauses in pairs:
-        _same_words(new_clauses, old_clauses)
-    loose = [n for ns in news.values() for n in ns if n.old is None]
-    if len(loose) * len(pool) > MAX_CROSS_PAIRS:
+    return matched_terms, renamed
+
+
+@dataclass(frozen=True)
+class _Passes:
+    """The passes that look across terms, within ``MAX_CROSS_PAIRS``: beyond, within each term only."""
+
+    news: dict[str, list[_New]]
+    olds: dict[str, list[_Old]]
+    matched_terms: dict[str, OldTerm | None]
+    pool: list[_Old]  # every clause of the previous edition
+    previous: str
+
+    def own(self, term_id: str) -> list[_Old]:
+        old = self.matched_terms[term_id]
+        return self.olds[old.id] if old is not None else []
+
+    def merges(self, decisions: list[Decision]) -> None:
+        loose = [n for ns in self.news.values() for n in ns if n.old is None]
+        if len(loose) * len(self.pool) <= MAX_CROSS_PAIRS:
+            _merges(loose, self.pool, self.previous)
+            return
         decisions.append(Decision(loose[0].clause.line, loose[0].term,
-                                  f"{len(loose):,} clauses left unmatched times {len(pool):,} clauses of edition "
-                                  f"'{previous.id}' is over MAX_CROSS_PAIRS ({MAX_CROSS_PAIRS:,}, in "
+                                  f"{len(loose):,} clauses left unmatched times {len(self.pool):,} clauses of edition "
+                                  f"'{self.previous}' is over MAX_CROSS_PAIRS ({MAX_CROSS_PAIRS:,}, in "
                                   "compiler/importer/match.py): merges, moves and splits were looked for within "
                                   "each term only"))
-        for term_id, old in matched_terms.items():
-            own = olds[old.id] if old is not None else []
-            _merges([n for n in news[term_id] if n.old is None], own, previous.id)
-    else:
-        _merges(loose, pool, previous.id)
-    for new_clauses, old_clauses in pairs:
-        _similar(new_clauses, old_clauses)
-    for new_clauses, old_clauses in pairs:
-        _same_number(new_clauses, old_clauses)
-    left = [n for ns in news.values() for n in ns if n.old is None and n.lineage is None]
-    if len(left) * len(pool) > MAX_CROSS_PAIRS:
-        for term_id, old in matched_terms.items():
-            own = olds[old.id] if old is not None else []
-            _parts([n for n in left if n.term == term_id], own, previous.id, imported)
-    else:
-        _parts(left, pool, previous.id, imported)
-    _carried_over([n for ns in news.values() for n in ns], olds, imported, kept, previous.id, decisions)
-    out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
-    out += _emptied(renamed, news, olds, previous, decisions)
-    return out, decisions
+        for term_id in self.matched_terms:
+            _merges([n for n in self.news[term_id] if n.old is None], self.own(term_id), self.previous)
+
+    def parts(self, imported: set[str]) -> None:
+        left = [n for ns in self.news.values() for n in ns if n.old is None and n.lineage is None]
+        if len(left) * len(self.pool) <= MAX_CROSS_PAIRS:
+            _parts(left, self.pool, self.previous, imported)
+            return
+        for term_id in self.matched_terms:
+            _parts([n for n in left if n.term == term_id], self.own(term_id), self.previous, imported)
 
 
 def _emptied(terms: Sequence[Term], news: dict[str, list[_New]], olds: dict[str, list[_Old]], previous: Edition,
