@@ -9,6 +9,7 @@ import click
 
 from ..diagnostics import printable
 from ..fileio import OutputError
+from .options import UsageProblem, say
 from .. import starter  # through the module: tests replace starter.compiler_source
 
 
@@ -38,7 +39,7 @@ def init(folder: Path, title: str | None) -> None:
         click.echo(f"rulebook: error: {printable(str(exc))}", err=True)
         raise SystemExit(1) from None
     here = "" if folder == Path(".") else f"cd {printable(str(folder))} && "
-    click.echo(f"Started a rulebook in {printable(str(folder))}/: rulebook/ "
+    say(f"Started a rulebook in {printable(str(folder))}/: rulebook/ "
                f"(edition {starter.EDITION}, term '{starter.TERM}'), "
                "mkdocs.yml, .pre-commit-config.yaml, .github/workflows/ (rulebook.yml, rulebook-comment.yml), "
                ".vscode/, .schemas/.\n"
