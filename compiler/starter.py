@@ -40,7 +40,7 @@ editions:
   - id: "{edition}"
     title: First edition
     date: null                  # YYYY-MM-DD once it is out
-    status: draft               # 'rulebook publish {edition} --reason ...' locks it as published
+    status: draft               # 'rulebook publish --edition {edition} --reason ...' locks it as published
 """
 
 VOCABULARY_YAML = """\

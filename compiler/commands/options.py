@@ -48,7 +48,7 @@ def usage_lines(exc: click.UsageError) -> list[str]:
         where = exc.param_hint if isinstance(exc.param_hint, str) else (
             " / ".join(exc.param_hint) if exc.param_hint else
             (exc.param.get_error_hint(exc.ctx) if exc.param is not None and exc.ctx is not None else None))
-        message = f"{where.strip(chr(39))}: {exc.message}" if where else exc.message
+        message = f"{where.strip(chr(39)).strip('[]')}: {exc.message}" if where else exc.message
     else:
         message = exc.format_message()
     hint = getattr(exc, "hint", None)

@@ -299,7 +299,7 @@ def test_write_expectations_into_the_rulebook_is_a_usage_error_before_any_case_r
     code, out, err = cli("conformance", "run", "--rulebook", book, "--edition", "v1",
                          "--engine", f"{test_engines}:Raises", "--write-expectations", target)
     assert (code, out) == (2, "")
-    assert err.splitlines()[-1] == (f"Error: Invalid value for '--write-expectations': '{target}' is inside "
+    assert err.splitlines()[0] == (f"rulebook: error: --write-expectations: '{target}' is inside "
                                     f"the rulebook folder '{book}'; an output may not overlap an input, "
                                     "choose another path")
     assert {p: p.read_bytes() for p in book.rglob("*") if p.is_file()} == before

@@ -97,6 +97,6 @@ def test_a_build_may_not_write_into_the_projects_site_folder(project):
                                 prog_name="rulebook")
     assert result.exit_code == 2
     assert result.stderr.endswith(
-        f"Error: Invalid value for '--out': 'site/templates' is the project's site templates "
+        f"rulebook: error: --out: 'site/templates' is the project's site templates "
         f"'{project / 'site' / 'templates'}'; an output may not overlap an input, choose another path\n")
     assert (project / "site" / "templates" / "term.html").read_text() == OWN_TERM
