@@ -225,7 +225,7 @@ def test_generate_refuses_a_file(proj, monkeypatch, snapshot):
     before = snapshot(proj)
     result = generate("notes.txt")
     assert result.exit_code == 2
-    assert result.stderr.endswith("rulebook: error: --out: Directory 'notes.txt' is a file.\n")
+    assert result.stderr == "rulebook: error: --out: Directory 'notes.txt' is a file.\n  hint: see 'rulebook conformance generate --help'\n"
     assert snapshot(proj) == before
 
 
