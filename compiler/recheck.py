@@ -370,6 +370,10 @@ class _Incremental:
         if not sources_present(self.root, sources):
             raise _Stale("a source")
         files, interfaces = base["files"], base["interfaces"]
+        # the terms whose files have errors, as the full check found them (build.Builder.broken_terms):
+        # what follows from those errors stays folded into them here too
+        self.builder.broken_terms = {tid if isinstance(tid, str) else Path(rel).stem
+                                     for rel, (kind, tid, _, _) in files.items() if kind == "broken"}
         order = {e[0]: i for i, e in enumerate(base["editions"])}
         versions: dict[str, list] = {}  # term id -> its files: (edition's place, kind, declares dates)
         for rel, (kind, tid, _, dated) in files.items():

@@ -972,14 +972,21 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
                                   _pattern_hint(schema["pattern"])))
     elif isinstance(value, dict):
         props = schema.get("properties", {})
-        for key in schema.get("required", []):
-            if key not in value:
+        missing = [key for key in schema.get("required", []) if key not in value]
+        meant = _misspelt(value, props, missing) if missing and schema.get("additionalProperties") is False else {}
+        for key in missing:
+            if key not in meant.values():  # a misspelt key's error says it (below)
                 out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} lacks required key '{key}'"))
         for key, item in value.items():
             if key in props:
                 _check(doc, item, props[key], path + (key,), out)
             elif isinstance(schema.get("additionalProperties"), dict):
                 _check(doc, item, schema["additionalProperties"], path + (key,), out)
+            elif key in meant:  # one error, not two: the missing key follows from the misspelt one
+                place = "at the top level" if not path else f"in {_name(doc.data, path)}"
+                out.append(Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
+                                      f"did you mean '{meant[key]}'? ({_name(doc.data, path)} lacks required key "
+                                      f"'{meant[key]}')", code=MISSPELT_KEY))
             elif schema.get("additionalProperties") is False:
                 place = "at the top level" if not path else f"in {_name(doc.data, path)}"
                 out.append(Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
@@ -993,6 +1000,22 @@ def _check(doc: Document, value: Any, schema: dict, path: tuple, out: list[Diagn
         if items:
             for i, item in enumerate(value):
                 _check(doc, item, items, path + (i,), out)
+
+
+MISSPELT_KEY = "misspelt-key"  # an unknown key that stands for a missing required one: an error that counts
+
+
+def _misspelt(value: dict, props: dict, missing: list[str]) -> dict[str, str]:
+    """Each unknown key of ``value`` whose closest valid key is a missing required one -> that key."""
+    from .diagnostics import closest
+
+    meant = {}
+    for key in value:
+        if key not in props and isinstance(key, str):
+            match = closest(key, props)  # the key the plain unknown-key hint would name
+            if match in missing and match not in meant.values():
+                meant[key] = match
+    return meant
 
 
 _PATTERN_HINTS = {
