@@ -259,7 +259,7 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
 @click.command("changelog")
 @deprecated_edition_argument()
 @_root_option
-@edition_option(required=False)
+@edition_option(needed=True)
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True,
               help="markdown (the notice to post), json (its parts).")
 def changelog_command(old_edition: str | None, root: Path | None, edition_id: str | None, fmt: str) -> None:

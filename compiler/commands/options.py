@@ -95,10 +95,11 @@ def rulebook_argument() -> Callable[[F], F]:
     return click.argument("path", required=False, type=click.Path(path_type=Path), callback=_folder)
 
 
-def edition_option(required: bool = False) -> Callable[[F], F]:
-    """``--edition ID`` (parameter ``edition_id``): optional means the latest."""
+def edition_option(required: bool = False, needed: bool = False) -> Callable[[F], F]:
+    """``--edition ID`` (parameter ``edition_id``): optional means the latest; ``needed``: required, but
+    also given by the deprecated positional form (``edition_given`` says when it is missing)."""
     return click.option("--edition", "edition_id", required=required, metavar="ID",
-                        help=EDITION_REQUIRED_HELP if required else EDITION_HELP)
+                        help=EDITION_REQUIRED_HELP if required or needed else EDITION_HELP)
 
 
 def deprecated_alias(old: str, new: str, name: str) -> Callable[[F], F]:

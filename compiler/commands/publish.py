@@ -53,7 +53,7 @@ _REASON_OPTION = click.option("--reason", required=True, help="Why: the log and 
 
 @click.command()
 @deprecated_edition_argument()
-@edition_option(required=False)
+@edition_option(needed=True)
 @_REASON_OPTION
 @_DATE_OPTION
 @rulebook_option()
@@ -65,7 +65,7 @@ def publish(old_edition: str | None, edition_id: str | None, reason: str, date: 
 
 @click.command()
 @deprecated_edition_argument()
-@edition_option(required=False)
+@edition_option(needed=True)
 @_REASON_OPTION
 @click.option("--kind", type=click.Choice(CORRECTION_KINDS), required=True,
               help="transcription: the editors fix their transcription of the text or of its meaning "

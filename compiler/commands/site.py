@@ -67,7 +67,10 @@ def config_file(root: Path | None) -> Iterator[tuple[Path, Path]]:
             yield MKDOCS_YML, Path(named)
         return
     from ..fileio import OutputError, write_text
+    from .options import default_rulebook_or_exit
 
+    if root is None:
+        default_rulebook_or_exit()  # neither ./rulebook nor . holds one: a usage error, as in every command
     root = root or default_root()
     book = load_or_exit(root)
     try:
