@@ -1009,7 +1009,7 @@ def _misspelt(value: dict, props: dict, missing: list[str]) -> dict[str, str]:
     """Each unknown key of ``value`` whose closest valid key is a missing required one -> that key."""
     from .diagnostics import closest
 
-    meant = {}
+    meant: dict[str, str] = {}
     for key in value:
         if key not in props and isinstance(key, str):
             match = closest(key, props)  # the key the plain unknown-key hint would name

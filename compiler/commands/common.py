@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, Sequence
 
 import click
 
@@ -44,7 +44,7 @@ def edition_or_exit(book, edition_id: str | None):
     return book.edition(edition_id)
 
 
-def report(problems: list[Diagnostic]) -> None:
+def report(problems: Sequence[Diagnostic]) -> None:
     """The problems and their count on standard error; under ``-q``, the errors only."""
     from ..diagnostics import report as show
     from .options import quiet
