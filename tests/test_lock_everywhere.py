@@ -68,7 +68,7 @@ def test_the_scenario_fails_check_with_the_located_error(book):
      "--engine", "examples.engines.reference:engine"),
     ("import", str(FROZEN.parents[1] / "importer" / "on-top" / "source-b.txt"), "--layout", "reg",
      "--out", "imported", "--rulebook", "frozen"),
-], ids=["export-json", "export-jsonl", "history", "changelog", "--edition", "conformance-mutants", "conformance-run", "import"])
+], ids=["export-json", "export-jsonl", "history", "changelog", "conformance-mutants", "conformance-run", "import"])
 def test_a_reading_command_refuses_the_edited_edition(book, args):
     assert run(*args).exit_code == 0, "the pristine fixture passes"
     edit_published(book)
