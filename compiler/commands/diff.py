@@ -122,7 +122,10 @@ def _warn_rulings(result) -> None:
     at its place, once however many editions' diffs read it (a diff side is checked without its rulings)."""
     from dataclasses import replace
     from ..diff.whole import RulebookDiff
+    from .options import quiet
 
+    if quiet():  # -q: nothing but errors
+        return
     results = ([e.result for e in result.editions if e.result is not None] if isinstance(result, RulebookDiff)
                else [result])
     said = []
@@ -156,8 +159,9 @@ def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
         # that failure is the diff's own and is raised (without the warning).
         cache.forget_served()
         result = _diff(old, new, root, None)
-        click.echo(f"rulebook: warning: a cache entry could not be used ({type(exc).__name__}); "
-                   "it was dropped and the sources read instead", err=True)
+        from .options import warn
+
+        warn(f"a cache entry could not be used ({type(exc).__name__}); it was dropped and the sources read instead")
         return result
     finally:
         if cache is not None:
