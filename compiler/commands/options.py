@@ -59,12 +59,18 @@ def usage_lines(exc: click.UsageError) -> list[str]:
 
 def _folder(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
     """A rulebook folder given on the command line, or a usage error: missing, or a file."""
+    import stat
+
     if value is None:
         return None
-    if not value.exists():
+    try:
+        mode = value.stat().st_mode
+    except FileNotFoundError:
         raise UsageProblem(printable(f"no such rulebook folder: '{value}'"),
-                           f"give the folder that holds {RULEBOOK_FILE}", ctx)
-    if not value.is_dir():
+                           f"give the folder that holds {RULEBOOK_FILE}", ctx) from None
+    except OSError:  # a folder that cannot be searched, say: the build names it at its place (exit 1)
+        return value
+    if not stat.S_ISDIR(mode):
         raise UsageProblem(printable(f"'{value}' is a file, not a rulebook folder"),
                            printable(f"give the folder that holds it: {_spelled(ctx, param, value.parent)}"), ctx)
     return value
