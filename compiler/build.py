@@ -234,6 +234,9 @@ class Builder:
         self.vocabulary_overlays: dict[str, Document] = {}  # edition id -> its _vocabulary.yaml
         self.overlay_misshapen = False  # an overlay failed its schema (besides unknown keys)
         self.withdrawn_by: dict[str, str] = {}  # term id -> the edition that withdrew it last
+        # ids of terms whose file has errors of its own: a link, patch or withdrawal naming one follows
+        # from those errors and is folded into them, not reported again (issue 25.1)
+        self.broken_terms: set[str] = set()
         self.declared: dict[str, list[L.Declared]] = {}  # a term file's path -> its clauses' lineage
         self.names_checked: set[tuple] = set()  # while remembering: this load's keys into _NAMES_CHECKED
         self.root_resolved = root.resolve()
@@ -595,12 +598,24 @@ class Builder:
         if overlay.is_patch(data):
             return _TermFile(doc, edition, None, False, patch=True)
         for key in ("name", "sections"):
-            if key not in data:
+            if key not in data and not self._misspelt(doc, key):
                 self.error(doc.at(), f"the file lacks required key '{key}'")
         # Unknown keys are ignored by the build, so the rest of the file is still checked.
         if any(p.location.path == doc.path and p.code != "unknown-key" for p in self.problems):
             return _TermFile(doc, edition, None, False)
         return _TermFile(doc, edition, self._term(doc, edition), False)
+
+    def _misspelt(self, doc: Document, key: str) -> bool:
+        """Whether ``key``, required and missing, is the file's misspelt top-level key: then its
+        unknown-key error says both (the missing key follows from it) and breaks the file as the
+        missing key would (issue 25.1)."""
+        for i, p in enumerate(self.problems):
+            if (p.code == "unknown-key" and p.location.path == doc.path and p.hint == f"did you mean '{key}'?"
+                    and p.message.endswith(" at the top level")):
+                self.problems[i] = dc_replace(p, hint=f"did you mean '{key}'? (the file lacks required key '{key}')",
+                                              code=schema.MISSPELT_KEY)
+                return True
+        return False
 
     # -- one term ---------------------------------------------------------------
 
@@ -874,7 +889,9 @@ class Builder:
             for tf in files.get(meta["id"], []):
                 tid = tf.doc.data.get("id")
                 if tf.withdrawn:
-                    if tid not in current:
+                    if tid not in current and tid in self.broken_terms:
+                        pass  # the term's own file has errors: withdrawing it follows from them
+                    elif tid not in current:
                         self.error(tf.doc.at(("id",)),
                                    f"edition '{meta['id']}' withdraws term '{tid}', which no earlier edition has",
                                    (did_you_mean(tid, current) if isinstance(tid, str) else None)
@@ -895,6 +912,9 @@ class Builder:
                     changed.append(tid)
                 elif isinstance(tid, str):  # an id that is not a string names no term (the schema says so)
                     resolved[tid] = None
+                    self.broken_terms.add(tid)
+                else:  # no id (misspelt, say), or not a string: the file's name is the id it must have
+                    self.broken_terms.add(Path(tf.doc.path).stem)
             terms = tuple(current[k] for k in sorted(current))
             declared = [d for tf in files.get(meta["id"], [])
                         if tf.term is not None or (tf.patch and tf.doc.data.get("id") in changed)
@@ -923,6 +943,8 @@ class Builder:
             return None
         if tid in current:
             pass
+        elif tid in self.broken_terms:  # the earlier file has errors of its own, reported there; this
+            return None  # patch may be right, so no hint to rewrite it (issue 25.1)
         elif tid in self.withdrawn_by:
             self.error(tf.doc.key_at((overlay.PATCH_KEY,)),
                        f"edition '{edition}' patches term '{tid}', which edition '{self.withdrawn_by[tid]}' withdrew",
@@ -1007,6 +1029,8 @@ class Builder:
         for clause in term.clauses:
             for link in clause.links:
                 target = edition.term_by_id.get(link.term)
+                if target is None and link.term in self.broken_terms:
+                    continue  # the term's own file has errors; the link follows from them
                 if target is None:
                     self.error(link.loc or clause.loc,
                                f"link to term '{link.term}', which edition '{edition.id}' does not have",

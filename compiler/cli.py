@@ -21,6 +21,7 @@ from .commands.init import init
 from .commands.publish import correct, publish
 from .commands.schema import schema
 from .commands.site import build as site_build, serve as site_serve
+from .commands.options import QUIET_HELP
 from .progress import add_quiet_option
 
 
@@ -33,7 +34,7 @@ def main() -> None:
 for _command in (check, export, ask, schema, conformance, diff_command, history_command, site_build, site_serve,
                  publish, correct, init, changelog_command, import_command):
     main.add_command(_command)
-    add_quiet_option(_command)
+    add_quiet_option(_command, QUIET_HELP)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -276,7 +276,7 @@ def _content_problems(book: Rulebook, lock: Lock, known: Known | None) -> list[D
             continue
         if entry is None:
             found.append(Diagnostic(edition.loc, f"published edition '{edition.id}' is not in {LOCK_FILE}",
-                                    f"lock it with: rulebook publish {edition.id} --reason TEXT"))
+                                    f"lock it with: rulebook publish --edition {edition.id} --reason TEXT"))
             continue
         now = edition_entry(edition, known)
         if now["digest"] != entry["digest"]:
@@ -286,7 +286,7 @@ def _content_problems(book: Rulebook, lock: Lock, known: Known | None) -> list[D
 
 def _differences(edition: Edition, old: EditionEntry, new: EditionEntry) -> list[Diagnostic]:
     hint = (f"a published edition does not change: undo the edit, or record a deliberate correction with "
-            f"rulebook correct {edition.id} --kind transcription|erratum --reason TEXT")
+            f"rulebook correct --edition {edition.id} --kind transcription|erratum --reason TEXT")
     head = f"published edition '{edition.id}' differs from {LOCK_FILE}:"
     out = []
     for ref in changed(old, new):

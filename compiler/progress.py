@@ -164,14 +164,20 @@ def _nothing() -> None:
     pass
 
 
+def is_quiet() -> bool:
+    """Whether the running command was given ``-q/--quiet``."""
+    return _quiet
+
+
 def _set_quiet(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     global _quiet
     _quiet = _quiet or value
 
 
-def add_quiet_option(command: click.Command) -> None:
-    """Give ``command`` (and a group's subcommands) ``-q/--quiet``: no progress display."""
+def add_quiet_option(command: click.Command, help_text: str) -> None:
+    """Give ``command`` (and a group's subcommands) ``-q/--quiet``: no progress display (and, in the
+    command layer, no summary or warning: ``compiler.commands.options``)."""
     command.params.append(click.Option(["--quiet", "-q"], is_flag=True, expose_value=False, callback=_set_quiet,
-                                       help="Show no progress (it is shown only on a terminal)."))
+                                       help=help_text))
     for sub in getattr(command, "commands", {}).values():
-        add_quiet_option(sub)
+        add_quiet_option(sub, help_text)

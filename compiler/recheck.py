@@ -387,6 +387,10 @@ class _Incremental:
 
         base, top = self.base, self.top
         sources = self._fresh_sources()
+        # the terms whose files have errors, as the full check found them (build.Builder.broken_terms):
+        # what follows from those errors stays folded into them here too
+        self.builder.broken_terms = {tid if isinstance(tid, str) else Path(rel).stem
+                                     for rel, (kind, tid, _, _) in base["files"].items() if kind == "broken"}
         order = {e[0]: i for i, e in enumerate(base["editions"])}
         versions = _versions(base["files"], order)
         own = dict(top["own"])

@@ -36,7 +36,7 @@ LOCK = "rulebook.lock"
 
 
 def _correct_command(edition_id: str) -> str:
-    return f"rulebook correct {edition_id} --kind transcription|erratum --reason TEXT"
+    return f"rulebook correct --edition {edition_id} --kind transcription|erratum --reason TEXT"
 
 
 # -- refs ---------------------------------------------------------------------------------------------

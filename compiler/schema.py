@@ -982,8 +982,10 @@ def _check_string(doc: Document, value: str, schema: dict, path: tuple, out: lis
 
 def _check_mapping(doc: Document, value: dict, schema: dict, path: tuple, out: list[Diagnostic]) -> None:
     props = schema.get("properties", {})
-    for key in schema.get("required", []):
-        if key not in value:
+    missing = [key for key in schema.get("required", []) if key not in value]
+    meant = _misspelt(value, props, missing) if missing and schema.get("additionalProperties") is False else {}
+    for key in missing:
+        if key not in meant.values():  # a misspelt key's error says it (below)
             out.append(Diagnostic(doc.at(path), f"{_name(doc.data, path)} lacks required key '{key}'"))
     for key, item in value.items():
         if key in props:
@@ -991,10 +993,19 @@ def _check_mapping(doc: Document, value: dict, schema: dict, path: tuple, out: l
         elif isinstance(schema.get("additionalProperties"), dict):
             _check(doc, item, schema["additionalProperties"], path + (key,), out)
         elif schema.get("additionalProperties") is False:
-            place = "at the top level" if not path else f"in {_name(doc.data, path)}"
-            out.append(Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
-                                  did_you_mean(key, props) or f"valid keys: {', '.join(props)}",
-                                  code="unknown-key"))
+            out.append(_unknown_key(doc, path, key, props, meant.get(key)))
+
+
+def _unknown_key(doc: Document, path: tuple, key: str, props: dict, meant: str | None) -> Diagnostic:
+    """A key the schema does not know; when it is a misspelling of a required key that is missing, one
+    error says both (the missing key follows from the misspelt one)."""
+    place = "at the top level" if not path else f"in {_name(doc.data, path)}"
+    if meant is not None:
+        return Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
+                          f"did you mean '{meant}'? ({_name(doc.data, path)} lacks required key '{meant}')",
+                          code=MISSPELT_KEY)
+    return Diagnostic(doc.key_at(path + (key,)), f"unknown key '{key}' {place}",
+                      did_you_mean(key, props) or f"valid keys: {', '.join(props)}", code="unknown-key")
 
 
 def _check_list(doc: Document, value: list, schema: dict, path: tuple, out: list[Diagnostic]) -> None:
@@ -1005,6 +1016,22 @@ def _check_list(doc: Document, value: list, schema: dict, path: tuple, out: list
     if items:
         for i, item in enumerate(value):
             _check(doc, item, items, path + (i,), out)
+
+
+MISSPELT_KEY = "misspelt-key"  # an unknown key that stands for a missing required one: an error that counts
+
+
+def _misspelt(value: dict, props: dict, missing: list[str]) -> dict[str, str]:
+    """Each unknown key of ``value`` whose closest valid key is a missing required one -> that key."""
+    from .diagnostics import closest
+
+    meant: dict[str, str] = {}
+    for key in value:
+        if key not in props and isinstance(key, str):
+            match = closest(key, props)  # the key the plain unknown-key hint would name
+            if match in missing and match not in meant.values():
+                meant[key] = match
+    return meant
 
 
 _PATTERN_HINTS = {

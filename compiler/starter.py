@@ -43,7 +43,7 @@ editions:
   - id: "{edition}"
     title: First edition
     date: null                  # YYYY-MM-DD once it is out
-    status: draft               # 'rulebook publish {edition} --reason ...' locks it as published
+    status: draft               # 'rulebook publish --edition {edition} --reason ...' locks it as published
 """
 
 EMPTY_VOCABULARY_YAML = """\

@@ -22,14 +22,17 @@ def default_root() -> Path:
     return here if (here / RULEBOOK_FILE).is_file() else Path(".")
 
 
-def missing_default_rulebook() -> Diagnostic | None:
-    """The error when neither ./rulebook nor the current folder holds a rulebook, else None."""
+def missing_default_rulebook(command: str = "rulebook check") -> Diagnostic | None:
+    """The error when neither ./rulebook nor the current folder holds a rulebook, else None; its hint
+    names the folder as ``command`` takes it (``check`` as its PATH, the others with --rulebook)."""
     if (default_root() / RULEBOOK_FILE).is_file():
         return None
     found = sorted({p.parent.as_posix() for pattern in _SEARCH for p in Path(".").glob(pattern)})
     path = found[0] if len(found) == 1 else "PATH"
-    hint = (f"name the rulebook folder: rulebook check {path}; for the pre-commit hook, add args: [{path}] "
-            "under id: rulebook-check in .pre-commit-config.yaml")
+    named = f"{command} {path}" if command.endswith(" check") else f"{command} --rulebook {path}"
+    hint = f"name the rulebook folder: {named}"
+    if command.endswith(" check"):
+        hint += f"; for the pre-commit hook, add args: [{path}] under id: rulebook-check in .pre-commit-config.yaml"
     if not found:
         hint += " (or start one: rulebook init)"
     elif len(found) > 1:

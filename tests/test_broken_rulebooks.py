@@ -126,7 +126,7 @@ def test_usage_errors_exit_2(args):
     proc = run_check(*args, cwd=BROKEN)
     assert "Traceback" not in proc.stdout + proc.stderr
     assert proc.returncode == 2
-    assert proc.stderr.startswith("Usage: ")
+    assert proc.stderr.startswith("rulebook: error: ")
 
 
 def test_check_leaves_a_clean_rulebook_untouched():
@@ -136,18 +136,19 @@ def test_check_leaves_a_clean_rulebook_untouched():
     assert snapshot(MINIMAL) == before
 
 
-def test_a_file_given_for_the_folder_says_which_folder_to_pass():
+def test_a_file_given_for_the_folder_is_a_usage_error_that_says_which_folder_to_pass():
+    # a usage error (issue 25.1): exit 2, one error line and its hint, as every command gives it
     proc = run_check("../minimal/rulebook.yaml", cwd=BROKEN)
-    assert_clean_failure(proc)
-    assert proc.stderr == ("../minimal/rulebook.yaml: error: this is a file, not a rulebook folder\n"
-                           "  hint: pass the folder that holds rulebook.yaml: ../minimal\n"
-                           "1 problem found\n")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", "rulebook: error: '../minimal/rulebook.yaml' is a file, not a rulebook folder\n"
+               "  hint: give the folder that holds it: rulebook check ../minimal\n")
 
 
-def test_a_missing_folder_is_named():
+def test_a_missing_folder_is_a_usage_error_that_names_it():
     proc = run_check("no-such-folder", cwd=BROKEN)
-    assert_clean_failure(proc)
-    assert proc.stderr == "no-such-folder: error: no such rulebook folder\n1 problem found\n"
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", "rulebook: error: no such rulebook folder: 'no-such-folder'\n"
+               "  hint: give the folder that holds rulebook.yaml\n")
 
 
 def _hostile_module():
@@ -335,8 +336,7 @@ def test_control_characters_in_a_command_line_value_are_escaped(tmp_path):
                            "--edition", "v9\x1b]0;owned\x07"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=HANG_GUARD)
     assert proc.returncode == 2
-    assert proc.stderr.endswith(
-        "Error: Invalid value for '--edition': unknown edition 'v9\\x1b]0;owned\\x07'; editions: v1, v2\n")
+    assert proc.stderr == "rulebook: error: unknown edition 'v9\\x1b]0;owned\\x07'\n  hint: editions: v1, v2\n"
 
 
 def test_ten_thousand_misspelt_names_get_hints_within_a_budget(tmp_path):

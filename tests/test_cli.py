@@ -71,21 +71,19 @@ def test_a_rulebook_in_a_subfolder_is_named_with_args(tmp_path, monkeypatch):
     # The pre-commit hook runs 'rulebook check' at the repository's root; a rulebook elsewhere needs args.
     shutil.copytree(FIXTURES / "minimal", tmp_path / "games" / "cure" / "rulebook")
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["check"])
-    assert (result.exit_code, result.stdout) == (1, "")
+    result = CliRunner().invoke(main, ["check"], prog_name="rulebook")
+    assert (result.exit_code, result.stdout) == (2, "")  # a usage error (issue 25.1)
     assert result.stderr == (
-        ".: error: no rulebook.yaml in this folder, nor in ./rulebook\n"
+        "rulebook: error: no rulebook.yaml in this folder, nor in ./rulebook\n"
         "  hint: name the rulebook folder: rulebook check games/cure/rulebook; for the pre-commit hook, "
-        "add args: [games/cure/rulebook] under id: rulebook-check in .pre-commit-config.yaml\n"
-        "1 problem found\n")
+        "add args: [games/cure/rulebook] under id: rulebook-check in .pre-commit-config.yaml\n")
 
 
 def test_no_rulebook_anywhere_says_how_to_name_one(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["check"])
-    assert result.exit_code == 1
+    result = CliRunner().invoke(main, ["check"], prog_name="rulebook")
+    assert result.exit_code == 2
     assert result.stderr == (
-        ".: error: no rulebook.yaml in this folder, nor in ./rulebook\n"
+        "rulebook: error: no rulebook.yaml in this folder, nor in ./rulebook\n"
         "  hint: name the rulebook folder: rulebook check PATH; for the pre-commit hook, "
-        "add args: [PATH] under id: rulebook-check in .pre-commit-config.yaml (or start one: rulebook init)\n"
-        "1 problem found\n")
+        "add args: [PATH] under id: rulebook-check in .pre-commit-config.yaml (or start one: rulebook init)\n")

@@ -48,8 +48,8 @@ def test_earlier_edition_is_resolved_on_its_own():
 
 def test_unknown_edition_is_a_usage_error():
     result = export("--edition", "v9")
-    assert result.exit_code == 2
-    assert "unknown edition 'v9'; editions: v1, v2" in result.output
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2, "", "rulebook: error: unknown edition 'v9'\n  hint: editions: v1, v2\n")
 
 
 def test_out_file_is_written(tmp_path):

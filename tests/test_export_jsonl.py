@@ -70,8 +70,8 @@ def test_the_same_sources_give_the_same_bytes():
 def test_a_base_url_that_is_not_http_is_a_usage_error():
     result = export("--base-url", "javascript:alert(1)")
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[-1] == (
-        "Error: Invalid value for '--base-url': 'javascript:alert(1)' is not an http(s) URL "
+    assert result.stderr.splitlines()[0] == (
+        "rulebook: error: --base-url: 'javascript:alert(1)' is not an http(s) URL "
         "(such as https://rules.example.org/)")
 
 
@@ -79,7 +79,7 @@ def test_a_base_url_is_refused_with_the_json_format():
     result = _runner().invoke(main, ["export", "--rulebook", RECORDS, "--format", "json",
                                      "--base-url", "https://x.org"])
     assert result.exit_code == 2
-    assert result.stderr.splitlines()[-1] == "Error: --base-url applies to --format jsonl only"
+    assert result.stderr.splitlines()[0] == "rulebook: error: --base-url applies to --format jsonl only"
 
 
 def test_a_record_is_one_line_whatever_the_text_holds():

@@ -1,7 +1,7 @@
 """Published editions are frozen: rulebook.lock, 'rulebook publish', 'rulebook correct' and 'check'.
 
 The fixture tests/fixtures/lock/frozen has a published edition 1.0 (locked, its lock and log
-written by 'rulebook publish 1.0 --reason "First printing." --date 2026-01-01') and a draft 2.0.
+written by 'rulebook publish --edition 1.0 --reason "First printing." --date 2026-01-01') and a draft 2.0.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from compiler.diagnostics import Diagnostic, Location
 
 FROZEN = Path(__file__).resolve().parent / "fixtures" / "lock" / "frozen"
 CHANGE_HINT = ("  hint: a published edition does not change: undo the edit, or record a deliberate correction "
-               "with rulebook correct 1.0 --kind transcription|erratum --reason TEXT\n")
+               "with rulebook correct --edition 1.0 --kind transcription|erratum --reason TEXT\n")
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def _locked(book: Path) -> str:
 def test_publish_writes_the_lock_and_the_log(book):
     (book / "rulebook.lock").unlink()
     (book / "corrections.yaml").unlink()
-    result = run("publish", "1.0", "--reason", "First printing.", "--date", "2026-01-01", "--rulebook", "frozen")
+    result = run("publish", "--edition", "1.0", "--reason", "First printing.", "--date", "2026-01-01", "--rulebook", "frozen")
     assert (result.exit_code, result.stdout, result.stderr) == (
         0, "1.0: locked; recorded in corrections.yaml and rulebook.lock\n", "")
     assert (book / "rulebook.lock").read_bytes() == (FROZEN / "rulebook.lock").read_bytes()
@@ -132,7 +132,7 @@ def test_a_published_edition_missing_from_the_lock(book):
     result = run("check", "frozen")
     assert result.stderr == (
         "frozen/rulebook.yaml:15:5: error: published edition '3.0' is not in rulebook.lock\n"
-        "  hint: lock it with: rulebook publish 3.0 --reason TEXT\n1 problem found\n")
+        "  hint: lock it with: rulebook publish --edition 3.0 --reason TEXT\n1 problem found\n")
 
 
 def test_a_locked_edition_set_back_to_draft(book):
@@ -159,7 +159,7 @@ def test_a_malformed_lock(book):
 
 def test_correct_relocks_and_logs_what_changed(book):
     edit(book / "editions/1.0/cure.yaml", "curable if it is poisoned", "curable when it is poisoned")
-    result = run("correct", "1.0", "--kind", "transcription", "--reason", "The booklet says 'when'.",
+    result = run("correct", "--edition", "1.0", "--kind", "transcription", "--reason", "The booklet says 'when'.",
                  "--date", "2026-02-03", "--rulebook", "frozen")
     assert (result.exit_code, result.stdout, result.stderr) == (
         0, "1.0: 1 change; recorded in corrections.yaml and rulebook.lock\n", "")
@@ -174,7 +174,7 @@ def test_correct_relocks_and_logs_what_changed(book):
 
 
 def test_correct_with_nothing_changed_is_an_error(book):
-    result = run("correct", "1.0", "--kind", "erratum", "--reason", "x", "--rulebook", "frozen")
+    result = run("correct", "--edition", "1.0", "--kind", "erratum", "--reason", "x", "--rulebook", "frozen")
     assert (result.exit_code, result.stderr) == (1, (
         "frozen/rulebook.lock:3:5: error: edition '1.0' is as rulebook.lock records it: nothing to correct\n"
         "  hint: edit the edition's files first; a correction records a change\n1 problem found\n"))
@@ -183,7 +183,7 @@ def test_correct_with_nothing_changed_is_an_error(book):
 
 def test_publish_sets_a_drafts_status_and_locks_it_in_one_step(book):
     before = (book / "rulebook.yaml").read_text(encoding="utf-8")
-    result = run("publish", "2.0", "--reason", "Second printing.", "--date", "2026-03-01", "--rulebook", "frozen")
+    result = run("publish", "--edition", "2.0", "--reason", "Second printing.", "--date", "2026-03-01", "--rulebook", "frozen")
     assert (result.exit_code, result.stdout, result.stderr) == (0, (
         "2.0: locked; status set to published in rulebook.yaml; recorded in corrections.yaml and rulebook.lock\n"), "")
     # that one value, every other byte kept
@@ -195,7 +195,7 @@ def test_publish_sets_a_drafts_status_and_locks_it_in_one_step(book):
 
 def test_publish_keeps_the_status_lines_comment_and_quotes(book):
     edit(book / "rulebook.yaml", "    status: draft\n", "    status: 'draft'   # not yet\n")
-    assert run("publish", "2.0", "--reason", "x", "--rulebook", "frozen").exit_code == 0
+    assert run("publish", "--edition", "2.0", "--reason", "x", "--rulebook", "frozen").exit_code == 0
     assert (book / "rulebook.yaml").read_text(encoding="utf-8").endswith("    status: published   # not yet\n")
 
 
@@ -215,32 +215,42 @@ def test_publish_puts_the_status_back_when_the_rulebook_fails_as_published(book,
 
     monkeypatch.setattr(loading, "load", load)
     before = {p.name: p.read_bytes() for p in sorted(book.iterdir()) if p.is_file()}
-    result = run("publish", "2.0", "--reason", "x", "--rulebook", "frozen")
+    result = run("publish", "--edition", "2.0", "--reason", "x", "--rulebook", "frozen")
     assert (result.exit_code, result.stderr) == (1, "frozen/rulebook.yaml:11:5: error: edited meanwhile\n1 problem found\n")
     assert calls == [False, False]
     assert {p.name: p.read_bytes() for p in sorted(book.iterdir()) if p.is_file()} == before
 
 
 def test_publish_refuses_a_locked_edition_and_correct_a_draft(book):
-    result = run("publish", "1.0", "--reason", "x", "--rulebook", "frozen")
+    result = run("publish", "--edition", "1.0", "--reason", "x", "--rulebook", "frozen")
     assert (result.exit_code, result.stderr) == (1, (
         "frozen/rulebook.lock:3:5: error: edition '1.0' is already published and locked\n"
-        "  hint: to change it, record a correction: rulebook correct 1.0 --kind transcription|erratum "
+        "  hint: to change it, record a correction: rulebook correct --edition 1.0 --kind transcription|erratum "
         "--reason TEXT\n1 problem found\n"))
-    result = run("correct", "2.0", "--kind", "erratum", "--reason", "x", "--rulebook", "frozen")
+    result = run("correct", "--edition", "2.0", "--kind", "erratum", "--reason", "x", "--rulebook", "frozen")
     assert (result.exit_code, result.stderr) == (1, (
         "frozen/rulebook.yaml:11:5: error: edition '2.0' is a draft, not published\n"
-        "  hint: publish it first: rulebook publish 2.0 --reason TEXT\n1 problem found\n"))
+        "  hint: publish it first: rulebook publish --edition 2.0 --reason TEXT\n1 problem found\n"))
+
+
+def test_publishing_a_draft_once_its_status_is_set(book):
+    edit(book / "rulebook.yaml", "    status: draft\n", "    status: published\n")
+    assert run("check", "frozen").stderr == (
+        "frozen/rulebook.yaml:11:5: error: published edition '2.0' is not in rulebook.lock\n"
+        "  hint: lock it with: rulebook publish --edition 2.0 --reason TEXT\n1 problem found\n")
+    result = run("publish", "--edition", "2.0", "--reason", "Second printing.", "--date", "2026-03-01", "--rulebook", "frozen")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert (run("check", "frozen").exit_code, run("check", "frozen").stderr) == (0, "")
 
 
 def test_usage_errors(book):
-    result = run("publish", "9.9", "--reason", "x", "--rulebook", "frozen")
-    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
-        2, "Error: Invalid value for 'EDITION': unknown edition '9.9'; editions: 1.0, 2.0")
-    result = run("publish", "1.0", "--reason", "x", "--date", "2026-13-01", "--rulebook", "frozen")
-    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
-        2, "Error: Invalid value for '--date': '2026-13-01' is not a date YYYY-MM-DD")
-    result = run("correct", "1.0", "--reason", "x", "--kind", "whim", "--rulebook", "frozen")
+    result = run("publish", "--edition", "9.9", "--reason", "x", "--rulebook", "frozen")
+    assert (result.exit_code, result.stderr) == (
+        2, "rulebook: error: unknown edition '9.9'\n  hint: editions: 1.0, 2.0\n")
+    result = run("publish", "--edition", "1.0", "--reason", "x", "--date", "2026-13-01", "--rulebook", "frozen")
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (
+        2, "rulebook: error: --date: '2026-13-01' is not a date YYYY-MM-DD")
+    result = run("correct", "--edition", "1.0", "--reason", "x", "--kind", "whim", "--rulebook", "frozen")
     assert result.exit_code == 2
 
 
@@ -271,7 +281,7 @@ def test_a_fact_of_a_published_edition_is_locked(book):
     assert result.stderr == (
         "frozen/vocabulary.yaml:2:5: error: published edition '1.0' differs from rulebook.lock: "
         "fact 'poisoned' changed or was added\n" + CHANGE_HINT + "1 problem found\n")
-    result = run("correct", "1.0", "--kind", "erratum", "--reason", "Venom.", "--date", "2026-02-03",
+    result = run("correct", "--edition", "1.0", "--kind", "erratum", "--reason", "Venom.", "--date", "2026-02-03",
                  "--rulebook", "frozen")
     assert result.exit_code == 0
     assert (book / "corrections.yaml").read_text(encoding="utf-8").endswith(
@@ -305,21 +315,21 @@ def test_a_locked_edition_that_rulebook_yaml_no_longer_declares(book):
     ("Delete \x7f", "control character U+007F '\\x7f'"),
     ("Not UTF-8 \udcff", "U+DCFF '\\udcff', which is not a character (the command line was not UTF-8)"),
 ], ids=["escape", "nul", "nel", "del", "surrogate"])
-@pytest.mark.parametrize("command", [["publish", "2.0"], ["correct", "1.0", "--kind", "erratum"]])
+@pytest.mark.parametrize("command", [["publish", "--edition", "2.0"], ["correct", "--edition", "1.0", "--kind", "erratum"]])
 def test_a_reason_the_log_cannot_hold_is_refused_before_anything_is_written(book, reason, shown, command):
     edit(book / "rulebook.yaml", "    status: draft\n", "    status: published\n")
     edit(book / "editions/1.0/cure.yaml", "curable if it is poisoned", "curable when it is poisoned")
     before = {name: (book / name).read_bytes() for name in ("rulebook.lock", "corrections.yaml")}
     result = run(*command, "--reason", reason, "--rulebook", "frozen")
-    assert (result.exit_code, result.stdout, result.stderr.splitlines()[-1]) == (
-        2, "", f"Error: Invalid value for '--reason': it holds {shown}; the corrections log holds printable "
+    assert (result.exit_code, result.stdout, result.stderr.splitlines()[0]) == (
+        2, "", f"rulebook: error: --reason: it holds {shown}; the corrections log holds printable "
                "characters, tabs and line breaks only")
     assert {name: (book / name).read_bytes() for name in before} == before
 
 
 def test_a_reason_with_tabs_and_line_breaks_is_logged_and_passes_check(book):
     edit(book / "rulebook.yaml", "    status: draft\n", "    status: published\n")
-    result = run("publish", "2.0", "--reason", "Second printing:\n\tthe errata folded in.", "--date", "2026-03-01",
+    result = run("publish", "--edition", "2.0", "--reason", "Second printing:\n\tthe errata folded in.", "--date", "2026-03-01",
                  "--rulebook", "frozen")
     assert (result.exit_code, result.stderr) == (0, "")
     assert load_rulebook(book).corrections[-1].reason == "Second printing:\n\tthe errata folded in."

@@ -26,7 +26,7 @@ FROZEN = Path(__file__).resolve().parent / "fixtures" / "lock" / "frozen"
 ERROR = ("frozen/editions/1.0/cure.yaml:13:9: error: published edition '1.0' differs from rulebook.lock: "
          "term 'cure', clause 'curable' changed\n"
          "  hint: a published edition does not change: undo the edit, or record a deliberate correction "
-         "with rulebook correct 1.0 --kind transcription|erratum --reason TEXT\n")
+         "with rulebook correct --edition 1.0 --kind transcription|erratum --reason TEXT\n")
 REPORT = ERROR + "1 problem found\n"  # as `rulebook check` prints it
 WORD, EDITED = "curable if it is poisoned", "curable when it is poisoned"
 
@@ -62,7 +62,7 @@ def test_the_scenario_fails_check_with_the_located_error(book):
     ("export", "--rulebook", "frozen"),
     ("export", "--rulebook", "frozen", "--format", "jsonl"),
     ("history", "cure", "--rulebook", "frozen"),
-    ("changelog", "2.0", "--rulebook", "frozen"),
+    ("changelog", "--edition", "2.0", "--rulebook", "frozen"),
     ("conformance", "mutants", "--rulebook", "frozen", "--edition", "1.0"),
     ("conformance", "run", "--rulebook", "frozen", "--edition", "1.0",
      "--engine", "examples.engines.reference:engine"),
@@ -160,7 +160,7 @@ def test_a_lock_put_back_after_a_warm_diff_is_enforced(cached):
     edit_published(cached)
     # re-locked as a correction does it (the lock and the log together: a lock re-written alone fails
     # check, compiler/review.py), so that the cache holds the edited files under that lock
-    assert run("correct", "1.0", "--kind", "erratum", "--reason", "R.", "--rulebook", "frozen").exit_code == 0
+    assert run("correct", "--edition", "1.0", "--kind", "erratum", "--reason", "R.", "--rulebook", "frozen").exit_code == 0
     assert run("diff", "1.0", "2.0", "--rulebook", "frozen").exit_code == 0
     shutil.copyfile(FROZEN / lock.LOCK_FILE, cached / lock.LOCK_FILE)
     shutil.copyfile(FROZEN / "corrections.yaml", cached / "corrections.yaml")
@@ -209,7 +209,7 @@ def test_the_mkdocs_plugin_refuses(book, caplog):
 
 def test_correct_still_records_the_edit(book):
     edit_published(book)
-    result = run("correct", "1.0", "--kind", "transcription", "--reason", "A typo.", "--date", "2026-02-01",
+    result = run("correct", "--edition", "1.0", "--kind", "transcription", "--reason", "A typo.", "--date", "2026-02-01",
                  "--rulebook", "frozen")
     assert (result.exit_code, result.stdout, result.stderr) == (
         0, "1.0: 1 change; recorded in corrections.yaml and rulebook.lock\n", "")
@@ -222,7 +222,7 @@ def test_publish_still_locks_an_edition_not_locked_yet(book):
                                                      '    date: "2021-01-01"\n    status: published\n'),
                                         encoding="utf-8")
     assert run("export", "--rulebook", "frozen").exit_code == 1  # 2.0 is published but not locked
-    result = run("publish", "2.0", "--reason", "Second printing.", "--date", "2026-02-01", "--rulebook", "frozen")
+    result = run("publish", "--edition", "2.0", "--reason", "Second printing.", "--date", "2026-02-01", "--rulebook", "frozen")
     assert (result.exit_code, result.stdout, result.stderr) == (
         0, "2.0: locked; recorded in corrections.yaml and rulebook.lock\n", "")
     assert run("export", "--rulebook", "frozen").exit_code == 0

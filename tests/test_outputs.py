@@ -27,8 +27,7 @@ def invoke(*args: str | Path):
 
 def usage(command: str, message: str) -> str:
     """The whole stderr of a usage error of ``rulebook COMMAND`` about --out."""
-    return (f"Usage: rulebook {command} [OPTIONS]\nTry 'rulebook {command} --help' for help.\n\n"
-            f"Error: Invalid value for '--out': {message}\n")
+    return f"rulebook: error: --out: {message}\n  hint: see 'rulebook {command} --help'\n"
 
 
 OVERLAP = "an output may not overlap an input, choose another path"
@@ -226,7 +225,7 @@ def test_generate_refuses_a_file(proj, monkeypatch, snapshot):
     before = snapshot(proj)
     result = generate("notes.txt")
     assert result.exit_code == 2
-    assert result.stderr.endswith("Error: Invalid value for '--out': Directory 'notes.txt' is a file.\n")
+    assert result.stderr == "rulebook: error: --out: Directory 'notes.txt' is a file.\n  hint: see 'rulebook conformance generate --help'\n"
     assert snapshot(proj) == before
 
 

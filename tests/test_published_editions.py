@@ -38,7 +38,7 @@ def _book_without_b(book: Path) -> None:
     main_file.write_text(head, encoding="utf-8")
     (book / "rulebook.lock").unlink()
     (book / "corrections.yaml").unlink()
-    publish = _runner().invoke(main, ["publish", "a", "--rulebook", str(book), "--reason", "First published edition.",
+    publish = _runner().invoke(main, ["publish", "--edition", "a", "--rulebook", str(book), "--reason", "First published edition.",
                                       "--date", "2020-01-01"])
     assert (publish.exit_code, publish.stdout) == (0, "a: locked; recorded in corrections.yaml and rulebook.lock\n")
 

@@ -21,7 +21,7 @@ from compiler.review import verdict
 FROZEN = Path(__file__).resolve().parent / "fixtures" / "lock" / "frozen"
 D0 = "0e215d8f74a28133539d1427c671b9657b560f8c0e17f936673cf6774714db6e"  # 1.0 as the fixture locks it
 SUMMARY = "Frozen: 2 editions (1.0, 2.0), 2 terms, latest 2.0 with 2 terms and 3 clauses: no problems"
-CORRECT_HINT = ("  hint: record it: rulebook correct 1.0 --kind transcription|erratum --reason TEXT "
+CORRECT_HINT = ("  hint: record it: rulebook correct --edition 1.0 --kind transcription|erratum --reason TEXT "
                 "(it re-locks the edition and logs what changed), or undo the edit\n")
 APPEND_HINT = ("  hint: corrections.yaml is append-only: restore the entry as git:base has it; "
                "a new correction is a new entry at the end\n")
@@ -61,7 +61,7 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def correct(*args: str) -> None:
-    result = run("correct", "1.0", *args, "--date", "2026-02-02", "--rulebook", "rb")
+    result = run("correct", "--edition", "1.0", *args, "--date", "2026-02-02", "--rulebook", "rb")
     assert (result.exit_code, result.stderr) == (0, "")
 
 
@@ -110,7 +110,7 @@ def test_an_honest_correction_passes_and_logs_its_digest(rb):
 
 def test_an_honest_publish_passes(rb):
     edit(rb / "rulebook.yaml", "    status: draft\n", "    status: published\n")
-    result = run("publish", "2.0", "--reason", "Second printing.", "--date", "2026-03-01", "--rulebook", "rb")
+    result = run("publish", "--edition", "2.0", "--reason", "Second printing.", "--date", "2026-03-01", "--rulebook", "rb")
     assert (result.exit_code, result.stderr) == (0, "")
     result = review()
     assert (result.exit_code, result.stderr, result.stdout.splitlines()[-1]) == (
@@ -184,7 +184,7 @@ def test_a_lock_entry_removed(rb):
     result = review()
     assert (result.exit_code, result.stderr) == (1, (
         "rb/rulebook.yaml:5:5: error: published edition '1.0' is not in rulebook.lock\n"
-        "  hint: lock it with: rulebook publish 1.0 --reason TEXT\n"
+        "  hint: lock it with: rulebook publish --edition 1.0 --reason TEXT\n"
         "rb/corrections.yaml:4:3: error: rulebook.lock has no entry for edition '1.0', though corrections.yaml "
         "records its publish here\n"
         "  hint: a published edition stays locked: restore its entry of rulebook.lock from version control\n"
@@ -287,21 +287,21 @@ def test_a_new_entry_without_a_digest_in_a_log_written_before_digests(rb):
     assert (result.exit_code, result.stderr) == (1, (
         "rb/corrections.yaml:8:3: error: an entry added since git:base without its 'lock' digest: it was not "
         "written by 'rulebook publish' or 'rulebook correct'\n"
-        "  hint: remove it, and record the change with: rulebook correct 1.0 --kind transcription|erratum "
+        "  hint: remove it, and record the change with: rulebook correct --edition 1.0 --kind transcription|erratum "
         "--reason TEXT\n1 problem found\n"))
 
 
 def test_an_unknown_revision_is_a_usage_error(rb):
     result = run("check", "--against", "git:nosuch", "rb")
-    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
-        2, "Error: Invalid value for '--against': unknown revision 'nosuch'; branches: main; tags: base; "
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (
+        2, "rulebook: error: --against: unknown revision 'nosuch'; branches: main; tags: base; "
            "or any commit (HEAD, HEAD~1, a hash)")
 
 
 def test_an_edition_named_as_the_base_is_a_usage_error(rb):
     result = run("check", "--against", "git:base:1.0", "rb")
-    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
-        2, "Error: Invalid value for '--against': 'git:base:1.0' names an edition; "
+    assert (result.exit_code, result.stderr.splitlines()[0]) == (
+        2, "rulebook: error: --against: 'git:base:1.0' names an edition; "
            "the base is a whole rulebook: git:REV or a folder")
 
 
@@ -327,7 +327,7 @@ def test_refs_that_name_nothing(rb):
     assert (result.exit_code, result.stderr) == (1, (
         "rb/corrections.yaml:9:3: error: this entry has no 'lock' digest, though an entry before it has one: "
         "it was not written by 'rulebook publish' or 'rulebook correct'\n"
-        "  hint: remove it; record a change with: rulebook correct 1.0 --kind transcription|erratum "
+        "  hint: remove it; record a change with: rulebook correct --edition 1.0 --kind transcription|erratum "
         "--reason TEXT\n"
         "rb/corrections.yaml:14:5: error: the entry names 'nosuch#clause', which edition '1.0' does not have\n"
         "  hint: name a term (TERM), a clause (TERM#CLAUSE), a fact (fact:NAME) or a constraint (constraint:ID) "
@@ -375,7 +375,7 @@ def test_a_removed_ref_that_changed_does_not_list(rb):
     assert (result.exit_code, result.stderr) == (1, (
         "rb/corrections.yaml:9:3: error: this entry has no 'lock' digest, though an entry before it has one: "
         "it was not written by 'rulebook publish' or 'rulebook correct'\n"
-        "  hint: remove it; record a change with: rulebook correct 1.0 --kind transcription|erratum "
+        "  hint: remove it; record a change with: rulebook correct --edition 1.0 --kind transcription|erratum "
         "--reason TEXT\n"
         "rb/corrections.yaml:16:5: error: 'removed' names 'cure#gone', which 'changed' does not list\n"
         "  hint: list under 'removed' the refs of 'changed' that name what the correction removed\n"
@@ -390,7 +390,7 @@ def test_a_later_entry_without_a_digest(rb):
     assert (result.exit_code, result.stderr) == (1, (
         "rb/corrections.yaml:9:3: error: this entry has no 'lock' digest, though an entry before it has one: "
         "it was not written by 'rulebook publish' or 'rulebook correct'\n"
-        "  hint: remove it; record a change with: rulebook correct 1.0 --kind transcription|erratum "
+        "  hint: remove it; record a change with: rulebook correct --edition 1.0 --kind transcription|erratum "
         "--reason TEXT\n1 problem found\n"))
 
 

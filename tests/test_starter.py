@@ -189,10 +189,9 @@ def test_init_writes_over_nothing(tmp_path, monkeypatch):
     result = rulebook("init")
     assert result.exit_code == 2
     assert result.stderr == (
-        "Usage: rulebook init [OPTIONS] [DIR]\nTry 'rulebook init --help' for help.\n\n"
-        "Error: Invalid value for '[DIR]': '.' already holds rulebook/rulebook.yaml, .gitignore; init writes only "
+        "rulebook: error: DIR: '.' already holds rulebook/rulebook.yaml, .gitignore; init writes only "
         "new files and wrote none: choose a new or empty folder (or bring a project made by init up to date: "
-        "rulebook init --update)\n")
+        "rulebook init --update)\n  hint: see 'rulebook init --help'\n")
     assert files_under(tmp_path) == [".gitignore", "rulebook/rulebook.yaml"]
     assert (tmp_path / ".gitignore").read_text() == "mine\n"
 
@@ -235,10 +234,9 @@ def test_init_writes_nothing_through_a_symbolic_link(tmp_path, monkeypatch, link
     result = rulebook("init", "g")
     assert result.exit_code == 2
     assert result.stderr == (
-        "Usage: rulebook init [OPTIONS] [DIR]\nTry 'rulebook init --help' for help.\n\n"
-        f"Error: Invalid value for '[DIR]': {', '.join(repr('g/' + name) for name in sorted(links))} "
+        f"rulebook: error: DIR: {', '.join(repr('g/' + name) for name in sorted(links))} "
         f"{'is a symbolic link' if len(links) == 1 else 'are symbolic links'}; init writes only inside "
-        "'g' and wrote nothing: remove the link or choose another folder\n")
+        "'g' and wrote nothing: remove the link or choose another folder\n  hint: see 'rulebook init --help'\n")
     assert [p.relative_to(tmp_path).as_posix() for p in sorted(tmp_path.rglob("*"))] == sorted(
         [*(f"outside-{name}" for name in links), "g", *(f"g/{name}" for name in links)])
 

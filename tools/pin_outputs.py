@@ -6,7 +6,7 @@ tests/fixtures/pinned/reg/ (named ``reg``) and for every fixture rulebook under
 tests/fixtures/ that passes ``rulebook check`` (named ``fixtures/<folder>``):
 
 - ``rulebook diff A B`` in every format, for every ordered pair of editions;
-- ``rulebook changelog E`` (markdown and json) for every edition;
+- ``rulebook changelog --edition E`` (markdown and json) for every edition;
 - ``rulebook history T`` in every format, for every term of any edition;
 - ``rulebook diff FOLDER FOLDER`` (two whole rulebooks) in every format, both ways, for the
   few fixture pairs of ``WHOLE_PAIRS``;
@@ -215,7 +215,7 @@ def command_outputs(book: Book) -> Iterator[tuple[str, tuple[str, ...]]]:
             yield f"{book.name}/diff/{old}..{new}.{fmt}", ("diff", old, new, *where, "--format", fmt)
     for edition in editions:
         for fmt in CHANGELOG_FORMATS:
-            yield f"{book.name}/changelog/{edition}.{fmt}", ("changelog", edition, *where, "--format", fmt)
+            yield f"{book.name}/changelog/{edition}.{fmt}", ("changelog", "--edition", edition, *where, "--format", fmt)
     for term in terms:
         for fmt in HISTORY_FORMATS:
             yield f"{book.name}/history/{term}.{fmt}", ("history", term, *where, "--format", fmt)

@@ -9,12 +9,13 @@ from pathlib import Path
 import click
 
 from ..diagnostics import printable
-from .common import ROOT_OPTION, base_url, edition_or_exit, load_or_exit
+from .common import base_url, edition_or_exit, load_or_exit
+from .options import edition_option, rulebook_option
 
 
 @click.command()
-@ROOT_OPTION
-@click.option("--edition", "edition_id", help="Edition id (default: the latest).")
+@rulebook_option()
+@edition_option()
 @click.argument("decision")
 @click.option("--fact", "facts", multiple=True, metavar="NAME=VALUE",
               help="A fact of the situation (repeat for each); bool facts take true or false.")

@@ -10,26 +10,31 @@ from pathlib import Path
 import click
 
 from ..diagnostics import Diagnostic, printable
-from ..where import default_root, missing_default_rulebook
+from ..where import default_root
 from .common import report
+from .options import UsageProblem, default_rulebook_or_exit, rulebook_argument, rulebook_option, say
 
 
 @click.command()
-@click.argument("path", required=False, type=click.Path(path_type=Path))
+@rulebook_argument()
+@rulebook_option()
 @click.option("--no-cache", is_flag=True,
               help="Neither read nor fill the cache (what earlier checks proved; also set by RULEBOOK_NO_CACHE=1).")
 @click.option("--against", metavar="git:REV|FOLDER",
               help="Review mode: also check that the published record (published editions, rulebook.lock, "
                    "corrections.yaml) is append-only against this base revision or folder.")
-def check(path: Path | None, no_cache: bool, against: str | None) -> None:
-    """Check the rulebook at PATH: schema, names, overlays, rule logic, the lock and the corrections log."""
+def check(path: Path | None, root: Path | None, no_cache: bool, against: str | None) -> None:
+    """Check the rulebook at PATH (the same as --rulebook PATH): schema, names, overlays, rule logic,
+    the lock and the corrections log."""
     from ..checking import check_rulebook
 
-    missing = missing_default_rulebook() if path is None else None
-    if missing:
-        report([missing])
-        sys.exit(1)
-    root = path or default_root()
+    if path is not None and root is not None and path != root:
+        raise UsageProblem(printable(f"two rulebook folders: '{path}' and --rulebook '{root}'"),
+                           "give the rulebook folder once, as PATH or with --rulebook DIR")
+    root = path or root
+    if root is None:
+        default_rulebook_or_exit()
+    root = root or default_root()
     with _base(root, against) as base:
         result = check_rulebook(root, use_cache=not no_cache)
         problems = list(result.problems)
@@ -40,9 +45,9 @@ def check(path: Path | None, no_cache: bool, against: str | None) -> None:
         report(problems)
     if result.summary is None or any(p.severity == "error" for p in problems):
         sys.exit(1)
-    click.echo(result.summary)
+    say(result.summary)
     if line is not None:
-        click.echo(printable(line))
+        say(printable(line))
 
 
 @contextmanager

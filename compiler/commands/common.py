@@ -1,18 +1,18 @@
 """What the commands share: the problem report, a checked rulebook or exit 1, an edition or a
-usage error, the ``--rulebook`` option, and the group that turns an unwritable output into an
-error line."""
+usage error, and the group that turns an unwritable output and a usage error into error lines
+(the options themselves: ``options``)."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, Sequence
 
 import click
 
-from ..diagnostics import Diagnostic, printable, report
+from ..diagnostics import Diagnostic, printable
 
-__all__ = ["ROOT_OPTION", "RulebookGroup", "edition_or_exit", "fail", "load_or_exit", "report"]
+__all__ = ["RulebookGroup", "edition_or_exit", "fail", "load_or_exit", "report"]
 
 
 def fail(problems: list[Diagnostic]) -> NoReturn:
@@ -25,7 +25,10 @@ def load_or_exit(root: Path | None, locked: bool = True):
     """The checked rulebook, or exit 1 after printing its problems (its lock's too, unless
     ``locked`` is False: ``build.check``)."""
     from ..loading import LoadError, load
+    from .options import default_rulebook_or_exit
 
+    if root is None:
+        default_rulebook_or_exit()
     try:
         return load(root, locked=locked)
     except LoadError as exc:
@@ -33,19 +36,47 @@ def load_or_exit(root: Path | None, locked: bool = True):
 
 
 def edition_or_exit(book, edition_id: str | None):
+    """The edition named (None: the latest), or the usage error of an unknown edition (exit 2)."""
     if edition_id is not None and edition_id not in book.edition_by_id:
-        raise click.BadParameter(
-            printable(f"unknown edition '{edition_id}'; editions: {', '.join(e.id for e in book.editions)}"),
-            param_hint="'--edition'")
+        from .options import unknown_edition
+
+        raise unknown_edition(edition_id, [e.id for e in book.editions])
     return book.edition(edition_id)
 
 
-ROOT_OPTION = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
-                           help="Rulebook folder (default: ./rulebook, else the current folder).")
+def report(problems: Sequence[Diagnostic]) -> None:
+    """The problems and their count on standard error; under ``-q``, the errors only."""
+    from ..diagnostics import report as show
+    from .options import quiet
+
+    show(problems if not quiet() else [p for p in problems if p.severity == "error"])
+
+
+class _UsageShown(click.ClickException):
+    """A usage error, shown in the one format (``options.usage_lines``), exit 2."""
+
+    exit_code = 2
+
+    def __init__(self, exc: click.UsageError) -> None:
+        from .options import usage_lines
+
+        super().__init__(exc.format_message())
+        self.lines = usage_lines(exc)
+
+    def show(self, file=None) -> None:
+        for line in self.lines:
+            click.echo(line, err=True)
 
 
 class RulebookGroup(click.Group):
-    """Reports an output that cannot be written as an error line, not a traceback."""
+    """Reports an output that cannot be written, and a usage error, as ``rulebook: error:`` lines, not
+    a traceback or click's usage block."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise _UsageShown(exc) from None
 
     def main(self, *args, **kwargs):
         from ..diagnostics import survive_any_encoding
@@ -60,6 +91,8 @@ class RulebookGroup(click.Group):
         try:
             with display():  # bars on a terminal for the long loops, then a summary line (compiler.progress)
                 return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _UsageShown(exc) from None
         except OutputError as exc:
             click.echo(printable(f"rulebook: error: {exc}"), err=True)
             ctx.exit(1)

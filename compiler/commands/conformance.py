@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from .common import ROOT_OPTION, edition_or_exit, load_or_exit
+from .common import edition_or_exit, load_or_exit
+from .options import edition_option, rulebook_option, say, warn
 from ..counts import counted
 from ..diagnostics import printable  # ids from case and expectations files reach the terminal
 
-EDITION_OPTION = click.option("--edition", "edition_id", required=True, help="Edition id.")
 EXHAUSTIVE_OPTION = click.option("--max-exhaustive", type=click.IntRange(min=0), default=0, show_default=True,
                                  metavar="N",
                                  help="Test every allowed situation of a decision that has at most N of them; "
@@ -25,8 +25,8 @@ def conformance() -> None:
 
 
 @conformance.command()
-@ROOT_OPTION
-@EDITION_OPTION
+@rulebook_option()
+@edition_option(required=True)
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), required=True,
               help="Folder to write cases.json and test_conformance.py into.")
 @EXHAUSTIVE_OPTION
@@ -43,17 +43,17 @@ def generate(root: Path | None, edition_id: str, out: Path, max_exhaustive: int)
         suite = build_suite(book, edition, max_exhaustive)
         _warn_gaps(suite)
         cases_path, module_path = write_suite(suite, book.title, out)
-    click.echo(f"edition {edition.id}: {counted(len(suite.cases), 'case')} over {counted(len(suite.decisions), 'decision')}: "
+    say(f"edition {edition.id}: {counted(len(suite.cases), 'case')} over {counted(len(suite.decisions), 'decision')}: "
                f"{cases_path}, {module_path}")
 
 
 def _warn_gaps(suite) -> None:
     for d in suite.decisions:
         if d.unanswered:
-            click.echo(f"warning: {d.decision}: {d.unanswered} allowed situation(s) have no single answer "
-                       "(conflict or empty; `rulebook check` shows them) and are left out", err=True)
+            warn(f"{d.decision}: {d.unanswered} allowed situation(s) have no single answer "
+                 "(conflict or empty; `rulebook check` shows them) and are left out")
         for label in d.uncovered:
-            click.echo(f"warning: {d.decision}: no situation shows that {label} changes the outcome", err=True)
+            warn(f"{d.decision}: no situation shows that {label} changes the outcome")
     _warn_over_limit(suite)
 
 
@@ -63,16 +63,15 @@ def _warn_over_limit(suite) -> None:
 
     for d in suite.decisions:
         if d.atoms_over_limit:
-            click.echo(f"warning: {d.decision}: {d.atoms_over_limit:,} conditions, over the limit of {MAX_ATOMS:,}; "
-                       "its cases show each rule standing and each answer, not each condition deciding, "
-                       "and its mutants are not made", err=True)
-            click.echo("  hint: name parts of its conditions with 'defines', or split the decision; the limit is "
-                       "MAX_ATOMS in compiler/conformance/cases.py (docs/conformance.md)", err=True)
+            warn(f"{d.decision}: {d.atoms_over_limit:,} conditions, over the limit of {MAX_ATOMS:,}; "
+                 "its cases show each rule standing and each answer, not each condition deciding, "
+                 "and its mutants are not made\n  hint: name parts of its conditions with 'defines', or split "
+                 "the decision; the limit is MAX_ATOMS in compiler/conformance/cases.py (docs/conformance.md)")
 
 
 @conformance.command()
-@ROOT_OPTION
-@EDITION_OPTION
+@rulebook_option()
+@edition_option(required=True)
 @click.option("--engine", "engine_spec", metavar="MODULE:ATTR", help="A Python engine (ATTR may be a factory).")
 @click.option("--engine-cmd", metavar="COMMAND", help="An engine in any language, speaking JSON lines.")
 @click.option("--cases", "cases_file", type=click.Path(path_type=Path, dir_okay=False),
@@ -123,7 +122,7 @@ def run(root: Path | None, edition_id: str, engine_spec: str | None, engine_cmd:
         from ..fileio import write_text
 
         write_text(write_expectations, expectations_text(verdicts, edition.id))
-    click.echo(summary(verdicts, len(bad)))
+    say(summary(verdicts, len(bad)))
     if len(bad) or any(not v.ok for v in verdicts):
         sys.exit(1)
 
@@ -136,7 +135,7 @@ def _adapter_or_exit(spec: str | None, command: str | None, edition: str, rulebo
         return open_adapter(spec, command, edition, rulebook, timeout)
     except EngineLoadError as exc:
         option, value = ("--engine-cmd", command) if command is not None else ("--engine", spec or "")
-        click.echo(f"error: {exc.report(option, value)}", err=True)
+        click.echo(f"rulebook: error: {exc.report(option, value)}", err=True)
         sys.exit(2)
 
 
@@ -153,13 +152,13 @@ def _cases(book, edition, cases_file: Path | None, max_exhaustive: int):
     try:
         loaded = read_case_file(cases_file, edition.id)
     except CaseFileError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"rulebook: error: {exc}", err=True)
         sys.exit(1)
     for warning in loaded.warnings:
-        click.echo(f"warning: {warning}", err=True)
+        warn(str(warning))
     if loaded.source_digest != suite.digest:
-        click.echo(f"warning: {cases_file}: generated from another version of edition {edition.id}; "
-                   "each case is checked against the current one", err=True)
+        warn(f"{cases_file}: generated from another version of edition {edition.id}; "
+             "each case is checked against the current one")
     good, bad = [], list(loaded.bad)
     for case in loaded.cases:
         problem = _against_reference(book, edition, suite, case)
@@ -198,8 +197,8 @@ def _against_reference(book, edition, suite, case) -> str | None:
 
 
 @conformance.command()
-@ROOT_OPTION
-@EDITION_OPTION
+@rulebook_option()
+@edition_option(required=True)
 @EXHAUSTIVE_OPTION
 @click.option("--fail-under", type=click.FloatRange(0, 1), default=None,
               help="Exit 1 when the score is below this.")

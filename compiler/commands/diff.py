@@ -12,11 +12,11 @@ from pathlib import Path
 
 import click
 
+from .options import deprecated_edition_argument, edition_given, edition_option, rulebook_option
+
 FORMATS = ["text", "markdown", "json", "html"]
 
-_root_option = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
-                            help="Rulebook folder for edition ids and git: sides (default: ./rulebook, "
-                                 "else the current folder).")
+_root_option = rulebook_option()
 _format_option = click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
                               help="text (colour on a terminal), markdown (pull-request comment), json, html.")
 
@@ -126,7 +126,10 @@ def _warn_rulings(result) -> None:
     at its place, once however many editions' diffs read it (a diff side is checked without its rulings)."""
     from dataclasses import replace
     from ..diff.whole import RulebookDiff
+    from .options import quiet
 
+    if quiet():  # -q: nothing but errors
+        return
     results = ([e.result for e in result.editions if e.result is not None] if isinstance(result, RulebookDiff)
                else [result])
     said = []
@@ -145,7 +148,8 @@ def _warn_over_budget(found) -> None:
     for text in (str(o.diagnostic()) for o in found):
         if text not in said:
             said.append(text)
-            click.echo(text, err=True)
+            if not quiet():  # -q: errors only
+                click.echo(text, err=True)
 
 
 def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
@@ -170,8 +174,9 @@ def _diff_cached(old: str, new: str, root: Path | None, no_cache: bool):
         # that failure is the diff's own and is raised (without the warning).
         cache.forget_served()
         result = _diff(old, new, root, None)
-        click.echo(f"rulebook: warning: a cache entry could not be used ({type(exc).__name__}); "
-                   "it was dropped and the sources read instead", err=True)
+        from .options import warn
+
+        warn(f"a cache entry could not be used ({type(exc).__name__}); it was dropped and the sources read instead")
         return result
     finally:
         if cache is not None:
@@ -251,8 +256,12 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
     book = load_or_exit(root)
     known = sorted({t.id for e in book.editions for t in e.terms})
     if term not in known:
+        from ..diagnostics import printable
+        from .options import UsageProblem
+
         hint = did_you_mean(term, known)
-        _fail(f"unknown term '{term}'" + (f" ({hint})" if hint else "") + f"; terms: {', '.join(known)}", 2)
+        raise UsageProblem(printable(f"unknown term '{term}'"),
+                           printable((f"{hint} " if hint else "") + f"terms: {', '.join(known)}"))
     from ..diff.match import reported_over_budget
 
     with reported_over_budget() as over_budget:
@@ -271,25 +280,23 @@ def history_command(term: str, root: Path | None, fmt: str) -> None:
 
 
 @click.command("changelog")
-@click.argument("edition")
+@deprecated_edition_argument()
 @_root_option
+@edition_option(needed=True)
 @click.option("--format", "fmt", type=click.Choice(["markdown", "json"]), default="markdown", show_default=True,
               help="markdown (the notice to post), json (its parts).")
-def changelog_command(edition: str, root: Path | None, fmt: str) -> None:
-    """The notice for players that comes with EDITION: what plays differently since the edition before it.
+def changelog_command(old_edition: str | None, root: Path | None, edition_id: str | None, fmt: str) -> None:
+    """The notice for players that comes with the edition: what plays differently since the one before it.
 
     Per term, the rule changes with the situations that now play differently,
     then the clarifications; editorial changes are only counted (docs/diff.md).
     """
-    from .common import load_or_exit
-    from ..diagnostics import did_you_mean
+    from .common import edition_or_exit, load_or_exit
     from ..diff.changelog import changelog, render_markdown
 
+    edition = edition_given(edition_id, old_edition)
     book = load_or_exit(root)
-    known = [e.id for e in book.editions]
-    if edition not in known:
-        hint = did_you_mean(edition, known)
-        _fail(f"unknown edition '{edition}'" + (f" ({hint})" if hint else "") + f"; editions: {', '.join(known)}", 2)
+    edition_or_exit(book, edition)
     from ..diff.match import reported_over_budget
 
     with reported_over_budget() as over_budget:

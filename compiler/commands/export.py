@@ -8,12 +8,13 @@ import click
 
 from ..diagnostics import printable
 from ..where import default_root
-from .common import ROOT_OPTION, base_url, edition_or_exit, load_or_exit
+from .common import base_url, edition_or_exit, load_or_exit
+from .options import edition_option, rulebook_option
 
 
 @click.command()
-@ROOT_OPTION
-@click.option("--edition", "edition_id", help="Edition id (default: the latest).")
+@rulebook_option()
+@edition_option()
 @click.option("--format", "fmt", type=click.Choice(["json", "jsonl"]), default="json", show_default=True,
               help="json: the whole edition; jsonl: one record per clause, for search indexes.")
 @click.option("--base-url", callback=base_url,

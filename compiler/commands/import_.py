@@ -9,6 +9,7 @@ import click
 
 from ..diagnostics import printable
 from ..importer.layouts import LAYOUTS
+from .options import RULEBOOK_IMPORT_HELP, deprecated_alias, rulebook_option, say
 
 COMMAND = "rulebook import"
 
@@ -22,10 +23,10 @@ COMMAND = "rulebook import"
               help="Folder to write the term files into (replaced whole, atomically; never an input).")
 @click.option("--only", "only", multiple=True, metavar="NAME",
               help="Import only the entry with this printed name (repeatable).")
-@click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
-              help="Import on top of this rulebook: keep its clause ids, propose lineage, list decisions.")
-@click.option("--base", "base", metavar="EDITION", default=None,
+@rulebook_option(RULEBOOK_IMPORT_HELP)
+@click.option("--edition", "base", metavar="ID", default=None,
               help="With --rulebook: the edition the import follows (default: the latest).")
+@deprecated_alias("--base", "--edition", "base")
 def import_command(source: Path, layout_name: str, out: Path, only: tuple[str, ...], root: Path | None,
                    base: str | None) -> None:
     """Import term files from SOURCE, a document's plain text in a publisher's layout.
@@ -57,4 +58,4 @@ def import_command(source: Path, layout_name: str, out: Path, only: tuple[str, .
         result.write(staging)
     report(result.problems)
     for line in result.summary(out):
-        click.echo(printable(line))
+        say(printable(line))

@@ -10,6 +10,7 @@ import click
 
 from ..diagnostics import printable
 from ..fileio import OutputError
+from .options import quiet, say
 from .. import starter  # through the module: tests replace starter.compiler_source
 from .common import report
 
@@ -61,7 +62,7 @@ def _start(folder: Path, title: str | None, example: bool) -> None:
     here = "" if folder == Path(".") else f"cd {printable(str(folder))} && "
     what = (f"edition {starter.EDITION}, term '{starter.TERM}'" if example
             else f"draft edition {starter.EDITION}, no term yet: add rulebook/editions/{starter.EDITION}/TERM.yaml")
-    click.echo(f"Started a rulebook in {printable(str(folder))}/: rulebook/ ({what}), "
+    say(f"Started a rulebook in {printable(str(folder))}/: rulebook/ ({what}), "
                ".pre-commit-config.yaml, .github/workflows/ (rulebook.yml, rulebook-comment.yml), "
                ".vscode/, .schemas/.\n"
                f"Next: {here}rulebook check && rulebook build")
@@ -87,8 +88,9 @@ def _update(folder: Path) -> None:
         raise SystemExit(1) from None
     lines, warnings = U.report(steps)
     for line in lines:
-        click.echo(printable(line))
-    for warning in warnings:
-        click.echo(str(warning), err=True)
+        say(printable(line))
+    for warning in warnings:  # located warnings, as check prints them; -q silences them with the rest
+        if not quiet():
+            click.echo(str(warning), err=True)
     if not lines and not warnings:
-        click.echo("Up to date.")
+        say("Up to date.")

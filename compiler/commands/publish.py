@@ -24,7 +24,8 @@ import click
 from ..counts import counted
 from ..diagnostics import Diagnostic, printable
 from ..where import default_root
-from .common import ROOT_OPTION, fail, load_or_exit
+from .common import fail, load_or_exit
+from .options import deprecated_edition_argument, edition_given, edition_option, rulebook_option, say
 
 CORRECTION_KINDS = ("transcription", "erratum")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -52,26 +53,40 @@ _REASON_OPTION = click.option("--reason", required=True, help="Why: the log and 
 
 
 @click.command()
-@click.argument("edition_id", metavar="EDITION")
+@deprecated_edition_argument()
+@edition_option(needed=True)
 @_REASON_OPTION
 @_DATE_OPTION
-@ROOT_OPTION
-def publish(edition_id: str, reason: str, date: str, root: Path | None) -> None:
-    """Lock published EDITION: record its content in rulebook.lock and log it in corrections.yaml."""
-    _run(root or default_root(), edition_id, "publish", reason, date, "rulebook publish")
+@rulebook_option()
+def publish(old_edition: str | None, edition_id: str | None, reason: str, date: str, root: Path | None) -> None:
+    """Lock the published edition: record its content in rulebook.lock and log it in corrections.yaml."""
+    edition = edition_given(edition_id, old_edition)
+    _run(_root(root), edition, "publish", reason, date, "rulebook publish")
 
 
 @click.command()
-@click.argument("edition_id", metavar="EDITION")
+@deprecated_edition_argument()
+@edition_option(needed=True)
 @_REASON_OPTION
 @click.option("--kind", type=click.Choice(CORRECTION_KINDS), required=True,
               help="transcription: the editors fix their transcription of the text or of its meaning "
                    "(the rule is as published); erratum: the publisher changed a rule of the edition.")
 @_DATE_OPTION
-@ROOT_OPTION
-def correct(edition_id: str, reason: str, kind: str, date: str, root: Path | None) -> None:
-    """Re-lock published EDITION after a deliberate correction, and log what changed."""
-    _run(root or default_root(), edition_id, kind, reason, date, "rulebook correct")
+@rulebook_option()
+def correct(old_edition: str | None, edition_id: str | None, reason: str, kind: str, date: str,
+            root: Path | None) -> None:
+    """Re-lock the published edition after a deliberate correction, and log what changed."""
+    edition = edition_given(edition_id, old_edition)
+    _run(_root(root), edition, kind, reason, date, "rulebook correct")
+
+
+def _root(root: Path | None) -> Path:
+    """The rulebook folder given, or the default one (a usage error when there is none)."""
+    if root is None:
+        from .options import default_rulebook_or_exit
+
+        default_rulebook_or_exit()
+    return root or default_root()
 
 
 def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command: str) -> None:
@@ -84,9 +99,9 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
     with output_lock(root / lock.LOCK_FILE, command):
         book = load_or_exit(root, locked=False)  # the edition to record differs from the lock, or is not in it
         if edition_id not in book.edition_by_id:
-            raise click.BadParameter(
-                printable(f"unknown edition '{edition_id}'; editions: {', '.join(e.id for e in book.editions)}"),
-                param_hint="'EDITION'")
+            from .options import unknown_edition
+
+            raise unknown_edition(edition_id, [e.id for e in book.editions])
         edition = book.edition_by_id[edition_id]
         status_set = kind == "publish" and edition.status != "published"
         if status_set:
@@ -99,14 +114,14 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
         new = lock.edition_entry(edition)
         if edition.status != "published":
             fail([Diagnostic(edition.loc, f"edition '{edition_id}' is a {edition.status}, not published",
-                              f"publish it first: rulebook publish {edition_id} --reason TEXT")])
+                              f"publish it first: rulebook publish --edition {edition_id} --reason TEXT")])
         if kind == "publish" and old is not None:
             fail([Diagnostic(current.at(edition_id), f"edition '{edition_id}' is already published and locked",
-                              f"to change it, record a correction: rulebook correct {edition_id} "
+                              f"to change it, record a correction: rulebook correct --edition {edition_id} "
                               "--kind transcription|erratum --reason TEXT")])
         if kind != "publish" and old is None:
             fail([Diagnostic(edition.loc, f"edition '{edition_id}' is not locked yet, so there is nothing to correct",
-                              f"lock it first: rulebook publish {edition_id} --reason TEXT")])
+                              f"lock it first: rulebook publish --edition {edition_id} --reason TEXT")])
         changes = [] if old is None else lock.changed(old, new)
         if kind != "publish" and not changes:
             fail([Diagnostic(current.at(edition_id),
@@ -124,7 +139,7 @@ def _run(root: Path, edition_id: str, kind: str, reason: str, date: str, command
         write_text(root / lock.LOCK_FILE, lock.lock_text({**current.entries, edition_id: new}))
     what = counted(len(changes), "change") if kind != "publish" else "locked"
     status = "status set to published in rulebook.yaml; " if status_set else ""
-    click.echo(printable(f"{edition_id}: {what}; {status}recorded in {CORRECTIONS_FILE} and {lock.LOCK_FILE}"))
+    say(printable(f"{edition_id}: {what}; {status}recorded in {CORRECTIONS_FILE} and {lock.LOCK_FILE}"))
 
 
 def _set_published(root: Path, edition_id: str):

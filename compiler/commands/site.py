@@ -23,12 +23,12 @@ import yaml  # _IgnoreTags below is made at import: the module loads yaml anyway
 
 from ..diagnostics import printable  # paths may come from a repository's mkdocs.yml
 from ..site.config import default_config
+from .options import RULEBOOK_SITE_HELP, rulebook_option, say
 
 DEFAULT_OUT = Path("public")
 MKDOCS_YML = Path("mkdocs.yml")
 
-_ROOT = click.option("--rulebook", "root", type=click.Path(path_type=Path), default=None,
-                     help="Rulebook folder; without it ./mkdocs.yml decides (else ./rulebook).")
+_ROOT = rulebook_option(RULEBOOK_SITE_HELP)
 
 
 def require_site_extra(command: str) -> None:
@@ -67,7 +67,10 @@ def config_file(root: Path | None) -> Iterator[tuple[Path, Path]]:
             yield MKDOCS_YML, Path(named)
         return
     from ..fileio import OutputError, write_text
+    from .options import default_rulebook_or_exit
 
+    if root is None:
+        default_rulebook_or_exit()  # neither ./rulebook nor . holds one: a usage error, as in every command
     root = root or default_root()
     book = load_or_exit(root)
     try:
@@ -116,9 +119,10 @@ def build(root: Path | None, out: Path | None) -> None:
                     config.plugins.on_build_error(error=exc)  # type: ignore[arg-type]  # ^C too, on purpose
                 if not isinstance(exc, (MkDocsException, SystemExit)):
                     raise
-                click.echo(printable(f"error: the site was not built; {target} is unchanged\n{exc}", "\n"), err=True)
+                click.echo(printable(f"rulebook: error: the site was not built; {target} is unchanged\n{exc}", "\n"),
+                           err=True)
                 sys.exit(1)
-    click.echo(printable(f"Built the glossary in {target}/. To read it: python3 -m http.server -d {target} 8000, "
+    say(printable(f"Built the glossary in {target}/. To read it: python3 -m http.server -d {target} 8000, "
                          f"then open http://127.0.0.1:8000/ (or run 'rulebook serve')"))
 
 

@@ -1,8 +1,9 @@
 """The pytest plugin ``rulebook`` (entry point pytest11): conformance cases as pytest tests.
 
 ``pytest --rulebook-edition ID --rulebook-engine MODULE:ATTR`` adds one test per
-case of the edition (from the rulebook in --rulebook-dir, default ./rulebook or
-the current folder) to whatever else pytest collects. A generated module
+case of the edition (from the rulebook in --rulebook DIR, default ./rulebook or
+the current folder: the ``rulebook`` command's option, docs/cli.md; --rulebook-dir, its old
+spelling, still works with a deprecation warning) to whatever else pytest collects. A generated module
 (``rulebook conformance generate``) uses the ``rulebook_engine`` fixture.
 
 The cases hang under the rulebook's ``rulebook.yaml``, so their node ids are
@@ -12,7 +13,7 @@ runs one case, ``rulebook/rulebook.yaml::2012`` an edition, ``rulebook/rulebook.
 nothing else: not the project's own tests that pytest's testpaths would add.
 
 A rulebook folder given as a path (``pytest ../rulebook``) is the plugin's rulebook, as
---rulebook-dir would make it; giving both, naming different folders, is a usage error.
+--rulebook would make it; giving both, naming different folders, is a usage error.
 
 A generated module names the digest of the edition it was made from (SOURCE_DIGEST,
 cases.json's source_digest). When the rulebook's edition digests otherwise, every case
@@ -42,7 +43,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--rulebook-engine-cmd", metavar="COMMAND",
                     help="An engine in another language, speaking JSON lines (docs/conformance.md).")
     group.addoption("--rulebook-expectations", metavar="FILE", help="The engine's known failures, one case id a line.")
-    group.addoption("--rulebook-dir", metavar="DIR", help="Rulebook folder (default: ./rulebook, else the current folder).")
+    group.addoption("--rulebook", dest="rulebook_folder", metavar="DIR",
+                    help="Rulebook folder (default: ./rulebook if it holds rulebook.yaml, else the current folder).")
+    group.addoption("--rulebook-dir", dest="rulebook_dir_deprecated", metavar="DIR",
+                    help="Deprecated spelling of --rulebook DIR.")
     group.addoption("--rulebook-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                     help="Seconds an engine may take per case.")
 
@@ -84,13 +88,25 @@ class RulebookSession:
     def root(self) -> Path:
         return self._root
 
+    def _folder_option(self) -> str | None:
+        """--rulebook DIR, or its deprecated spelling --rulebook-dir DIR (with a warning)."""
+        given, old = self._option("rulebook_folder"), self._option("rulebook_dir_deprecated")
+        if old is None:
+            return given
+        if given is not None and Path(given).resolve() != Path(old).resolve():
+            raise pytest.UsageError(f"two rulebook folders: {given} (--rulebook) and {old} (--rulebook-dir)" + _ONCE)
+        self.config.issue_config_time_warning(
+            pytest.PytestWarning("--rulebook-dir is deprecated; use --rulebook DIR, as the rulebook command does"),
+            stacklevel=2)
+        return old
+
     def _find_root(self) -> Path:
-        given = self._option("--rulebook-dir")
+        given = self._folder_option()
         if len(self.named) > 1:
             raise pytest.UsageError("two rulebook folders: " + " and ".join(map(str, self.named)) + " (paths)"
                                     + _ONCE)
         if given and self.named and Path(given).resolve() != self.named[0].resolve():
-            raise pytest.UsageError(f"two rulebook folders: {self.named[0]} (a path) and {given} (--rulebook-dir)"
+            raise pytest.UsageError(f"two rulebook folders: {self.named[0]} (a path) and {given} (--rulebook)"
                                     + _ONCE)
         if given:
             return Path(given)
@@ -104,11 +120,11 @@ class RulebookSession:
         asked = self.root() / "rulebook.yaml"
         if asked.is_file():
             return asked
-        given = self._option("--rulebook-dir")
+        given = self._folder_option()
         where = (f"{given} holds no rulebook.yaml" if given
                  else "neither ./rulebook nor the current folder holds rulebook.yaml")
         raise pytest.UsageError(f"no rulebook: {where}\n  hint: name the rulebook folder as a path "
-                                "(pytest path/to/rulebook) or with --rulebook-dir DIR")
+                                "(pytest path/to/rulebook) or with --rulebook DIR")
 
     def book(self) -> Any:
         """The checked rulebook (once a run), or a usage error with its problems."""
@@ -343,7 +359,7 @@ def _rulebook_items(items: list[pytest.Item]) -> tuple[set[str], list[Any]]:
     return editions, cases
 
 
-_ONCE = "\n  hint: give the rulebook folder once, as a path or with --rulebook-dir DIR"
+_ONCE = "\n  hint: give the rulebook folder once, as a path or with --rulebook DIR"
 
 
 def _named_rulebooks(config: pytest.Config) -> list[Path]:
@@ -395,7 +411,7 @@ def _stale(rulebook: RulebookSession, module: ModuleType) -> str | None:
     if not (rulebook.root() / "rulebook.yaml").is_file():
         warnings.warn(pytest.PytestWarning(
             f"{name}: no rulebook to compare edition {edition} with, so its cases are not checked for "
-            "staleness; give the rulebook folder with --rulebook-dir DIR"), stacklevel=1)
+            "staleness; give the rulebook folder with --rulebook DIR"), stacklevel=1)
         return None
     hint = (f"\n  hint: regenerate with: rulebook conformance generate --rulebook {_shown(rulebook.root())} "
             f"--edition {edition} --out {_shown(Path(str(module.__file__)).parent)}")

@@ -1,4 +1,4 @@
-"""The notice a publisher posts with a new edition: ``rulebook changelog EDITION``.
+"""The notice a publisher posts with a new edition: ``rulebook changelog --edition EDITION``.
 
 Drafted from the diff against the edition before it, in plain words for
 players: per term, the rule changes first, each with the situations that

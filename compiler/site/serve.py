@@ -245,7 +245,7 @@ class Site:
                                f"in {time.monotonic() - start:.1f} s")
         except (MkDocsException, SystemExit) as exc:
             message = printable(str(exc), "\n")
-            click.echo(f"error: the site was not rebuilt\n{message}", err=True)
+            click.echo(f"rulebook: error: the site was not rebuilt\n{message}", err=True)
             self.fail(f"the site was not rebuilt\n{message}")
             return
         self.book, self.server.errors = book, None
@@ -540,7 +540,7 @@ def serve(config_file: Path, rulebook: Path, dev_addr: str) -> None:
         try:
             site.build(config)
         except (MkDocsException, SystemExit) as exc:
-            raise ServeError(printable(f"error: the site was not built\n{exc}", "\n")) from None
+            raise ServeError(printable(f"rulebook: error: the site was not built\n{exc}", "\n")) from None
         site.book = config.plugins["rulebook"].book
         server.error_handler = lambda code: _error_page(server.root, code)
         server.watch(config.docs_dir)

@@ -106,7 +106,7 @@ def test_a_decision_of_600_conditions_gets_each_shown_deciding_and_every_mutant_
     # rule 'top' never applies, so it is never seen overriding 'base'
     never = [f"t#top: when f{1 + i % 15}" for i in range(200)] + ["t#top: exception to t#base"]
     code, out, err = cli("conformance", "generate", "--rulebook", "wide", "--edition", "v1", "--out", "out")
-    assert (code, err.splitlines()) == (0, [f"warning: t.q: no situation shows that {label} changes the outcome"
+    assert (code, err.splitlines()) == (0, [f"rulebook: warning: t.q: no situation shows that {label} changes the outcome"
                                             for label in never])
     suite = build_suite(book, edition)
     (d,) = suite.decisions
@@ -133,7 +133,7 @@ def test_a_decision_over_the_limit_of_conditions_gets_its_standing_cases_and_say
     monkeypatch.setattr(cases, "MAX_ATOMS", 599)
     hostile.wide_condition(tmp_path / "wide", 200)  # 600 conditions
     monkeypatch.chdir(tmp_path)
-    warning = ["warning: t.q: 600 conditions, over the limit of 599; its cases show each rule standing and each "
+    warning = ["rulebook: warning: t.q: 600 conditions, over the limit of 599; its cases show each rule standing and each "
                "answer, not each condition deciding, and its mutants are not made",
                "  hint: name parts of its conditions with 'defines', or split the decision; the limit is MAX_ATOMS "
                "in compiler/conformance/cases.py (docs/conformance.md)"]

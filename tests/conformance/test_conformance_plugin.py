@@ -54,17 +54,17 @@ def test_a_rulebook_yaml_given_as_a_path_is_the_plugins_rulebook(tmp_path):
 
 def test_two_rulebook_folders_are_a_usage_error(tmp_path):
     cwd = _game(tmp_path)
-    result = _pytest("../rulebook", "--rulebook-dir", MINIMAL, "--rulebook-engine-cmd", GOOD, cwd=cwd)
+    result = _pytest("../rulebook", "--rulebook", MINIMAL, "--rulebook-engine-cmd", GOOD, cwd=cwd)
     assert (result.returncode, result.stderr) == (4, (
-        f"ERROR: two rulebook folders: ../rulebook (a path) and {MINIMAL} (--rulebook-dir)\n"
-        "  hint: give the rulebook folder once, as a path or with --rulebook-dir DIR\n\n"))
+        f"ERROR: two rulebook folders: ../rulebook (a path) and {MINIMAL} (--rulebook)\n"
+        "  hint: give the rulebook folder once, as a path or with --rulebook DIR\n\n"))
 
 
 def test_no_rulebook_found_names_the_option(tmp_path):
     result = _pytest("--rulebook-edition", "v1", "--rulebook-engine-cmd", GOOD, cwd=tmp_path)
     assert (result.returncode, result.stderr) == (4, (
         "ERROR: no rulebook: neither ./rulebook nor the current folder holds rulebook.yaml\n"
-        "  hint: name the rulebook folder as a path (pytest path/to/rulebook) or with --rulebook-dir DIR\n\n"))
+        "  hint: name the rulebook folder as a path (pytest path/to/rulebook) or with --rulebook DIR\n\n"))
 
 
 def _generate(tmp_path: Path, edition: str = "v1") -> None:
@@ -136,5 +136,22 @@ def test_a_generated_module_without_its_rulebook_runs_with_a_warning(tmp_path):
     result = _pytest("suite/test_conformance.py", "--rulebook-engine", "rulebook_test_engines:good", cwd=tmp_path)
     assert (result.returncode, _last(result)) == (0, "2 passed, 1 warning"), result.stdout + result.stderr
     warning = ("PytestWarning: suite/test_conformance.py: no rulebook to compare edition v1 with, so its cases "
-               "are not checked for staleness; give the rulebook folder with --rulebook-dir DIR")
+               "are not checked for staleness; give the rulebook folder with --rulebook DIR")
     assert [line.split(": ", 1)[1] for line in result.stdout.splitlines() if ": PytestWarning: " in line] == [warning]
+
+
+def test_the_old_spelling_rulebook_dir_still_works_with_a_deprecation_warning(tmp_path):
+    # --rulebook DIR is the plugin's option, as it is every rulebook command's (issue 25.1, docs/cli.md)
+    result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v1", "--rulebook-engine-cmd", GOOD,
+                     cwd=tmp_path)
+    assert (result.returncode, _last(result).split(",")[0]) == (0, "2 passed"), result.stdout + result.stderr
+    said = [line.split(": ", 1)[1] for line in result.stdout.splitlines() if "--rulebook-dir" in line]
+    assert said == ["PytestWarning: --rulebook-dir is deprecated; use --rulebook DIR, as the rulebook command does"]
+
+
+def test_the_old_and_the_new_spelling_naming_two_folders_are_a_usage_error(tmp_path):
+    cwd = _game(tmp_path)
+    result = _pytest("--rulebook", "../rulebook", "--rulebook-dir", MINIMAL, "--rulebook-engine-cmd", GOOD, cwd=cwd)
+    assert (result.returncode, result.stderr) == (4, (
+        f"ERROR: two rulebook folders: ../rulebook (--rulebook) and {MINIMAL} (--rulebook-dir)\n"
+        "  hint: give the rulebook folder once, as a path or with --rulebook DIR\n\n"))

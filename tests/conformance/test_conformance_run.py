@@ -44,36 +44,36 @@ DECIDE_HINT = ("  hint: an engine is an object with a decide(decision, facts) me
 USAGE_ERRORS = {
     "unknown module": (
         "--engine", "nosuch:Engine",
-        "error: --engine nosuch:Engine: engine module 'nosuch' not found\n"
+        "rulebook: error: --engine nosuch:Engine: engine module 'nosuch' not found\n"
         "  hint: put the folder that holds it on PYTHONPATH, or run from that folder\n"),
     "unknown attribute": (
         "--engine", f"{E}:nope",
-        f"error: --engine {E}:nope: engine module '{E}' has no attribute 'nope'\n"
+        f"rulebook: error: --engine {E}:nope: engine module '{E}' has no attribute 'nope'\n"
         "  hint: it has: Good, NoDecideFactory, Raises, StepsEnd, WrongType, factory_raises, good, "
         "hangs, no_decide, with_edition\n"),
     "not MODULE:ATTR": (
         "--engine", "just_a_name",
-        "error: --engine just_a_name: not MODULE:ATTR\n"
+        "rulebook: error: --engine just_a_name: not MODULE:ATTR\n"
         "  hint: name a module and an object in it, for example examples.engines.reference:engine\n"),
     "no decide": (
         "--engine", f"{E}:no_decide",
-        f"error: --engine {E}:no_decide: an object of type 'object' has no decide(decision, facts) method\n"
+        f"rulebook: error: --engine {E}:no_decide: an object of type 'object' has no decide(decision, facts) method\n"
         + DECIDE_HINT),
     "factory without decide": (
         "--engine", f"{E}:NoDecideFactory",
-        f"error: --engine {E}:NoDecideFactory: the factory returned an object of type 'object', which has no "
+        f"rulebook: error: --engine {E}:NoDecideFactory: the factory returned an object of type 'object', which has no "
         "decide(decision, facts) method\n" + DECIDE_HINT),
     "factory raises": (
         "--engine", f"{E}:factory_raises",
-        f"error: --engine {E}:factory_raises: the factory raised OSError: no licence file\n"),
+        f"rulebook: error: --engine {E}:factory_raises: the factory raised OSError: no licence file\n"),
     "command not found": (
         "--engine-cmd", "no-such-engine-binary --flag",
-        "error: --engine-cmd 'no-such-engine-binary --flag': cannot start 'no-such-engine-binary': "
+        "rulebook: error: --engine-cmd 'no-such-engine-binary --flag': cannot start 'no-such-engine-binary': "
         "No such file or directory\n"
         "  hint: give the program's path, or put its folder on PATH\n"),
     "command unparsable": (
         "--engine-cmd", "node 'engine.js",
-        "error: --engine-cmd \"node 'engine.js\": cannot be split into words: No closing quotation\n"
+        "rulebook: error: --engine-cmd \"node 'engine.js\": cannot be split into words: No closing quotation\n"
         "  hint: quote as a POSIX shell does\n"),
 }
 
@@ -299,7 +299,7 @@ def test_write_expectations_into_the_rulebook_is_a_usage_error_before_any_case_r
     code, out, err = cli("conformance", "run", "--rulebook", book, "--edition", "v1",
                          "--engine", f"{test_engines}:Raises", "--write-expectations", target)
     assert (code, out) == (2, "")
-    assert err.splitlines()[-1] == (f"Error: Invalid value for '--write-expectations': '{target}' is inside "
+    assert err.splitlines()[0] == (f"rulebook: error: --write-expectations: '{target}' is inside "
                                     f"the rulebook folder '{book}'; an output may not overlap an input, "
                                     "choose another path")
     assert {p: p.read_bytes() for p in book.rglob("*") if p.is_file()} == before

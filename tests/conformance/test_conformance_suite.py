@@ -106,7 +106,7 @@ def test_engine_that_cannot_be_imported_is_a_usage_error_before_any_case_runs(cl
 
 
 def test_engine_command_that_cannot_start_is_a_usage_error(tmp_path):
-    result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v1", "--rulebook-engine-cmd",
+    result = _pytest("--rulebook", MINIMAL, "--rulebook-edition", "v1", "--rulebook-engine-cmd",
                      "no-such-engine-binary", cwd=tmp_path)
     assert (result.returncode, result.stderr) == (4, (
         "ERROR: --rulebook-engine-cmd no-such-engine-binary: cannot start 'no-such-engine-binary': "
@@ -128,7 +128,7 @@ def test_plugin_reports_stale_expectations_as_the_cli_does(cli, tmp_path, test_e
 
 
 def test_plugin_collects_an_edition(tmp_path):
-    result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v2", "--rulebook-engine-cmd",
+    result = _pytest("--rulebook", MINIMAL, "--rulebook-edition", "v2", "--rulebook-engine-cmd",
                      f"{sys.executable} {ENGINES / 'good.py'}", "-v", cwd=tmp_path)
     # good.py answers "poisoned", which v2 gets wrong for paralysis and for the battle phase
     # a rulebook outside pytest's rootdir: its cases go by the absolute path of its rulebook.yaml
@@ -140,7 +140,7 @@ def test_plugin_collects_an_edition(tmp_path):
 
 
 def test_plugin_unknown_edition(tmp_path):
-    result = _pytest("--rulebook-dir", MINIMAL, "--rulebook-edition", "v9", "--rulebook-engine", "x:y", cwd=tmp_path)
+    result = _pytest("--rulebook", MINIMAL, "--rulebook-edition", "v9", "--rulebook-engine", "x:y", cwd=tmp_path)
     assert result.returncode != 0 and "unknown edition 'v9'" in result.stderr
 
 

@@ -18,7 +18,7 @@ LEVELS = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "levels"
 
 
 def _changelog(*args: str):
-    return CliRunner().invoke(main, ["changelog", *args, "--rulebook", str(LEVELS)], catch_exceptions=False)
+    return CliRunner().invoke(main, ["changelog", "--edition", *args, "--rulebook", str(LEVELS)], catch_exceptions=False)
 
 
 @pytest.mark.parametrize(("edition", "expected"), [
@@ -86,7 +86,7 @@ FIXTURES = LEVELS.parent
                        "- **Clarified** (`cure#stops-naming`): A cured character returns to its owner's hand.\n"),
 ])
 def test_the_notice_for_2_0_0(fixture, expected):
-    result = CliRunner().invoke(main, ["changelog", "2.0.0", "--rulebook", str(FIXTURES / fixture)],
+    result = CliRunner().invoke(main, ["changelog", "--edition", "2.0.0", "--rulebook", str(FIXTURES / fixture)],
                                 catch_exceptions=False)
     assert (result.exit_code, result.stderr, result.stdout) == (0, "", expected)
 
@@ -94,7 +94,7 @@ def test_the_notice_for_2_0_0(fixture, expected):
 def test_a_clause_with_a_new_id_reads_as_changed_not_renamed():
     """Players never see a clause's id: a declared rename is a rule changed (or clarified) like any other."""
     rename = LEVELS.parents[1] / "lineage" / "rename"
-    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", str(rename)], catch_exceptions=False)
+    result = CliRunner().invoke(main, ["changelog", "--edition", "v2", "--rulebook", str(rename)], catch_exceptions=False)
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout.splitlines()[6:14] == [
         "### Rule changes", "",
@@ -152,7 +152,7 @@ def test_a_false_fact_reads_as_english(name, words):
 def test_the_markdown_escapes_only_what_would_act_where_it_stands():
     """Rule text is untrusted: a tag, a link, emphasis, code, a table bar or a heading mark must not act,
     and "(s)" or a snake_case word need no backslash (tests/fixtures/diff/changelog-markdown)."""
-    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", str(FIXTURES / "changelog-markdown")],
+    result = CliRunner().invoke(main, ["changelog", "--edition", "v2", "--rulebook", str(FIXTURES / "changelog-markdown")],
                                 catch_exceptions=False)
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
@@ -184,7 +184,7 @@ def test_the_notice_as_json_keeps_each_situation():
 def test_an_unknown_edition_is_named_with_the_editions():
     result = _changelog("v9")
     assert (result.exit_code, result.stdout, result.stderr) == (
-        2, "", "rulebook: error: unknown edition 'v9'; editions: v1, v2, v3, v4\n")
+        2, "", "rulebook: error: unknown edition 'v9'\n  hint: editions: v1, v2, v3, v4\n")
 
 
 def _changes_page(edition: str, root: Path = LEVELS) -> str:
@@ -226,7 +226,7 @@ def test_the_what_changed_page_says_not_asked_where_the_old_edition_did_not_ask(
 
 def test_a_heading_clarified_says_what_changed_in_it():
     """Name, aliases and the words of a question (tests/fixtures/diff/heading-reworded): not an empty item."""
-    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", str(FIXTURES / "heading-reworded")],
+    result = CliRunner().invoke(main, ["changelog", "--edition", "v2", "--rulebook", str(FIXTURES / "heading-reworded")],
                                 catch_exceptions=False)
     assert (result.exit_code, result.stderr, result.stdout) == (0, "", (
         "# What changed in Second\n\n"
@@ -255,7 +255,7 @@ def _levels_changed(tmp_path: Path, edits: dict[str, tuple[str, str]]) -> Path:
 
 
 def _notice(root: Path, edition: str) -> str:
-    result = CliRunner().invoke(main, ["changelog", edition, "--rulebook", str(root)], catch_exceptions=False)
+    result = CliRunner().invoke(main, ["changelog", "--edition", edition, "--rulebook", str(root)], catch_exceptions=False)
     assert (result.exit_code, result.stderr) == (0, "")
     return result.stdout
 

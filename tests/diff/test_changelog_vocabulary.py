@@ -21,7 +21,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 
 
 def _changelog(fixture: str) -> str:
-    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", str(FIXTURES / fixture)],
+    result = CliRunner().invoke(main, ["changelog", "--edition", "v2", "--rulebook", str(FIXTURES / fixture)],
                                 catch_exceptions=False)
     assert (result.exit_code, result.stderr) == (0, "")
     return result.stdout

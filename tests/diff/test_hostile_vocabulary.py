@@ -109,7 +109,7 @@ def test_json_keeps_the_words_exact():
 
 
 def test_the_changelog_escapes_the_titles_and_the_vocabulary_s_item():
-    assert _run("changelog", "v2").splitlines() == [
+    assert _run("changelog", "--edition", "v2").splitlines() == [
         "# What changed in An end phase \\`x\\` \\| y &lt;script&gt;alert(1)&lt;/script&gt;",
         "",
         f"Changes from Two phases &lt;/details&gt; @{WJ}team (v1) to v2.",
@@ -166,7 +166,7 @@ from compiler.site.pages import PageSpec
 from compiler.site.render import Renderer
 for args in (["diff", "v1", "v2", "--no-cache", "--format", f] for f in ("text", "markdown", "json", "html")):
     sys.stdout.write(CliRunner().invoke(main, [*args, "--rulebook", sys.argv[1]]).stdout)
-sys.stdout.write(CliRunner().invoke(main, ["changelog", "v2", "--rulebook", sys.argv[1]]).stdout)
+sys.stdout.write(CliRunner().invoke(main, ["changelog", "--edition", "v2", "--rulebook", sys.argv[1]]).stdout)
 book = load_rulebook(Path(sys.argv[1]))
 spec = PageSpec("editions/v2/changes.md", "changes", "What changed", False, edition="v2")
 sys.stdout.write(Renderer(book, changes=provider(book)).render(spec, lambda uri: uri).html)

@@ -245,7 +245,7 @@ def test_a_split_whose_kept_part_is_unchanged_between_the_editions_diffed_reads_
     for term in ("cure", "heal"):
         assert _run("history", term, "--rulebook", "split-then-restored").startswith("introduced in v1: ")
     for edition in ("v2", "v3"):
-        assert _run("changelog", edition, "--rulebook", "split-then-restored").startswith("# What changed in The ")
+        assert _run("changelog", "--edition", edition, "--rulebook", "split-then-restored").startswith("# What changed in The ")
 
 
 def test_the_history_of_a_term_a_clause_moved_into_shows_the_move_and_not_the_other_terms_changes(tmp_path,

@@ -55,7 +55,7 @@ def test_json_gives_each_change_its_number_and_null_where_none_is_printed():
 
 
 def test_the_changelog_cites_numbers_and_follows_the_document():
-    lines = run("changelog", "v2").splitlines()
+    lines = run("changelog", "--edition", "v2").splitlines()
     assert [line for line in lines if line.startswith(("## ", "- "))] == [
         "## 400\\. Zones",
         "- **Rule changed** (400.1a, `zones#zones-hand`): A player's hand is a hidden zone.",

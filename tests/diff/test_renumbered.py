@@ -82,7 +82,7 @@ def test_the_html_report_says_the_renumbering_in_its_summary_and_at_each_clause(
 
 
 def test_the_changelog_lists_the_rules_renumbered_with_their_old_and_new_numbers():
-    result = CliRunner().invoke(main, ["changelog", "v2", "--rulebook", FIXTURE], catch_exceptions=False)
+    result = CliRunner().invoke(main, ["changelog", "--edition", "v2", "--rulebook", FIXTURE], catch_exceptions=False)
     assert result.stdout.splitlines()[4:] == [
         "Also 2 editorial changes (spelling, punctuation, numbering or links; no word of a rule).", "",
         "Renumbered, with the same words:", "",
@@ -117,7 +117,7 @@ def test_the_markdown_comment_gives_a_renumbered_and_reworded_clause_its_own_ent
 
 
 def test_the_changelog_gives_a_renumbered_and_reworded_rule_its_numbers():
-    result = CliRunner().invoke(main, ["changelog", "v3", "--rulebook", FIXTURE], catch_exceptions=False)
+    result = CliRunner().invoke(main, ["changelog", "--edition", "v3", "--rulebook", FIXTURE], catch_exceptions=False)
     assert ("- **Rule changed** (`triggered#only-if-it-occurs`; renumbered 603.2f → 603.2e): An ability triggers "
             "only if its trigger event actually occurs. An event that's prevented or replaced won't trigger anything, "
             "and neither will an event that only could have happened.") in result.stdout.splitlines()

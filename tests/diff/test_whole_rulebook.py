@@ -73,7 +73,7 @@ def edit(path: Path, old: str, new: str) -> None:
 
 
 def correct(book: Path, kind: str, reason: str) -> None:
-    result = run("correct", "1.0", "--kind", kind, "--reason", reason, "--date", "2026-12-01", "--rulebook", str(book))
+    result = run("correct", "--edition", "1.0", "--kind", kind, "--reason", reason, "--date", "2026-12-01", "--rulebook", str(book))
     assert result.exit_code == 0, result.output
 
 
@@ -435,7 +435,7 @@ def test_publishing_a_draft_is_reported_and_is_no_published_change(repo):
     def change(book: Path) -> None:
         edit(book / "rulebook.yaml", 'title: Second\n    date: null\n    status: draft',
              'title: Second\n    date: "2026-12-01"\n    status: published')
-        result = run("publish", "2.0", "--reason", "Second printing.", "--date", "2026-12-01", "--rulebook", str(book))
+        result = run("publish", "--edition", "2.0", "--reason", "Second printing.", "--date", "2026-12-01", "--rulebook", str(book))
         assert result.exit_code == 0, result.output
     repo(change)
     assert lines("git:A", "git:B") == [

@@ -170,7 +170,7 @@ def _downstream(run: Run, root: Path, out: Path, seed: Path | None, editions: li
             run.call(["history", term, *rb, "--format", fmt], ok=(0,))
     for edition in editions[1:]:  # the notice for players, against the edition before
         for fmt in ("markdown", "json"):
-            run.call(["changelog", edition, *rb, "--format", fmt], ok=(0,))
+            run.call(["changelog", "--edition", edition, *rb, "--format", fmt], ok=(0,))
     for i, edition in enumerate(editions):
         run.call(["conformance", "generate", *rb, "--edition", edition, "--out", str(out / f"conformance-{i}")],
                  ok=(0,))

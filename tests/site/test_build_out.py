@@ -28,8 +28,7 @@ def build(*args: str | Path):
 
 
 def usage(message: str) -> str:
-    return ("Usage: rulebook build [OPTIONS]\nTry 'rulebook build --help' for help.\n\n"
-            f"Error: Invalid value for '--out': {message}\n")
+    return f"rulebook: error: --out: {message}\n  hint: see 'rulebook build --help'\n"
 
 
 def fails_and_changes_nothing(tmp_path: Path, snapshot, stderr: str) -> None:

@@ -124,7 +124,7 @@ def _notice_of_command(root: Path | None, edition: str) -> tuple[list[tuple], in
 
     from compiler.cli import main
 
-    args = ["changelog", edition, "--format", "json"] + (["--rulebook", str(root)] if root else [])
+    args = ["changelog", "--edition", edition, "--format", "json"] + (["--rulebook", str(root)] if root else [])
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     log = json.loads(result.stdout)

@@ -34,13 +34,13 @@ def corrected(tmp_path_factory) -> tuple[Path, Path]:
     cure.write_text(cure.read_text(encoding="utf-8").replace("curable if it is", "curable when it is"),
                     encoding="utf-8")
     runner = CliRunner()
-    result = runner.invoke(main, ["correct", "1.0", "--kind", "transcription", "--date", "2026-02-03",
+    result = runner.invoke(main, ["correct", "--edition", "1.0", "--kind", "transcription", "--date", "2026-02-03",
                                   "--reason", "The booklet says <when>.", "--rulebook", str(root)])
     assert (result.exit_code, result.stderr) == (0, "")
     cure.write_text(cure.read_text(encoding="utf-8").replace("Targets must be curable.",
                                                              "Targets must be curable or asleep."),
                     encoding="utf-8")
-    result = runner.invoke(main, ["correct", "1.0", "--kind", "erratum", "--date", "2026-03-04",
+    result = runner.invoke(main, ["correct", "--edition", "1.0", "--kind", "erratum", "--date", "2026-03-04",
                                   "--reason", "Errata sheet 1.", "--rulebook", str(root)])
     assert (result.exit_code, result.stderr) == (0, "")
     assert runner.invoke(main, ["check", str(root)]).exit_code == 0

@@ -24,7 +24,7 @@ def test_the_corrections_page_cites_the_number_before_the_ref(tmp_path):
     cure.write_text(text.replace("      - id: curable\n", "      - id: curable\n        number: \"100.1.\"\n"),
                     encoding="utf-8")
     runner = CliRunner()
-    result = runner.invoke(main, ["correct", "1.0", "--kind", "transcription", "--date", "2026-02-03",
+    result = runner.invoke(main, ["correct", "--edition", "1.0", "--kind", "transcription", "--date", "2026-02-03",
                                   "--reason", "The booklet numbers it.", "--rulebook", str(root)])
     assert result.exit_code == 0, result.output
     site = tmp_path / "site"

@@ -254,7 +254,7 @@ def test_an_edit_to_a_published_edition_shows_the_lock_error_in_the_overlay(tmp_
         error = ("frozen/editions/1.0/cure.yaml:13:9: error: published edition '1.0' differs from rulebook.lock: "
                  "term 'cure', clause 'curable' changed")
         hint = ("  hint: a published edition does not change: undo the edit, or record a deliberate correction "
-                "with rulebook correct 1.0 --kind transcription|erratum --reason TEXT")
+                "with rulebook correct --edition 1.0 --kind transcription|erratum --reason TEXT")
         assert server.next_lines("stderr", 4) == [
             error, hint, "1 problem found", "The last good site is still served; fix the errors and save to rebuild."]
         status, page = fetch(url)

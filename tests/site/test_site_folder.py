@@ -96,7 +96,8 @@ def test_a_build_may_not_write_into_the_projects_site_folder(project):
     result = CliRunner().invoke(main, ["build", "--rulebook", "rulebook", "--out", "site/templates"],
                                 prog_name="rulebook")
     assert result.exit_code == 2
-    assert result.stderr.endswith(
-        f"Error: Invalid value for '--out': 'site/templates' is the project's site templates "
-        f"'{project / 'site' / 'templates'}'; an output may not overlap an input, choose another path\n")
+    assert result.stderr == (
+        f"rulebook: error: --out: 'site/templates' is the project's site templates "
+        f"'{project / 'site' / 'templates'}'; an output may not overlap an input, choose another path\n"
+        "  hint: see 'rulebook build --help'\n")
     assert (project / "site" / "templates" / "term.html").read_text() == OWN_TERM

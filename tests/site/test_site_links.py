@@ -125,7 +125,7 @@ def test_serve_refuses_to_start_with_a_link_out(project):
                           timeout=300)
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr.splitlines() == [
-        "error: the site was not built",
+        "rulebook: error: the site was not built",
         error("site/docs/passwd.txt", "the project's site docs", "site/docs", "/etc/passwd"), HINT,
         "1 problem found; nothing was built",
     ]
@@ -153,7 +153,7 @@ def test_serve_refuses_a_link_added_while_it_serves_and_keeps_the_last_good_site
         cure = project / "rulebook" / "editions" / "v1" / "cure.yaml"
         cure.write_text(cure.read_text().replace("Targets must be curable.", "Targets must be cured."))
         got = [lines["stderr"].get(timeout=120) for _ in range(5)]
-        assert got == ["error: the site was not rebuilt",
+        assert got == ["rulebook: error: the site was not rebuilt",
                        error("site/templates/home.html", "the project's site templates", "site/templates",
                              "/etc/passwd"), HINT,
                        "1 problem found; nothing was built",
