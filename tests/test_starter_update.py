@@ -166,9 +166,11 @@ def test_a_broken_record_is_an_error_and_nothing_is_written(project):
 def test_update_outside_a_project_and_with_content_options_are_usage_errors(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = rulebook("init", "--update", ".")
-    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
-        2, "Error: Invalid value for '[DIR]': '.' holds no rulebook/rulebook.yaml: not a project init made")
+    assert (result.exit_code, result.stderr) == (2, (
+        "rulebook: error: DIR: '.' holds no rulebook/rulebook.yaml: not a project init made\n"
+        "  hint: see 'rulebook init --help'\n"))
     result = rulebook("init", "--update", "--example", ".")
-    assert (result.exit_code, result.stderr.splitlines()[-1]) == (
-        2, "Error: --update takes no --title or --example: it leaves the rulebook's own files alone")
+    assert (result.exit_code, result.stderr) == (2, (
+        "rulebook: error: --update takes no --title or --example: it leaves the rulebook's own files alone\n"
+        "  hint: see 'rulebook init --help'\n"))
     assert list(tmp_path.iterdir()) == []
