@@ -29,7 +29,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ..model import Clause as OldClause, Edition, Term as OldTerm
 from .emit import Clause, Term
@@ -54,9 +54,10 @@ _NUMBER = re.compile(r"^\s*\d{1,3}[.)]?\s+")
 class Decision:
     """Something an editor must decide, at the imported clause (or term) it concerns."""
 
-    line: int
+    line: int  # 0: the decision concerns no line of the document (a term it no longer has)
     ref: str
     text: str
+    default: str  # what the written files do unless the editor decides otherwise
 
 
 def words(text: str) -> tuple[str, ...]:
@@ -154,33 +155,45 @@ def _printed(clause: OldClause) -> str | None:
 
 
 def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] = (),
-           left_out: Sequence[Term] = ()) -> tuple[list[Term], list[Decision]]:
+           left_out: Sequence[Term] = (), whole: bool = False) -> tuple[list[Term], list[Decision]]:
     """The imported terms with the ids, lineage and notes the previous edition gives them, and the decisions.
 
     ``earlier``: the rulebook's editions up to ``previous``, against which entry metadata is compared;
-    ``left_out``: the document's entries not imported (``--only``): their terms stay as they are."""
+    ``left_out``: the document's entries not imported (``--only``): their terms stay as they are; ``whole``: the
+    document is imported whole, so a term it lacks is withdrawn (compiler/importer/edition.py) and its words left
+    it, for moves and splits as for a term imported."""
     decisions: list[Decision] = []
-    decisions += _metadata(terms, [*earlier, previous] if previous not in earlier else list(earlier))
+    terms, decisions = _metadata(terms, [*earlier, previous] if previous not in earlier else list(earlier))
     by_id = previous.term_by_id
     by_name = {t.name.casefold(): t for t in previous.terms}
+    retitled = _retitled(terms, by_id, by_name)
     olds = {t.id: [_Old(t.id, c, words(c.text), _printed(c)) for c in t.clauses] for t in previous.terms}
     matched_terms: dict[str, OldTerm | None] = {}
     renamed = []
     for term in terms:
         old = by_id.get(term.id) or by_name.get(term.name.casefold())
-        if old is not None and old.id != term.id:
+        if old is None and term.id in retitled:
+            old = retitled[term.id]
+            decisions.append(Decision(term.line, old.id, f"entry '{term.name}' is term '{old.id}' of edition "
+                                                         f"'{previous.id}' retitled: imported as '{old.id}'",
+                                      "renamed, its id kept"))
+            term = replace(term, id=old.id)
+        elif old is not None and old.id != term.id:
             decisions.append(Decision(term.line, term.id, f"entry '{term.name}' is term '{old.id}' of edition "
-                                                          f"'{previous.id}' by its name: imported as '{old.id}'"))
+                                                          f"'{previous.id}' by its name: imported as '{old.id}'",
+                                      "imported as the same term"))
             term = replace(term, id=old.id)
         if old is None:
             decisions.append(Decision(term.line, term.id, f"new term: edition '{previous.id}' has no term "
-                                                          f"'{term.id}' nor one named '{term.name}'"))
+                                                          f"'{term.id}' nor one named '{term.name}'", "added"))
         matched_terms[term.id] = old
         renamed.append(term)
     news = {t.id: [_New(t.id, c, words(c.text)) for c in t.clauses] for t in renamed}
     pool = [o for os in olds.values() for o in os]
     pairs = [(news[t], olds[old.id]) for t, old in matched_terms.items() if old is not None]
     imported = {old.id for old in matched_terms.values() if old is not None}  # the others carry over
+    if whole:
+        imported = set(olds)
     kept = {t.id for t in (by_id.get(e.id) or by_name.get(e.name.casefold()) for e in left_out) if t is not None}
     # each pass over every term before the next, so that no term's weaker pass takes what another's
     # stronger one would have matched
@@ -192,7 +205,7 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
                                   f"{len(loose):,} clauses left unmatched times {len(pool):,} clauses of edition "
                                   f"'{previous.id}' is over MAX_CROSS_PAIRS ({MAX_CROSS_PAIRS:,}, in "
                                   "compiler/importer/match.py): merges, moves and splits were looked for within "
-                                  "each term only"))
+                                  "each term only", "looked for within each term only"))
         for term_id, old in matched_terms.items():
             own = olds[old.id] if old is not None else []
             _merges([n for n in news[term_id] if n.old is None], own, previous.id)
@@ -211,7 +224,8 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
         _parts(left, pool, previous.id, imported)
     _carried_over([n for ns in news.values() for n in ns], olds, imported, kept, previous.id, decisions)
     out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
-    out += _emptied(renamed, news, olds, previous, decisions)
+    if not whole:  # a whole document withdraws every term it lacks (edition.withdraw_missing)
+        out += _emptied(renamed, news, olds, previous, decisions)
     return out, decisions
 
 
@@ -233,25 +247,49 @@ def _emptied(terms: Sequence[Term], news: dict[str, list[_New]], olds: dict[str,
         line = min(line for _, line in went[term_id])
         note = (f"rulebook import proposes to withdraw term '{term_id}': every clause it had in edition "
                 f"'{previous.id}' is now in another term; confirm, or keep it with a text of its own")
-        decisions.append(Decision(line, term_id, note))
+        decisions.append(Decision(line, term_id, note, "withdrawn"))
         out.append(Term(term_id, previous.term_by_id[term_id].name, None, None, note, (), line, withdrawn=True))
     return out
 
 
-def _metadata(terms: Sequence[Term], editions: Sequence[Edition]) -> list[Decision]:
-    """Entry metadata that names an edition of the rulebook which does not have the term: check refuses it."""
+def _retitled(terms: Sequence[Term], by_id: Mapping[str, OldTerm], by_name: dict[str, OldTerm]) -> dict[str, OldTerm]:
+    """Imported entries that are an old term retitled ("Stale" printed as "Stale (Obsolete)"), by imported id: the
+    name without its bracketed note is the old term's name, and no entry of the document is that term itself."""
+    direct = {t.id for t in terms if t.id in by_id} | {by_name[t.name.casefold()].id for t in terms
+                                                       if t.name.casefold() in by_name}
+    out: dict[str, OldTerm] = {}
+    for term in terms:
+        old = by_name.get(_untitled(term.name).casefold())
+        if old is not None and old.id not in direct and term.id not in by_id and old not in out.values():
+            out[term.id] = old
+    return out
+
+
+def _untitled(name: str) -> str:
+    """A retitled entry's name without its note in brackets: "Stale (Obsolete)" is "Stale"; "" when it has none."""
+    name = name.rstrip()
+    cut = name.rfind("(")
+    return name[:cut].rstrip() if name.endswith(")") and cut > 0 else ""
+
+
+def _metadata(terms: Sequence[Term], editions: Sequence[Edition]) -> tuple[list[Term], list[Decision]]:
+    """Entry metadata that names an edition of the rulebook which does not have the term: check refuses it, so
+    the term is written without it (the default), and the editor decides."""
     by_label = {e.label: e for e in reversed(editions)}  # the first edition with a label
-    out = []
+    out, decisions = [], []
     for term in terms:
         for key in ("released", "updated"):
             printed = getattr(term, key)
             edition = by_label.get(printed["version"]) if printed else None
             if edition is not None and term.id not in edition.term_by_id and term.name.casefold() not in {
                     t.name.casefold() for t in edition.terms}:
-                out.append(Decision(term.line, term.id, f"'{key}' names version {printed['version']}, whose edition "
-                                                        f"'{edition.id}' in the rulebook does not have this term: "
-                                                        "check refuses it; correct it or leave it out"))
-    return out
+                decisions.append(Decision(term.line, term.id, f"'{key}' names version {printed['version']}, whose "
+                                                              f"edition '{edition.id}' in the rulebook does not have "
+                                                              "this term: check refuses it; correct it or leave it out",
+                                          "left out"))
+                term = replace(term, **{key: None})
+        out.append(term)
+    return out, decisions
 
 
 def _same_words(news: list[_New], olds: list[_Old]) -> None:
@@ -351,7 +389,7 @@ def _carried_over(news: list[_New], olds: dict[str, list[_Old]], imported: set[s
                                   f"its words are like those of {', '.join(carried)} of edition '{previous}' "
                                   f"({_alike(score)}), which term '{term}' carries over (it is not in the "
                                   f"import): no {kind} proposed; if they moved here, withdraw or change term "
-                                  f"'{term}' and add {kind}: {shown}"))
+                                  f"'{term}' and add {kind}: {shown}", f"no {kind}; term '{term}' carries over"))
         for o in olds[term]:
             if o.by is new:
                 o.claimed, o.by = False, None
@@ -395,12 +433,20 @@ def _term(term: Term, news: list[_New], old: OldTerm | None, olds: dict[str, lis
             if o.ref not in claimed and not o.claimed and o.ref not in split:
                 decisions.append(Decision(term.line, o.ref, f"clause '{o.clause.id}' of edition '{previous.id}' is "
                                                             "not in the import: removed? (a term file replaces the "
-                                                            "whole term; a patch could keep it)"))
+                                                            "whole term; a patch could keep it)", "removed"))
         if old.decisions:
             names = ", ".join(d.name for d in old.decisions)
             decisions.append(Decision(term.line, term.id, f"edition '{previous.id}' declares decisions of this "
-                                                          f"term ({names}): carry over those that still hold"))
+                                                          f"term ({names}): carry over those that still hold",
+                                          "not carried over"))
     return replace(term, sections=tuple(sections))
+
+
+def _default(new: _New) -> str:
+    """What the written clause does about its decision."""
+    if new.lineage is not None:
+        return f"{new.lineage[0]} as proposed"
+    return "the same rule, its id kept"
 
 
 def _qualified(ref: str, term: str) -> str:
@@ -431,7 +477,7 @@ def _clause(new: _New, term: Term, reserved: set[str], taken: Ids, previous: str
         if new.old.clause.rules or new.old.clause.defines or new.old.clause.steps or new.old.clause.table:
             decisions.append(Decision(clause.line, ref, f"{new.old.ref} has meaning in edition '{previous}' "
                                                         "(rules, defines, steps or table): carry over what still "
-                                                        "holds"))
+                                                        "holds", "not carried over"))
     else:
         fresh = clause.id
         if new.old is not None:  # a step renumbered: an id of its words, and where it was
@@ -448,5 +494,5 @@ def _clause(new: _New, term: Term, reserved: set[str], taken: Ids, previous: str
             clause = replace(clause, lineage=(kind, value))
     if note is not None:
         clause = replace(clause, editor_notes=note)
-        decisions.append(Decision(clause.line, ref, note))
+        decisions.append(Decision(clause.line, ref, note, _default(new)))
     return clause

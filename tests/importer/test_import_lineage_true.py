@@ -109,17 +109,41 @@ def test_a_part_whose_words_left_the_rule_it_was_in_is_split_from_it(tmp_path, i
     assert _checked(tmp_path, root) == []
 
 
-def test_a_rule_like_one_of_a_term_that_carries_over_with_others_is_not_moved_from_it(tmp_path, import_cli):
-    # The document no longer has 'setup'; one of its two rules is in 'turns' now, the other is gone from the
-    # document, but the rulebook carries 'setup' over whole: a move would claim a clause still there.
+def test_a_rule_like_one_of_a_term_left_out_that_carries_over_with_others_is_not_moved_from_it(tmp_path,
+                                                                                             import_cli):
+    # --only "101. Turns": 'setup' is left out, so the rulebook carries it over whole, its first rule with it,
+    # although the document now prints that rule in 'turns': a move would claim a clause still there.
+    root = _base(tmp_path, import_cli, {"100. Setup": [SETUP, "100.2. Each player shuffles a deck of cards."],
+                                        "101. Turns": [TURNS]})
+    source = tmp_path / "b.txt"
+    source.write_text(_document({"100. Setup": ["100.2. Each player shuffles a deck of cards."], "101. Turns": [
+        TURNS, "101.2. Each player begins the game with twenty life points."]}), encoding="utf-8")
+    result = import_cli(source, "--layout", "numbered", "--out", tmp_path / "b", "--rulebook", root,
+                        "--only", "101. Turns")
+    assert result.exit_code == 0, result.output
+    assert _lineage(tmp_path / "b" / "turns.yaml")["each-player-begins-the-game"] == {}
+    assert result.stdout.splitlines()[1:-2] == [
+        f"{source}:15:1: turns#each-player-begins-the-game: its words are like those of "
+        "setup#each-player-begins-the-game of edition 'a' (the same words), which term 'setup' carries over (it "
+        "is not in the import): no moved_from proposed; if they moved here, withdraw or change term 'setup' and "
+        "add moved_from: setup#each-player-begins-the-game [default: no moved_from; term 'setup' carries over]"]
+    assert _checked(tmp_path, root) == []
+
+
+def test_a_term_the_document_no_longer_has_is_withdrawn_and_a_rule_it_had_moved_from_it(tmp_path, import_cli):
+    # The whole document is imported and no longer has 'setup': the term is withdrawn (nothing carries over
+    # silently), so its rule printed in 'turns' now moved there.
     root = _base(tmp_path, import_cli, {"100. Setup": [SETUP, "100.2. Each player shuffles a deck of cards."],
                                         "101. Turns": [TURNS]})
     result, source = _on_top(tmp_path, import_cli, root, {"101. Turns": [
         TURNS, "101.2. Each player begins the game with twenty life points."]})
-    assert _lineage(tmp_path / "b" / "turns.yaml")["each-player-begins-the-game"] == {}
-    assert result.stdout.splitlines()[1:] == [
-        f"{source}:11:1: turns#each-player-begins-the-game: its words are like those of "
-        "setup#each-player-begins-the-game of edition 'a' (the same words), which term 'setup' carries over (it "
-        "is not in the import): no moved_from proposed; if they moved here, withdraw or change term 'setup' and "
-        "add moved_from: setup#each-player-begins-the-game"]
+    assert _lineage(tmp_path / "b" / "turns.yaml")["each-player-begins-the-game"] == {
+        "moved_from": "setup#each-player-begins-the-game"}
+    assert (tmp_path / "b" / "setup.yaml").read_text(encoding="utf-8") == (
+        "id: setup\nwithdrawn: true\neditor_notes: term 'setup' of edition 'a' is not in the document\n")
+    assert result.stdout.splitlines()[1:-2] == [
+        f"{source}: setup: term 'setup' of edition 'a' is not in the document: withdrawn? [default: withdrawn]",
+        f"{source}:11:1: turns#each-player-begins-the-game: rulebook import proposes moved_from: "
+        "setup#each-player-begins-the-game, as setup#each-player-begins-the-game of edition 'a' has the same "
+        "words; confirm or remove it [default: moved_from as proposed]"]
     assert _checked(tmp_path, root) == []
