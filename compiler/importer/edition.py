@@ -39,7 +39,8 @@ def withdraw_missing(terms: Sequence[Term], previous: Edition) -> tuple[list[Ter
 
 def split_unchanged(terms: Sequence[Term], previous: Edition) -> tuple[list[Term], list[Term]]:
     """(the terms to write, the terms the document prints as ``previous`` has them: they carry over)."""
-    written, carried = [], []
+    written: list[Term] = []
+    carried: list[Term] = []
     for term in terms:
         old = previous.term_by_id.get(term.id)
         (carried if old is not None and not term.withdrawn and same_term(term, old) else written).append(term)

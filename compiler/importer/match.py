@@ -293,7 +293,7 @@ def _metadata(terms: Sequence[Term], editions: Sequence[Edition]) -> tuple[list[
                                                               f"edition '{edition.id}' in the rulebook does not have "
                                                               "this term: check refuses it; correct it or leave it out",
                                           "left out"))
-                term = replace(term, **{key: None})
+                term = replace(term, released=None) if key == "released" else replace(term, updated=None)
         out.append(term)
     return out, decisions
 

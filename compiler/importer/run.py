@@ -95,8 +95,8 @@ def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous:
     if previous is not None:
         terms, decisions = on_top(terms, previous, earlier, left_out, whole=not only)
         if not only:  # with --only the entries left out carry over, and so does what the document lacks
-            terms, missing = withdraw_missing(terms, previous)
-            decisions += missing
+            terms, withdrawals = withdraw_missing(terms, previous)
+            decisions += withdrawals
         terms, carried = split_unchanged(terms, previous)
     return ImportResult(tuple(terms), doc, tuple(sorted(problems, key=lambda p: (p.location.line, p.location.col))),
                         tuple(sorted(decisions, key=lambda d: d.line)), shown, tuple(carried), previous is not None,
