@@ -228,6 +228,9 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
             _parts([n for n in left if n.term == term_id], own, previous.id, imported)
     else:
         _parts(left, pool, previous.id, imported)
+    for term_id, old in matched_terms.items():
+        if old is not None:
+            _absorbed(news[term_id], olds[old.id], previous.id)
     _carried_over([n for ns in news.values() for n in ns], olds, imported, kept, previous.id, decisions)
     out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
     if not whole:  # a whole document withdraws every term it lacks (edition.withdraw_missing)
@@ -387,6 +390,43 @@ def _parts(loose: list[_New], olds: list[_Old], previous: str, imported: set[str
             new.why = f"its words are part of {outer.ref} of edition '{previous}'"
 
 
+def _absorbed(news: list[_New], olds: list[_Old], previous: str) -> None:
+    """An old clause of the term left by every pass whose words (PART of them, in order) are now in a clause of
+    the term that carries on another old clause (kept, moved or merged) not holding them: its sentences moved
+    into that neighbour, which merges it (issue 23). Never from a clause still there: only the unclaimed."""
+    for o in (o for o in olds if not o.claimed):
+        holders = [n for n in news if (n.old is not None or (n.lineage and n.lineage[0] != "split_from"))
+                   and may_be_part(o.words, n.words) and part_of(o.words, n.words) >= PART
+                   and not any(part_of(o.words, w) >= PART for w in _was(n, olds))]
+        if not holders:
+            continue
+        new = max(holders, key=lambda n: part_of(o.words, n.words))
+        before = [_ref(new.old, new.term)] if new.old is not None and new.lineage is None else _named(new)
+        o.claimed, o.by = True, new
+        how = f" ({_how(new)})" if new.old is not None and new.lineage is None else ""
+        new.lineage = ("merged_from", before + [_ref(o, new.term)])
+        new.why = (f"{o.ref} of edition '{previous}' is gone and every word of it is here, in "
+                   f"{new.old.ref if new.old is not None else new.term + '#' + new.clause.id}{how}")
+
+
+def _was(new: _New, olds: list[_Old]) -> list[tuple[str, ...]]:
+    """The words of what ``new`` carries on (the old clause it keeps, or the one(s) its lineage names)."""
+    if new.old is not None and new.lineage is None:
+        return [new.old.words]
+    return [o.words for o in olds if o.by is new]
+
+
+def _named(new: _New) -> list[str]:
+    assert new.lineage is not None
+    value = new.lineage[1]
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _how(new: _New) -> str:
+    return {"number": f"matched by its number {new.clause.printed}", "similar": "reworded",
+            "place": "reworded in place"}.get(new.how, "the same words")
+
+
 def _left(part: Sequence[str], old: _Old, imported: set[str]) -> bool:
     """Whether these words (a part of the old clause) left it: its term is imported, and the clause is
     gone from it or what took it does not hold them (a clause that is still there unchanged holds all)."""
@@ -447,13 +487,14 @@ def _term(term: Term, news: list[_New], old: OldTerm | None, olds: dict[str, lis
     reserved = {o.clause.id for o in olds.get(old.id, [])} if old is not None else set()
     kept = {n.old.clause.id for n in news if n.old is not None and not _leaves_step_id(n)}
     taken = Ids(kept | reserved)  # a new clause takes neither a kept id nor one the old term had
+    reuse = _reused(news, kept)  # ids the old term had: no other new clause takes them
     by_clause = {id(n.clause): n for n in news}
     sections = []
     for section in term.sections:
         clauses = []
         for clause in section.clauses:
             new = by_clause[id(clause)]
-            clauses.append(_clause(new, term, reserved, taken, previous.id, decisions))
+            clauses.append(_clause(new, term, reserved, taken, previous.id, decisions, reuse))
         sections.append(replace(section, clauses=tuple(clauses)))
     if old is not None:
         claimed = {n.old.ref for n in news if n.old is not None}
@@ -497,22 +538,13 @@ def _leaves_step_id(new: _New) -> bool:
             and old_id != f"step-{new.clause.printed}")
 
 
-def _clause(new: _New, term: Term, reserved: set[str], taken: Ids, previous: str,
-            decisions: list[Decision]) -> Clause:
-    clause, ref = new.clause, f"{term.id}#{new.clause.id}"
-    note = None
+def _clause(new: _New, term: Term, reserved: set[str], taken: Ids, previous: str, decisions: list[Decision],
+            reuse: dict[int, str]) -> Clause:
+    clause, note = new.clause, None
     if new.old is not None and not _leaves_step_id(new):
         clause = replace(clause, id=new.old.clause.id)
         ref = new.old.ref
-        if new.how == "similar":
-            note = (f"reworded since edition '{previous}' ({_alike(new.score)}): it keeps the id of "
-                    f"{new.old.ref}; same rule?")
-        elif new.how == "number":
-            note = (f"matched to {new.old.ref} of edition '{previous}' by its number {clause.printed} alone "
-                    f"({_alike(new.score)}{_kept(new)}): same rule?")
-        elif new.how == "place":
-            note = (f"reworded in place since edition '{previous}' ({_alike(new.score)}{_kept(new)}, between the "
-                    f"same clauses): it keeps the id of {new.old.ref}; same rule?")
+        note = _match_note(new, clause, previous)
         if new.old.clause.rules or new.old.clause.defines or new.old.clause.steps or new.old.clause.table:
             decisions.append(Decision(clause.line, ref, f"{new.old.ref} has meaning in edition '{previous}' "
                                                         "(rules, defines, steps or table): carry over what still "
@@ -521,17 +553,46 @@ def _clause(new: _New, term: Term, reserved: set[str], taken: Ids, previous: str
         fresh = clause.id
         if new.old is not None:  # a step renumbered: an id of its words, and where it was
             fresh = slug(" ".join(new.words), 5) or fresh
-            new.lineage = ("formerly", new.old.clause.id)
-            new.why = f"it was step {new.old.number} of edition '{previous}' ({_alike(new.score)})"
+            if new.lineage is None:
+                new.lineage = ("formerly", new.old.clause.id)
+                new.why = f"it was step {new.old.number} of edition '{previous}' ({_alike(new.score)})"
         wanted = fresh if fresh not in reserved else slug(" ".join(new.words), 5) or fresh
-        clause = replace(clause, id=taken.take(wanted))
+        clause = replace(clause, id=reuse[id(new)] if id(new) in reuse else taken.take(wanted))
         ref = f"{term.id}#{clause.id}"
-        if new.lineage is not None:
-            kind, value = new.lineage
-            shown = ", ".join(value) if isinstance(value, list) else value
-            note = f"rulebook import proposes {kind}: {shown}, as {new.why}; confirm or remove it"
-            clause = replace(clause, lineage=(kind, value))
+    if new.lineage is not None:
+        kind, value = new.lineage
+        shown = ", ".join(value) if isinstance(value, list) else value
+        note = f"rulebook import proposes {kind}: {shown}, as {new.why}; confirm or remove it"
+        clause = replace(clause, lineage=(kind, value))
     if note is not None:
         clause = replace(clause, editor_notes=note)
         decisions.append(Decision(clause.line, ref, note, _default(new)))
     return clause
+
+
+def _match_note(new: _New, clause: Clause, previous: str) -> str | None:
+    """What an editor is asked about a clause that keeps an old clause's id by other than the same words."""
+    assert new.old is not None
+    if new.how == "similar":
+        return (f"reworded since edition '{previous}' ({_alike(new.score)}): it keeps the id of "
+                f"{new.old.ref}; same rule?")
+    if new.how == "number":
+        return (f"matched to {new.old.ref} of edition '{previous}' by its number {clause.printed} alone "
+                f"({_alike(new.score)}{_kept(new)}): same rule?")
+    if new.how == "place":
+        return (f"reworded in place since edition '{previous}' ({_alike(new.score)}{_kept(new)}, between the "
+                f"same clauses): it keeps the id of {new.old.ref}; same rule?")
+    return None
+
+
+def _reused(news: list[_New], kept: set[str]) -> dict[int, str]:
+    """A merge that keeps no id of its own takes that of the first clause of its term it merges (a rule's
+    sentences moved into it keep its permalink), when no clause kept that id."""
+    out: dict[int, str] = {}
+    for new in news:
+        if new.old is None and new.lineage is not None and new.lineage[0] == "merged_from":
+            own = next((ref for ref in _named(new) if "#" not in ref and ref not in kept
+                        and ref not in out.values()), None)
+            if own is not None:
+                out[id(new)] = own
+    return out

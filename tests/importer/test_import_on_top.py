@@ -43,7 +43,7 @@ def test_lineage_is_proposed_for_renumbered_merged_split_and_moved_clauses(tmp_p
     assert {k: v for k, v in proposed.items() if v} == {
         "determine-the-outcome-of-the": {"formerly": "step-1"},
         "activate-all-effects-that-trigger": {"formerly": "step-2"},
-        "the-alignments-of-the-sides": {"merged_from": ["first-half", "second-half"]},
+        "first-half": {"merged_from": ["first-half", "second-half"]},
         "alone-is-checked-at-any": {"split_from": "whole"},
     }
     assert "add-the-numbers-of-the" in battle  # the new step 1 is not taken for the old step-1
@@ -66,7 +66,7 @@ def test_every_decision_is_listed_at_its_line_with_its_default(tmp_path, import_
         "was step 2 of edition 'a' (the same words); confirm or remove it [default: formerly as proposed]",
         f"{s}:17:1: battle#reworded: reworded since edition 'a' (words 89% alike): it keeps the id of "
         "battle#reworded; same rule? [default: the same rule, its id kept]",
-        f"{s}:19:1: battle#the-alignments-of-the-sides: rulebook import proposes merged_from: first-half, "
+        f"{s}:19:1: battle#first-half: rulebook import proposes merged_from: first-half, "
         "second-half, as its words hold those of battle#first-half, battle#second-half of edition 'a'; confirm "
         "or remove it [default: merged_from as proposed]",
         f"{s}:21:1: battle#whole: reworded since edition 'a' (words 81% alike): it keeps the id of battle#whole; "
@@ -97,7 +97,7 @@ def test_the_import_is_a_next_edition_whose_lineage_check_accepts(tmp_path, impo
     assert lineage == {
         "battle#determine-the-outcome-of-the": ("formerly", ("battle#step-1",)),
         "battle#activate-all-effects-that-trigger": ("formerly", ("battle#step-2",)),
-        "battle#the-alignments-of-the-sides": ("merged_from", ("battle#first-half", "battle#second-half")),
+        "battle#first-half": ("merged_from", ("battle#first-half", "battle#second-half")),
         "battle#alone-is-checked-at-any": ("split_from", ("battle#whole",)),
         "poison-and-disease#a-poison-effect-discards-a": ("moved_from", ("poison#what-poison-does",)),
     }
@@ -133,7 +133,7 @@ def test_over_the_cross_term_limit_merges_and_moves_are_looked_for_within_terms_
         "(10, in compiler/importer/match.py): merges, moves and splits were looked for within each term only "
         "[default: looked for within each term only]"]
     assert "moved_from" not in _clauses(out / "poison-and-disease.yaml")["a-poison-effect-discards-a"]
-    assert _clauses(out / "battle.yaml")["the-alignments-of-the-sides"]["merged_from"] == ["first-half",
+    assert _clauses(out / "battle.yaml")["first-half"]["merged_from"] == ["first-half",
                                                                                           "second-half"]
 
 
