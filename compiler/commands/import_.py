@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -109,14 +110,18 @@ def _write_edition(result, root: Path, edition: str, source: Path) -> None:
         raise click.BadParameter(printable(f"'{folder}' already exists"), param_hint="'--edition'")
     entry = edition_entry(edition, source.name, rel)
     text = add_edition(manifest.read_text(encoding="utf-8"), entry)
+    staging = None
     try:
         remove_stale_staging(folder, COMMAND)
         staging = staging_dir(folder, COMMAND)
         result.write(staging)
         replace_dir(staging, folder)
+        staging = folder  # new, and ours: an edition rulebook.yaml does not declare would fail check
         if text is not None:
             write_text(manifest, text)
     except OutputError as exc:
+        if staging is not None:  # nothing half-written is left: the rulebook is as it was
+            shutil.rmtree(staging, ignore_errors=True)
         click.echo(printable(f"error: {exc}"), err=True)
         sys.exit(1)
     report(result.problems)

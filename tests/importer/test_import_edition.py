@@ -124,3 +124,19 @@ def test_with_out_instead_the_lines_to_add_are_printed(tmp_path, import_cli):
         f"to make it edition NEW, copy its files into {root / 'editions' / 'NEW'} and add to the editions in "
         f"{root / 'rulebook.yaml'}:",
         '  - {id: "NEW", title: "Imported from next.txt", date: null, status: draft, sources: ["sources/next.txt"]}']
+
+
+def test_a_rulebook_yaml_that_cannot_be_written_leaves_no_edition_folder(tmp_path, import_cli, monkeypatch):
+    from compiler import fileio
+
+    def full(path, text):
+        raise fileio.OutputError(path, "No space left on device")
+
+    root = _rulebook(tmp_path)
+    before = (root / "rulebook.yaml").read_bytes()
+    monkeypatch.setattr(fileio, "write_text", full)  # the command's, not the term files' (run.py's own name)
+    result = import_cli(root / "sources" / "next.txt", "--layout", "reg", "--rulebook", root, "--edition", "b")
+    assert result.exit_code == 1
+    assert result.stderr == f"error: cannot write '{root / 'rulebook.yaml'}': No space left on device\n"
+    assert sorted(p.name for p in (root / "editions").iterdir()) == ["a"]
+    assert (root / "rulebook.yaml").read_bytes() == before
