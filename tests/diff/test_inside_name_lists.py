@@ -9,12 +9,15 @@ import yaml
 
 from compiler.diff.inside import sub_changes, units
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "diff" / "name-lists" / "glossary-excerpt.txt"
+# the gold case tests/diff/gold/dictionary-name-lists.yaml labels the same pair
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "diff" / "name-lists"
 
 
 def _texts() -> tuple[str, str]:
-    data = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))
-    return data["old"], data["new"]
+    def text(edition: str) -> str:
+        data = yaml.safe_load((FIXTURE / "editions" / edition / "watch.yaml").read_text(encoding="utf-8"))
+        return data["sections"][0]["clauses"][0]["text"]
+    return text("a"), text("b")
 
 
 def test_names_with_sets_joined_by_and_are_items():
