@@ -175,21 +175,7 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
     matched_terms: dict[str, OldTerm | None] = {}
     renamed = []
     for term in terms:
-        old = by_id.get(term.id) or by_name.get(term.name.casefold())
-        if old is None and term.id in retitled:
-            old = retitled[term.id]
-            decisions.append(Decision(term.line, old.id, f"entry '{term.name}' is term '{old.id}' of edition "
-                                                         f"'{previous.id}' retitled: imported as '{old.id}'",
-                                      "renamed, its id kept"))
-            term = replace(term, id=old.id)
-        elif old is not None and old.id != term.id:
-            decisions.append(Decision(term.line, term.id, f"entry '{term.name}' is term '{old.id}' of edition "
-                                                          f"'{previous.id}' by its name: imported as '{old.id}'",
-                                      "imported as the same term"))
-            term = replace(term, id=old.id)
-        if old is None:
-            decisions.append(Decision(term.line, term.id, f"new term: edition '{previous.id}' has no term "
-                                                          f"'{term.id}' nor one named '{term.name}'", "added"))
+        term, old = _old_term(term, by_id, by_name, retitled, previous.id, decisions)
         matched_terms[term.id] = old
         renamed.append(term)
     news = {t.id: [_New(t.id, c, words(c.text)) for c in t.clauses] for t in renamed}
@@ -228,9 +214,8 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
             _parts([n for n in left if n.term == term_id], own, previous.id, imported)
     else:
         _parts(left, pool, previous.id, imported)
-    for term_id, old in matched_terms.items():
-        if old is not None:
-            _absorbed(news[term_id], olds[old.id], previous.id)
+    for new_clauses, old_clauses in pairs:
+        _absorbed(new_clauses, old_clauses, previous.id)
     _carried_over([n for ns in news.values() for n in ns], olds, imported, kept, previous.id, decisions)
     out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
     if not whole:  # a whole document withdraws every term it lacks (edition.withdraw_missing)
@@ -272,6 +257,27 @@ def _retitled(terms: Sequence[Term], by_id: Mapping[str, OldTerm], by_name: dict
         if old is not None and old.id not in direct and term.id not in by_id and old not in out.values():
             out[term.id] = old
     return out
+
+
+def _old_term(term: Term, by_id: Mapping[str, OldTerm], by_name: dict[str, OldTerm], retitled: dict[str, OldTerm],
+              previous: str, decisions: list[Decision]) -> tuple[Term, OldTerm | None]:
+    """The entry under the id of the old term it is (by id, by name, retitled), and that term or None."""
+    old = by_id.get(term.id) or by_name.get(term.name.casefold())
+    if old is None and term.id in retitled:
+        old = retitled[term.id]
+        decisions.append(Decision(term.line, old.id, f"entry '{term.name}' is term '{old.id}' of edition "
+                                                     f"'{previous}' retitled: imported as '{old.id}'",
+                                  "renamed, its id kept"))
+        return replace(term, id=old.id), old
+    if old is not None and old.id != term.id:
+        decisions.append(Decision(term.line, term.id, f"entry '{term.name}' is term '{old.id}' of edition "
+                                                      f"'{previous}' by its name: imported as '{old.id}'",
+                                  "imported as the same term"))
+        return replace(term, id=old.id), old
+    if old is None:
+        decisions.append(Decision(term.line, term.id, f"new term: edition '{previous}' has no term "
+                                                      f"'{term.id}' nor one named '{term.name}'", "added"))
+    return term, old
 
 
 def _untitled(name: str) -> str:
@@ -339,17 +345,22 @@ def _in_place(news: list[_New], olds: list[_Old]) -> None:
     exactly one clause left between the same two, is that clause reworded in place when ``same_rule``."""
     where = {id(o): i for i, o in enumerate(olds)}
     for i, new in enumerate(news):
-        if new.old is not None or new.lineage or new.clause.printed is not None:
-            continue
-        before = news[i - 1].old if i > 0 else None
-        after = news[i + 1].old if i + 1 < len(news) else None
-        if (i > 0 and before is None) or (i + 1 < len(news) and after is None):
-            continue  # a neighbour not kept: no place to be in
-        low = where.get(id(before), -1) if before is not None else -1
-        high = where.get(id(after), len(olds)) if after is not None else len(olds)
-        left = [o for o in olds[low + 1:high] if not o.claimed]
-        if len(left) == 1 and same_rule(left[0].words, new.words):
-            _claim(new, left[0], "place", similarity(new.words, left[0].words))
+        if new.old is None and not new.lineage and new.clause.printed is None:
+            old = _between(news, i, olds, where)
+            if old is not None and same_rule(old.words, new.words):
+                _claim(new, old, "place", similarity(new.words, old.words))
+
+
+def _between(news: list[_New], i: int, olds: list[_Old], where: dict[int, int]) -> _Old | None:
+    """The one old clause left between the old clauses that the new clauses around ``news[i]`` keep."""
+    before = news[i - 1].old if i > 0 else None
+    after = news[i + 1].old if i + 1 < len(news) else None
+    if (i > 0 and before is None) or (i + 1 < len(news) and after is None):
+        return None  # a neighbour not kept: no place to be in
+    low = where.get(id(before), -1) if before is not None else -1
+    high = where.get(id(after), len(olds)) if after is not None else len(olds)
+    left = [o for o in olds[low + 1:high] if not o.claimed]
+    return left[0] if len(left) == 1 else None
 
 
 def _claim(new: _New, old: _Old, how: str, score: float) -> None:
@@ -395,18 +406,26 @@ def _absorbed(news: list[_New], olds: list[_Old], previous: str) -> None:
     the term that carries on another old clause (kept, moved or merged) not holding them: its sentences moved
     into that neighbour, which merges it (issue 23). Never from a clause still there: only the unclaimed."""
     for o in (o for o in olds if not o.claimed):
-        holders = [n for n in news if (n.old is not None or (n.lineage and n.lineage[0] != "split_from"))
-                   and may_be_part(o.words, n.words) and part_of(o.words, n.words) >= PART
-                   and not any(part_of(o.words, w) >= PART for w in _was(n, olds))]
-        if not holders:
-            continue
-        new = max(holders, key=lambda n: part_of(o.words, n.words))
-        before = [_ref(new.old, new.term)] if new.old is not None and new.lineage is None else _named(new)
-        o.claimed, o.by = True, new
-        how = f" ({_how(new)})" if new.old is not None and new.lineage is None else ""
-        new.lineage = ("merged_from", before + [_ref(o, new.term)])
-        new.why = (f"{o.ref} of edition '{previous}' is gone and every word of it is here, in "
-                   f"{new.old.ref if new.old is not None else new.term + '#' + new.clause.id}{how}")
+        holders = [n for n in news if _carries_on(n) and may_be_part(o.words, n.words)
+                   and part_of(o.words, n.words) >= PART and not any(part_of(o.words, w) >= PART
+                                                                     for w in _was(n, olds))]
+        if holders:
+            _merge_into(max(holders, key=lambda n: part_of(o.words, n.words)), o, previous)
+
+
+def _carries_on(new: _New) -> bool:
+    """Whether the clause continues an old one: keeps its id, or moved or merged it (a split part does not)."""
+    return new.old is not None or (new.lineage is not None and new.lineage[0] != "split_from")
+
+
+def _merge_into(new: _New, o: _Old, previous: str) -> None:
+    kept = new.old is not None and new.lineage is None
+    before = [_ref(new.old, new.term)] if kept and new.old is not None else _named(new)
+    o.claimed, o.by = True, new
+    new.lineage = ("merged_from", before + [_ref(o, new.term)])
+    here = new.old.ref if kept and new.old is not None else f"{new.term}#{new.clause.id}"
+    new.why = (f"{o.ref} of edition '{previous}' is gone and every word of it is here, in {here}"
+               + (f" ({_how(new)})" if kept else ""))
 
 
 def _was(new: _New, olds: list[_Old]) -> list[tuple[str, ...]]:
