@@ -100,7 +100,20 @@ def add_edition(text: str, entry: str) -> str | None:
     at = end.index if end.column == 0 else _line_end(text, end.index)
     line = entry.lstrip(" ")
     prefix = "" if at == 0 or text[at - 1] == "\n" else "\n"
-    return text[:at] + prefix + _item_indent(text, editions) + line + "\n" + text[at:]
+    edited = text[:at] + prefix + _item_indent(text, editions) + line + "\n" + text[at:]
+    return edited if _reads_as_one_more(text, edited, line) else None
+
+
+def _reads_as_one_more(text: str, edited: str, line: str) -> bool:
+    """The edit proved before it is written: the edited file reads as the old one with
+    the entry after its last edition, every scalar as its text (BaseLoader, as the project's loader reads)."""
+    try:
+        before, after = yaml.load(text, Loader=yaml.BaseLoader), yaml.load(edited, Loader=yaml.BaseLoader)
+        added = yaml.load(line, Loader=yaml.BaseLoader)
+    except yaml.YAMLError:
+        return False
+    return (isinstance(before, dict) and isinstance(added, list)
+            and after == {**before, "editions": [*before["editions"], *added]})
 
 
 def _last_scalar(node: yaml.Node) -> yaml.Node:

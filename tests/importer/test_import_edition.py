@@ -140,3 +140,24 @@ def test_a_rulebook_yaml_that_cannot_be_written_leaves_no_edition_folder(tmp_pat
     assert result.stderr == f"error: cannot write '{root / 'rulebook.yaml'}': No space left on device\n"
     assert sorted(p.name for p in (root / "editions").iterdir()) == ["a"]
     assert (root / "rulebook.yaml").read_bytes() == before
+
+
+def test_editions_in_a_flow_list_get_the_lines_printed_and_rulebook_yaml_kept(tmp_path, import_cli):
+    root = _rulebook(tmp_path)
+    flow = ('title: T\npublisher: P\neditions: [{id: a, title: "Edition a, typed by hand", date: "2020-01-01", '
+            'status: draft}]\n')
+    (root / "rulebook.yaml").write_text(flow, encoding="utf-8")
+    result = _import_edition(root, import_cli)
+    assert (root / "rulebook.yaml").read_text(encoding="utf-8") == flow
+    assert result.stdout.splitlines()[-2:] == [
+        f"rulebook.yaml's editions are not a block list: add this edition to them in {root / 'rulebook.yaml'}:",
+        ENTRY]
+
+
+def test_the_added_entry_reads_back_as_the_old_file_with_one_more_edition():
+    from compiler.importer.edition import add_edition
+
+    text = "editions:\n  - id: a\n    notes: >-\n      folded\n      text\nnotes: x\n"
+    entry = '  - {id: "b", title: "T", date: null, status: draft}'
+    assert add_edition(text, entry) == ("editions:\n  - id: a\n    notes: >-\n      folded\n      text\n" + entry
+                                        + "\nnotes: x\n")
