@@ -24,7 +24,8 @@ from . import progress, rulebook_files
 from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, placed, suggestion_budget
 from .rules_checked import words_digest
 # the files a rulebook consists of, named once for the build and the cache's fingerprint
-from .rulebook_files import CORRECTIONS_FILE, EDITIONS_DIR, RULEBOOK_FILE, RULINGS_FILE, VOCABULARY_FILE
+from .rulebook_files import (CORRECTIONS_FILE, EDITIONS_DIR, RULEBOOK_FILE, RULINGS_FILE, SOURCES_MAP_FILE,
+                             VOCABULARY_FILE)
 from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
                     Steps, Table, TableRow, Term, Vocabulary, clause_ref)
 from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
@@ -542,11 +543,13 @@ class Builder:
             return False
         if path.name == RULINGS_FILE and path.is_file():
             return False  # the edition's rulings: read and checked after the model (compiler/rulings.py)
+        if path.name == SOURCES_MAP_FILE and path.is_file():
+            return False  # where rulebook import found the terms: editor data, which nothing reads
         if path.name.startswith("_"):  # never a term file: a term id does not start with '_'
             self.error(Location(self.shown(path)), "unknown file in an edition folder",
-                       did_you_mean(path.name, [OVERLAY_FILE, RULINGS_FILE])
-                       or f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE} "
-                          f"and {RULINGS_FILE}")
+                       did_you_mean(path.name, [OVERLAY_FILE, RULINGS_FILE, SOURCES_MAP_FILE])
+                       or f"an edition folder holds TERM-ID.yaml files and, optionally, {OVERLAY_FILE}, "
+                          f"{RULINGS_FILE} and {SOURCES_MAP_FILE}")
             return False
         if path.suffix not in (".yaml", ".yml") or not path.is_file():
             self.error(Location(self.shown(path)), "not a term file",

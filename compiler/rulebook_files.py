@@ -22,6 +22,8 @@ CORRECTIONS_FILE = "corrections.yaml"
 LOCK_FILE = "rulebook.lock"
 EDITIONS_DIR = "editions"
 RULINGS_FILE = "_rulings.yaml"  # an edition's rulings (compiler/rulings.py), beside its term files
+# where rulebook import found each term of the edition (compiler/importer/edition.py): editor data, not read
+SOURCES_MAP_FILE = "_sources.yaml"
 # the files at the top of the folder, in the walk's order; the lock too: it decides whether the others
 # pass check, so what was checked under one lock is not served under another
 TOP_FILES = (RULEBOOK_FILE, VOCABULARY_FILE, CORRECTIONS_FILE, LOCK_FILE)

@@ -245,7 +245,7 @@ SCHEMA_GLOBS = (
     ("vocabulary-overlay.schema.json", ("rulebook/editions/*/_vocabulary.yaml",)),
     ("rulings.schema.json", ("rulebook/editions/*/_rulings.yaml",)),
     ("rulebook.json", ("rulebook/editions/*/*.yaml", "!rulebook/editions/*/_vocabulary.yaml",
-                       "!rulebook/editions/*/_rulings.yaml")),
+                       "!rulebook/editions/*/_rulings.yaml", "!rulebook/editions/*/_sources.yaml")),
     ("corrections.schema.json", ("rulebook/corrections.yaml",)),
 )
 

@@ -147,12 +147,35 @@ def _list_items(sentence: str) -> list[tuple[str, str]] | None:
         lead, body = colon[0] + ":", ":".join(colon[1:])
     for separator, least, short in ((";", 3, False), (",", LIST_ITEMS, True)):
         parts = _split_top(body, separator)
-        if len(parts) < least:
+        if separator == ",":
+            parts = parts[:-1] + _split_and(parts[-1])  # "A, B and C": no serial comma before the last item
+        named = separator == "," and _named(parts)
+        if len(parts) < least and not named:
             continue
-        if short and any(len(words(_core(p))) > SHORT_ITEM for p in parts):
+        if short and not named and any(len(words(_core(p))) > SHORT_ITEM for p in parts):
             continue
         return ([(SENTENCE, lead)] if lead else []) + [(ITEM, p) for p in parts]
     return None
+
+
+_AND = re.compile(r"\s+(?:and|or)\s+")
+_NAMED = re.compile(r"\([^()]+\)[\s.]*$")
+
+
+def _split_and(part: str) -> list[str]:
+    """The last part of a comma list cut at its "and" or "or" (outside brackets), when the word before it ends
+    an item: "B and C" is two items; "and C" (after a serial comma) is one."""
+    if not _AND.search(part) or _CONJUNCTION.match(part.strip()):
+        return [part]
+    pieces = _split_top(_AND.sub("\0", part), "\0")
+    whole = len(pieces) == 2 and all(p.strip() and "\0" not in p for p in pieces)  # none inside brackets
+    return pieces if whole else [part]
+
+
+def _named(parts: list[str]) -> bool:
+    """Names with their set in brackets, "Ark of the Covenant (Pr)": two or more, each short but for the set."""
+    return len(parts) >= 2 and all(_NAMED.search(p) and len(words(_NAMED.sub("", _core(p)))) <= SHORT_ITEM
+                                   for p in parts)
 
 
 def _split_top(text: str, separator: str) -> list[str]:

@@ -11,7 +11,7 @@ from .ids import Ids, clause_slug, slug
 from .layouts import Layout
 
 
-def convert(doc: Document, layout: Layout, source_name: str, shown: str) -> tuple[list[Term], list[Diagnostic]]:
+def convert(doc: Document, layout: Layout, shown: str) -> tuple[list[Term], list[Diagnostic]]:
     """One term per entry, in the document's order; ids unique in the import."""
     problems: list[Diagnostic] = []
     taken = Ids()
@@ -27,7 +27,7 @@ def convert(doc: Document, layout: Layout, source_name: str, shown: str) -> tupl
                                        f"entry '{entry.name}' has the id '{wanted}' of an earlier entry: "
                                        f"imported as '{term_id}'", "rename one of the term files by hand",
                                        severity="warning", code="duplicate-entry"))
-        terms.append(term(entry, term_id, layout, source_name, shown, problems))
+        terms.append(term(entry, term_id, layout, shown, problems))
     return terms, problems
 
 
@@ -36,10 +36,11 @@ def repeated(titles: list[str]) -> frozenset[str]:
     return frozenset(t for t, n in Counter(titles).items() if n > 1)
 
 
-def term(entry: Entry, term_id: str, layout: Layout, source_name: str, shown: str,
+def term(entry: Entry, term_id: str, layout: Layout, shown: str,
          problems: list[Diagnostic]) -> Term:
-    notes = [f"Imported by rulebook import (layout {layout.name}) from {source_name}, "
-             f"lines {entry.lines[0]}-{entry.lines[1]}."]
+    # where the entry is goes to the edition's sources map (run.py), not into the term: a term file that
+    # named its lines would differ from the previous edition's whenever a line above it moved (issue 23)
+    notes: list[str] = []
     dated = {}
     for key, printed in (("updated", entry.updated), ("released", entry.released)):
         dated[key] = _dated(printed, shown, notes, problems)
@@ -53,8 +54,8 @@ def term(entry: Entry, term_id: str, layout: Layout, source_name: str, shown: st
                                printed=b.number, line=b.line, kind=b.kind)
                         for b in part.blocks)
         sections.append(Section(key, part.kind, part.title, clauses))
-    return Term(term_id, entry.name, dated["updated"], dated["released"], " ".join(notes), tuple(sections),
-                entry.line)
+    return Term(term_id, entry.name, dated["updated"], dated["released"], " ".join(notes) or None,
+                tuple(sections), entry.line, lines=entry.lines)
 
 
 def _dated(printed: Printed | None, shown: str, notes: list[str], problems: list[Diagnostic]) -> dict | None:

@@ -41,6 +41,7 @@ class Term:
     sections: tuple[Section, ...]
     line: int = 0  # the entry's heading in the source
     withdrawn: bool = False  # a withdrawal: only id and editor_notes are written
+    lines: tuple[int, int] = (0, 0)  # the first and last line of the entry, for the sources map; not written
 
     @property
     def clauses(self) -> tuple[Clause, ...]:

@@ -11,6 +11,7 @@ from ..fileio import write_text
 from ..model import Edition
 from .assemble import Document, assemble
 from .convert import convert
+from .edition import SOURCES_MAP, sources_map, split_unchanged, withdraw_missing
 from .emit import Term, term_yaml
 from .layouts import Layout
 from .match import Decision, on_top
@@ -24,6 +25,10 @@ class ImportResult:
     problems: tuple[Diagnostic, ...]
     decisions: tuple[Decision, ...] = ()
     shown: str = ""
+    carried: tuple[Term, ...] = ()  # imported on top as the previous edition has them: not written
+    on_top: bool = False
+    source_name: str = ""
+    layout: str = ""
 
     @property
     def fatal(self) -> bool:
@@ -34,7 +39,10 @@ class ImportResult:
         return tuple(p for p in self.problems if p.code == "unplaced")
 
     def files(self) -> dict[str, str]:
-        return {f"{t.id}.yaml": term_yaml(t) for t in self.terms}
+        out = {f"{t.id}.yaml": term_yaml(t) for t in self.terms}
+        if self.terms or self.carried:
+            out[SOURCES_MAP] = sources_map([*self.terms, *self.carried], self.source_name, self.layout)
+        return out
 
     def write(self, folder: Path) -> None:
         for name, text in self.files().items():
@@ -42,14 +50,20 @@ class ImportResult:
 
     def summary(self, out: Path) -> list[str]:
         """What was imported, then one line per decision for an editor (untrusted text: print with printable)."""
-        clauses = sum(len(s.clauses) for t in self.terms for s in t.sections)
+        every = [*self.terms, *self.carried]
+        clauses = sum(len(s.clauses) for t in every for s in t.sections)
         withdrawn = sum(t.withdrawn for t in self.terms)
-        head = (f"imported {_count(len(self.terms) - withdrawn, 'term')} and {_count(clauses, 'clause')} into {out}"
-                + (f" (and {_count(withdrawn, 'withdrawal')} proposed)" if withdrawn else "")
+        written = len(self.terms) - withdrawn
+        kept = (f"{written} written, {len(self.carried)} unchanged carried over" + ("; and " if withdrawn else "")
+                if self.on_top else "and " if withdrawn else "")
+        shown_withdrawn = f"{_count(withdrawn, 'withdrawal')} proposed" if withdrawn else ""
+        head = (f"imported {_count(len(every) - withdrawn, 'term')} and {_count(clauses, 'clause')} into {out}"
+                + (f" ({kept}{shown_withdrawn})" if kept or shown_withdrawn else "")
                 + f"; {_count(len(self.unplaced), 'line')} not placed")
         if self.decisions:
-            head += f"; {_count(len(self.decisions), 'decision')} for an editor:"
-        return [head] + [f"{self.shown}:{d.line}:1: {d.ref}: {d.text}" for d in self.decisions]
+            head += f"; {_count(len(self.decisions), 'decision')} for an editor, each with its default:"
+        return [head] + [f"{self.shown}{f':{d.line}:1' if d.line else ''}: {d.ref}: {d.text} [default: {d.default}]"
+                         for d in self.decisions]
 
 
 def _count(n: int, noun: str) -> str:
@@ -64,7 +78,7 @@ def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous:
     if lines is None:
         return ImportResult((), None, tuple(problems))
     doc = assemble(lines, layout.mark(lines), layout, shown)
-    terms, more = convert(doc, layout, source.name, shown)
+    terms, more = convert(doc, layout, shown)
     problems = list(doc.problems) + more
     if not doc.entries:  # "imported 0 terms" would pass for success
         line, col, hint = layout.no_entry(lines)
@@ -77,10 +91,16 @@ def run_import(source: Path, layout: Layout, only: Sequence[str] = (), previous:
         problems += missing
         left_out = [t for t in every if t not in terms]
     decisions: list[Decision] = []
+    carried: list[Term] = []
     if previous is not None:
-        terms, decisions = on_top(terms, previous, earlier, left_out)
+        terms, decisions = on_top(terms, previous, earlier, left_out, whole=not only)
+        if not only:  # with --only the entries left out carry over, and so does what the document lacks
+            terms, withdrawals = withdraw_missing(terms, previous)
+            decisions += withdrawals
+        terms, carried = split_unchanged(terms, previous)
     return ImportResult(tuple(terms), doc, tuple(sorted(problems, key=lambda p: (p.location.line, p.location.col))),
-                        tuple(sorted(decisions, key=lambda d: d.line)), shown)
+                        tuple(sorted(decisions, key=lambda d: d.line)), shown, tuple(carried), previous is not None,
+                        source.name, layout.name)
 
 
 def _only(terms: list[Term], names: Sequence[str], shown: str) -> tuple[list[Term], list[Diagnostic]]:

@@ -109,17 +109,88 @@ def test_a_part_whose_words_left_the_rule_it_was_in_is_split_from_it(tmp_path, i
     assert _checked(tmp_path, root) == []
 
 
-def test_a_rule_like_one_of_a_term_that_carries_over_with_others_is_not_moved_from_it(tmp_path, import_cli):
-    # The document no longer has 'setup'; one of its two rules is in 'turns' now, the other is gone from the
-    # document, but the rulebook carries 'setup' over whole: a move would claim a clause still there.
+def test_a_rule_like_one_of_a_term_left_out_that_carries_over_with_others_is_not_moved_from_it(tmp_path,
+                                                                                             import_cli):
+    # --only "101. Turns": 'setup' is left out, so the rulebook carries it over whole, its first rule with it,
+    # although the document now prints that rule in 'turns': a move would claim a clause still there.
+    root = _base(tmp_path, import_cli, {"100. Setup": [SETUP, "100.2. Each player shuffles a deck of cards."],
+                                        "101. Turns": [TURNS]})
+    source = tmp_path / "b.txt"
+    source.write_text(_document({"100. Setup": ["100.2. Each player shuffles a deck of cards."], "101. Turns": [
+        TURNS, "101.2. Each player begins the game with twenty life points."]}), encoding="utf-8")
+    result = import_cli(source, "--layout", "numbered", "--out", tmp_path / "b", "--rulebook", root,
+                        "--only", "101. Turns")
+    assert result.exit_code == 0, result.output
+    assert _lineage(tmp_path / "b" / "turns.yaml")["each-player-begins-the-game"] == {}
+    assert result.stdout.splitlines()[1:-2] == [
+        f"{source}:15:1: turns#each-player-begins-the-game: its words are like those of "
+        "setup#each-player-begins-the-game of edition 'a' (the same words), which term 'setup' carries over (it "
+        "is not in the import): no moved_from proposed; if they moved here, withdraw or change term 'setup' and "
+        "add moved_from: setup#each-player-begins-the-game [default: no moved_from; term 'setup' carries over]"]
+    assert _checked(tmp_path, root) == []
+
+
+def test_a_term_the_document_no_longer_has_is_withdrawn_and_a_rule_it_had_moved_from_it(tmp_path, import_cli):
+    # The whole document is imported and no longer has 'setup': the term is withdrawn (nothing carries over
+    # silently), so its rule printed in 'turns' now moved there.
     root = _base(tmp_path, import_cli, {"100. Setup": [SETUP, "100.2. Each player shuffles a deck of cards."],
                                         "101. Turns": [TURNS]})
     result, source = _on_top(tmp_path, import_cli, root, {"101. Turns": [
         TURNS, "101.2. Each player begins the game with twenty life points."]})
-    assert _lineage(tmp_path / "b" / "turns.yaml")["each-player-begins-the-game"] == {}
-    assert result.stdout.splitlines()[1:] == [
-        f"{source}:11:1: turns#each-player-begins-the-game: its words are like those of "
-        "setup#each-player-begins-the-game of edition 'a' (the same words), which term 'setup' carries over (it "
-        "is not in the import): no moved_from proposed; if they moved here, withdraw or change term 'setup' and "
-        "add moved_from: setup#each-player-begins-the-game"]
+    assert _lineage(tmp_path / "b" / "turns.yaml")["each-player-begins-the-game"] == {
+        "moved_from": "setup#each-player-begins-the-game"}
+    assert (tmp_path / "b" / "setup.yaml").read_text(encoding="utf-8") == (
+        "id: setup\nwithdrawn: true\neditor_notes: term 'setup' of edition 'a' is not in the document\n")
+    assert result.stdout.splitlines()[1:-2] == [
+        f"{source}: setup: term 'setup' of edition 'a' is not in the document: withdrawn? [default: withdrawn]",
+        f"{source}:11:1: turns#each-player-begins-the-game: rulebook import proposes moved_from: "
+        "setup#each-player-begins-the-game, as setup#each-player-begins-the-game of edition 'a' has the same "
+        "words; confirm or remove it [default: moved_from as proposed]"]
     assert _checked(tmp_path, root) == []
+
+
+FACES = "100.1. A card has two faces."
+NAMES = "100.2. Each face has its own name and its own mana cost."
+
+
+def test_a_rule_whose_sentence_moved_into_its_reworded_neighbour_is_merged_into_it(tmp_path, import_cli):
+    # 100.2 is gone and every word of it is now in 100.1, which is reworded (7 of its 10 words kept: too few for
+    # the pass that finds a merge by words alone, 80% of each) and matched by its number: a merge into it
+    library = "100.2. A library's order may not be changed."
+    root = _base(tmp_path, import_cli, {"100. Setup": ["100.1. Players may not look at the cards in a library.",
+                                                       library]})
+    result, source = _on_top(tmp_path, import_cli, root, {"100. Setup": [
+        "100.1. No player may look at the cards in any library. A library's order may not be changed."]})
+    assert _lineage(tmp_path / "b" / "setup.yaml") == {
+        "players-may-not-look-at": {"merged_from": ["players-may-not-look-at", "a-library-s-order-may"]}}
+    assert result.stdout.splitlines()[1:-2] == [
+        f"{source}:9:1: setup#players-may-not-look-at: rulebook import proposes merged_from: "
+        "players-may-not-look-at, a-library-s-order-may, as setup#a-library-s-order-may of edition 'a' is gone "
+        "and every word of it is here, in setup#players-may-not-look-at (matched by its number 100.1.); confirm "
+        "or remove it [default: merged_from as proposed]"]
+    assert _checked(tmp_path, root) == []
+
+
+def test_a_merge_keeps_the_id_of_the_rule_of_its_term_it_continues(tmp_path, import_cli):
+    # Comprehensive Rules 2022-09-08 712.4 and 713.3 (Meld Cards), one rule 712.8 in 2023-04-14, when 713 went
+    # into 712: the merged rule keeps the id of 712.4, its term's rule, rather than a slug of its new words
+    old_712 = "712.4. Each face of a double-faced card has its own set of characteristics."
+    old_713 = ("713.3. The front face of each meld card and the combined face formed by a meld pair each has its own "
+               "set of characteristics.")
+    root = _base(tmp_path, import_cli, {"712. Double-Faced Cards": [old_712], "713. Meld Cards": [old_713]})
+    result, source = _on_top(tmp_path, import_cli, root, {"712. Double-Faced Cards": [
+        "712.8. Each face of a transforming or modal double-faced card has its own set of characteristics. The "
+        "front face of each meld card and the combined face formed by a meld pair each has its own set of "
+        "characteristics."]})
+    assert _lineage(tmp_path / "b" / "double-faced-cards.yaml") == {
+        "each-face-of-a-double": {"merged_from": ["each-face-of-a-double", "meld-cards#the-front-face-of-each"]}}
+    assert _checked(tmp_path, root) == []
+
+
+def test_a_rule_that_still_holds_the_words_it_had_merges_nothing(tmp_path, import_cli):
+    # 100.2 is gone; 100.1 held its words already (a rule that repeats another's): no merge from it
+    both = "100.1. A card has two faces. Each face has its own name and its own mana cost."
+    root = _base(tmp_path, import_cli, {"100. Setup": [both, NAMES]})
+    result, _ = _on_top(tmp_path, import_cli, root, {"100. Setup": [both + " Its back face is its second."]})
+    assert _lineage(tmp_path / "b" / "setup.yaml") == {"a-card-has-two-faces": {}}
+    assert "merged_from" not in result.stdout

@@ -43,7 +43,7 @@ def test_lineage_is_proposed_for_renumbered_merged_split_and_moved_clauses(tmp_p
     assert {k: v for k, v in proposed.items() if v} == {
         "determine-the-outcome-of-the": {"formerly": "step-1"},
         "activate-all-effects-that-trigger": {"formerly": "step-2"},
-        "the-alignments-of-the-sides": {"merged_from": ["first-half", "second-half"]},
+        "first-half": {"merged_from": ["first-half", "second-half"]},
         "alone-is-checked-at-any": {"split_from": "whole"},
     }
     assert "add-the-numbers-of-the" in battle  # the new step 1 is not taken for the old step-1
@@ -51,39 +51,37 @@ def test_lineage_is_proposed_for_renumbered_merged_split_and_moved_clauses(tmp_p
         "poison#what-poison-does"
 
 
-def test_every_decision_is_listed_at_its_line(tmp_path, import_cli):
+def test_every_decision_is_listed_at_its_line_with_its_default(tmp_path, import_cli):
     result, out = _import(tmp_path, import_cli)
     s = str(SOURCE)
     removed = "is not in the import: removed? (a term file replaces the whole term; a patch could keep it)"
-    assert result.stdout.splitlines() == [
-        f"imported 2 terms and 10 clauses into {out} (and 1 withdrawal proposed); 0 lines not placed; "
-        "10 decisions for an editor:",
-        f"{s}:6:1: battle#dropped: clause 'dropped' of edition 'a' {removed}",
+    assert result.stdout.splitlines()[:-2] == [
+        f"imported 2 terms and 10 clauses into {out} (2 written, 0 unchanged carried over; and 1 withdrawal "
+        "proposed); 0 lines not placed; 10 decisions for an editor, each with its default:",
+        f"{s}: poison: term 'poison' of edition 'a' is not in the document: withdrawn? [default: withdrawn]",
+        f"{s}:6:1: battle#dropped: clause 'dropped' of edition 'a' {removed} [default: removed]",
         f"{s}:12:1: battle#determine-the-outcome-of-the: rulebook import proposes formerly: step-1, as it was "
-        "step 1 of edition 'a' (the same words); confirm or remove it",
+        "step 1 of edition 'a' (the same words); confirm or remove it [default: formerly as proposed]",
         f"{s}:13:1: battle#activate-all-effects-that-trigger: rulebook import proposes formerly: step-2, as it "
-        "was step 2 of edition 'a' (the same words); confirm or remove it",
+        "was step 2 of edition 'a' (the same words); confirm or remove it [default: formerly as proposed]",
         f"{s}:17:1: battle#reworded: reworded since edition 'a' (words 89% alike): it keeps the id of "
-        "battle#reworded; same rule?",
-        f"{s}:19:1: battle#the-alignments-of-the-sides: rulebook import proposes merged_from: first-half, "
+        "battle#reworded; same rule? [default: the same rule, its id kept]",
+        f"{s}:19:1: battle#first-half: rulebook import proposes merged_from: first-half, "
         "second-half, as its words hold those of battle#first-half, battle#second-half of edition 'a'; confirm "
-        "or remove it",
+        "or remove it [default: merged_from as proposed]",
         f"{s}:21:1: battle#whole: reworded since edition 'a' (words 81% alike): it keeps the id of battle#whole; "
-        "same rule?",
+        "same rule? [default: the same rule, its id kept]",
         f"{s}:23:1: battle#alone-is-checked-at-any: rulebook import proposes split_from: whole, as its words are "
-        "part of battle#whole of edition 'a'; confirm or remove it",
+        "part of battle#whole of edition 'a'; confirm or remove it [default: split_from as proposed]",
         f"{s}:25:1: poison-and-disease: new term: edition 'a' has no term 'poison-and-disease' nor one named "
-        "'Poison and Disease'",
+        "'Poison and Disease' [default: added]",
         f"{s}:29:1: poison-and-disease#a-poison-effect-discards-a: rulebook import proposes moved_from: "
         "poison#what-poison-does, as poison#what-poison-does of edition 'a' has the same words; confirm or "
-        "remove it",
-        f"{s}:29:1: poison: rulebook import proposes to withdraw term 'poison': every clause it had in edition "
-        "'a' is now in another term; confirm, or keep it with a text of its own",
+        "remove it [default: moved_from as proposed]",
     ]
+    # the document no longer has Poison: withdrawn, its one clause moved to Poison and Disease
     assert (out / "poison.yaml").read_text(encoding="utf-8") == (
-        "id: poison\nwithdrawn: true\neditor_notes: >-\n  rulebook import proposes to withdraw term 'poison': "
-        "every clause it had in edition\n  'a' is now in another term; confirm, or keep it with a text of its "
-        "own\n")
+        "id: poison\nwithdrawn: true\neditor_notes: term 'poison' of edition 'a' is not in the document\n")
 
 
 def test_the_import_is_a_next_edition_whose_lineage_check_accepts(tmp_path, import_cli):
@@ -99,7 +97,7 @@ def test_the_import_is_a_next_edition_whose_lineage_check_accepts(tmp_path, impo
     assert lineage == {
         "battle#determine-the-outcome-of-the": ("formerly", ("battle#step-1",)),
         "battle#activate-all-effects-that-trigger": ("formerly", ("battle#step-2",)),
-        "battle#the-alignments-of-the-sides": ("merged_from", ("battle#first-half", "battle#second-half")),
+        "battle#first-half": ("merged_from", ("battle#first-half", "battle#second-half")),
         "battle#alone-is-checked-at-any": ("split_from", ("battle#whole",)),
         "poison-and-disease#a-poison-effect-discards-a": ("moved_from", ("poison#what-poison-does",)),
     }
@@ -132,9 +130,10 @@ def test_over_the_cross_term_limit_merges_and_moves_are_looked_for_within_terms_
     over = [line for line in result.stdout.splitlines() if "MAX_CROSS_PAIRS" in line]
     assert over == [
         f"{SOURCE}:11:1: battle: 6 clauses left unmatched times 10 clauses of edition 'a' is over MAX_CROSS_PAIRS "
-        "(10, in compiler/importer/match.py): merges, moves and splits were looked for within each term only"]
+        "(10, in compiler/importer/match.py): merges, moves and splits were looked for within each term only "
+        "[default: looked for within each term only]"]
     assert "moved_from" not in _clauses(out / "poison-and-disease.yaml")["a-poison-effect-discards-a"]
-    assert _clauses(out / "battle.yaml")["the-alignments-of-the-sides"]["merged_from"] == ["first-half",
+    assert _clauses(out / "battle.yaml")["first-half"]["merged_from"] == ["first-half",
                                                                                           "second-half"]
 
 
@@ -145,7 +144,8 @@ def test_metadata_naming_an_edition_without_the_term_is_a_decision(tmp_path, imp
     result = import_cli(source, "--layout", "reg", "--out", tmp_path / "out", "--rulebook", ON_TOP / "rulebook")
     assert [line for line in result.stdout.splitlines() if "check refuses" in line] == [
         f"{source}:25:1: poison-and-disease: 'released' names version 1.0.0, whose edition 'a' in the rulebook does "
-        "not have this term: check refuses it; correct it or leave it out"]
+        "not have this term: check refuses it; correct it or leave it out [default: left out]"]
+    assert "released" not in yaml.safe_load((tmp_path / "out" / "poison-and-disease.yaml").read_text(encoding="utf-8"))
 
 
 def test_a_reworded_step_like_its_neighbours_is_not_read_as_their_merge(tmp_path, import_cli):

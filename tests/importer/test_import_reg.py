@@ -22,7 +22,7 @@ def test_imports_every_entry_and_reports_the_release_without_version(tmp_path, i
     assert result.stderr == (f"{EXCERPT}:82:1: warning: 'Released: 7/26/2011' names no version: kept in the "
                              "term's editor notes\n  hint: add the version label by hand if the editors know it\n")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        ".rulebook-output", "abilities.yaml", "ability-activation-order.yaml", "action-priority.yaml",
+        ".rulebook-output", "_sources.yaml", "abilities.yaml", "ability-activation-order.yaml", "action-priority.yaml",
         "battle-resolution.yaml", "cannot-be-negated.yaml", "multi-brigade.yaml", "special-ability-structure.yaml"]
 
 
@@ -34,9 +34,7 @@ name: Cannot be Negated
 updated:
   date: '2021-06-21'
   version: 7.1.0
-editor_notes: >-
-  Imported by rulebook import (layout reg) from reg-excerpt.txt, lines 80-97. The
-  entry prints "Released: 7/26/2011" without a version label.
+editor_notes: 'The entry prints "Released: 7/26/2011" without a version label.'
 sections:
 - key: how-to-play
   kind: how-to-play
@@ -124,7 +122,8 @@ def test_the_same_source_gives_the_same_bytes(tmp_path, import_cli):
 def test_only_imports_the_entries_named(tmp_path, import_cli):
     result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path, "--only", "Abilities", "--only", "Multi-Brigade")
     assert result.exit_code == 0
-    assert sorted(p.name for p in tmp_path.glob("*.yaml")) == ["abilities.yaml", "multi-brigade.yaml"]
+    assert sorted(p.name for p in tmp_path.glob("*.yaml")) == ["_sources.yaml", "abilities.yaml",
+                                                                "multi-brigade.yaml"]
 
 
 def test_only_an_entry_the_source_does_not_have_is_an_error_with_a_hint(tmp_path, import_cli):
@@ -187,4 +186,5 @@ def test_a_second_import_into_the_same_folder_replaces_it_whole(tmp_path, import
     import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out")
     result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out", "--only", "Abilities")
     assert result.exit_code == 0
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".rulebook-output", "abilities.yaml"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".rulebook-output", "_sources.yaml",
+                                                                     "abilities.yaml"]
