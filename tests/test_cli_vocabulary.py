@@ -90,8 +90,9 @@ def test_an_edition_is_named_with_edition_everywhere(name):
         return
     (edition,) = editions
     required = name in EDITION_REQUIRED
+    # import's --edition is the edition it writes, a new id (the one it follows is --after ID)
     assert (edition.opts, edition.secondary_opts, edition.metavar, edition.required) == (
-        ["--edition"], [], "ID", required)
+        ["--edition"], [], "NEW" if name == "import" else "ID", required)
     if name != "import":  # import's help says what its edition is for (the one the import follows)
         assert edition.help == (options.EDITION_REQUIRED_HELP if required or name in EDITION_OR_OLD_POSITIONAL
                                 else options.EDITION_HELP)
@@ -286,7 +287,7 @@ def test_imports_base_still_works_with_a_deprecation_warning(project):
     result = _run(["import", str(IMPORT_SOURCE), "--layout", "reg", "--out", "imported",
                    "--rulebook", str(FIXTURES / "importer" / "on-top" / "rulebook"), "--base", "a", "-q"])
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0, "", "rulebook: warning: --base is deprecated; use --edition\n")
+        0, "", "rulebook: warning: --base is deprecated; use --after\n")
 
 
 # -- one error, not a cascade -----------------------------------------------------------------

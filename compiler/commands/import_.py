@@ -74,9 +74,9 @@ def import_command(source: Path, layout_name: str, out: Path | None, only: tuple
     if root is not None:
         from ..importer.edition import edition_entry
 
-        click.echo(printable(f"to make it edition NEW, copy its files into {root / 'editions' / 'NEW'} and add to "
+        say(printable(f"to make it edition NEW, copy its files into {root / 'editions' / 'NEW'} and add to "
                              f"the editions in {root / 'rulebook.yaml'}:"))
-        click.echo(printable(edition_entry("NEW", source.name, _inside(source, root))))
+        say(printable(edition_entry("NEW", source.name, _inside(source, root))))
 
 
 def _usage(out: Path | None, root: Path | None, edition: str | None) -> None:

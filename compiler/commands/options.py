@@ -111,12 +111,17 @@ def edition_option(required: bool = False, needed: bool = False) -> Callable[[F]
 def deprecated_alias(old: str, new: str, name: str) -> Callable[[F], F]:
     """A hidden ``old`` spelling of option ``new`` (the same parameter ``name``): it works, with a warning."""
 
+    # Its own parameter, not ``name``: click reads a value by parameter name, so sharing it would make
+    # the old spelling's callback see (and warn about) a value given with the new one. Given, it hands
+    # its value to ``name``; the new option, not given, then leaves it there.
     def said(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
         if value is not None:
             warn(f"{old} is deprecated; use {new}")
+            ctx.params[name] = value
         return value
 
-    return click.option(old, name, hidden=True, default=None, callback=said, expose_value=True)
+    return click.option(old, f"{name}_deprecated_spelling", hidden=True, default=None, callback=said,
+                        expose_value=False)
 
 
 class _HiddenArgument(click.Argument):

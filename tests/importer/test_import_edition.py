@@ -137,7 +137,7 @@ def test_a_rulebook_yaml_that_cannot_be_written_leaves_no_edition_folder(tmp_pat
     monkeypatch.setattr(fileio, "write_text", full)  # the command's, not the term files' (run.py's own name)
     result = import_cli(root / "sources" / "next.txt", "--layout", "reg", "--rulebook", root, "--edition", "b")
     assert result.exit_code == 1
-    assert result.stderr == f"error: cannot write '{root / 'rulebook.yaml'}': No space left on device\n"
+    assert result.stderr == f"rulebook: error: cannot write '{root / 'rulebook.yaml'}': No space left on device\n"
     assert sorted(p.name for p in (root / "editions").iterdir()) == ["a"]
     assert (root / "rulebook.yaml").read_bytes() == before
 

@@ -106,8 +106,12 @@ def test_the_import_is_a_next_edition_whose_lineage_check_accepts(tmp_path, impo
 def test_an_unknown_base_edition_is_a_usage_error(tmp_path, import_cli):
     result = import_cli(SOURCE, "--layout", "reg", "--out", tmp_path / "out", "--rulebook", ON_TOP / "rulebook",
                         "--base", "z")
-    assert result.exit_code == 2
-    assert "unknown edition 'z'; editions: a" in result.stderr
+    assert (result.exit_code, result.stderr) == (2, (
+        "rulebook: warning: --base is deprecated; use --after\n"
+        "rulebook: error: unknown edition 'z'\n  hint: editions: a\n"))
+    result = import_cli(SOURCE, "--layout", "reg", "--out", tmp_path / "out", "--rulebook", ON_TOP / "rulebook",
+                        "--after", "z")
+    assert (result.exit_code, result.stderr) == (2, "rulebook: error: unknown edition 'z'\n  hint: editions: a\n")
     assert not (tmp_path / "out").exists()
 
 
