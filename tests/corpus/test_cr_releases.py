@@ -49,9 +49,6 @@ RULE = re.compile(r"\d{3}\.\d+[a-z]?\.?")
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # 2,800 term files an edition
 SECTION = re.compile(r"(\d{3})\. ")
 
-pytestmark = pytest.mark.slow
-
-
 # --- the texts ---------------------------------------------------------------------------------
 
 def corpus_dir() -> Path | None:
@@ -230,7 +227,7 @@ def label_key(label: dict) -> str:
 
 def _kind_right(label: dict, change: dict) -> bool:
     kind = label["kind"]
-    if kind in ("renumbered",):
+    if kind == "renumbered":
         return change["kind"] in ("renumbered", "editorial")
     if kind in ("reworded", "glossary-reworded"):
         return change["kind"] in ("reworded", "semantic") or (
@@ -254,11 +251,9 @@ def verdict(pair: Pair, label: dict) -> str | None:
         headings = [(c, r) for c, r in touching if c["clause"] is None]
         ok = [c for c, r in headings if r == (old, new) and c["kind"] not in ("added", "removed")]
         return None if ok else _describe(headings or touching)
-    exact = [c for c, r in reported if r == (old, new) and (c["clause"] is not None or label["kind"].startswith("glossary-"))]
-    if label["kind"].startswith("glossary-") and label["kind"] not in ("glossary-added", "glossary-removed"):
-        exact = [c for c in exact if c["clause"] is not None]
-    if label["kind"] in ("glossary-added", "glossary-removed"):
-        exact = [c for c in exact if c["clause"] is None]
+    # an entry added or removed is its heading's change; everything else a clause's
+    heading = label["kind"] in ("glossary-added", "glossary-removed")
+    exact = [c for c, r in reported if r == (old, new) and (c["clause"] is None) == heading]
     if not exact:
         return _describe(touching)
     change = exact[0]
@@ -351,6 +346,7 @@ def test_labels_cite_their_lines(old, new):
                 assert text.split(" ", 1)[0].rstrip(".") == ref, label
 
 
+@pytest.mark.slow
 def test_every_command_runs_clean(corpus):
     """Import, check, diff and changelog of every pair: exit 0, no traceback, no unexplained warning
     (the run itself asserts the last two)."""
@@ -361,6 +357,7 @@ def test_every_command_runs_clean(corpus):
     assert [p for p, c in corpus.changelogs.items() if not c.stdout.startswith("# What changed in ")] == []
 
 
+@pytest.mark.slow
 def test_the_site_builds(corpus, tmp_path):
     """The site of the first pair builds without a warning (the run asserts no unexplained one).
     One pair, not four, to keep the test near 90 s: the build is the slowest step (bench/bench_corpus.py)."""
@@ -374,6 +371,7 @@ def test_the_site_builds(corpus, tmp_path):
     assert built.stdout.startswith(f"Built the glossary in {tmp_path / 'site'}/."), built.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("old", "new"), PAIRS)
 def test_score_against_the_gold_labels(corpus, old, new):
     pair = Pair(corpus.diffs[old, new], corpus.editions[old], corpus.editions[new])
@@ -390,3 +388,52 @@ def test_score_against_the_gold_labels(corpus, old, new):
     assert sorted(wrong) == sorted(known["wrong"]), "update tests/corpus/cr/known.yaml"
     assert noisy == known["noise"], "update tests/corpus/cr/known.yaml"
     assert f"{right}/{len(labels)}" == known["score"]
+
+
+# --- the scorer itself, on a hand-made diff (no texts needed) -------------------------------------
+
+def _change(kind: str, old: str | None, new: str | None, term: str = "numbers", level: str = "editorial") -> dict:
+    return {"kind": kind, "level": level, "term": term, "old_term": term if old else None,
+            "clause": new or old, "old_clause": old, "new_clause": new,
+            "old_text": "words" if old else None, "new_text": "words" if new else None}
+
+
+SCORED = Pair(
+    {"changes": [_change("renumbered", "a", "a"), _change("added", None, "b", level="rule-change"),
+                 {**_change("added", None, None, term="party"), "clause": None, "new_text": "Party"},
+                 _change("reworded", "c", "c", term="companion", level="clarification")]},
+    Edition({"numbers": "107. Numbers and Symbols", "companion": "Companion"},
+            {("numbers", "a"): "107.3e"}),
+    Edition({"numbers": "107. Numbers and Symbols", "party": "Party", "companion": "Companion"},
+            {("numbers", "a"): "107.3f", ("numbers", "b"): "107.3e"}))
+
+
+@pytest.mark.parametrize(("label", "expected"), [
+    ({"old": "107.3e", "new": "107.3f", "kind": "renumbered", "level": "editorial"}, None),
+    ({"old": "107.3e", "new": "107.3f", "kind": "renumbered", "level": "clarification"},
+     "level editorial, labelled clarification"),
+    ({"old": "107.3e", "new": "107.3f", "kind": "moved"}, "renumbered 107.3e -> 107.3f"),
+    ({"old": None, "new": "107.3e", "kind": "added", "level": "rule-change"}, None),
+    ({"old": "107.3e", "new": None, "kind": "removed"}, "renumbered 107.3e -> 107.3f; added - -> 107.3e"),
+    ({"old": None, "new": "107.3g", "kind": "added"}, "not reported"),
+    ({"old": None, "new": "glossary:Party", "kind": "glossary-added"}, None),
+    ({"old": "107.3m", "new": "107.3m", "kind": "unchanged"}, None),
+    ({"old": "107.3f", "new": "107.3f", "kind": "unchanged"}, "renumbered 107.3e -> 107.3f"),
+    ({"old": "glossary:Companion", "new": "glossary:Companion", "kind": "glossary-reworded"}, None),
+])
+def test_the_scorer_reads_each_kind_of_label(label, expected):
+    assert verdict(SCORED, label) == expected
+
+
+def test_a_change_to_text_that_did_not_change_is_noise():
+    labels = [{"old": "107.3e", "new": "107.3f"}, {"old": None, "new": "107.3e"}]
+    assert noise(SCORED, labels, changed={"glossary:Party"}) == ["reworded glossary:Companion -> glossary:Companion"]
+    assert noise(SCORED, labels, changed={"glossary:Party", "glossary:Companion"}) == []
+
+
+def test_touched_names_the_rules_and_entries_whose_lines_differ():
+    old = ["Contents", "Glossary", "", "100. General", "", "100.1 Old words.", "", "100.2 Same.", "",
+           "Glossary", "", "Party", "Old definition.", "", "Mana", "Same."]
+    new = ["Contents", "Glossary", "", "100. General", "", "100.1 New words.", "", "100.2 Same.", "",
+           "Glossary", "", "Party", "New definition.", "", "Mana", "Same."]
+    assert touched(old, new) == {"100.1", "glossary:Party"}
