@@ -108,9 +108,8 @@ def run(args: list[str], cache: Path) -> Run:
 
 
 def add_edition(book: Path, imported: Path, release: str) -> None:
-    """WORKAROUND until the import on top writes its edition into the rulebook (branch i23-import):
-    copy the imported term files into editions/ID and add the edition to rulebook.yaml.
-    Drop this function, and let `rulebook import --rulebook` do it, after that merge."""
+    """Copy an import's term files into editions/ID and add the edition to rulebook.yaml, as
+    docs/import.md says to do with a first import (written with --out)."""
     folder = book / "editions" / edition(release)
     folder.mkdir(parents=True)
     for term in sorted(imported.glob("*.yaml")):
@@ -118,6 +117,24 @@ def add_edition(book: Path, imported: Path, release: str) -> None:
     with (book / "rulebook.yaml").open("a", encoding="utf-8") as out:
         out.write(f"  - id: {edition(release)}\n    title: Comprehensive Rules, {release}\n"
                   f"    date: \"{release}\"\n    status: draft\n")
+
+
+def import_on_top(book: Path, source: Path, release: str, cache: Path) -> Run:
+    """Import a release as the edition after the rulebook's latest.
+
+    WORKAROUND until branch i23-import is merged: today the import on top writes every term to
+    --out, and the edition is added by hand (add_edition). With that branch the command writes the
+    edition itself (--edition, the source inside the rulebook); drop the first path then."""
+    if "--edition" not in run(["import", "--help"], cache).stdout:
+        out = source.parent / f"import-{release}"
+        done = run(["import", str(source), "--layout", "numbered", "--out", str(out), "--rulebook", str(book)], cache)
+        add_edition(book, out, release)
+        return done
+    inside = book / "sources" / source.name
+    inside.parent.mkdir(exist_ok=True)
+    shutil.copyfile(source, inside)
+    return run(["import", str(inside), "--layout", "numbered", "--rulebook", str(book),
+                "--edition", edition(release)], cache)
 
 
 @dataclass
@@ -143,9 +160,11 @@ def build_corpus(top: Path) -> Corpus:
     for n, release in enumerate(RELEASES):
         source = top / f"{release}.txt"
         source.write_bytes(release_bytes(release))
-        on_top = ["--rulebook", str(book)] if n else []
+        if n:
+            found.imports[release] = import_on_top(book, source, release, cache)
+            continue
         found.imports[release] = run(["import", str(source), "--layout", "numbered",
-                                      "--out", str(top / f"import-{release}"), *on_top], cache)
+                                      "--out", str(top / f"import-{release}")], cache)
         add_edition(book, top / f"import-{release}", release)
     found.check = run(["check", str(book)], cache)
     for old, new in PAIRS:
@@ -180,9 +199,11 @@ def read_edition(book: Path, release: str, before: Edition | None = None) -> Edi
     """An edition as its files print it; a term it carries over (no file of its own) as before."""
     names = dict(before.names) if before else {}
     numbers = dict(before.numbers) if before else {}
-    for path in sorted((book / "editions" / edition(release)).glob("*.yaml")):
+    for path in sorted((book / "editions" / edition(release)).glob("[!_]*.yaml")):  # not _sources.yaml ...
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER)
-        names[data["id"]] = data.get("name", "")
+        if data.get("withdrawn"):  # a withdrawal names no term: it keeps the name it had
+            continue
+        names[data["id"]] = data["name"]
         for section in data.get("sections", []):
             for clause in section.get("clauses", []):
                 if clause.get("number"):
