@@ -214,3 +214,10 @@ def test_a_changed_term_kept_from_before_is_digested_again(book):
     assert [p.message for p in lock.problems(load_rulebook(book), known)] == [
         "published edition '1.0' differs from rulebook.lock: term 'cure' changed (its name, aliases, notes, "
         "decisions or sections)"]
+
+
+@pytest.mark.parametrize("text", ["[]\n", '{"editions": []}\n', '{"format": "rulebook-lock/1"}\n', "[\n"],
+                         ids=["a-list", "editions-a-list", "no-editions", "not-yaml"])
+def test_an_entry_s_place_in_a_file_that_is_no_longer_a_lock_is_the_file(book, text):
+    (book / "rulebook.lock").write_text(text)
+    assert str(lock.Lock({}, book / "rulebook.lock").at("1.0")) == "frozen/rulebook.lock"
