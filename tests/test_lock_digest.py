@@ -86,6 +86,9 @@ def test_what_differs_between_two_entries():
         "retitled"]
     assert lock.changed(OLD, OLD) == []
     assert lock.changed({}, {"terms": {"t": {"term": "1", "clauses": {}}}}) == ["t"]
+    assert lock.changed({"terms": {"t": {"term": "1", "clauses": {"c": "1"}}}}, {}) == ["t", "t#c"]
+    assert lock.changed({"vocabulary": {"facts": {"f": "1"}}}, {}) == ["fact:f"]
+    assert lock.changed({}, {"vocabulary": {"constraints": {"c": "1"}}}) == ["constraint:c"]
 
 
 # -- reading the file ---------------------------------------------------------------------------------
@@ -221,3 +224,14 @@ def test_a_changed_term_kept_from_before_is_digested_again(book):
 def test_an_entry_s_place_in_a_file_that_is_no_longer_a_lock_is_the_file(book, text):
     (book / "rulebook.lock").write_text(text)
     assert str(lock.Lock({}, book / "rulebook.lock").at("1.0")) == "frozen/rulebook.lock"
+
+
+def test_places_are_shown_relative_to_the_current_folder_when_the_lock_is_read_by_its_full_path(book):
+    path = book / "rulebook.lock"
+    found, _ = lock.read(Path.cwd() / book)
+    assert str(found.at("1.0")) == "frozen/rulebook.lock:3:5"
+    path.write_text('{"format": "rulebook-lock/2", "editions": {}}\n')
+    assert [str(p) for p in lock.read(Path.cwd() / book)[1]] == [
+        f"frozen/rulebook.lock:1:1: error: not a lock file of format 'rulebook-lock/1'\n  hint: {HINT}"]
+    path.write_text("[\n")
+    assert lock.read(Path.cwd() / book)[1][0].location.path == "frozen/rulebook.lock"
