@@ -172,3 +172,89 @@ def test_the_interface_is_what_other_files_read_of_a_term(book):
     disease = rulebook.edition("b").term_by_id["disease"]
     assert recheck.interface(disease, "editions/b/disease.yaml")[1][3::4] == [
         '[["spreads",0],["immune","poison.may_target"]]', ["poison.may_target"]]
+
+
+def test_a_check_without_the_cache_records_no_state(book):
+    assert recheck.full(book, None, record=False).state is None
+    assert recheck.full(book, None, record=True).state is not None
+
+
+def _fresh(tmp_path: Path, monkeypatch, prepare) -> Path:
+    """A copy of the fixture changed by ``prepare`` before the check that fills the cache."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    shutil.copytree(FIXTURE, tmp_path / "book")
+    root = Path("book")
+    prepare(root)
+    check_rulebook(root)
+    return root
+
+
+def _warm_as_full(root: Path, incremental: bool) -> list[str]:
+    warm = check_rulebook(root)
+    full = check_rulebook(root, use_cache=False)
+    assert (_shown(warm.problems), warm.summary, warm.incremental) == (_shown(full.problems), full.summary,
+                                                                      incremental)
+    return _shown(warm.problems)
+
+
+def test_after_a_check_with_problems_an_edit_elsewhere_reads_only_the_edited_file(tmp_path, monkeypatch):
+    root = _fresh(tmp_path, monkeypatch,
+                  lambda r: _edit(r, EDITED, "requires: poisonable", "requires: poisonabel"))
+    _edit(root, "editions/c/plague.yaml", "A plague kills", "The plague kills")
+    assert [p.split(": error: ")[1] for p in _warm_as_full(root, True)] == [
+        "unknown fact or predicate 'poisonabel'\n  hint: did you mean 'poisonable'?"]
+
+
+def test_two_problems_of_one_edited_file_in_order(book):
+    _edit(book, EDITED, "requires: diseased", "requires: diseasd")
+    _edit(book, EDITED, "forbids: being_discarded", "forbids: being_discardd")
+    assert [p.split(": error: ")[1] for p in _warm_as_full(book, True)] == [
+        "unknown fact or predicate 'diseasd'\n  hint: did you mean 'diseased'?",
+        "unknown fact or predicate 'being_discardd'\n  hint: did you mean 'being_discarded'?"]
+
+
+def test_after_a_check_with_a_logic_problem_an_edit_elsewhere_keeps_it(tmp_path, monkeypatch):
+    root = _fresh(tmp_path, monkeypatch,
+                  lambda r: _edit(r, "editions/b/disease.yaml", "when: {not: poisonable}", "when: diseased"))
+    _edit(root, "editions/c/plague.yaml", "A plague kills", "The plague kills")
+    found = _warm_as_full(root, True)
+    assert [p.split(": error: ")[1].split(" when ")[0] for p in found] == [
+        "decision 'disease.spreads' has no answer", "decision 'disease.spreads' is in conflict"]
+
+
+def test_edits_one_after_another_each_read_only_the_edited_file(book):
+    # each content new (a content checked before is served whole from the cache)
+    _warm_as_full(book, True)
+    for old, new in (("requires: diseased", "requires: curable"), ("requires: curable", "requires: stunned")):
+        _edit(book, EDITED, old, new)
+        _warm_as_full(book, True)
+    for old, new in (("A plague", "The plague"), ("The plague", "This plague"), ("This plague", "That plague")):
+        _edit(book, "editions/c/plague.yaml", old, new)
+        _warm_as_full(book, True)
+
+
+def test_an_edit_of_a_draft_term_a_later_draft_patches_is_checked_in_full(tmp_path, monkeypatch):
+    patch = "id: disease\npatch:\n  - change: spreads\n    set:\n      text: Disease spreads to any poisonable character.\n"
+    root = _fresh(tmp_path, monkeypatch, lambda r: (r / "editions/c/disease.yaml").write_text(patch))
+    _edit(root, "editions/b/disease.yaml", "can still be poisoned", "may still be poisoned")
+    _warm_as_full(root, False)
+
+
+@pytest.mark.parametrize("dates", ["released: {version: 1.0.0}", "updated: {version: 2.0.0}"])
+def test_an_edit_of_a_term_with_dates_is_checked_in_full(tmp_path, monkeypatch, dates):
+    root = _fresh(tmp_path, monkeypatch, lambda r: _edit(r, "editions/c/cure.yaml", "name: Cure\n",
+                                                         f"name: Cure\n{dates}\n"))
+    _edit(root, "editions/c/cure.yaml", "targets only a", "targets just a")
+    _warm_as_full(root, False)
+
+
+def test_a_decision_checked_in_editions_whose_vocabularies_differ_names_the_edition(tmp_path, monkeypatch):
+    overlay = "facts:\n  add:\n    - {name: asleep, type: bool, meaning: The character is asleep.}\n"
+    root = _fresh(tmp_path, monkeypatch, lambda r: (r / "editions/c/_vocabulary.yaml").write_text(overlay))
+    _edit(root, EDITED, "requires: poisonable", "value: true, when: poisonable")
+    found = _warm_as_full(root, True)
+    assert [p.split(": error: ")[1].split(" when ")[0] + p.split("=false")[-1].split("\n")[0] for p in found] == [
+        "decision 'poison.may_target' has no answer", "decision 'poison.may_target' has no answer, in edition 'c', "
+        "whose vocabulary differs from that of edition 'b'"]
