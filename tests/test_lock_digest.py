@@ -235,3 +235,19 @@ def test_places_are_shown_relative_to_the_current_folder_when_the_lock_is_read_b
         f"frozen/rulebook.lock:1:1: error: not a lock file of format 'rulebook-lock/1'\n  hint: {HINT}"]
     path.write_text("[\n")
     assert lock.read(Path.cwd() / book)[1][0].location.path == "frozen/rulebook.lock"
+
+
+def test_every_edition_is_held_to_the_lock_after_a_draft(book):
+    """A draft before published editions (the first set back to draft, the second and a third published
+    without a lock entry): each is named."""
+    text = (book / "rulebook.yaml").read_text()
+    text = text.replace("    status: published\n", "    status: was\n").replace("    status: draft\n", "    status: published\n")
+    text = text.replace("    status: was\n", "    status: draft\n")
+    (book / "rulebook.yaml").write_text(text + '  - {id: "3.0", title: Third, date: "2024-01-01", status: published}\n')
+    assert [str(p) for p in lock.problems(load_rulebook(book))] == [
+        "frozen/rulebook.yaml:5:5: error: edition '1.0' is locked as published, but its status is 'draft'\n"
+        "  hint: a published edition stays published: set 'status: published' again",
+        "frozen/rulebook.yaml:11:5: error: published edition '2.0' is not in rulebook.lock\n"
+        "  hint: lock it with: rulebook publish 2.0 --reason TEXT",
+        "frozen/rulebook.yaml:15:5: error: published edition '3.0' is not in rulebook.lock\n"
+        "  hint: lock it with: rulebook publish 3.0 --reason TEXT"]
