@@ -184,3 +184,28 @@ def test_a_fingerprint_s_key_follows_the_walk(tmp_path):
     assert fingerprint(root / "editions") is None
     assert fingerprint(tmp_path / "none") is None
     assert json.dumps(sorted(fingerprint(root).files)) == json.dumps(sorted(fingerprint(root).stats))
+
+
+def test_a_database_that_is_not_one_is_set_aside(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    path = folder / cache.DB_NAME
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").write_bytes(b"not a database at all" * 100)
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert opened.proofs(["k"]) == {}
+    assert (warned, opened.usable) == ([], True)
+    # SQLite itself drops the journal files of a file that is not a database when the failed connection
+    # closes: only the database is left to set aside
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".corrupt")] == [f"{cache.DB_NAME}.corrupt"]
+    assert (folder / f"{cache.DB_NAME}.corrupt").read_bytes() == b"not a database at all" * 100
+    assert sqlite3.connect(path).execute("SELECT v FROM meta WHERE k='schema'").fetchone() == (str(cache.SCHEMA),)
+
+
+def test_a_cache_folder_is_made_with_its_parents_open_to_its_owner_only(tmp_path):
+    folder = tmp_path / "a" / "b" / "cache"
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert opened.store_proofs({"k": "[]"}) is True
+    assert (warned, opened.proofs(["k"]), oct(folder.stat().st_mode & 0o777)) == ([], {"k": "[]"}, "0o700")
