@@ -209,3 +209,23 @@ def test_a_cache_folder_is_made_with_its_parents_open_to_its_owner_only(tmp_path
     opened = cache.Cache(folder, warned.append)
     assert opened.store_proofs({"k": "[]"}) is True
     assert (warned, opened.proofs(["k"]), oct(folder.stat().st_mode & 0o777)) == ([], {"k": "[]"}, "0o700")
+
+
+def test_a_term_entry_missing_from_the_cache_is_read_from_the_sources_again(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    args = ["diff", "v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = CliRunner().invoke(main, args)
+    assert expected.exit_code == 0
+    db = sqlite3.connect(tmp_path / "cache" / cache.DB_NAME)
+    assert db.execute("DELETE FROM blobs").rowcount > 0
+    db.commit()
+    db.close()
+    again = CliRunner().invoke(main, args)
+    assert (again.exit_code, again.stdout, again.stderr) == (0, expected.stdout, "")
