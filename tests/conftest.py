@@ -248,3 +248,22 @@ def unreadable_book(monkeypatch):
             if p.is_dir() and not p.is_symlink():
                 p.chmod(0o755)  # so that a user other than root may remove it
         shutil.rmtree(own)
+
+
+def pytest_collection_modifyitems(config, items):
+    """``MUTATION_TESTS`` (globs of test files, space-separated, such as ``tests/test_lock*.py``, or of test
+    ids, such as ``tests/test_recheck.py::test_an_edit*``): only those tests run. For the mutation profile (docs/mutation.md): a module's mutants judged by
+    the tests that state its behaviour, so that its first pass and each surviving mutant do not run every
+    test that happens to reach it (every check reaches the lock)."""
+    import fnmatch
+
+    globs = os.environ.get("MUTATION_TESTS", "").split()
+    if not globs:
+        return
+    keep, drop = [], []
+    for item in items:
+        file = item.nodeid.split("::", 1)[0]
+        (keep if any(fnmatch.fnmatch(item.nodeid if "::" in g else file, g) for g in globs) else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep

@@ -12,6 +12,10 @@ cd "$(dirname "$0")/.."
 export PYTHONPATH="$PWD/mutants:$PWD/tools/mutation_site"
 # hypothesis draws the same examples every run, so a mutant's verdict is reproducible
 export CI=1
+# A test's subprocess imports the mutated copy, whose modules hold every mutant (build.py: 2 MB):
+# compiled again by every `python -m compiler` where bytecode is not written, a subprocess test took
+# minutes. Written once into mutants/ (never the sources), they are compiled once.
+unset PYTHONDONTWRITEBYTECODE
 status=0
 timeout "${MUTMUT_TIMEOUT:-3600}" python3 -m mutmut run --max-children "${MUTMUT_CHILDREN:-2}" "$@" || status=$?
 python3 -m mutmut results --all true | python3 "$(dirname "$0")/mutation_summary.py" "$@"

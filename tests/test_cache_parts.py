@@ -1,0 +1,231 @@
+"""The cache's small parts on their own: a kept fingerprint validated, the index columns read back, the
+presence of source texts, entries' checksums and limits, why a cache is set aside, and the fingerprint's
+trust in sizes and times (compiler/cache.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import zlib
+from pathlib import Path
+
+import pytest
+
+from compiler import cache
+from compiler.cache import CacheError, Fingerprint, fingerprint, known_fingerprint, sources_present
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_a_kept_fingerprint_is_taken_as_it_was_written():
+    data = {"taken": 5, "stats": {"rulebook.yaml": [10, 20, "ab"], "editions/v1/cure.yaml": [0, 0, ""]}}
+    assert known_fingerprint(data) == Fingerprint("", {}, data["stats"], 5)
+    assert known_fingerprint(data).stats == data["stats"]
+    assert known_fingerprint(data).taken == 5
+    assert known_fingerprint({"taken": 0, "stats": {}}).taken == 0
+
+
+@pytest.mark.parametrize("data", [
+    None, [], "x", {"stats": {}}, {"taken": "5", "stats": {}}, {"taken": 5.0, "stats": {}}, {"taken": 5},
+    {"taken": 5, "stats": []}, {"taken": 5, "stats": {"a": [1, 2]}}, {"taken": 5, "stats": {"a": [1, 2, "s", 4]}},
+    {"taken": 5, "stats": {"a": (1, 2, "s")}}, {"taken": 5, "stats": {"a": ["1", 2, "s"]}},
+    {"taken": 5, "stats": {"a": [1, 2.0, "s"]}}, {"taken": 5, "stats": {"a": [1, 2, 3]}},
+    {"taken": 5, "stats": {"a": [1, 2, "s"], "b": [1, 2, None]}}])
+def test_a_kept_fingerprint_not_exactly_as_written_is_not_taken(data):
+    assert known_fingerprint(data) is None
+
+
+def test_index_columns_read_back():
+    assert cache._string_list('["a", "b"]') == ["a", "b"]
+    assert cache._string_map('{"a": "x"}') == {"a": "x"}
+    for text in ('{"a": 1}', '["a", 1]', '"a"', "[", None, "[" * 100_000):
+        with pytest.raises(CacheError):
+            cache._string_list(text)
+    for text in ('["a"]', '{"a": 1}', "{", None):
+        with pytest.raises(CacheError):
+            cache._string_map(text)
+
+
+def test_source_texts_are_present_as_the_build_requires(tmp_path):
+    root = tmp_path / "book"
+    (root / "sources").mkdir(parents=True)
+    (root / "sources" / "a.pdf").write_bytes(b"%PDF")
+    (tmp_path / "outside.pdf").write_bytes(b"%PDF")
+    (root / "sources" / "link.pdf").symlink_to(tmp_path / "outside.pdf")
+    assert sources_present(root, []) is True
+    assert sources_present(root, ["sources/a.pdf"]) is True
+    assert sources_present(root, ["sources/a.pdf", "sources/b.pdf"]) is False
+    assert sources_present(root, ["sources"]) is False  # a folder is not a source text
+    assert sources_present(root, ["../outside.pdf"]) is False
+    assert sources_present(root, ["sources/link.pdf"]) is False  # a link that leads outside
+    assert sources_present(root, ["sources/a\0.pdf"]) is False
+
+
+def test_an_entry_s_checksum_and_size_are_checked(monkeypatch):
+    from compiler.model import Fact
+    from compiler.diagnostics import Location
+
+    fact = Fact("poisoned", "bool", (), "Poisoned.", Location("vocabulary.yaml", 2, 5))
+    data, checksum = cache._dump(fact, {"vocabulary.yaml": "V"})
+    assert checksum == hashlib.sha256(data).hexdigest()
+    assert cache._load(Fact, data, checksum, {"V": "vocabulary.yaml"}) == fact
+    with pytest.raises(CacheError, match="^checksum mismatch$"):
+        cache._load(Fact, data, "0" * 64, {"V": "vocabulary.yaml"})
+    with pytest.raises(CacheError, match="^checksum mismatch$"):
+        cache._load(Fact, data.decode("latin-1"), checksum, {})
+    truncated = data[:-4]
+    with pytest.raises(CacheError, match="^an entry larger than the limit, or truncated$"):
+        cache._load(Fact, truncated, hashlib.sha256(truncated).hexdigest(), {})
+    raw = zlib.decompress(data)
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", len(raw) - 1)
+    with pytest.raises(CacheError, match="^an entry larger than the limit, or truncated$"):
+        cache._load(Fact, data, checksum, {})
+    with pytest.raises(CacheError, match=f"^an entry of {len(raw)} bytes is larger than {len(raw) - 1}$"):
+        cache._dump(fact, {"vocabulary.yaml": "V"})
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", len(raw))
+    assert cache._load(Fact, *cache._dump(fact, {"vocabulary.yaml": "V"}), {"V": "vocabulary.yaml"}) == fact
+    bad = zlib.compress(b"{not json")
+    with pytest.raises(CacheError, match="^unreadable entry: "):
+        cache._load(Fact, bad, hashlib.sha256(bad).hexdigest(), {})
+
+
+def test_only_a_file_that_is_not_a_cache_database_is_set_aside():
+    def error(code: int) -> sqlite3.Error:
+        exc = sqlite3.DatabaseError("x")
+        exc.sqlite_errorcode = code  # type: ignore[attr-defined]
+        return exc
+
+    assert cache._damaged(error(sqlite3.SQLITE_CORRUPT)) is True
+    assert cache._damaged(error(sqlite3.SQLITE_NOTADB)) is True
+    assert cache._damaged(error(sqlite3.SQLITE_CORRUPT | 0x100)) is True  # an extended code of the same
+    assert cache._damaged(error(sqlite3.SQLITE_FULL)) is False
+    assert cache._damaged(error(sqlite3.SQLITE_READONLY)) is False
+    assert cache._damaged(sqlite3.OperationalError("no code")) is False
+    assert cache._damaged(cache._ForeignSchema("foreign schema")) is True
+
+
+def test_a_failure_is_said_in_one_line_without_the_path():
+    assert cache._reason(OSError(28, "No space left on device", "/c/cache.sqlite3")) == "No space left on device"
+    assert cache._reason(OSError("just words")) == "just words"
+    assert cache._reason(sqlite3.OperationalError("database is locked")) == "database is locked"
+    assert cache._reason(sqlite3.OperationalError()) == "OperationalError"
+    assert cache._reason(OSError(1, "bad\x1b[31m")) == "bad\\x1b[31m"
+
+
+def test_a_term_list_s_sum_is_of_its_rows_in_any_order():
+    rows = [("cure", "d1", '["editions/v1/cure.yaml"]', "b1"), ("ward", "d2", '["editions/v1/ward.yaml"]', "b2")]
+    expected = hashlib.sha256(b"cure\x00d1\x00[\"editions/v1/cure.yaml\"]\x00b1\n"
+                              b"ward\x00d2\x00[\"editions/v1/ward.yaml\"]\x00b2\n").hexdigest()
+    assert cache._terms_sum(rows) == cache._terms_sum(reversed(rows)) == expected
+    assert [cache._placeholder(i) for i in range(3)] == ["T", "T1", "T2"]
+
+
+def test_the_names_a_term_defines_declares_and_rules_on():
+    from compiler.build import load_rulebook
+
+    cure = load_rulebook(FIXTURES / "lock-every-field").edition("v1").term_by_id["cure"]
+    assert cache._names(cure) == [
+        ("declares", "cure.may_target"), ("declares", "cure.timing"), ("declares", "cure.speed"),
+        ("defines", "curable"), ("defines", "weak"), ("rules", "cure.may_target"), ("rules", "cure.timing"),
+        ("rules", "cure.speed")]
+
+
+def test_the_cache_folder(monkeypatch, tmp_path):
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "c"))
+    assert cache.cache_dir() == tmp_path / "c"
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
+    assert cache.cache_dir() == tmp_path / "x" / "rulebook-compiler"
+    monkeypatch.setenv("XDG_CACHE_HOME", "")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert cache.cache_dir() == tmp_path / "home" / ".cache" / "rulebook-compiler"
+
+
+def test_a_file_hashed_is_its_sha256(tmp_path):
+    (tmp_path / "f").write_bytes(b"abc")
+    assert cache.file_sha(tmp_path / "f") == hashlib.sha256(b"abc").hexdigest()
+
+
+def test_a_fingerprint_takes_a_kept_hash_only_for_the_same_size_and_time_before_the_racy_window(tmp_path):
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    first = fingerprint(root)
+    assert (first.hashed, set(first.stats) == set(first.files)) == (len(first.files), True)
+    rel = "rulebook.yaml"
+    size, mtime, sha = first.stats[rel]
+    assert sha == first.files[rel]
+    old = mtime - 10 * cache.RACY_NS
+    os.utime(root / rel, ns=(old, old))
+    lied = {rel: [size, old, "0" * 64]}
+    kept = Fingerprint("", {}, lied, first.taken)
+    assert fingerprint(root, kept).files[rel] == "0" * 64  # trusted: the same size and time, long before
+    assert fingerprint(root, kept).hashed == len(first.files) - 1
+    assert fingerprint(root, Fingerprint("", {}, {rel: [size + 1, old, "0" * 64]}, first.taken)).files[rel] == sha
+    assert fingerprint(root, Fingerprint("", {}, {rel: [size, old + 1, "0" * 64]}, first.taken)).files[rel] == sha
+    # modified within RACY_NS before the record was taken: read again
+    racy = Fingerprint("", {}, lied, old + cache.RACY_NS)
+    assert fingerprint(root, racy).files[rel] == sha
+    just = Fingerprint("", {}, lied, old + cache.RACY_NS + 1)
+    assert fingerprint(root, just).files[rel] == "0" * 64
+    assert fingerprint(root, just).stats[rel] == [size, old, "0" * 64]
+
+
+def test_a_fingerprint_s_key_follows_the_walk(tmp_path):
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    key = fingerprint(root).key
+    (root / "editions" / "v9").mkdir()
+    assert fingerprint(root).key != key  # an empty folder is part of how the files are laid out
+    (root / "editions" / "v9").rmdir()
+    assert fingerprint(root).key == key
+    assert fingerprint(root / "editions") is None
+    assert fingerprint(tmp_path / "none") is None
+    assert json.dumps(sorted(fingerprint(root).files)) == json.dumps(sorted(fingerprint(root).stats))
+
+
+def test_a_database_that_is_not_one_is_set_aside(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    path = folder / cache.DB_NAME
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").write_bytes(b"not a database at all" * 100)
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert opened.proofs(["k"]) == {}
+    assert (warned, opened.usable) == ([], True)
+    # SQLite itself drops the journal files of a file that is not a database when the failed connection
+    # closes: only the database is left to set aside
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".corrupt")] == [f"{cache.DB_NAME}.corrupt"]
+    assert (folder / f"{cache.DB_NAME}.corrupt").read_bytes() == b"not a database at all" * 100
+    assert sqlite3.connect(path).execute("SELECT v FROM meta WHERE k='schema'").fetchone() == (str(cache.SCHEMA),)
+
+
+def test_a_cache_folder_is_made_with_its_parents_open_to_its_owner_only(tmp_path):
+    folder = tmp_path / "a" / "b" / "cache"
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert opened.store_proofs({"k": "[]"}) is True
+    assert (warned, opened.proofs(["k"]), oct(folder.stat().st_mode & 0o777)) == ([], {"k": "[]"}, "0o700")
+
+
+def test_a_term_entry_missing_from_the_cache_is_read_from_the_sources_again(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from compiler.cli import main
+
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    args = ["diff", "v1", "v2", "--rulebook", str(root), "--format", "json"]
+    expected = CliRunner().invoke(main, args)
+    assert expected.exit_code == 0
+    db = sqlite3.connect(tmp_path / "cache" / cache.DB_NAME)
+    assert db.execute("DELETE FROM blobs").rowcount > 0
+    db.commit()
+    db.close()
+    again = CliRunner().invoke(main, args)
+    assert (again.exit_code, again.stdout, again.stderr) == (0, expected.stdout, "")
