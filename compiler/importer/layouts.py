@@ -129,7 +129,8 @@ class RegLayout(Layout):
     # The date may be missing too: REG 11.0.0 prints "Last Updated: " with nothing after it (Banish).
     _UPDATED = re.compile(r"\s*Last Updated:\s*(?:(\S+)(?:\s+\(v([^)\s]+)\))?\s*)?")
     _RELEASED = re.compile(r"\s*Released:\s*(\S+)(?:\s+\(v([^)\s]+)\))?\s*")
-    _BULLET = re.compile(r"\s*[•●▪◦]\s+")
+    # "o" and two or more spaces: a second-level bullet as a word processor prints it (REG 11.0.0, Used By)
+    _BULLET = re.compile(r"\s*(?:[•●▪◦]\s+|o\s{2,})")
     _STEP = re.compile(r"\s*(\d{1,2}(?:[.)]\s+|\s{2,})|[a-z](?:\)\s+|\s{2,}))(?=\S)")
     _CONTENTS = "Table of Contents"
     _GLOSSARY = "Glossary of Terms"

@@ -17,7 +17,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "importer"
 # of spaces (compared without whitespace), page furniture and front matter, headings and metadata lines
 # (they become the term's name, section titles and metadata), list glyphs and printed rule numbers
 # (kept as the clause's number).
-_GLYPH = re.compile(r"^\s*[•●▪◦]\s+")
+_GLYPH = re.compile(r"^\s*(?:[•●▪◦]\s+|o\s{2,})")
 _SKIPPED = ("furniture", "front", "entry", "chapter", "section", "updated", "released", "blank")
 
 

@@ -231,3 +231,14 @@ def test_a_heading_the_contents_name_with_a_parenthesis_after_it_is_an_entry(tmp
     assert result.stdout == f"imported 2 terms and 2 clauses into {tmp_path / 'out'}; 0 lines not placed\n"
     assert [_clauses(tmp_path / "out" / f"{t}.yaml") for t in ("gain", "give")] == [
         [("gain-a-card", "Gain a card.")], [("see-take-and-give", "See Take and Give")]]
+
+
+def test_a_sub_bullet_printed_as_o_is_a_bullet_without_its_glyph(tmp_path, import_cli, untiled):
+    """REG 11.0.0's Used By: second-level bullets print as "o" and spaces (a word processor's glyph)."""
+    source = tmp_path / "guide.txt"
+    source.write_text("Table of Contents \nGlossary of Terms \n \nGlossary of Terms \n \nUsed By \n \nUsed when: \n"
+                      "•    it is moved unless: \no   it is a weapon OR \no   it is placed \n", encoding="utf-8")
+    import_cli(source, "--layout", "reg", "--out", tmp_path / "out")
+    assert [t for _, t in _clauses(tmp_path / "out" / "used-by.yaml")] == [
+        "Used when:", "it is moved unless:", "it is a weapon OR", "it is placed"]
+    assert untiled(run_import(source, LAYOUTS["reg"]), source) == []
