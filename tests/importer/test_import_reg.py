@@ -242,3 +242,13 @@ def test_a_sub_bullet_printed_as_o_is_a_bullet_without_its_glyph(tmp_path, impor
     assert [t for _, t in _clauses(tmp_path / "out" / "used-by.yaml")] == [
         "Used when:", "it is moved unless:", "it is a weapon OR", "it is placed"]
     assert untiled(run_import(source, LAYOUTS["reg"]), source) == []
+
+
+GUIDE = Path(__file__).resolve().parents[2] / "rulebook" / "sources" / "REG_PDF_11.0.0.txt"
+
+
+def test_the_clauses_tile_every_entry_of_the_whole_guide(untiled):
+    """The bundled REG 11.0.0 text, every entry of its four chapters: the clauses hold each entry's words."""
+    result = run_import(GUIDE, LAYOUTS["reg"])
+    assert len(result.terms) == len(result.document.entries)
+    assert untiled(result, GUIDE) == []
