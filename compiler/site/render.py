@@ -249,6 +249,17 @@ class Renderer:
             return None
         return P.edition_term_uri(self.book, edition.id, term_id) + (f"#{clause_id}" if clause_id else "")
 
+    def changed_gone(self, correction: Correction, ref: str) -> bool:
+        """Whether a ref that a correction changed is no longer in its edition: a fact or a constraint
+        (``fact:NAME``, ``constraint:ID``, which have no page of their own) is looked up in its vocabulary."""
+        edition = self.book.edition_by_id[correction.edition]
+        kind, _, name = ref.partition(":")
+        if kind == "fact" and name:
+            return name not in {f.name for f in edition.vocabulary.facts}
+        if kind == "constraint" and name:
+            return name not in {c.id for c in edition.vocabulary.constraints}
+        return self.changed_target(correction, ref) is None
+
     def term_body(self, spec: P.PageSpec, edition: Edition, term: Term, href: Href, base_level: int,
                   prefix: str) -> Markup:
         """The ``term_body`` macro of ``_macros.html``, as the printable glossary shows each term.
