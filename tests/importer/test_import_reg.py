@@ -208,9 +208,7 @@ name: Banish
 released:
   date: '2017-05-10'
   version: 4.1.0
-editor_notes: >-
-  Imported by rulebook import (layout reg) from guide.txt, lines 5-11. The entry prints
-  "Last Updated:" with no date and no version.
+editor_notes: The entry prints "Last Updated:" with no date and no version.
 sections:
 - key: how-to-play
   kind: how-to-play
