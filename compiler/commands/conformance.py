@@ -54,6 +54,8 @@ def _warn_gaps(suite) -> None:
                        "(conflict or empty; `rulebook check` shows them) and are left out", err=True)
         for label in d.uncovered:
             click.echo(f"warning: {d.decision}: no situation shows that {label} changes the outcome", err=True)
+    for why in suite.left_out:  # a ruling that fails check, or an unreadable _rulings.yaml
+        click.echo(printable(f"warning: {why}"), err=True)
     _warn_over_limit(suite)
 
 
