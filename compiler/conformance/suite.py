@@ -198,14 +198,20 @@ def case_from_json(raw: Any) -> tuple[Case | None, str | None]:
         return None, "its id does not match its decision and facts (edited by hand?)"
     if raw.get("check") != _check(raw):
         return None, "its content does not match its check hash (edited by hand?); regenerate the suite"
-    quotes = []
-    for q in raw["clauses"]:
-        if not isinstance(q, dict) or not isinstance(q.get("ref"), str) or not isinstance(q.get("text"), str):
-            return None, "a clause quote is not {ref, text}"
-        quotes.append(Quote(q["ref"], q["text"]))
+    quotes = _quotes_of(raw["clauses"])
+    if quotes is None:
+        return None, "a clause quote is not {ref, text}"
     name = ruling_case_id(ruling.id) if ruling is not None else case_name(raw["decision"], facts)
-    return Case(raw["id"], name, raw["decision"], tuple(sorted(facts.items())), expected, tuple(quotes),
+    return Case(raw["id"], name, raw["decision"], tuple(sorted(facts.items())), expected, quotes,
                 kind if kind in ("rule", "steps", "ruling") else "rule", ruling), None
+
+
+def _quotes_of(clauses: list[Any]) -> tuple[Quote, ...] | None:
+    """A case's clause quotes, or None when one is not {ref, text}."""
+    if not all(isinstance(q, dict) and isinstance(q.get("ref"), str) and isinstance(q.get("text"), str)
+               for q in clauses):
+        return None
+    return tuple(Quote(q["ref"], q["text"]) for q in clauses)
 
 
 def _ruling_of(raw: dict[str, Any]) -> tuple[RulingRef | None, str | None]:
