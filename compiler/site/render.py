@@ -249,6 +249,13 @@ class Renderer:
             return None
         return P.edition_term_uri(self.book, edition.id, term_id) + (f"#{clause_id}" if clause_id else "")
 
+    def changed_gone(self, correction: Correction, ref: str) -> bool:
+        """Whether a ref a correction changed is no longer in its edition: a fact or a constraint has no
+        page to link, but it is not gone while the edition's vocabulary has it."""
+        from ..review import edition_refs
+
+        return ref not in edition_refs(self.book.edition_by_id[correction.edition])
+
     def term_body(self, spec: P.PageSpec, edition: Edition, term: Term, href: Href, base_level: int,
                   prefix: str) -> Markup:
         """The ``term_body`` macro of ``_macros.html``, as the printable glossary shows each term.
