@@ -155,6 +155,17 @@ def problems(root: Path, book: Rulebook) -> list[Diagnostic]:
     return sorted(out, key=lambda d: (d.location.path, d.location.line, d.location.col))
 
 
+def held(edition: Edition, ruling: Ruling, asker: Asker) -> list[Diagnostic]:
+    """The ruling's problems in ``edition`` (none: the edition answers as the ruling does), as ``check``
+    words them before naming a carried-over ruling's edition."""
+    return list(_held(edition, ruling, asker))
+
+
+def situation(edition: Edition, ruling: Ruling) -> dict[str, Answer] | None:
+    """The ruling's facts as the edition's values, or None when the edition does not know one."""
+    return _facts(edition, ruling)[0]
+
+
 def _held(edition: Edition, ruling: Ruling, asker: Asker) -> Iterator[Diagnostic]:
     """The ruling's problems in one edition, worded alike in every edition."""
     facts, found = _facts(edition, ruling)

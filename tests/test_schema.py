@@ -36,6 +36,8 @@ def _files(root: Path):
     for path in sorted((root / "editions").glob("*/*.yaml")):
         if path.name == "_vocabulary.yaml":
             yield path, "vocabulary-overlay"
+        elif path.name == "_rulings.yaml":
+            yield path, "rulings"
         else:
             yield path, "term-patch" if "\npatch:" in path.read_text() else "term"
 

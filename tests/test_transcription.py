@@ -274,6 +274,7 @@ def test_11_heal_lets_the_controller_heal_at_battle_resolution_as_5_0_0_does():
         answers[edition] = [evaluator.decide("heal.may_play_enhancement", state | {"own_character": own})
                             for own in (True, False)]
     assert answers == {"5.0.0": [True, False], "11.0.0": [True, False]}
+    # the first transcription correction of 11.0.0 (later ones, issue 24's departures, fix other clauses)
     fixed = [c for c in book.corrections if c.edition == "11.0.0" and c.kind == "transcription"]
     assert fixed[0].changed == ("heal#battle-resolution-discard", "heal#enhancement-from-hand")
 

@@ -54,6 +54,8 @@ def _warn_gaps(suite) -> None:
                  "(conflict or empty; `rulebook check` shows them) and are left out")
         for label in d.uncovered:
             warn(f"{d.decision}: no situation shows that {label} changes the outcome")
+    for why in suite.left_out:  # a ruling that fails check, or an unreadable _rulings.yaml
+        warn(printable(why))
     _warn_over_limit(suite)
 
 

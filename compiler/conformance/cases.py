@@ -62,14 +62,29 @@ class Quote:
 
 
 @dataclass(frozen=True)
+class RulingRef:
+    """The ruling a case stands for (kind ``ruling``): who gave it, and the clauses it cites."""
+
+    id: str
+    edition: str  # the edition whose _rulings.yaml gives it
+    question: str
+    status: str  # official | committee
+    cites: tuple[str, ...]
+    who: str
+    where: str
+    date: str
+
+
+@dataclass(frozen=True)
 class Case:
-    id: str  # stable: decision and fact assignment
+    id: str  # stable: decision and fact assignment (a ruling's case: ``ruling:`` and the ruling's id)
     name: str  # readable: ``heal.may_target[paralyzed,phase=battle]``
     decision: str
     facts: tuple[tuple[str, Answer], ...]
     expected: Answer
     clauses: tuple[Quote, ...]
-    kind: str = "rule"  # rule | steps
+    kind: str = "rule"  # rule | steps | ruling
+    ruling: RulingRef | None = None  # for kind ``ruling``
 
     @property
     def facts_dict(self) -> dict[str, Answer]:
@@ -96,6 +111,7 @@ class Suite:
     title: str
     digest: str  # of the edition's locked content: a case file names the content it came from
     decisions: tuple[DecisionCases, ...]
+    left_out: tuple[str, ...] = ()  # rulings that apply but make no case, each with why (``rulebook check`` errs)
 
     @property
     def cases(self) -> tuple[Case, ...]:
@@ -106,6 +122,17 @@ def case_id(decision: str, facts: Mapping[str, Answer]) -> str:
     """``heal.may_target-1a2b3c4d5e6f``: the same decision and facts give the same id in every edition."""
     blob = json.dumps([decision, sorted(facts.items())], ensure_ascii=False, separators=(",", ":"))
     return f"{decision}-{hashlib.sha256(blob.encode()).hexdigest()[:12]}"
+
+
+RULING_PREFIX = "ruling:"
+
+
+def ruling_case_id(ruling_id: str) -> str:
+    """``ruling:cure-in-battle``: a ruling's case is named by the ruling, in every edition it applies to.
+
+    A decision's name holds no colon, so no situation's id is one of these.
+    """
+    return RULING_PREFIX + ruling_id
 
 
 def case_name(decision: str, facts: Mapping[str, Answer]) -> str:
@@ -130,14 +157,31 @@ def edition_digest(edition: Edition) -> str:
 
 def build_suite(book: Rulebook, edition: Edition, max_exhaustive: int = MAX_EXHAUSTIVE) -> Suite:
     """Every decision's and every procedure's cases, decisions sorted by name."""
-    decisions = [decision_cases(book, edition, name, max_exhaustive)
+    from .ruling_cases import ruling_cases
+
+    rulings = ruling_cases(book, edition)
+    decisions = [_with_rulings(decision_cases(book, edition, name, max_exhaustive), rulings.cases.get(name, ()))
                  for name in progress.track(sorted(edition.decisions), "decisions")]
     for steps in procedures(edition):
         name = steps.procedure + STEP_SUFFIX
         if name not in edition.decisions:
             decisions.append(steps_cases(edition, steps))
     decisions.sort(key=lambda d: d.decision)
-    return Suite(edition.id, edition.title, edition_digest(edition), tuple(decisions))
+    return Suite(edition.id, edition.title, rulings.digest(edition_digest(edition)), tuple(decisions),
+                 rulings.left_out)
+
+
+def suite_digest(book: Rulebook, edition: Edition) -> str:
+    """The ``source_digest`` a suite of the edition generated now has: the edition's digest, and where
+    rulings apply to it, their cases' too (a ruling added or withdrawn makes a generated module stale)."""
+    from .ruling_cases import ruling_cases
+
+    return ruling_cases(book, edition).digest(edition_digest(edition))
+
+
+def _with_rulings(cases: DecisionCases, rulings: tuple[Case, ...]) -> DecisionCases:
+    """The decision's cases, then its rulings' (by ruling id)."""
+    return dc_replace(cases, cases=cases.cases + rulings) if rulings else cases
 
 
 def procedures(edition: Edition) -> list[Steps]:

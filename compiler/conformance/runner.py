@@ -64,6 +64,10 @@ def failure_text(case: Case, reason: str) -> str:
     lines = [f"{case.name} ({case.id}): {reason}", f"  situation: {show_state(case.facts_dict)}"]
     for quote in case.clauses:
         lines.append(f"  {quote.ref}: \"{quote.text}\"")
+    if case.ruling is not None:  # where the answer comes from: the ruling, not only the rules
+        r = case.ruling
+        lines.append(f"  ruling {r.id} ({r.status}, edition {r.edition}): {r.question}")
+        lines.append(f"    source: {r.who}, {r.where}, {r.date}")
     # Rule text, case names and engines' words reach a terminal (and pytest's report).
     return "\n".join(map(printable, lines))
 

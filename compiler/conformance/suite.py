@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Answer
-from .cases import Case, Quote, Suite, case_id, case_name
+from .cases import RULING_PREFIX, Case, Quote, RulingRef, Suite, case_id, case_name, ruling_case_id
 
 FORMAT = "rulebook-conformance/1"
 CASES_FILE = "cases.json"
@@ -32,8 +32,15 @@ def case_json(case: Case) -> dict[str, Any]:
         "expected": case.expected,
         "clauses": [{"ref": q.ref, "text": q.text} for q in case.clauses],
     }
+    if case.ruling is not None:
+        body["ruling"] = ruling_json(case.ruling)
     body["check"] = _check(body)
     return body
+
+
+def ruling_json(ruling: RulingRef) -> dict[str, Any]:
+    return {"id": ruling.id, "edition": ruling.edition, "question": ruling.question, "status": ruling.status,
+            "cites": list(ruling.cites), "source": {"who": ruling.who, "where": ruling.where, "date": ruling.date}}
 
 
 def _check(body: dict[str, Any]) -> str:
@@ -183,16 +190,42 @@ def case_from_json(raw: Any) -> tuple[Case | None, str | None]:
     facts: dict[str, Answer] = raw["facts"]
     if not all(isinstance(v, (bool, str)) for v in facts.values()):
         return None, "a fact's value is not true, false or a string"
-    if raw["id"] != case_id(raw["decision"], facts):
+    kind = raw.get("kind", "rule")
+    ruling, problem = _ruling_of(raw) if kind == "ruling" else (None, None)
+    if problem:
+        return None, problem
+    if ruling is None and raw["id"] != case_id(raw["decision"], facts):
         return None, "its id does not match its decision and facts (edited by hand?)"
     if raw.get("check") != _check(raw):
         return None, "its content does not match its check hash (edited by hand?); regenerate the suite"
-    quotes = []
-    for q in raw["clauses"]:
-        if not isinstance(q, dict) or not isinstance(q.get("ref"), str) or not isinstance(q.get("text"), str):
-            return None, "a clause quote is not {ref, text}"
-        quotes.append(Quote(q["ref"], q["text"]))
-    kind = raw.get("kind", "rule")
-    name = raw["name"] if raw["name"] == case_name(raw["decision"], facts) else case_name(raw["decision"], facts)
-    return Case(raw["id"], name, raw["decision"], tuple(sorted(facts.items())), expected, tuple(quotes),
-                kind if kind in ("rule", "steps") else "rule"), None
+    quotes = _quotes_of(raw["clauses"])
+    if quotes is None:
+        return None, "a clause quote is not {ref, text}"
+    name = ruling_case_id(ruling.id) if ruling is not None else case_name(raw["decision"], facts)
+    return Case(raw["id"], name, raw["decision"], tuple(sorted(facts.items())), expected, quotes,
+                kind if kind in ("rule", "steps", "ruling") else "rule", ruling), None
+
+
+def _quotes_of(clauses: list[Any]) -> tuple[Quote, ...] | None:
+    """A case's clause quotes, or None when one is not {ref, text}."""
+    if not all(isinstance(q, dict) and isinstance(q.get("ref"), str) and isinstance(q.get("text"), str)
+               for q in clauses):
+        return None
+    return tuple(Quote(q["ref"], q["text"]) for q in clauses)
+
+
+def _ruling_of(raw: dict[str, Any]) -> tuple[RulingRef | None, str | None]:
+    """A ruling case's ruling, whose id its own id must carry: ``ruling:ID``."""
+    r = raw.get("ruling")
+    strings = ("id", "edition", "question", "status")
+    if (not isinstance(r, dict) or not all(isinstance(r.get(k), str) for k in strings)
+            or not isinstance(r.get("cites"), list) or not all(isinstance(c, str) for c in r["cites"])
+            or not isinstance(r.get("source"), dict)
+            or not all(isinstance(r["source"].get(k), str) for k in ("who", "where", "date"))):
+        return None, ("a case of kind 'ruling' needs 'ruling': {id, edition, question, status, cites, "
+                      "source: {who, where, date}}")
+    if raw["id"] != RULING_PREFIX + r["id"]:
+        return None, f"its id does not match its ruling's ('{RULING_PREFIX}{r['id']}'; edited by hand?)"
+    source = r["source"]
+    return RulingRef(r["id"], r["edition"], r["question"], r["status"], tuple(r["cites"]), source["who"],
+                     source["where"], source["date"]), None
