@@ -13,13 +13,14 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 import jinja2
 from markupsafe import Markup
 
 from .. import numbers
 from ..model import Clause, Correction, Edition, Link, Rulebook, Section, Table, Term
+from .. import citations
 from ..sections import section_title
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
@@ -31,6 +32,34 @@ from .folders import PACKAGE_SITE as SITE_DIR  # the default site, in the packag
 TEMPLATES_DIR = SITE_DIR / "templates"
 
 Href = Callable[[str], str]  # target src_uri (+ optional #anchor) -> URL relative to the page
+
+
+class TermNotice(Protocol):
+    """A term's part of the changelog (``compiler.diff.changelog.TermNotice``), as the page reads it:
+    named by shape, since a back end does not import another."""
+
+    term: str
+    name: str
+    rule_changes: tuple[Any, ...]
+    clarifications: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class PlayersItem:
+    """One change in the players' notice: what it is, where a judge finds it, its renumbering, its words."""
+
+    what: str
+    citation: str
+    numbers: tuple[str | None, str | None] | None
+    text: str | None
+
+
+@dataclass(frozen=True)
+class PlayersTerm:
+    term: str
+    name: str
+    rule_changes: tuple[PlayersItem, ...]
+    clarifications: tuple[PlayersItem, ...]
 
 
 @dataclass(frozen=True)
@@ -177,6 +206,37 @@ class Renderer:
     def cited(self, number: str) -> str:
         return numbers.cited(number)
 
+    def citation(self, term: Term, clause_id: str) -> str:
+        """What a judge says for the clause (compiler.citations): the entry, the section, its number or place."""
+        found = citations.of_clause(term, clause_id)
+        return str(found) if found is not None else f"{term.name}, {clause_id}"
+
+    def for_players(self, notice: TermNotice, edition: Edition, previous: Edition) -> PlayersTerm:
+        """A term's part of the players' notice in readers' words: each rule cited as a judge says it, an
+        entry's heading by its name, and nothing about the model (the changes the vocabulary made to a
+        decision's answers, the questions and situations: those are the editors' part of the page)."""
+        def shown(items) -> tuple[PlayersItem, ...]:
+            out = []
+            for it in items:
+                term_id, _, clause_id = it.ref.partition("#")
+                if clause_id:
+                    out.append(PlayersItem(it.what, self.ref_citation(it.ref, edition, previous), it.numbers, it.text))
+                elif term_id in edition.term_by_id or term_id in previous.term_by_id:
+                    out.append(PlayersItem(it.what, f"{self.term_name(term_id, edition, previous)}, entry heading",
+                                           it.numbers, None))
+            return tuple(out)
+        return PlayersTerm(notice.term, notice.name, shown(notice.rule_changes), shown(notice.clarifications))
+
+    def ref_citation(self, ref: str, *editions: Edition) -> str:
+        """The citation of ``TERM#CLAUSE`` in the first of ``editions`` that has it (a removed clause
+        is cited as the edition before had it); the term's name alone for an entry's heading."""
+        for edition in editions:
+            found = citations.of_joined_ref(edition, ref)
+            if found is not None:
+                return found
+        term_id = ref.partition("#")[0]
+        return self.term_name(term_id, *editions)
+
     def mark(self, edition: Edition, term: Term, clause: Clause) -> lineage.ClauseMark | None:
         return self.marks[edition.id].get(term.id, {}).get(clause.id)
 
@@ -250,7 +310,7 @@ class Renderer:
         return P.edition_term_uri(self.book, edition.id, term_id) + (f"#{clause_id}" if clause_id else "")
 
     def term_body(self, spec: P.PageSpec, edition: Edition, term: Term, href: Href, base_level: int,
-                  prefix: str) -> Markup:
+                  prefix: str, clause_headings: bool = True) -> Markup:
         """The ``term_body`` macro of ``_macros.html``, as the printable glossary shows each term.
 
         With ``fragments`` (``rulebook serve``), a term's body is rendered again only
@@ -260,13 +320,13 @@ class Renderer:
         """
         macro = getattr(self.env.get_template("_macros.html").module, "term_body")  # a template's macros are dynamic
         if self.fragments is None:
-            return macro(self, edition, term, href, base_level, prefix, False)
-        key = (spec.src_uri, edition.id, term.id, base_level, prefix, self.show_editor_notes)
+            return macro(self, edition, term, href, base_level, prefix, False, clause_headings)
+        key = (spec.src_uri, edition.id, term.id, base_level, prefix, self.show_editor_notes, clause_headings)
         marks = self.marks[edition.id].get(term.id, {})
         held = self.fragments.get(key)
         if held is not None and held[0] is term and held[1] == marks:
             return held[2]
-        body = macro(self, edition, term, href, base_level, prefix, False)
+        body = macro(self, edition, term, href, base_level, prefix, False, clause_headings)
         self.fragments[key] = (term, marks, body)
         return body
 
