@@ -77,6 +77,7 @@ class Rendered:
 
 @dataclass(frozen=True)
 class TableView:
+    answer: str  # what the table decides, as words ("default location" for targeting.default_location)
     keys: tuple[str, ...]  # the key facts, as words
     rows: tuple[tuple[tuple[str, ...], str], ...]  # each row: the values of each key, and the answer
     otherwise: str | None
@@ -188,7 +189,7 @@ class Renderer:
         one-key table without one, which the clause's own text already reads as)."""
         if not table.several and table.otherwise is None:
             return None
-        return TableView(tuple(words(f) for f in table.facts),
+        return TableView(words(table.decision.rpartition(".")[2]), tuple(words(f) for f in table.facts),
                          tuple((tuple(", ".join(words(v) for v in c) for c in row.cells), words(row.value))
                                for row in table.rows),
                          None if table.otherwise is None else words(table.otherwise))

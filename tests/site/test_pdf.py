@@ -6,17 +6,18 @@ not the document's) and a glossary entry that prints no number.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pypdf
 import pytest
-from click.testing import CliRunner
 
 from compiler import citations
 from compiler.build import load_rulebook
-from compiler.cli import main
 from compiler.numbers import in_document_order
 
 from .conftest import CHROMIUM, FIXTURES
@@ -26,8 +27,17 @@ NUMBERED = FIXTURES / "site" / "numbered"
 DATED = FIXTURES / "lock-every-field"
 
 
-def rulebook(*args: str):
-    return CliRunner().invoke(main, list(args), prog_name="rulebook")
+class Ran:
+    def __init__(self, run: subprocess.CompletedProcess):
+        self.exit_code, self.stdout, self.stderr = run.returncode, run.stdout, run.stderr
+        self.output = run.stdout + run.stderr
+
+
+def rulebook(*args: str) -> Ran:
+    # A process of its own: Playwright's sync API refuses to start inside the browser tests' own
+    # (an asyncio loop runs there), as it would inside any other program's.
+    return Ran(subprocess.run([sys.executable, "-m", "compiler", *args], capture_output=True, text=True,
+                              timeout=300, env={**os.environ, "NO_COLOR": "1"}))
 
 
 @pytest.fixture(autouse=True)
