@@ -20,6 +20,7 @@ from ..model import Edition, Rulebook
 HOME, AZ, TERM, HISTORY, EDITIONS, EDITION, CHANGES, EDITION_TERM, PRINT = (
     "home", "az", "term", "history", "editions", "edition", "changes", "edition-term", "print")
 CORRECTIONS = "corrections"
+QUESTION = "question"
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class PageSpec:
     searchable: bool
     edition: str | None = None
     term: str | None = None
+    decision: str | None = None  # a question page's decision
 
     @property
     def edition_id(self) -> str:
@@ -92,6 +94,11 @@ def edition_term_uri(book: Rulebook, edition_id: str, term_id: str) -> str:
     return f"editions/{edition_id}/terms/{term_id}/index.md"
 
 
+def question_uri(term_id: str, decision: str) -> str:
+    """A decision's question page (compiler.site.questions), under the term that declares it."""
+    return f"terms/{term_id}/ask/{decision}/index.md"
+
+
 def print_uri() -> str:
     return "print/index.md"
 
@@ -107,6 +114,10 @@ def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
              PageSpec(az_uri(), AZ, "Terms A–Z", False)]
     for term in shown.terms:
         pages.append(PageSpec(term_uri(term.id), TERM, term.name, True, shown.id, term.id))
+    for term in shown.terms:
+        for d in term.decisions:
+            pages.append(PageSpec(question_uri(term.id, d.name), QUESTION, f"Ask: {d.meaning.rstrip('.')}", False,
+                                  shown.id, term.id, d.name))
     names: dict[str, str] = {}
     for edition in book.editions:
         for term in edition.terms:

@@ -42,7 +42,7 @@ from . import pages as P
 from .changes import provider as changes_provider
 from .folders import PACKAGE_SITE, STYLESHEET, site_folders
 from .links import outside_links
-from .render import Renderer
+from .render import QUESTIONS_SCRIPT, Renderer
 
 log = logging.getLogger("mkdocs.plugins.rulebook")
 
@@ -112,7 +112,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         refuse_links_out(config, self.config.site)
         config.theme.dirs = theme_dirs(config.theme.dirs, config.theme.custom_dir, self.folders.overrides)
         self.renderer = Renderer(book, templates=self.folders.templates, changes=changes_provider(book),
-                                 show_editor_notes=self.config.show_editor_notes)
+                                 show_editor_notes=self.config.show_editor_notes, rulings=_rulings(root, book))
         self.date = build_date(book)
         if not self.config.web_fonts:
             config.theme["font"] = False
@@ -173,6 +173,8 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             present = None
         if present is None:
             files.append(File.generated(config, STYLESHEET, abs_src_path=str(self.folders.stylesheet)))
+        if any(spec.kind == P.QUESTION for spec in self.specs.values()) and files.get_file_from_path(QUESTIONS_SCRIPT) is None:
+            files.append(File.generated(config, QUESTIONS_SCRIPT, abs_src_path=str(PACKAGE_SITE / "docs" / QUESTIONS_SCRIPT)))
         self.files = files
         return files
 
@@ -317,3 +319,15 @@ def striptags(value) -> Markup:
     if hasattr(value, "__html__"):
         value = value.__html__()
     return escape(Markup(str(value)).striptags())
+
+
+def _rulings(root: Path, book) -> dict:
+    """Edition id -> the rulings that apply to it, for the term pages; a problem stops the build, as
+    ``rulebook check`` reports it."""
+    from ..rulings import read
+
+    found = read(root, book)
+    if found.problems:
+        text = "\n".join(str(p) for p in found.problems)
+        raise PluginError(f"the rulebook's rulings have problems, nothing was built:\n{text}")
+    return dict(found.applying)

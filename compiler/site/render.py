@@ -27,10 +27,12 @@ from .markup import linked_text, unlinked_mentions
 
 if TYPE_CHECKING:
     from ..diff.engine import DiffResult
+    from ..rulings import Ruling
 
 from .folders import PACKAGE_SITE as SITE_DIR  # the default site, in the package (a project's site/ overrides it)
 TEMPLATES_DIR = SITE_DIR / "templates"
 
+QUESTIONS_SCRIPT = "assets/javascripts/rulebook-questions.js"  # the question pages' script (compiler.site.questions)
 Href = Callable[[str], str]  # target src_uri (+ optional #anchor) -> URL relative to the page
 
 
@@ -125,8 +127,10 @@ class Renderer:
     """Renders the pages of one rulebook."""
 
     def __init__(self, book: Rulebook, templates: Path | tuple[Path, ...] = TEMPLATES_DIR,
-                 changes: Callable[[Edition, Edition], DiffResult | None] | None = None, show_editor_notes: bool = False):
+                 changes: Callable[[Edition, Edition], DiffResult | None] | None = None, show_editor_notes: bool = False,
+                 rulings: Mapping[str, tuple[Ruling, ...]] | None = None):
         self.book = book
+        self.rulings = rulings or {}  # edition id -> the rulings that apply to it (compiler.rulings)
         self.show_editor_notes = show_editor_notes
         self._marks: Mapping | None = None  # worked out when first asked (serve may give them: ``marks``)
         self.changes = changes
@@ -142,7 +146,7 @@ class Renderer:
 
         # ``current``: the edition the site shows by default (the latest published, ``pages.current``);
         # ``latest``: the newest edition, which may be a draft.
-        self.env.globals.update(section_title=section_title, section_id=section_id,
+        self.env.globals.update(section_title=section_title, section_id=section_id, words=words,
                                 edition_anchor=edition_anchor, book=book, latest=book.latest,
                                 current=P.current(book), proposals=P.proposals(book), counted=counted,
                                 P=P, r=self, DELETE=DELETE, INSERT=INSERT)
@@ -347,9 +351,34 @@ class Renderer:
             toc.append(TocEntry(2, section_id(s.key), section_title(s)))
             # Each numbered rule (not its subrules) under its section: the way into a long section.
             toc += [TocEntry(3, g.head.id, toc_title(g.head)) for g in numbers.groups(s.clauses) if g.head is not None]
+        if edition is P.current(self.book) and term.decisions:
+            toc.append(TocEntry(2, "page_questions", "Questions"))
+        if self.rulings_citing(edition, term):
+            toc.append(TocEntry(2, "page_rulings", "Rulings"))
         return "term.html", {"edition": edition, "term": term}, toc
 
     _edition_term = _term
+
+    def _question(self, spec: P.PageSpec, href: Href):
+        from .questions import question
+
+        edition = self.edition(spec.edition_id)
+        term = edition.term_by_id[spec.term_id]
+        asked = question(edition, spec.decision or "")
+
+        def clause_url(ref: str) -> str:
+            term_id, _, clause_id = ref.partition("#")
+            return href(P.edition_term_uri(self.book, edition.id, term_id) + f"#{clause_id}")
+
+        return "question.html", {"edition": edition, "term": term, "asked": asked,
+                                 "data": Markup(asked.as_json(clause_url)),
+                                 "script": href(QUESTIONS_SCRIPT)}, []
+
+    def rulings_citing(self, edition: Edition, term: Term) -> list[Ruling]:
+        """The rulings that apply to the edition and cite a clause of the term, by id."""
+        prefix = term.id + "#"
+        return sorted((r for r in self.rulings.get(edition.id, ()) if any(c.startswith(prefix) for c in r.cites)),
+                      key=lambda r: r.id)
 
     def _history(self, spec: P.PageSpec, href: Href):
         found = lineage.versions(self.book, spec.term_id)
