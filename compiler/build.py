@@ -25,7 +25,7 @@ from .diagnostics import Diagnostic, Location, RulebookError, did_you_mean, plac
 from .rules_checked import words_digest
 # the files a rulebook consists of, named once for the build and the cache's fingerprint
 from .rulebook_files import CORRECTIONS_FILE, EDITIONS_DIR, RULEBOOK_FILE, RULINGS_FILE, VOCABULARY_FILE
-from .model import (Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
+from .model import (Chapter, Clause, Correction, Dated, Decision, Edition, Link, Predicate, Rule, Rulebook, Section,
                     Steps, Table, TableRow, Term, Vocabulary, clause_ref)
 from .vocabulary import OVERLAY_FILE, Resolved, apply_overlay, read_base
 from .yamlsource import Document, load
@@ -439,8 +439,34 @@ class Builder:
             labels.setdefault(label, ed["id"])
             for j, source in enumerate(ed.get("sources") or []):
                 self._check_source(main, path + ("sources", j), source)
-            result.append({**ed, "loc": main.at(path)})
+            chapters = tuple(Chapter(c["title"], tuple(c["terms"]), main.at(path + ("chapters", k)),
+                                     tuple(main.at(path + ("chapters", k, "terms", j)) for j in range(len(c["terms"]))))
+                             for k, c in enumerate(ed.get("chapters") or ()))
+            result.append({**ed, "loc": main.at(path), "chapters": chapters,
+                           "chapters_loc": main.at(path + ("chapters",)) if "chapters" in ed else None})
         return result
+
+    def _check_chapters(self, edition: Edition, where: Location | None) -> None:
+        """Each term a chapter names is the edition's and in no other chapter; where chapters are given, every
+        term of the edition is in one (said once, at 'chapters')."""
+        placed: dict[str, str] = {}
+        for chapter in edition.chapters:
+            for tid, loc in zip(chapter.terms, chapter.term_locs):
+                if tid not in edition.term_by_id:
+                    self.error(loc, f"chapter '{chapter.title}' of edition '{edition.id}' names term '{tid}', "
+                                    "which the edition does not have", did_you_mean(tid, edition.term_by_id))
+                elif tid in placed:
+                    self.error(loc, f"term '{tid}' is in chapter '{placed[tid]}' of edition '{edition.id}' already",
+                               "a term is in one chapter")
+                else:
+                    placed[tid] = chapter.title
+        missing = [t.id for t in edition.terms if t.id not in placed]
+        if edition.chapters and missing:
+            self.error(where or edition.loc, f"edition '{edition.id}' has chapters, and "
+                                             f"term{'s' if len(missing) > 1 else ''} "
+                                             f"{', '.join(repr(t) for t in missing)} "
+                                             f"{'are' if len(missing) > 1 else 'is'} in none of them",
+                       "add it to the chapter the guide prints it in")
     def _check_source(self, doc: Document, path: tuple, source: str) -> None:
         self.sources[source] = False
         # realpath, not Path.resolve: before Python 3.13 resolve raises RuntimeError on a symlink loop
@@ -882,7 +908,9 @@ class Builder:
                               tuple(sorted(changed)), tuple(sorted(withdrawn)), meta["loc"],
                               tuple(sorted((d.lineage for d in declared), key=lambda x: x.clause)),
                               vocabulary=vocabulary.vocabulary, editor_notes=meta.get("editor_notes"),
-                              version=meta.get("version"), not_held_before=meta.get("not_held_before"))
+                              version=meta.get("version"), not_held_before=meta.get("not_held_before"),
+                              chapters=meta["chapters"])
+            self._check_chapters(edition, meta["chapters_loc"])
             L.check_edition(edition.id, editions[-1] if editions else None, declared,
                             edition.clause_by_ref.get,
                             self.error)

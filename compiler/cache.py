@@ -71,8 +71,8 @@ if TYPE_CHECKING:
 #: 11: clauses' printed numbers; 12: editions' not_held_before; 13: what check proved, per decision
 #: and per rulebook: the ``proofs`` table, compiler/proofs.py; 14: terms are indexed by rulebook first, so that
 #: a rulebook made from another, as an incremental check makes it, appends to the index: ``store_edited``;
-#: 15: clauses' rules_checked).
-SCHEMA = 15
+#: 15: clauses' rules_checked; 16: editions' chapters).
+SCHEMA = 16
 DB_NAME = f"cache-v{SCHEMA}.sqlite3"
 #: Rulebooks kept; the least recently used beyond this are dropped with the terms only they use.
 MAX_BOOKS = 32

@@ -57,6 +57,8 @@ def edition_meta_json(edition: Edition) -> dict[str, Any]:
             "changed": list(edition.changed), "withdrawn": list(edition.withdrawn)}
     if edition.not_held_before is not None:  # only where declared, as 'version'
         out["not_held_before"] = edition.not_held_before
+    if edition.chapters:  # only where declared
+        out["chapters"] = [{"title": c.title, "terms": list(c.terms)} for c in edition.chapters]
     return out
 
 

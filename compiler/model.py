@@ -268,6 +268,15 @@ class Term:
 
 
 @dataclass(frozen=True)
+class Chapter:
+    """A chapter of the guide as an edition prints it: its title and its terms, in the order printed."""
+    title: str
+    terms: tuple[str, ...]
+    loc: Location = field(compare=False, repr=False)
+    term_locs: tuple[Location, ...] = field(default=(), compare=False, repr=False)
+
+
+@dataclass(frozen=True)
 class Edition:
     id: str
     title: str
@@ -288,6 +297,7 @@ class Edition:
     editor_notes: str | None = None
     version: str | None = None  # the publisher's version label, when it is not the id
     not_held_before: str | None = None  # for readers: the versions between the previous edition and this one not held
+    chapters: tuple[Chapter, ...] = ()  # the guide's chapters and order of terms, where declared (not locked)
 
     @property
     def label(self) -> str:

@@ -38,7 +38,7 @@ from .diagnostics import Location
 RECORDS: tuple[type, ...] = (
     model.Fact, model.Constraint, model.Vocabulary, model.Predicate, model.Decision, model.Rule,
     model.Steps, model.TableRow, model.Table, model.Link, model.Clause, model.Section, model.Dated, model.Term,
-    model.Edition, model.Correction, model.Rulebook, model.Lineage,
+    model.Edition, model.Correction, model.Rulebook, model.Lineage, model.Chapter,
 )
 
 

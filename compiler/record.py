@@ -22,7 +22,7 @@ from .diagnostics import Location
 from .model import Correction, Edition, Rulebook
 
 # The metadata of an edition a reader sees, besides its status and its terms.
-_METADATA = ("title", "date", "sources", "notes", "editor_notes", "version", "not_held_before")
+_METADATA = ("title", "date", "sources", "notes", "editor_notes", "version", "not_held_before", "chapters")
 
 
 @dataclass(frozen=True)

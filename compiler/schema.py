@@ -582,6 +582,23 @@ _RULEBOOK = {
                                     "description": "For readers: the versions the publisher issued between the "
                                                    "edition before this one and this one that the rulebook does "
                                                    "not hold; a term's history says so between the two."},
+                "chapters": {"type": "array", "items": {
+                    "type": "object",
+                    "description": "A chapter of the guide: its title and its terms, in the order printed.",
+                    "properties": {
+                        "title": {**_TEXT, "examples": ["Glossary of Terms"],
+                                  "description": "The chapter's title as printed, like \"Glossary of Terms\"."},
+                        "terms": {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": SLUG},
+                                  "examples": [["heal", "interrupt"]],
+                                  "description": "The ids of the chapter's terms, in the order the guide prints "
+                                                 "them; each term of the edition is in one chapter."},
+                    },
+                    "required": ["title", "terms"],
+                    "additionalProperties": False,
+                }, "examples": [[{"title": "Effect Listing", "terms": ["discard", "heal"]}]],
+                    "description": "The guide's chapters, in order, each with its terms in the order printed "
+                                   "(the site's navigation); where given, every term of the edition is in one. "
+                                   "Edition metadata: not locked."},
             },
             "required": ["id", "title", "date", "status"],
             "additionalProperties": False,

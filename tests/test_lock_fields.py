@@ -49,7 +49,7 @@ LOCATIONS = {
 #: The rest is rulebook.yaml's entry of the edition (and the build's bookkeeping), which the lock does
 #: not hold by design (docs/format.md, "Published editions are locked": edition metadata is not locked).
 EDITION_NOT_LOCKED = {"id", "title", "date", "status", "sources", "notes", "changed", "withdrawn", "loc", "lineage",
-                      "editor_notes", "version", "not_held_before"}
+                      "editor_notes", "version", "not_held_before", "chapters"}
 
 
 @lru_cache(maxsize=None)

@@ -39,7 +39,7 @@ CLAUSE = "id: t\nname: T\nsections:\n  - key: s\n    kind: definition\n    claus
     ("title: T\neditions:\n  - {id: '1', title: E, date: null, status: draft, extra: 1}\n", "rulebook",
      ["f.yaml:1:1: error: the file lacks required key 'publisher'",
       "f.yaml:3:52: error: unknown key 'extra' in edition '1'\n"
-      "  hint: valid keys: id, title, date, status, sources, notes, editor_notes, version, not_held_before"]),
+      "  hint: valid keys: id, title, date, status, sources, notes, editor_notes, version, not_held_before, chapters"]),
     ("title: T\npublisher: P\neditions: [x]\nnote: n\n", "rulebook",
      ["f.yaml:3:12: error: edition 1 must be a mapping, not a string",
       "f.yaml:4:1: error: unknown key 'note' at the top level\n  hint: did you mean 'notes'?"]),

@@ -61,6 +61,13 @@ def _dated(printed: Printed | None, shown: str, notes: list[str], problems: list
     """Entry metadata as the format holds it; a line without a version label goes to the editor notes."""
     if printed is None:
         return None
+    if printed.text.endswith(":"):  # the label alone: "Last Updated: " with no date and no version
+        notes.append(f"The entry prints \"{printed.text}\" with no date and no version.")
+        problems.append(Diagnostic(Location(shown, printed.line, 1),
+                                   f"'{printed.text}' is empty: kept in the term's editor notes",
+                                   "add the date and version by hand if the editors know them",
+                                   severity="warning", code="no-version"))
+        return None
     if printed.version is None:
         notes.append(f"The entry prints \"{printed.text}\" without a version label.")
         problems.append(Diagnostic(Location(shown, printed.line, 1),

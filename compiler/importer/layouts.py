@@ -98,14 +98,16 @@ class RegLayout(Layout):
 
     - Front matter (title page, table of contents) runs up to the first entry.
       The table of contents names the entries: a heading line with one of
-      those names is an entry, as is a heading followed by a "Last Updated"
-      line. In the glossary ("Glossary of Terms" to the end) every heading is
+      those names (or with the part of one before its parenthesis: "Give"
+      for "Give (Take)") is an entry, as is a heading followed by a "Last
+      Updated" line. In the glossary ("Glossary of Terms" to the end) every heading is
       an entry and a lone capital letter is the alphabet's furniture.
     - A heading stands alone between blank lines (or a metadata line), is at
       most 60 characters, does not end with punctuation and does not open
       with a quotation mark. Other headings are sub-headings: sections.
     - "Last Updated: 3/13/2026 (v11.0.0)" and "Released: 8/10/2015 (v3.0.0)"
-      follow an entry's heading; the version may be missing.
+      follow an entry's heading; the version may be missing, and a "Last
+      Updated:" may print nothing at all.
     - Bullets start with "•" or "●"; numbered steps with "1." "1)" or "1" and
       two spaces, lettered items with "a)" or "a" and two spaces. A step keeps
       its number in its text ("1. Verify ..."), as earlier editions print it.
@@ -124,9 +126,11 @@ class RegLayout(Layout):
     _BACK = "Return to Table of Contents"
     # Linear in the line's length: no two unbounded repeats that can match the same character one after
     # the other (the spaces before an optional version were two \s* in a row: quadratic, issue 23).
-    _UPDATED = re.compile(r"\s*Last Updated:\s*(\S+)(?:\s+\(v([^)\s]+)\))?\s*")
+    # The date may be missing too: REG 11.0.0 prints "Last Updated: " with nothing after it (Banish).
+    _UPDATED = re.compile(r"\s*Last Updated:\s*(?:(\S+)(?:\s+\(v([^)\s]+)\))?\s*)?")
     _RELEASED = re.compile(r"\s*Released:\s*(\S+)(?:\s+\(v([^)\s]+)\))?\s*")
-    _BULLET = re.compile(r"\s*[•●▪◦]\s+")
+    # "o" and two or more spaces: a second-level bullet as a word processor prints it (REG 11.0.0, Used By)
+    _BULLET = re.compile(r"\s*(?:[•●▪◦]\s+|o\s{2,})")
     _STEP = re.compile(r"\s*(\d{1,2}(?:[.)]\s+|\s{2,})|[a-z](?:\)\s+|\s{2,}))(?=\S)")
     _CONTENTS = "Table of Contents"
     _GLOSSARY = "Glossary of Terms"
@@ -173,6 +177,10 @@ class RegLayout(Layout):
                 return frozenset(names), i + 1
             if name:
                 names.add(name)
+                # "Give (Take)" in the contents, "Give" over the entry: the name before its parenthesis too
+                # (a split, not a pattern: a backtracking match is quadratic, tests/importer/test_import_bounds.py)
+                if name.endswith(")") and " (" in name:
+                    names.add(name[:name.rindex(" (")].rstrip())
         return frozenset(names), len(lines)
 
     def _line(self, lines: Sequence[str], i: int, names: frozenset[str]) -> Mark:
@@ -187,7 +195,7 @@ class RegLayout(Layout):
         for kind, pattern in (("updated", self._UPDATED), ("released", self._RELEASED)):
             match = pattern.fullmatch(line)
             if match:
-                return Mark(kind, stripped, date=iso_date(match[1]), version=match[2])
+                return Mark(kind, stripped, date=iso_date(match[1]) if match[1] else None, version=match[2])
         bullet = self._BULLET.match(line)
         if bullet:
             return _replace(words_at(line, bullet.end()), kind="bullet")

@@ -188,3 +188,67 @@ def test_a_second_import_into_the_same_folder_replaces_it_whole(tmp_path, import
     result = import_cli(EXCERPT, "--layout", "reg", "--out", tmp_path / "out", "--only", "Abilities")
     assert result.exit_code == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".rulebook-output", "abilities.yaml"]
+
+
+def test_an_empty_last_updated_line_is_metadata_and_its_entry_an_entry(tmp_path, import_cli):
+    """REG 11.0.0's Banish: "Banish (Remove from the game)" in the contents, "Banish" over an empty
+    "Last Updated:" and a "Released" line: an entry with its release, the empty line in the editor notes."""
+    source = tmp_path / "guide.txt"
+    source.write_text("Table of Contents \nBanish (Remove from the game) \nGlossary of Terms \n \nBanish \n"
+                      "Last Updated:  \nReleased: 5/10/2017 (v4.1.0)\n \nHow to Play \n \nBanish the card. \n",
+                      encoding="utf-8")
+    result = import_cli(source, "--layout", "reg", "--out", tmp_path / "out")
+    assert result.exit_code == 0
+    assert result.stdout == f"imported 1 term and 1 clause into {tmp_path / 'out'}; 0 lines not placed\n"
+    assert result.stderr == (f"{source}:6:1: warning: 'Last Updated:' is empty: kept in the term's editor notes\n"
+                             "  hint: add the date and version by hand if the editors know them\n")
+    assert (tmp_path / "out" / "banish.yaml").read_text(encoding="utf-8") == """\
+id: banish
+name: Banish
+released:
+  date: '2017-05-10'
+  version: 4.1.0
+editor_notes: >-
+  Imported by rulebook import (layout reg) from guide.txt, lines 5-11. The entry prints
+  "Last Updated:" with no date and no version.
+sections:
+- key: how-to-play
+  kind: how-to-play
+  title: How to Play
+  clauses:
+  - id: banish-the-card
+    text: Banish the card.
+"""
+
+
+def test_a_heading_the_contents_name_with_a_parenthesis_after_it_is_an_entry(tmp_path, import_cli):
+    """REG 11.0.0's Give: the contents list "Give (Take)", the heading is "Give" (no metadata after it, a
+    "See" line under it): the entry after Gain, not a section of Gain."""
+    source = tmp_path / "guide.txt"
+    source.write_text("Table of Contents \nGain \nGive (Take) \nGlossary of Terms \n \nGain \n \nGain a card. \n \n"
+                      "Give \n \n \nSee Take and Give \n", encoding="utf-8")
+    result = import_cli(source, "--layout", "reg", "--out", tmp_path / "out")
+    assert result.stdout == f"imported 2 terms and 2 clauses into {tmp_path / 'out'}; 0 lines not placed\n"
+    assert [_clauses(tmp_path / "out" / f"{t}.yaml") for t in ("gain", "give")] == [
+        [("gain-a-card", "Gain a card.")], [("see-take-and-give", "See Take and Give")]]
+
+
+def test_a_sub_bullet_printed_as_o_is_a_bullet_without_its_glyph(tmp_path, import_cli, untiled):
+    """REG 11.0.0's Used By: second-level bullets print as "o" and spaces (a word processor's glyph)."""
+    source = tmp_path / "guide.txt"
+    source.write_text("Table of Contents \nGlossary of Terms \n \nGlossary of Terms \n \nUsed By \n \nUsed when: \n"
+                      "•    it is moved unless: \no   it is a weapon OR \no   it is placed \n", encoding="utf-8")
+    import_cli(source, "--layout", "reg", "--out", tmp_path / "out")
+    assert [t for _, t in _clauses(tmp_path / "out" / "used-by.yaml")] == [
+        "Used when:", "it is moved unless:", "it is a weapon OR", "it is placed"]
+    assert untiled(run_import(source, LAYOUTS["reg"]), source) == []
+
+
+GUIDE = Path(__file__).resolve().parents[2] / "rulebook" / "sources" / "REG_PDF_11.0.0.txt"
+
+
+def test_the_clauses_tile_every_entry_of_the_whole_guide(untiled):
+    """The bundled REG 11.0.0 text, every entry of its four chapters: the clauses hold each entry's words."""
+    result = run_import(GUIDE, LAYOUTS["reg"])
+    assert len(result.terms) == len(result.document.entries)
+    assert untiled(result, GUIDE) == []
