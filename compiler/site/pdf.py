@@ -27,7 +27,6 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from ..model import Edition, Rulebook
-from ..numbers import in_document_order
 from . import pages as P
 from .render import Renderer
 
@@ -46,8 +45,9 @@ h1, h2, h3 { font-family: "DejaVu Sans", Helvetica, sans-serif; }
 .cover { text-align: center; padding-top: 35vh; }
 .cover h1 { font-size: 26pt; margin: 0 0 .5em; }
 .entry { break-before: page; }
-.entry h2 { font-size: 16pt; border-bottom: 1px solid #000; padding-bottom: .2em; }
-.entry h3 { font-size: 12pt; margin-top: 1.2em; }
+h2.chapter { break-before: page; font-size: 20pt; text-align: center; padding-top: 30vh; }
+.entry > h2, .entry > h3 { font-size: 16pt; border-bottom: 1px solid #000; padding-bottom: .2em; }
+.entry h3, .entry h4 { font-size: 12pt; margin-top: 1.2em; }
 .rb-cite { font-size: 8.5pt; font-weight: bold; margin: .9em 0 .1em; break-after: avoid; }
 .rb-cite a, a { color: inherit; text-decoration: none; }
 .rb-number { margin-right: .4em; }
@@ -90,9 +90,15 @@ def document(book: Rulebook, edition: Edition, renderer: Renderer) -> str:
     spec = P.PageSpec("print/index.md", "print", book.title, False, edition.id)
     parts = [Markup('<section class="cover"><h1 id="title">{}</h1><p>Edition {}{}</p></section>').format(
         book.title, edition.label, Markup(" of {}").format(edition.date) if edition.date else "")]
-    for term in in_document_order(edition.terms):
-        body = renderer.term_body(spec, edition, term, href, 3, term.id + "--", clause_headings=False)
-        parts.append(Markup('<section class="entry"><h2 id="{}">{}</h2>\n{}</section>').format(term.id, term.name, body))
+    for index, (title, terms) in enumerate(P.guide_order(edition), 1):
+        # chapters, where declared, are the first level of bookmarks and entries the second
+        level = 3 if title else 2
+        if title:
+            parts.append(Markup('<h2 class="chapter" id="chapter-{}">{}</h2>').format(index, title))
+        for term in terms:
+            body = renderer.term_body(spec, edition, term, href, level + 1, term.id + "--", clause_headings=False)
+            parts.append(Markup('<section class="entry"><h{} id="{}">{}</h{}>\n{}</section>').format(
+                level, term.id, term.name, level, body))
     title = escape(f"{book.title}, edition {edition.label}")
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
             f"<style>{PRINT_CSS}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n")

@@ -359,6 +359,13 @@ class Renderer:
 
     _edition_term = _term
 
+    def _chapter(self, spec: P.PageSpec, href: Href):
+        edition = self.edition(spec.edition_id)
+        index = spec.chapter or 1
+        chapter = edition.chapters[index - 1]
+        terms = [edition.term_by_id[t] for t in chapter.terms if t in edition.term_by_id]
+        return "chapter.html", {"edition": edition, "chapter": chapter, "terms": terms, "index": index}, []
+
     def _question(self, spec: P.PageSpec, href: Href):
         from .questions import question
 

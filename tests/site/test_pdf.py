@@ -145,3 +145,17 @@ def test_the_pdf_is_never_written_into_the_rulebook(tmp_path):
     assert result.exit_code == 2
     assert "an output may not overlap an input, choose another path" in result.stderr
     assert not (book / "guide.pdf").exists()
+
+
+def test_chapters_are_the_first_level_of_bookmarks(tmp_path):
+    # tests/fixtures/chapters: Effect Listing (Wound, Cure) and Glossary of Terms (Bandage)
+    book = FIXTURES / "chapters"
+    reader = printed(tmp_path, book)
+    edition = load_rulebook(book).edition_by_id["v1"]
+
+    def entry(term_id: str) -> list:
+        term = edition.term_by_id[term_id]
+        return [term.name, [s.title or s.key.replace("-", " ").capitalize() for s in term.sections]]
+
+    assert outline(reader) == ["Chapters", ["Effect Listing", [*entry("wound"), *entry("cure")],
+                                            "Glossary of Terms", entry("bandage")]]
