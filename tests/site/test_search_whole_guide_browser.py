@@ -47,3 +47,22 @@ def test_a_name_or_alias_ranks_its_term_first_in_the_whole_guide(page, whole):
         results = search(page, whole, query)
         first[query] = results[0][0].split("?")[0].removeprefix(whole).split("#")[0]
     assert first == {query: f"terms/{term}/" for query, term in QUERIES}
+
+
+def test_every_see_link_of_the_guide_resolves(page, whole):
+    """Each "See X" of the whole guide is a link, and each leads to X's page: its heading is X's name."""
+    from compiler.build import load_rulebook
+
+    edition = load_rulebook(WHOLE).edition_by_id["11.0.0"]
+    sees = {(term.id, link.term) for term in edition.terms for clause in term.clauses
+            if clause.text.startswith("See ") for link in clause.links}
+    assert len(sees) >= 10  # the guide's See-entries: Disease, Protect, Ignore ... (a property of every one)
+    wrong = []
+    for source, target in sorted(sees):
+        page.goto(f"{whole}terms/{source}/")
+        link = page.locator(f'.rb-text a[href$="{target}/"]').first
+        link.click()
+        page.wait_for_load_state()
+        if page.locator("h1").first.inner_text() != edition.term_by_id[target].name:
+            wrong.append((source, target, page.url))
+    assert wrong == []
