@@ -117,6 +117,18 @@ def guide_order(edition: Edition) -> list[tuple[str | None, list[Term]]]:
     return [(c.title, [edition.term_by_id[t] for t in c.terms if t in edition.term_by_id]) for c in edition.chapters]
 
 
+def question_title(edition: Edition, decision: str) -> str:
+    """A decision's meaning as players read it, the title of its question: an aside in brackets that
+    names a decision of the edition (the editors' cross-reference, "(whether the heal may target it
+    is heal.may_target)") is left out; the rest is the editors' words as written."""
+    names = set(edition.decisions)
+
+    def aside(found: re.Match) -> str:
+        return "" if any(n in found.group(0) for n in names) else found.group(0)
+
+    return re.sub(r" ?\([^()]*\)", aside, edition.decisions[decision].meaning)
+
+
 def question_uri(term_id: str, decision: str) -> str:
     """A decision's question page (compiler.site.questions), under the term that declares it."""
     return f"terms/{term_id}/ask/{decision}/index.md"
@@ -141,7 +153,7 @@ def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
         pages.append(PageSpec(term_uri(term.id), TERM, term.name, True, shown.id, term.id))
     for term in shown.terms:
         for d in term.decisions:
-            pages.append(PageSpec(question_uri(term.id, d.name), QUESTION, f"Ask: {d.meaning.rstrip('.')}", False,
+            pages.append(PageSpec(question_uri(term.id, d.name), QUESTION, f"Ask: {question_title(shown, d.name).rstrip('.')}", False,
                                   shown.id, term.id, d.name))
     names: dict[str, str] = {}
     for edition in book.editions:

@@ -245,7 +245,7 @@ def page_meta(spec: P.PageSpec, names: tuple[str, ...] = ()) -> dict:
     """
     meta: dict[str, Any] = {"title": escape(spec.title)}
     if names:
-        meta["tags"] = list(names)
+        meta["tags"] = [escape(name) for name in names]  # the index holds escaped text, titles included
         # Material scores every tag that holds a query's word alike ("Battle" and "Add to Battle" for
         # battle), then keeps the index's order: of those, the shorter name is the nearer match, so a
         # term page's score is multiplied by 1 + 1/(words in its name): Battle 2, Add to Battle 1.5.

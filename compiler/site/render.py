@@ -381,6 +381,9 @@ class Renderer:
                                  "data": Markup(asked.as_json(clause_url)),
                                  "script": href(QUESTIONS_SCRIPT)}, []
 
+    def question_title(self, edition: Edition, decision: str) -> str:
+        return P.question_title(edition, decision)
+
     def rulings_citing(self, edition: Edition, term: Term) -> list[Ruling]:
         """The rulings that apply to the edition and cite a clause of the term, by id."""
         prefix = term.id + "#"

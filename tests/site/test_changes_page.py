@@ -111,7 +111,7 @@ def _notice_on_page(page: str) -> list[tuple]:
     import re
 
     notice = page[page.index('<h2 id="notice">'):page.index('<h2 id="summary">')]
-    found = re.findall(r"<li><strong>([^<]*)</strong> \(([^)]*)\)", notice)
+    found = re.findall(r"<li><strong>([^<]*)</strong> \((.*?)\)(?::|</li>)", notice)  # a name may hold "(...)"
     return [(html.unescape(w), html.unescape(c)) for w, c in found]
 
 

@@ -18,7 +18,8 @@ SEARCH = "input.md-search__input"
 # One page of every kind the site has (compiler.site.pages), in the fixture's site.
 PAGES = {"home": "", "az": "terms/", "term": "terms/cure/", "history": "terms/cure/history/",
          "editions": "editions/", "edition": "editions/p3/", "changes": "editions/d2/changes/",
-         "edition-term": "editions/d2/terms/cure/", "print": "print/", "corrections": "corrections/"}
+         "edition-term": "editions/d2/terms/cure/", "print": "print/", "corrections": "corrections/",
+         "question": "terms/cure/ask/cure.usable/"}
 
 
 @pytest.fixture(scope="module")
