@@ -18,6 +18,7 @@ from .commands.diff import changelog_command, diff_command, history_command
 from .commands.export import export
 from .commands.import_ import import_command
 from .commands.init import init
+from .commands.pdf import pdf
 from .commands.publish import correct, publish
 from .commands.schema import schema
 from .commands.site import build as site_build, serve as site_serve
@@ -32,7 +33,7 @@ def main() -> None:
 
 
 for _command in (check, export, ask, schema, conformance, diff_command, history_command, site_build, site_serve,
-                 publish, correct, init, changelog_command, import_command):
+                 publish, correct, init, changelog_command, import_command, pdf):
     main.add_command(_command)
     add_quiet_option(_command, QUIET_HELP)
 

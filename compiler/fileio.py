@@ -40,6 +40,11 @@ def _umask() -> int:
 
 def write_text(path: Path | str, text: str) -> None:
     """Write a file through a temporary sibling and an atomic rename."""
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: Path | str, data: bytes) -> None:
+    """Write a file's bytes through a temporary sibling and an atomic rename."""
     path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -50,8 +55,8 @@ def write_text(path: Path | str, text: str) -> None:
     try:
         # mkstemp makes the file private; give it what a plain open() would have
         os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)

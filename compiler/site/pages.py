@@ -13,13 +13,17 @@ repeat text that the index already holds once.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from ..model import Edition, Rulebook
+from ..model import Edition, Rulebook, Term
+from ..numbers import in_document_order
 
 HOME, AZ, TERM, HISTORY, EDITIONS, EDITION, CHANGES, EDITION_TERM, PRINT = (
     "home", "az", "term", "history", "editions", "edition", "changes", "edition-term", "print")
 CORRECTIONS = "corrections"
+QUESTION = "question"
+CHAPTER = "chapter"
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,8 @@ class PageSpec:
     searchable: bool
     edition: str | None = None
     term: str | None = None
+    decision: str | None = None  # a question page's decision
+    chapter: int | None = None  # a chapter page's chapter, from 1 in the edition's order
 
     @property
     def edition_id(self) -> str:
@@ -92,6 +98,42 @@ def edition_term_uri(book: Rulebook, edition_id: str, term_id: str) -> str:
     return f"editions/{edition_id}/terms/{term_id}/index.md"
 
 
+def chapter_slug(index: int, title: str) -> str:
+    """A chapter's path part: its place and its title's words ("2-modifier-listing"), so that two chapters
+    of one title stay apart and any title makes a safe path."""
+    words = "-".join(re.findall(r"[a-z0-9]+", title.lower()))[:60].strip("-")
+    return f"{index}-{words}" if words else str(index)
+
+
+def chapter_uri(index: int, title: str) -> str:
+    return f"chapters/{chapter_slug(index, title)}/index.md"
+
+
+def guide_order(edition: Edition) -> list[tuple[str | None, list[Term]]]:
+    """The edition's terms as the guide prints them: by its chapters where it declares them (each
+    chapter's title and terms), else one run in the document's order (no title)."""
+    if not edition.chapters:
+        return [(None, in_document_order(edition.terms))]
+    return [(c.title, [edition.term_by_id[t] for t in c.terms if t in edition.term_by_id]) for c in edition.chapters]
+
+
+def question_title(edition: Edition, decision: str) -> str:
+    """A decision's meaning as players read it, the title of its question: an aside in brackets that
+    names a decision of the edition (the editors' cross-reference, "(whether the heal may target it
+    is heal.may_target)") is left out; the rest is the editors' words as written."""
+    names = set(edition.decisions)
+
+    def aside(found: re.Match) -> str:
+        return "" if any(n in found.group(0) for n in names) else found.group(0)
+
+    return re.sub(r" ?\([^()]*\)", aside, edition.decisions[decision].meaning)
+
+
+def question_uri(term_id: str, decision: str) -> str:
+    """A decision's question page (compiler.site.questions), under the term that declares it."""
+    return f"terms/{term_id}/ask/{decision}/index.md"
+
+
 def print_uri() -> str:
     return "print/index.md"
 
@@ -105,8 +147,14 @@ def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
     shown = current(book)
     pages = [PageSpec(home_uri(), HOME, book.title, True),
              PageSpec(az_uri(), AZ, "Terms A–Z", False)]
+    for i, chapter in enumerate(shown.chapters, 1):
+        pages.append(PageSpec(chapter_uri(i, chapter.title), CHAPTER, chapter.title, False, shown.id, chapter=i))
     for term in shown.terms:
         pages.append(PageSpec(term_uri(term.id), TERM, term.name, True, shown.id, term.id))
+    for term in shown.terms:
+        for d in term.decisions:
+            pages.append(PageSpec(question_uri(term.id, d.name), QUESTION, f"Ask: {question_title(shown, d.name).rstrip('.')}", False,
+                                  shown.id, term.id, d.name))
     names: dict[str, str] = {}
     for edition in book.editions:
         for term in edition.terms:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -42,7 +43,7 @@ from . import pages as P
 from .changes import provider as changes_provider
 from .folders import PACKAGE_SITE, STYLESHEET, site_folders
 from .links import outside_links
-from .render import Renderer
+from .render import QUESTIONS_SCRIPT, Renderer
 
 log = logging.getLogger("mkdocs.plugins.rulebook")
 
@@ -112,7 +113,7 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
         refuse_links_out(config, self.config.site)
         config.theme.dirs = theme_dirs(config.theme.dirs, config.theme.custom_dir, self.folders.overrides)
         self.renderer = Renderer(book, templates=self.folders.templates, changes=changes_provider(book),
-                                 show_editor_notes=self.config.show_editor_notes)
+                                 show_editor_notes=self.config.show_editor_notes, rulings=_rulings(root, book))
         self.date = build_date(book)
         if not self.config.web_fonts:
             config.theme["font"] = False
@@ -173,13 +174,16 @@ class RulebookPlugin(BasePlugin[RulebookConfig]):
             present = None
         if present is None:
             files.append(File.generated(config, STYLESHEET, abs_src_path=str(self.folders.stylesheet)))
+        if any(spec.kind == P.QUESTION for spec in self.specs.values()) and files.get_file_from_path(QUESTIONS_SCRIPT) is None:
+            files.append(File.generated(config, QUESTIONS_SCRIPT, abs_src_path=str(PACKAGE_SITE / "docs" / QUESTIONS_SCRIPT)))
         self.files = files
         return files
 
     def on_page_markdown(self, markdown: str, page, config, files):
         spec = self.specs.get(page.file.src_uri)
         if spec is not None:
-            page.meta.update(page_meta(spec))
+            term = self.book.edition_by_id[spec.edition_id].term_by_id[spec.term_id] if spec.kind == P.TERM else None
+            page.meta.update(page_meta(spec, (term.name, *term.aliases) if term is not None else ()))
             # Reproducible sitemap and gzip timestamps: the rulebook's date, not today's.
             page.update_date = self.date
         return markdown
@@ -230,12 +234,23 @@ def _refuse_site_dir_over(site_dir: Path, root: Path) -> None:
 HOME_SEARCH_BOOST = 0.1
 
 
-def page_meta(spec: P.PageSpec) -> dict:
+def page_meta(spec: P.PageSpec, names: tuple[str, ...] = ()) -> dict:
     """The page's metadata, given through the plugin API rather than front matter.
 
-    Its title is HTML-escaped: themes print titles as HTML.
+    Its title is HTML-escaped: themes print titles as HTML. ``names``, a term page's name and
+    aliases, are its search tags: Material's search weighs a tag above a title and a title above
+    the text, so a search for a name or an alias ranks the term that has it first, above a term
+    whose title or text holds some of its words ("restore abilities": Heal, not Abilities). Without
+    Material's tags plugin, tags are not shown on the page.
     """
     meta: dict[str, Any] = {"title": escape(spec.title)}
+    if names:
+        meta["tags"] = [escape(name) for name in names]  # the index holds escaped text, titles included
+        # Material scores every tag that holds a query's word alike ("Battle" and "Add to Battle" for
+        # battle), then keeps the index's order: of those, the shorter name is the nearer match, so a
+        # term page's score is multiplied by 1 + 1/(words in its name): Battle 2, Add to Battle 1.5.
+        # A name that holds more of the query's words still wins ("Add to Battle" for add to battle).
+        meta["search"] = {"boost": round(1 + 2 / max(1, len(re.findall(r"\w+", names[0]))), 3)}
     if not spec.searchable:
         meta["search"] = {"exclude": True}
     elif spec.kind == P.HOME:
@@ -246,12 +261,17 @@ def page_meta(spec: P.PageSpec) -> dict:
 
 
 def navigation(book) -> list:
-    """Home, A–Z, editions, print: a handful of entries whatever the number of terms."""
+    """Home, the chapters, A–Z, editions, print: a handful of entries whatever the number of terms."""
     # A draft is a proposal wherever it is named, the navigation included.
     editions = [{escape(f"{e.id}: {e.title}" + (" (proposal)" if e.status == "draft" else "")): P.edition_uri(e.id)}
                 for e in reversed(book.editions)]
     corrections = [{"Corrections": P.corrections_uri()}] if book.corrections else []
+    shown = P.current(book)
+    # The guide's chapters, where the edition shown declares them: a handful, as the guide has
+    chapters = ([{"Chapters": [{escape(c.title): P.chapter_uri(i, c.title)} for i, c in enumerate(shown.chapters, 1)]}]
+                if shown.chapters else [])
     return [{"Home": P.home_uri()},
+            *chapters,
             {"Terms A–Z": P.az_uri()},
             {"Editions": [{"All editions": P.editions_uri()}] + editions + corrections},
             {"Printable glossary": P.print_uri()}]
@@ -317,3 +337,15 @@ def striptags(value) -> Markup:
     if hasattr(value, "__html__"):
         value = value.__html__()
     return escape(Markup(str(value)).striptags())
+
+
+def _rulings(root: Path, book) -> dict:
+    """Edition id -> the rulings that apply to it, for the term pages; a problem stops the build, as
+    ``rulebook check`` reports it."""
+    from ..rulings import read
+
+    found = read(root, book)
+    if found.problems:
+        text = "\n".join(str(p) for p in found.problems)
+        raise PluginError(f"the rulebook's rulings have problems, nothing was built:\n{text}")
+    return dict(found.applying)

@@ -13,24 +13,55 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 import jinja2
 from markupsafe import Markup
 
 from .. import numbers
 from ..model import Clause, Correction, Edition, Link, Rulebook, Section, Table, Term
+from .. import citations
 from ..sections import section_title
 from . import changes as changes_view, lineage, pages as P
 from .markup import linked_text, unlinked_mentions
 
 if TYPE_CHECKING:
     from ..diff.result import DiffResult
+    from ..rulings import Ruling
 
 from .folders import PACKAGE_SITE as SITE_DIR  # the default site, in the package (a project's site/ overrides it)
 TEMPLATES_DIR = SITE_DIR / "templates"
 
+QUESTIONS_SCRIPT = "assets/javascripts/rulebook-questions.js"  # the question pages' script (compiler.site.questions)
 Href = Callable[[str], str]  # target src_uri (+ optional #anchor) -> URL relative to the page
+
+
+class TermNotice(Protocol):
+    """A term's part of the changelog (``compiler.diff.changelog.TermNotice``), as the page reads it:
+    named by shape, since a back end does not import another."""
+
+    term: str
+    name: str
+    rule_changes: tuple[Any, ...]
+    clarifications: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class PlayersItem:
+    """One change in the players' notice: what it is, where a judge finds it, its renumbering, its words."""
+
+    what: str
+    citation: str
+    numbers: tuple[str | None, str | None] | None
+    text: str | None
+
+
+@dataclass(frozen=True)
+class PlayersTerm:
+    term: str
+    name: str
+    rule_changes: tuple[PlayersItem, ...]
+    clarifications: tuple[PlayersItem, ...]
 
 
 @dataclass(frozen=True)
@@ -48,6 +79,7 @@ class Rendered:
 
 @dataclass(frozen=True)
 class TableView:
+    answer: str  # what the table decides, as words ("default location" for targeting.default_location)
     keys: tuple[str, ...]  # the key facts, as words
     rows: tuple[tuple[tuple[str, ...], str], ...]  # each row: the values of each key, and the answer
     otherwise: str | None
@@ -95,8 +127,10 @@ class Renderer:
     """Renders the pages of one rulebook."""
 
     def __init__(self, book: Rulebook, templates: Path | tuple[Path, ...] = TEMPLATES_DIR,
-                 changes: Callable[[Edition, Edition], DiffResult | None] | None = None, show_editor_notes: bool = False):
+                 changes: Callable[[Edition, Edition], DiffResult | None] | None = None, show_editor_notes: bool = False,
+                 rulings: Mapping[str, tuple[Ruling, ...]] | None = None):
         self.book = book
+        self.rulings = rulings or {}  # edition id -> the rulings that apply to it (compiler.rulings)
         self.show_editor_notes = show_editor_notes
         self._marks: Mapping | None = None  # worked out when first asked (serve may give them: ``marks``)
         self.changes = changes
@@ -112,7 +146,7 @@ class Renderer:
 
         # ``current``: the edition the site shows by default (the latest published, ``pages.current``);
         # ``latest``: the newest edition, which may be a draft.
-        self.env.globals.update(section_title=section_title, section_id=section_id,
+        self.env.globals.update(section_title=section_title, section_id=section_id, words=words,
                                 edition_anchor=edition_anchor, book=book, latest=book.latest,
                                 current=P.current(book), proposals=P.proposals(book), counted=counted,
                                 P=P, r=self, DELETE=DELETE, INSERT=INSERT)
@@ -159,7 +193,7 @@ class Renderer:
         one-key table without one, which the clause's own text already reads as)."""
         if not table.several and table.otherwise is None:
             return None
-        return TableView(tuple(words(f) for f in table.facts),
+        return TableView(words(table.decision.rpartition(".")[2]), tuple(words(f) for f in table.facts),
                          tuple((tuple(", ".join(words(v) for v in c) for c in row.cells), words(row.value))
                                for row in table.rows),
                          None if table.otherwise is None else words(table.otherwise))
@@ -176,6 +210,37 @@ class Renderer:
 
     def cited(self, number: str) -> str:
         return numbers.cited(number)
+
+    def citation(self, term: Term, clause_id: str) -> str:
+        """What a judge says for the clause (compiler.citations): the entry, the section, its number or place."""
+        found = citations.of_clause(term, clause_id)
+        return str(found) if found is not None else f"{term.name}, {clause_id}"
+
+    def for_players(self, notice: TermNotice, edition: Edition, previous: Edition) -> PlayersTerm:
+        """A term's part of the players' notice in readers' words: each rule cited as a judge says it, an
+        entry's heading by its name, and nothing about the model (the changes the vocabulary made to a
+        decision's answers, the questions and situations: those are the editors' part of the page)."""
+        def shown(items) -> tuple[PlayersItem, ...]:
+            out = []
+            for it in items:
+                term_id, _, clause_id = it.ref.partition("#")
+                if clause_id:
+                    out.append(PlayersItem(it.what, self.ref_citation(it.ref, edition, previous), it.numbers, it.text))
+                elif term_id in edition.term_by_id or term_id in previous.term_by_id:
+                    out.append(PlayersItem(it.what, f"{self.term_name(term_id, edition, previous)}, entry heading",
+                                           it.numbers, None))
+            return tuple(out)
+        return PlayersTerm(notice.term, notice.name, shown(notice.rule_changes), shown(notice.clarifications))
+
+    def ref_citation(self, ref: str, *editions: Edition) -> str:
+        """The citation of ``TERM#CLAUSE`` in the first of ``editions`` that has it (a removed clause
+        is cited as the edition before had it); the term's name alone for an entry's heading."""
+        for edition in editions:
+            found = citations.of_joined_ref(edition, ref)
+            if found is not None:
+                return found
+        term_id = ref.partition("#")[0]
+        return self.term_name(term_id, *editions)
 
     def mark(self, edition: Edition, term: Term, clause: Clause) -> lineage.ClauseMark | None:
         return self.marks[edition.id].get(term.id, {}).get(clause.id)
@@ -261,7 +326,7 @@ class Renderer:
         return self.changed_target(correction, ref) is None
 
     def term_body(self, spec: P.PageSpec, edition: Edition, term: Term, href: Href, base_level: int,
-                  prefix: str) -> Markup:
+                  prefix: str, clause_headings: bool = True) -> Markup:
         """The ``term_body`` macro of ``_macros.html``, as the printable glossary shows each term.
 
         With ``fragments`` (``rulebook serve``), a term's body is rendered again only
@@ -271,13 +336,13 @@ class Renderer:
         """
         macro = getattr(self.env.get_template("_macros.html").module, "term_body")  # a template's macros are dynamic
         if self.fragments is None:
-            return macro(self, edition, term, href, base_level, prefix, False)
-        key = (spec.src_uri, edition.id, term.id, base_level, prefix, self.show_editor_notes)
+            return macro(self, edition, term, href, base_level, prefix, False, clause_headings)
+        key = (spec.src_uri, edition.id, term.id, base_level, prefix, self.show_editor_notes, clause_headings)
         marks = self.marks[edition.id].get(term.id, {})
         held = self.fragments.get(key)
         if held is not None and held[0] is term and held[1] == marks:
             return held[2]
-        body = macro(self, edition, term, href, base_level, prefix, False)
+        body = macro(self, edition, term, href, base_level, prefix, False, clause_headings)
         self.fragments[key] = (term, marks, body)
         return body
 
@@ -297,9 +362,44 @@ class Renderer:
             toc.append(TocEntry(2, section_id(s.key), section_title(s)))
             # Each numbered rule (not its subrules) under its section: the way into a long section.
             toc += [TocEntry(3, g.head.id, toc_title(g.head)) for g in numbers.groups(s.clauses) if g.head is not None]
+        if edition is P.current(self.book) and term.decisions:
+            toc.append(TocEntry(2, "page_questions", "Questions"))
+        if self.rulings_citing(edition, term):
+            toc.append(TocEntry(2, "page_rulings", "Rulings"))
         return "term.html", {"edition": edition, "term": term}, toc
 
     _edition_term = _term
+
+    def _chapter(self, spec: P.PageSpec, href: Href):
+        edition = self.edition(spec.edition_id)
+        index = spec.chapter or 1
+        chapter = edition.chapters[index - 1]
+        terms = [edition.term_by_id[t] for t in chapter.terms if t in edition.term_by_id]
+        return "chapter.html", {"edition": edition, "chapter": chapter, "terms": terms, "index": index}, []
+
+    def _question(self, spec: P.PageSpec, href: Href):
+        from .questions import question
+
+        edition = self.edition(spec.edition_id)
+        term = edition.term_by_id[spec.term_id]
+        asked = question(edition, spec.decision or "")
+
+        def clause_url(ref: str) -> str:
+            term_id, _, clause_id = ref.partition("#")
+            return href(P.edition_term_uri(self.book, edition.id, term_id) + f"#{clause_id}")
+
+        return "question.html", {"edition": edition, "term": term, "asked": asked,
+                                 "data": Markup(asked.as_json(clause_url)),
+                                 "script": href(QUESTIONS_SCRIPT)}, []
+
+    def question_title(self, edition: Edition, decision: str) -> str:
+        return P.question_title(edition, decision)
+
+    def rulings_citing(self, edition: Edition, term: Term) -> list[Ruling]:
+        """The rulings that apply to the edition and cite a clause of the term, by id."""
+        prefix = term.id + "#"
+        return sorted((r for r in self.rulings.get(edition.id, ()) if any(c.startswith(prefix) for c in r.cites)),
+                      key=lambda r: r.id)
 
     def _history(self, spec: P.PageSpec, href: Href):
         found = lineage.versions(self.book, spec.term_id)

@@ -106,7 +106,7 @@ def test_no_hostile_script_runs_on_any_page(page, sites, serve):
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     specs = P.plan(book)
     assert {s.kind for s in specs} == {P.HOME, P.AZ, P.TERM, P.HISTORY, P.EDITIONS, P.EDITION, P.CHANGES,
-                                       P.EDITION_TERM, P.PRINT}
+                                       P.EDITION_TERM, P.PRINT, P.QUESTION}
     for spec in specs:
         url = spec.src_uri.removesuffix("index.md")
         page.goto(base + url)

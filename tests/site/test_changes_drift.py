@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from compiler import citations
 from compiler.build import load_rulebook
 from compiler.diff.engine import diff_editions
 from compiler.diff.render_html import change_html
@@ -115,9 +116,14 @@ def test_for_players_shows_no_drift_flag(coin_flip):
     notice = coin_flip[coin_flip.index('<h2 id="notice">'):coin_flip.index('<h2 id="summary">')]
     # It lists both flagged changes (r704-6, r705-2), so what it leaves out is left out of them.
     # Then the rules renumbered with the same words, with their new refs (editorial: listed, not flagged).
-    assert re.findall(r"\(rules#([\w-]+)\)", notice) == ["r704-5n", "r704-5t", "r704-6d", "r704-5g", "r704-6",
-                                                         "r704-6c", "r705-1", "r705-2", "r704-6a", "r704-6b",
-                                                         "r704-6e", "r704-6f", "r704-7", "r704-8"]
+    # Each is cited as a judge says it (compiler.citations): these clauses print no number, so by place.
+    book = load_rulebook(COIN_FLIP)
+    cite = [str(citations.of_ref(book.edition_by_id[NEW], f"rules#{cid}")) for cid in (
+        "r704-5n", "r704-5t", "r704-6d", "r704-5g", "r704-6", "r704-6c", "r705-1", "r705-2", "r704-6a", "r704-6b",
+        "r704-6e", "r704-6f", "r704-7", "r704-8")]
+    assert cite[0] == "State-based actions and coin flips, 704. State-Based Actions, ¶14"
+    assert re.findall(r"\((State-based actions and coin flips, [^)]*)\)", notice) == cite
+    assert "rules#" not in notice
     assert "Drift" not in notice
     assert "rb-drift" not in notice
     assert "read as one sentence" not in notice
@@ -132,4 +138,5 @@ def test_a_flag_quoting_hostile_rule_text_is_escaped():
         '&#39;)&lt;/script&gt; &#34; onfocus=&#34;alert(&#39;drift-attr&#39;)&#34; x=&#34;.”: it went with the '
         'clause&#39;s rules, and the answers are the same</p>']
     assert "<script" not in page
-    assert (page.count("<details"), page.count("</details>")) == (1, 1)  # the term's fold only
+    # the players' fold of the term and the editors' one, each closed once: no tag of the text's opens one
+    assert (page.count("<details"), page.count("</details>")) == (2, 2)

@@ -68,12 +68,14 @@ def test_the_summary_counts_the_answers_the_vocabulary_changed_and_the_toc_links
         ("vocabulary", "Vocabulary")]
 
 
-def test_for_players_the_page_carries_the_changelog_s_items(value_added):
+def test_for_players_a_change_by_the_vocabulary_alone_is_named_not_modelled(value_added):
+    # The players' part says which entry plays differently; the decision, the fact and the situations
+    # (the model's words) are the editors' list's, which the link leads to.
     html, _ = value_added
-    assert ('<li><strong>Changed by the vocabulary</strong> (turn.may_pass): Whether the player may pass now.'
-            '<ul><li>Changed by the vocabulary: fact phase gained value end.</li>'
-            '<li>When phase is end: was <strong>not possible</strong>, now <strong>yes</strong>.</li></ul></li>'
-            in html.splitlines())
+    notice = html[html.index('<h2 id="notice">'):html.index('<h2 id="summary">')]
+    assert ('<p class="rb-notice-term" id="notice-turn"><strong>Turn</strong> plays differently through a change '
+            "to the terms its rules use: <a href=\"#names\">the editors' list</a> says how.</p>") in notice.splitlines()
+    assert [word for word in ("turn.may_pass", "phase", "not possible", "not asked") if word in notice] == []
 
 
 def test_a_changed_constraint_is_listed_with_what_it_now_rules_out():
@@ -120,10 +122,6 @@ def test_the_list_and_for_players_escape_the_vocabulary_s_hostile_words():
         '<li>no such situation → yes in 1 situation: whenever phase is end</li>'
         '<li>changed by the vocabulary: fact <code>phase</code> gained value <code>end</code></li></ul></li>\n'
         '</ul>').splitlines()
-    assert _block(html, '<ul class="rb-notice">', "</ul></li>\n</ul>\n") == (
-        '<ul class="rb-notice">\n'
-        f'<li><strong>Changed by the vocabulary</strong> (turn.may_pass): {question}'
-        '<ul><li>Changed by the vocabulary: fact phase gained value end.</li>'
-        '<li>When phase is end: was <strong>not possible</strong>, now <strong>yes</strong>.</li></ul></li>\n'
-        '</ul>').splitlines()
+    notice = html[html.index('<h2 id="notice">'):html.index('<h2 id="summary">')]
+    assert "turn.may_pass" not in notice  # the question and its markup are the editors' list's alone
     assert "<script>" not in html

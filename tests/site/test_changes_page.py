@@ -106,34 +106,43 @@ LEVELS = FIXTURES / "levels"  # v1 first; v2 punctuation only; v3 reworded; v4 a
 
 
 def _notice_on_page(page: str) -> list[tuple]:
-    """The page's "For players" section as (what, ref) per item and (when, old, new) per situation."""
+    """The page's "For players" section as (what, citation) per item."""
     import html
     import re
 
     notice = page[page.index('<h2 id="notice">'):page.index('<h2 id="summary">')]
-    found = re.findall(r"<li><strong>([^<]*)</strong> \(([^)]*)\)|<li>([^<]*): was <strong>([^<]*)</strong>, "
-                       r"now <strong>([^<]*)</strong>\.</li>", notice)
-    return [(html.unescape(w), r) if w else (html.unescape(when), old, new) for w, r, when, old, new in found]
+    found = re.findall(r"<li><strong>([^<]*)</strong> \((.*?)\)(?::|</li>)", notice)  # a name may hold "(...)"
+    return [(html.unescape(w), html.unescape(c)) for w, c in found]
 
 
-def _notice_of_command(root: Path | None, edition: str) -> tuple[list[tuple], int]:
-    """``rulebook changelog EDITION --format json`` as the same tuples, and its editorial count."""
+def _notice_of_command(root: Path | None, book, edition_id: str) -> tuple[list[tuple], int]:
+    """``rulebook changelog EDITION --format json`` as players read it on the site: each rule's and
+    heading's item, cited as a judge cites it (compiler.citations); a decision the vocabulary alone
+    changed, and the situations, are the editors' part of the page, not the players'."""
     import json
 
     from click.testing import CliRunner
 
+    from compiler import citations
     from compiler.cli import main
 
-    args = ["changelog", "--edition", edition, "--format", "json"] + (["--rulebook", str(root)] if root else [])
+    args = ["changelog", "--edition", edition_id, "--format", "json"] + (["--rulebook", str(root)] if root else [])
     result = CliRunner().invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
     log = json.loads(result.stdout)
+    edition = book.edition_by_id[edition_id]
+    previous = book.editions[book.editions.index(edition) - 1]
     out = []
     for term in log["terms"]:
         for it in term["rule_changes"] + term["clarifications"]:
-            out.append((it["what"], it["ref"]))
-            out += [("When " + " and ".join(p["holds"]) if p["holds"] else "In every situation", p["old"], p["new"])
-                    for p in it["played"]]
+            term_id, _, clause_id = it["ref"].partition("#")
+            if clause_id:
+                cite = citations.of_joined_ref(edition, it["ref"]) or citations.of_joined_ref(previous, it["ref"])
+                assert cite is not None, it["ref"]
+                out.append((it["what"], cite))
+            elif term_id in edition.term_by_id or term_id in previous.term_by_id:
+                name = (edition.term_by_id.get(term_id) or previous.term_by_id[term_id]).name
+                out.append((it["what"], f"{name}, entry heading"))
     return out, log["editorial"]
 
 
@@ -148,11 +157,11 @@ def test_every_edition_s_what_changed_page_carries_its_changelog(which, sites, b
     shown = {}
     for edition in book.editions[1:]:
         page = (site / "editions" / edition.id / "changes" / "index.html").read_text(encoding="utf-8")
-        items, editorial = _notice_of_command(root, edition.id)
+        items, editorial = _notice_of_command(root, book, edition.id)
         shown[edition.id] = _notice_on_page(page)
         assert shown[edition.id] == items, edition.id
         assert (f"{editorial} editorial change" in page) == (editorial > 0), edition.id
     assert not (site / "editions" / book.editions[0].id / "changes").exists()
     if which == "levels":
-        assert shown == {"v2": [], "v3": [("Clarified", "cure#targets")],
-                         "v4": [("Rule changed", "cure#targets"), ("When paralyzed and not poisoned", "no", "yes")]}
+        assert shown == {"v2": [], "v3": [("Clarified", "Cure, Definition, ¶1")],
+                         "v4": [("Rule changed", "Cure, Definition, ¶1")]}

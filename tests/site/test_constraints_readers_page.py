@@ -19,8 +19,8 @@ def test_the_page_names_the_constraint_that_changed_the_answers():
     ]
     assert '<p class="rb-meta"><strong>Answers changed by the vocabulary</strong>: 1 decision.</p>' \
         in html.splitlines()
-    assert ('<li><strong>Changed by the vocabulary</strong> (cure.may_target): '
-            'Whether a cure may target the character.'
-            '<ul><li>Changed by the vocabulary: constraint hand-not-poisoned withdrawn.</li>'
-            '<li>When location is hand and poisoned: was <strong>not possible</strong>, now <strong>yes</strong>.'
-            '</li></ul></li>' in html.splitlines())
+    # The players' part names the entry; the decision and the constraint are the editors' words (above).
+    notice = html[html.index('<h2 id="notice">'):html.index('<h2 id="summary">')]
+    assert ('<p class="rb-notice-term" id="notice-cure"><strong>Cure</strong> plays differently through a change '
+            "to the terms its rules use: <a href=\"#names\">the editors' list</a> says how.</p>") in notice.splitlines()
+    assert "cure.may_target" not in notice

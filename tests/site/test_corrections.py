@@ -74,12 +74,17 @@ def test_a_corrected_clause_says_so_on_its_page(corrected):
     html = read(site, "terms/cure")  # 1.0, the edition in force (2.0 is a draft)
     curable = html[html.index('id="curable"'):html.index('id="targets"')]
     assert "A character is curable when it is poisoned." in curable
+    # For readers, what kind of correction it was; the editors' reason (which may name the model) is
+    # the log's, which the box links to.
     assert ('<p class="rb-correction rb-correction--transcription" data-search-exclude>'
-            '<span class="rb-note__label">Transcription corrected on 2026-02-03:</span> The booklet says '
-            '&lt;when&gt;. (<a href="../../corrections/#correction-2">corrections log</a>)</p>') in curable
+            '<span class="rb-note__label">Transcription corrected on 2026-02-03:</span> The editors corrected '
+            'their transcription of the text or of its meaning; the rule is as the publisher printed it. '
+            '(<a href="../../corrections/#correction-2">why, in the corrections log</a>)</p>') in curable
+    assert "The booklet says" not in html
     targets = html[html.index('id="targets"'):]
-    assert ('<span class="rb-note__label">Rule changed by the publisher on 2026-03-04:</span> Errata sheet 1.'
-            in targets)
+    assert ('<span class="rb-note__label">Rule changed by the publisher on 2026-03-04:</span> An erratum: the '
+            'publisher changed the rule after the edition was published. (<a href="../../corrections/#correction-3">'
+            'why, in the corrections log</a>)') in targets
     assert "Transcription corrected" not in targets
     # The draft's pages carry no correction of 1.0.
     assert "rb-correction" not in read(site, "editions/2.0/terms/ward")

@@ -66,21 +66,23 @@ def _history(name: str, term: str) -> str:
 
 def test_the_history_redlines_a_renamed_clause_against_what_it_was():
     html = _history("rename", "cure")
-    assert ('<a class="headerlink" href="#edition_v2-remove-the-poison">cure#remove-the-poison</a> '
+    # each clause cited as a judge says it: v2's fourth paragraph of How to Play (order, reveal-the-cure,
+    # choose-a-character, remove-the-poison); the lineage tag keeps the editors' ids
+    assert ('<a class="headerlink" href="#edition_v2-remove-the-poison">Cure, How to Play, ¶4</a> '
             '<span class="rb-tag rb-tag--lineage">renamed from step-2</span></h3>\n'
             '<p class="rb-text rb-redline"><del>2</del><ins>3</ins>. Remove the poison from it.</p>') in html
     # the old ids are where their words went, not removed
-    assert '<h3 class="rb-cite">cure#step-1 <span class="rb-tag rb-tag--lineage">renamed to choose-a-character</span></h3>' in html
+    assert '<h3 class="rb-cite">Cure, How to Play, ¶2 <span class="rb-tag rb-tag--lineage">renamed to choose-a-character</span></h3>' in html
     assert "rb-tag--removed" not in html
 
 
 def test_the_history_of_a_merge_and_of_a_move():
     merge = _history("merge", "cure")
     assert '<span class="rb-tag rb-tag--lineage">merged from returns, restores</span>' in merge
-    assert '<h3 class="rb-cite">cure#restores <span class="rb-tag rb-tag--lineage">merged into back-to-territory</span></h3>' in merge
+    assert '<h3 class="rb-cite">Cure, How to Play, ¶2 <span class="rb-tag rb-tag--lineage">merged into back-to-territory</span></h3>' in merge
     assert "rb-tag--removed" not in merge
     assert '<span class="rb-tag rb-tag--lineage">moved from cure#lost-souls</span>' in _history("move", "heal")
-    assert ('<h3 class="rb-cite">cure#lost-souls <span class="rb-tag rb-tag--lineage">moved to heal#no-lost-souls'
+    assert ('<h3 class="rb-cite">Cure, How to Play, ¶2 <span class="rb-tag rb-tag--lineage">moved to heal#no-lost-souls'
             '</span></h3>') in _history("move", "cure")
 
 

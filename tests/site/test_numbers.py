@@ -47,10 +47,11 @@ def test_a_clause_heading_shows_its_number_as_printed_and_the_number_is_an_ancho
     html = _page(site, "terms/keyword-abilities")
     assert ('<div class="rb-clause" id="702.1"><h3 id="keyword-abilities-general" class="rb-cite">'
             '<span class="rb-number">702.1.</span> <a class="headerlink" href="#keyword-abilities-general" '
-            'title="Link to this clause">keyword-abilities#keyword-abilities-general</a></h3>') in html
+            'title="Link to this clause">702. Keyword Abilities, Definition, 702.1</a></h3>') in html
     # an unnumbered clause keeps its heading as it was, with no number anchor
     assert ('<div class="rb-clause"><h3 id="rule-15-example" class="rb-cite"> <a class="headerlink" '
-            'href="#rule-15-example" title="Link to this clause">keyword-abilities#rule-15-example</a></h3>') in html
+            'href="#rule-15-example" title="Link to this clause">702. Keyword Abilities, Definition, 702.15a, example</a>'
+            '</h3>') in html
 
 
 def test_every_id_on_a_numbered_page_is_unique_and_has_no_space(site):
@@ -99,14 +100,14 @@ def test_the_printout_shows_numbers_with_anchors_prefixed_by_the_term(site):
 def test_history_cites_each_version_of_a_clause_by_its_number(site):
     html = _page(site, "terms/commander/history")
     assert ('<h3 id="edition_v2-commander-deck" class="rb-cite"><span class="rb-number">903.2.</span> '
-            '<a class="headerlink" href="#edition_v2-commander-deck">commander#commander-deck</a></h3>') in html
+            '<a class="headerlink" href="#edition_v2-commander-deck">903. Commander, Definition, 903.2</a></h3>') in html
 
 
 def test_what_changed_cites_numbers_and_lists_terms_in_document_order(site):
     html = _page(site, "editions/v2/changes")
     assert re.findall(r'<h2 id="term-([^"]+)"', html) == ["zones", "commander", "block-alone"]
     assert re.findall(r'<li><strong>Rule changed</strong> \(([^)]*)\)', html) == [
-        "400.1a, zones#zones-hand", "903.2, commander#commander-deck", "block-alone#blocks-alone"]
+        "400. Zones, Definition, 400.1a", "903. Commander, Definition, 903.2", "Block Alone, Definition, ¶1"]
     assert re.findall(r'<td><a href="#[^"]+">([^<]*)</a></td>', html) == [
         "400.1a zones-hand", "903.2 commander-deck", "blocks-alone"]
     assert ('<h3 id="zones--zones-hand" class="rb-cite"><span class="rb-number">400.1a</span> '
