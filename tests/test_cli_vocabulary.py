@@ -43,7 +43,7 @@ NO_RULEBOOK = {"init", "schema"}  # init writes one; schema prints the file form
 OWN_HELP = {"build": options.RULEBOOK_SITE_HELP, "serve": options.RULEBOOK_SITE_HELP,
             "import": options.RULEBOOK_IMPORT_HELP}
 EDITION_REQUIRED = {"conformance generate", "conformance run", "conformance mutants"}
-EDITION_LATEST = {"ask", "export", "import"}
+EDITION_LATEST = {"ask", "export", "import", "pdf"}
 EDITION_OR_OLD_POSITIONAL = {"publish", "correct", "changelog"}  # --edition, or the deprecated positional
 NO_EDITION = {"check", "diff", "history", "build", "serve", "init", "schema"}  # diff's sides are not editions
 
@@ -56,7 +56,7 @@ def _option(command: click.Command, name: str) -> click.Parameter:
 def test_the_walk_finds_every_command_and_each_is_classified():
     assert sorted(COMMANDS) == sorted(
         ["ask", "build", "changelog", "check", "conformance generate", "conformance mutants", "conformance run",
-         "correct", "diff", "export", "history", "import", "init", "publish", "schema", "serve"])
+         "correct", "diff", "export", "history", "import", "init", "pdf", "publish", "schema", "serve"])
     classes = [EDITION_REQUIRED, EDITION_LATEST, EDITION_OR_OLD_POSITIONAL, NO_EDITION]
     assert sorted(name for c in classes for name in c) == sorted(COMMANDS)
 
@@ -93,7 +93,7 @@ def test_an_edition_is_named_with_edition_everywhere(name):
     # import's --edition is the edition it writes, a new id (the one it follows is --after ID)
     assert (edition.opts, edition.secondary_opts, edition.metavar, edition.required) == (
         ["--edition"], [], "NEW" if name == "import" else "ID", required)
-    if name != "import":  # import's help says what its edition is for (the one the import follows)
+    if name not in ("import", "pdf"):  # their help says what the edition is for (written; printed, by default shown)
         assert edition.help == (options.EDITION_REQUIRED_HELP if required or name in EDITION_OR_OLD_POSITIONAL
                                 else options.EDITION_HELP)
 
@@ -139,8 +139,9 @@ DATA = {
     "changelog": ["changelog", "--edition", "v2"],
     "conformance mutants": ["conformance", "mutants", "--edition", "v1"],
 }
-# correct needs a published edition changed since its lock (test below); serve runs until stopped
-NOT_RUN_HERE = {"correct", "serve"}
+# correct needs a published edition changed since its lock (test below); serve runs until stopped;
+# pdf drives Chromium, in a process of its own (tests/site/test_pdf.py runs it with -q)
+NOT_RUN_HERE = {"correct", "serve", "pdf"}
 
 
 def test_each_command_is_run_quietly_below():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from .options import deprecated_edition_argument, edition_given, edition_option, rulebook_option
+from .options import deprecated_edition_argument, edition_given, edition_option, quiet, rulebook_option
 
 FORMATS = ["text", "markdown", "json", "html"]
 

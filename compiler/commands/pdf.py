@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from ..diagnostics import printable
-from .common import ROOT_OPTION, edition_or_exit, load_or_exit
+from .common import edition_or_exit, load_or_exit
+from .options import rulebook_option, say
 
 
 @click.command("pdf")
@@ -16,7 +17,7 @@ from .common import ROOT_OPTION, edition_or_exit, load_or_exit
               help="The edition to print (default: the one the site shows, the latest published).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="The PDF to write (default: ./RULEBOOK-EDITION.pdf).")
-@ROOT_OPTION
+@rulebook_option()
 def pdf(edition_id: str | None, out: Path | None, root: Path | None) -> None:
     """Print an edition as a PDF: page numbers, entries and sections as bookmarks, the entries' dates."""
     from ..fileio import OutputError, write_bytes
@@ -25,8 +26,8 @@ def pdf(edition_id: str | None, out: Path | None, root: Path | None) -> None:
     from ..site.pdf import PdfError, printed
     from ..where import default_root
 
-    root = root or default_root()
     book = load_or_exit(root)
+    root = root or default_root()
     edition = pages.current(book) if edition_id is None else edition_or_exit(book, edition_id)
     target = out or Path(f"{root.resolve().name}-{edition.id}.pdf")
     output_file(target, [rulebook_input(root)])
@@ -40,4 +41,4 @@ def pdf(edition_id: str | None, out: Path | None, root: Path | None) -> None:
     except OutputError as exc:
         click.echo(f"rulebook: error: {printable(str(exc))}", err=True)
         raise SystemExit(1) from None
-    click.echo(printable(f"Printed edition {edition.label} to {target}"))
+    say(printable(f"Printed edition {edition.label} to {target}"))

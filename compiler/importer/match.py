@@ -166,61 +166,68 @@ def on_top(terms: Sequence[Term], previous: Edition, earlier: Sequence[Edition] 
     ``left_out``: the document's entries not imported (``--only``): their terms stay as they are; ``whole``: the
     document is imported whole, so a term it lacks is withdrawn (compiler/importer/edition.py) and its words left
     it, for moves and splits as for a term imported."""
-    decisions: list[Decision] = []
     terms, decisions = _metadata(terms, [*earlier, previous] if previous not in earlier else list(earlier))
     by_id = previous.term_by_id
     by_name = {t.name.casefold(): t for t in previous.terms}
-    retitled = _retitled(terms, by_id, by_name)
     olds = {t.id: [_Old(t.id, c, words(c.text), _printed(c)) for c in t.clauses] for t in previous.terms}
+    matched_terms, renamed = _terms_matched(terms, by_id, by_name, previous.id, decisions)
+    news = {t.id: [_New(t.id, c, words(c.text)) for c in t.clauses] for t in renamed}
+    pairs = [(news[t], olds[old.id]) for t, old in matched_terms.items() if old is not None]
+    imported = set(olds) if whole else {old.id for old in matched_terms.values() if old is not None}
+    kept = {t.id for t in (by_id.get(e.id) or by_name.get(e.name.casefold()) for e in left_out) if t is not None}
+    _passes(pairs, news, olds, matched_terms, previous.id, imported, decisions)
+    _carried_over([n for ns in news.values() for n in ns], olds, imported, kept, previous.id, decisions)
+    out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
+    if not whole:  # a whole document withdraws every term it lacks (edition.withdraw_missing)
+        out += _emptied(renamed, news, olds, previous, decisions)
+    return out, decisions
+
+
+def _terms_matched(terms: Sequence[Term], by_id: Mapping[str, OldTerm], by_name: dict[str, OldTerm],
+                   previous: str, decisions: list[Decision]) -> tuple[dict[str, OldTerm | None], list[Term]]:
+    """Each imported term's term of the previous edition (None for a new one), by the id it is imported as,
+    and the imported terms under those ids."""
+    retitled = _retitled(terms, by_id, by_name)
     matched_terms: dict[str, OldTerm | None] = {}
     renamed = []
     for term in terms:
-        term, old = _old_term(term, by_id, by_name, retitled, previous.id, decisions)
+        term, old = _old_term(term, by_id, by_name, retitled, previous, decisions)
         matched_terms[term.id] = old
         renamed.append(term)
-    news = {t.id: [_New(t.id, c, words(c.text)) for c in t.clauses] for t in renamed}
+    return matched_terms, renamed
+
+
+def _passes(pairs, news: dict[str, list[_New]], olds: dict[str, list[_Old]],
+            matched_terms: dict[str, OldTerm | None], previous: str, imported: set[str],
+            decisions: list[Decision]) -> None:
+    """The matching passes, each over every term before the next, so that no term's weaker pass takes
+    what another's stronger one would have matched."""
     pool = [o for os in olds.values() for o in os]
-    pairs = [(news[t], olds[old.id]) for t, old in matched_terms.items() if old is not None]
-    imported = {old.id for old in matched_terms.values() if old is not None}  # the others carry over
-    if whole:
-        imported = set(olds)
-    kept = {t.id for t in (by_id.get(e.id) or by_name.get(e.name.casefold()) for e in left_out) if t is not None}
-    # each pass over every term before the next, so that no term's weaker pass takes what another's
-    # stronger one would have matched
     for new_clauses, old_clauses in pairs:
         _same_words(new_clauses, old_clauses)
     loose = [n for ns in news.values() for n in ns if n.old is None]
     if len(loose) * len(pool) > MAX_CROSS_PAIRS:
         decisions.append(Decision(loose[0].clause.line, loose[0].term,
                                   f"{len(loose):,} clauses left unmatched times {len(pool):,} clauses of edition "
-                                  f"'{previous.id}' is over MAX_CROSS_PAIRS ({MAX_CROSS_PAIRS:,}, in "
+                                  f"'{previous}' is over MAX_CROSS_PAIRS ({MAX_CROSS_PAIRS:,}, in "
                                   "compiler/importer/match.py): merges, moves and splits were looked for within "
                                   "each term only", "looked for within each term only"))
         for term_id, old in matched_terms.items():
-            own = olds[old.id] if old is not None else []
-            _merges([n for n in news[term_id] if n.old is None], own, previous.id)
+            _merges([n for n in news[term_id] if n.old is None], olds[old.id] if old is not None else [], previous)
     else:
-        _merges(loose, pool, previous.id)
-    for new_clauses, old_clauses in pairs:
-        _similar(new_clauses, old_clauses)
-    for new_clauses, old_clauses in pairs:
-        _same_number(new_clauses, old_clauses)
-    for new_clauses, old_clauses in pairs:
-        _in_place(new_clauses, old_clauses)
+        _merges(loose, pool, previous)
+    for step in (_similar, _same_number, _in_place):
+        for new_clauses, old_clauses in pairs:
+            step(new_clauses, old_clauses)
     left = [n for ns in news.values() for n in ns if n.old is None and n.lineage is None]
     if len(left) * len(pool) > MAX_CROSS_PAIRS:
         for term_id, old in matched_terms.items():
-            own = olds[old.id] if old is not None else []
-            _parts([n for n in left if n.term == term_id], own, previous.id, imported)
+            _parts([n for n in left if n.term == term_id], olds[old.id] if old is not None else [], previous,
+                   imported)
     else:
-        _parts(left, pool, previous.id, imported)
+        _parts(left, pool, previous, imported)
     for new_clauses, old_clauses in pairs:
-        _absorbed(new_clauses, old_clauses, previous.id)
-    _carried_over([n for ns in news.values() for n in ns], olds, imported, kept, previous.id, decisions)
-    out = [_term(t, news[t.id], matched_terms[t.id], olds, previous, decisions) for t in renamed]
-    if not whole:  # a whole document withdraws every term it lacks (edition.withdraw_missing)
-        out += _emptied(renamed, news, olds, previous, decisions)
-    return out, decisions
+        _absorbed(new_clauses, old_clauses, previous)
 
 
 def _emptied(terms: Sequence[Term], news: dict[str, list[_New]], olds: dict[str, list[_Old]], previous: Edition,

@@ -159,3 +159,9 @@ def test_chapters_are_the_first_level_of_bookmarks(tmp_path):
 
     assert outline(reader) == ["Chapters", ["Effect Listing", [*entry("wound"), *entry("cure")],
                                             "Glossary of Terms", entry("bandage")]]
+
+
+def test_quiet_prints_nothing(tmp_path):
+    result = rulebook("pdf", "--rulebook", str(NUMBERED), "--out", str(tmp_path / "guide.pdf"), "-q")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+    assert (tmp_path / "guide.pdf").read_bytes().startswith(b"%PDF-")
