@@ -77,7 +77,7 @@ def main() -> None:
                 best[name] = min(best[name], seconds)
                 if name == "page":
                     report = got
-        breaking = sum(1 for c in report.changes if c.conformance and c.conformance["flipped"])
+        breaking = sum(1 for c in report.changes if c.conformance is not None and c.conformance.flipped)
         print(f"{n:>6} {best['baseline']:>10.2f} {best['page']:>8.2f} {best['page'] / best['baseline']:>6.2f} "
               f"{len(report.changes):>8} {breaking:>8}", flush=True)
     print(f"load average {os.getloadavg()[0]:.1f}")

@@ -224,7 +224,7 @@ def diff_pair(a, b):
     from ..diff.rulings import diff_rulings, ruling_side
 
     result = diff_sources(a.source, a.edition.vocabulary, b.source, b.edition.vocabulary,
-                          old_info=a.as_json(), new_info=b.as_json(),
+                          old_info=a.info(), new_info=b.info(),
                           old_path=lambda loc: source_path(a, loc), new_path=lambda loc: source_path(b, loc),
                           lineage=declared_groups(a.book, a.edition, b.book, b.edition), suite=old_suite(a))
     return replace(result, rulings=diff_rulings(ruling_side(a), ruling_side(b)))

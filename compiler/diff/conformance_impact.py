@@ -30,6 +30,7 @@ from ..symbolic import Node
 from .behaviour import NOT_DEFINED, Side, shared_core, said
 from .clause_behaviour import decides
 from .impact import refs
+from .result import Conformance, FlippedCase
 
 #: Flipped cases named per change or decision ("a couple of their ids").
 EXAMPLES = 2
@@ -100,8 +101,8 @@ class Flip:
     now: tuple[str, ...]  # what the new edition gives where it flips: "yes", "no rule", "not defined" ...
     region: Node | None  # where it flips (None: everywhere, the decision withdrawn or the situation ruled out)
 
-    def as_json(self) -> dict:
-        return {"id": self.case.id, "name": self.case.name, "expected": self.case.expected, "now": list(self.now)}
+    def record(self) -> FlippedCase:
+        return FlippedCase(self.case.id, self.case.name, self.case.expected, self.now)
 
 
 @dataclass(frozen=True)
@@ -170,14 +171,14 @@ def _outcome(key: tuple):
 
 
 def summary(suite: str, found: Iterable[DecisionFlips], keep: Callable[[DecisionFlips, Flip], bool] | None = None
-            ) -> dict | None:
-    """{"suite", "of", "flipped", "examples"}: over these decisions' cases, the flips ``keep`` charges."""
+            ) -> Conformance | None:
+    """Over these decisions' cases, the flips ``keep`` charges (a couple of them as examples)."""
     found = list(found)
     if not found:
         return None
     flips = [f for d in found for f in d.flips if keep is None or keep(d, f)]
-    return {"suite": suite, "of": sum(len(d.cases) for d in found), "flipped": len(flips),
-            "examples": [f.as_json() for f in flips[:EXAMPLES]]}
+    return Conformance(suite, sum(len(d.cases) for d in found), len(flips),
+                       tuple(f.record() for f in flips[:EXAMPLES]))
 
 
 def charged(d: DecisionFlips, flip: Flip, new: Side | None, core, old_refs: set[str], new_refs: set[str]) -> bool:
@@ -190,31 +191,31 @@ def charged(d: DecisionFlips, flip: Flip, new: Side | None, core, old_refs: set[
     return (flip.region & decides(new, d.name, core, new_refs)) != core.false
 
 
-def words(conformance: dict | None) -> str | None:
+def words(conformance: Conformance | None) -> str | None:
     """'breaks conformance: 1 of 2 cases of v1's suite flip: cure.may_target-c624... (expected no, now yes)'."""
     flips = flips_words(conformance)
     return None if flips is None else f"breaks conformance: {flips}"
 
 
-def flips_words(conformance: dict | None, case: Callable[[str], str] = str,
+def flips_words(conformance: Conformance | None, case: Callable[[str], str] = str,
                 words: Callable[[str], str] = str) -> str | None:
     """'1 of 2 cases of v1's suite flip: cure.may_target-c624... (expected no, now yes)': what breaks.
     ``case`` writes a case id and ``words`` the rest (Markdown: a code span, to copy the id exact, and
     escaped prose)."""
-    if not conformance or not conformance["flipped"]:
+    if conformance is None or not conformance.flipped:
         return None
-    n, of = conformance["flipped"], conformance["of"]
+    n, of = conformance.flipped, conformance.of
     verb = "flips" if n == 1 else "flip"
-    examples = ", ".join(case(e["id"]) + words(f" (expected {said(e['expected'], None)}, now {' or '.join(e['now'])})")
-                         for e in conformance["examples"])
-    more = f", and {n - len(conformance['examples'])} more" if n > len(conformance["examples"]) else ""
-    return (words(f"{n} of {of} case{'' if of == 1 else 's'} of {conformance['suite']}'s suite {verb}: ")
+    examples = ", ".join(case(e.id) + words(f" (expected {said(e.expected, None)}, now {' or '.join(e.now)})")
+                         for e in conformance.examples)
+    more = f", and {n - len(conformance.examples)} more" if n > len(conformance.examples) else ""
+    return (words(f"{n} of {of} case{'' if of == 1 else 's'} of {conformance.suite}'s suite {verb}: ")
             + examples + words(more))
 
 
-def short_words(conformance: dict | None) -> str | None:
+def short_words(conformance: Conformance | None) -> str | None:
     """'1 of 2 cases of v1's suite flip', for a summary line."""
-    if not conformance or not conformance["flipped"]:
+    if conformance is None or not conformance.flipped:
         return None
-    n, of = conformance["flipped"], conformance["of"]
-    return f"{n} of {of} case{'' if of == 1 else 's'} of {conformance['suite']}'s suite {'flips' if n == 1 else 'flip'}"
+    n, of = conformance.flipped, conformance.of
+    return f"{n} of {of} case{'' if of == 1 else 's'} of {conformance.suite}'s suite {'flips' if n == 1 else 'flip'}"

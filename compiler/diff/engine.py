@@ -37,20 +37,21 @@ from .clause_behaviour import clause_compare
 from .conformance_impact import OldSuite
 from .draft import Draft, Name, Terms, asked_draft, clause_draft, header_draft
 from .fingerprint import fingerprint
-from .impact import Uses
+from .impact import Use, Uses
 from .inside import sub_changes
 from .lineage import Group, declared_groups
 from .match import Declared, Pairing, TermPair, changed_ids, match_clauses
 from .redline import Redline, redline
-from .result import Change, DiffResult, LineageNote, Numbers, Place, StepMove, side_json
+from .result import (Change, DiffResult, LineageNote, Numbers, Place, Reach, SideInfo, StepMove, StructureEdit,
+                     side_info)
 from .rulings import RulingSide, diff_rulings
 from .source import EditionSource, FullSource
-from .steps import procedure_changes, renumbering, step_numbers
+from .steps import ProcedureChange, procedure_changes, renumbering, step_numbers
 from .vocabulary import VocabularyChanges, lacking, readers, reordered, ruling, vocabulary_changes
 
 
 def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook, ed_new: Edition | str,
-                  *, old_info: dict | None = None, new_info: dict | None = None,
+                  *, old_info: SideInfo | None = None, new_info: SideInfo | None = None,
                   old_path=None, new_path=None, terms: Iterable[str] | None = None,
                   conformance: bool = True, rulings: bool = True) -> DiffResult:
     """The diff from one edition to another (of the same or of two rulebooks).
@@ -73,7 +74,7 @@ def diff_editions(book_old: Rulebook, ed_old: Edition | str, book_new: Rulebook,
 
 
 def diff_sources(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource, vocabulary_new: Vocabulary,
-                 *, old_info: dict | None = None, new_info: dict | None = None,
+                 *, old_info: SideInfo | None = None, new_info: SideInfo | None = None,
                  old_path=None, new_path=None, terms: Iterable[str] | None = None,
                  lineage: tuple[Group, ...] = (), suite: OldSuite | None = None) -> DiffResult:
     """``diff_editions`` over two sources (``compiler.diff.source``): whole editions or cached ones.
@@ -97,7 +98,7 @@ def diff_sources(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSou
 def _run(old: EditionSource, vocabulary_old: Vocabulary, new: EditionSource, vocabulary_new: Vocabulary,
          *, old_info, new_info, old_path, new_path, terms, lineage, suite=None) -> DiffResult:
     sides = Sides(old, new, old_path or _plain_path, new_path or _plain_path, (vocabulary_old, vocabulary_new))
-    return run(sides, old_info or side_json(old.edition), new_info or side_json(new.edition),
+    return run(sides, old_info or side_info(old.edition), new_info or side_info(new.edition),
                set(terms) if terms is not None else None, lineage, suite)
 
 
@@ -109,7 +110,7 @@ def location_json(loc: Location, path) -> Place:
     return Place(path(loc), loc.line, loc.col)
 
 
-def run(sides: Sides, old_info: dict, new_info: dict, only: set[str] | None,
+def run(sides: Sides, old_info: SideInfo, new_info: SideInfo, only: set[str] | None,
         lineage: tuple[Group, ...] = (), suite: OldSuite | None = None) -> DiffResult:
     """The diff's steps, each a function of what the steps before it made."""
     read = read_terms(sides, only, lineage)
@@ -581,7 +582,7 @@ def _predicates_changed(compared: Compared, d: Draft) -> tuple[str, ...]:
 
 
 def _change(context: Context, d: Draft, graded: L.Grade, line: Redline, step: StepMove | None,
-            shown: tuple[Behaviour, ...], names: tuple[dict, ...], impact: tuple[dict, ...]) -> Change:
+            shown: tuple[Behaviour, ...], names: tuple[N.NameRef, ...], impact: tuple[Reach, ...]) -> Change:
     """The finished change of a graded draft."""
     assert graded.kind is not None, "a change of a draft graded as one"
     p, olds, news, kind = d.pairing, d.olds, d.news, graded.kind
@@ -626,7 +627,7 @@ def _lineage_note(p: Pairing | None) -> LineageNote | None:
     return LineageNote(tuple(p.lineage), tuple(c.ref for c in p.old), tuple(c.ref for c in p.new))
 
 
-def _procedure(context: Context, d: Draft) -> dict | None:
+def _procedure(context: Context, d: Draft) -> ProcedureChange | None:
     """How a one-to-one pairing's procedure changed its steps (``steps.procedure_changes``)."""
     p = d.pairing
     if p is None or not d.one_to_one:
@@ -634,7 +635,7 @@ def _procedure(context: Context, d: Draft) -> dict | None:
     return procedure_changes(p.old[0], p.new[0], context.counterpart)
 
 
-def _refs(compared: Compared, d: Draft, own: list[Behaviour]) -> tuple[dict, ...]:
+def _refs(compared: Compared, d: Draft, own: list[Behaviour]) -> tuple[N.NameRef, ...]:
     """The names this change adds or removes (of one side only), the decisions whose answers it
     changes where its own rules decide, and the predicates it defines whose answers changed: each
     listed once in ``DiffResult.names``."""
@@ -647,7 +648,7 @@ def _refs(compared: Compared, d: Draft, own: list[Behaviour]) -> tuple[dict, ...
         elif key in behaviours and behaviours[key].direction != EQUIVALENT \
                 and key in mine and mine[key].direction != EQUIVALENT:
             # a decision where its own rules decide; a predicate it defines (kept whole)
-            out.append({"kind": key[0], "name": key[1], "status": N.CHANGED})
+            out.append(N.NameRef(key[0], key[1], N.CHANGED))
     return tuple(out)
 
 
@@ -701,21 +702,25 @@ def _decides_no_play(sides: Sides, b: Behaviour, d: Draft) -> bool:
     return bool(defining) and not any(L.says_what_it_defines(c.text, b.name) for c in defining)
 
 
-def _impact(sides: Sides, d: Draft, behaviours: Mapping[Name, Behaviour]) -> list[dict]:
+def _impact(sides: Sides, d: Draft, behaviours: Mapping[Name, Behaviour]) -> list[Reach]:
     """Clauses elsewhere that use what this change touched, transitively, in the new edition first."""
     own = {c.ref for c in d.clauses}
-    out: dict[tuple, dict] = {}
+    out: dict[tuple, Use] = {}
     found: dict[tuple, set[str]] = {}
     for side, uses in (("new", sides.uses_new), ("old", sides.uses_old)):
         for key, use in _reached(uses, [n for k, n in d.names if k == "predicate"] + [c.ref for c in d.clauses], own):
             found.setdefault(key, set()).add(side)
-            if key not in out:
-                entry = use.as_json()
-                b = behaviours.get(use.user)
-                entry["direction"] = b.direction if b else None
-                out[key] = entry
-    # A use that one edition only has (a clause withdrawn, or new) says so.
-    return [out[k] | {"side": "both" if len(found[k]) == 2 else next(iter(found[k]))} for k in sorted(out)]
+            out.setdefault(key, use)
+    return [_reach(out[k], behaviours, found[k]) for k in sorted(out)]
+
+
+def _reach(use: Use, behaviours: Mapping[Name, Behaviour], sides: set[str]) -> Reach:
+    """A use as the change lists it: with how what it depends on changed, and the side that has it when
+    one edition only does (a clause withdrawn, or new)."""
+    b = behaviours.get(use.user)
+    ref = f"{use.term}#{use.clause}" if use.clause else use.term
+    return Reach(use.name, use.term, use.clause, ref, use.via, b.direction if b else None,
+                 "both" if len(sides) == 2 else next(iter(sides)))
 
 
 def _reached(uses: Uses, start: list[str], own: set[str]) -> Iterator[tuple[tuple, Any]]:
@@ -796,7 +801,7 @@ def _charges(key: Name, pending: list[Pending], reach: Mapping[str, set[Name]]) 
     for p in pending:
         c = p.change
         through = [n for n in p.predicates if key in reach[n]]
-        if any((r["kind"], r["name"]) == key for r in c.names):
+        if any((r.kind, r.name) == key for r in c.names):
             charged.append(N.Charge(clause_name(c), c.fingerprint))
         elif through:
             charged.append(N.Charge(clause_name(c), c.fingerprint, tuple(through)))
@@ -867,7 +872,7 @@ def _charged_flips(context: Context, flips: _Flips, sid: str, p: Pending) -> Cha
     from . import conformance_impact as C
 
     c = p.change
-    mine = [flips.found[r["name"]] for r in c.names if r["kind"] == "decision" and r["name"] in flips.found]
+    mine = [flips.found[r.name] for r in c.names if r.kind == "decision" and r.name in flips.found]
     steps = [_steps_flips(context, *p.steps)] if p.steps is not None else []
     if not (mine or steps) or c.clause is None:
         return c
@@ -950,7 +955,7 @@ def _numbers(p: Pairing | None) -> Numbers | None:
     return Numbers(p.old[0].number, p.new[0].number)
 
 
-def _structure(old: Any, new: Any) -> list[dict]:
+def _structure(old: Any, new: Any) -> list[StructureEdit]:
     """The machine-readable parts diffed with deepdiff: path, old value, new value."""
     from deepdiff import DeepDiff  # heavy: only when some meaning changed
 
@@ -958,9 +963,8 @@ def _structure(old: Any, new: Any) -> list[dict]:
     out = []
     for report, levels in tree.items():
         for level in levels:
-            out.append({"change": report, "path": level.path(),
-                        "old": _plain(level.t1), "new": _plain(level.t2)})
-    out.sort(key=lambda e: (e["path"], e["change"]))
+            out.append(StructureEdit(report, level.path(), _plain(level.t1), _plain(level.t2)))
+    out.sort(key=lambda e: (e.path, e.change))
     return out
 
 

@@ -6,7 +6,7 @@ import dataclasses
 
 from ..model import Edition, Rulebook
 from .engine import diff_editions
-from .result import DiffResult, side_json
+from .result import DiffResult, side_info
 
 # The kind of side the first step of a history starts from: no edition at all.
 NOTHING = "none"
@@ -19,7 +19,7 @@ def term_history(book: Rulebook, term: str) -> list[DiffResult]:
     for edition in book.editions:
         before, now = previous.term_by_id.get(term), edition.term_by_id.get(term)
         if (before is None) != (now is None) or (before and now and before.digest != now.digest):
-            old_info = side_json(previous, kind=NOTHING) if previous.id == _NOTHING_ID else None
+            old_info = side_info(previous, kind=NOTHING) if previous.id == _NOTHING_ID else None
             steps.append(diff_editions(book, previous, book, edition, terms=[term], old_info=old_info, rulings=False))
         previous = edition
     return steps

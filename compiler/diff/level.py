@@ -591,7 +591,7 @@ def fails(result, floor: str) -> bool:
     if floor == RULING_FLIPS:
         return bool(result.rulings.flipped)
     if floor == BREAKS_CONFORMANCE:
-        return bool(result.rulings.flipped) or any(x.conformance and x.conformance["flipped"]
+        return bool(result.rulings.flipped) or any(x.conformance is not None and x.conformance.flipped > 0
                                                    for x in (*result.changes, *result.names))
     from .names import rule_change  # names grades entries; level grades clauses
 

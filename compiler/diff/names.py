@@ -13,10 +13,14 @@ A constraint of one side only says how many situations of its facts it rules out
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..model import Answer, Edition, Vocabulary
 from .behaviour import NOT_DEFINED, REASON_WORDS, Behaviour, Description, descriptions
 from .vocabulary import FactChange, changed_constraints, fact_words
+
+if TYPE_CHECKING:  # the record is the diff's (result imports this module)
+    from .result import Conformance
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
 
@@ -56,6 +60,18 @@ class Charge:
 
 
 @dataclass(frozen=True)
+class NameRef:
+    """How a change names an entry of the diff's names: ``{"kind", "name", "status"}``."""
+
+    kind: str  # decision | predicate | constraint
+    name: str
+    status: str  # added | removed | changed
+
+    def as_json(self) -> dict:
+        return {"kind": self.kind, "name": self.name, "status": self.status}
+
+
+@dataclass(frozen=True)
 class NameChange:
     """A decision, predicate or constraint added, removed, or whose answers changed."""
 
@@ -70,7 +86,7 @@ class NameChange:
     answers: tuple[Answered, ...] = ()  # added or removed: each answer it gives, most situations first
     behaviour: Behaviour | None = None  # changed: the whole comparison of old and new
     changes: tuple[Charge, ...] = ()  # the changes charged with it
-    conformance: dict | None = None  # previous suite's cases that flip (compiler.diff.conformance_impact)
+    conformance: Conformance | None = None  # previous suite's cases that flip (compiler.diff.conformance_impact)
     # added or removed: where it gives no answer, by reason ("not asked", "no rule", "conflict"), with counts
     unanswered_reasons: tuple[tuple[str, int], ...] = ()
     # changed: the changed predicates it uses (each an entry of its own), and the ordered facts whose
@@ -93,9 +109,9 @@ class NameChange:
         return self.situations - sum(a.situations for a in self.answers)
 
     @property
-    def ref(self) -> dict:
+    def ref(self) -> NameRef:
         """How a change names it: kind, name and status."""
-        return {"kind": self.kind, "name": self.name, "status": self.status}
+        return NameRef(self.kind, self.name, self.status)
 
     def as_json(self) -> dict:
         return {"kind": self.kind, "name": self.name, "status": self.status, "term": self.term,
@@ -104,7 +120,8 @@ class NameChange:
                 "situations": self.situations, "unanswered": self.unanswered,
                 "answers": [a.as_json() for a in self.answers],
                 "behaviour": self.behaviour.as_json() if self.behaviour else None,
-                "conformance": self.conformance, "unanswered_reasons": dict(self.unanswered_reasons),
+                "conformance": None if self.conformance is None else self.conformance.as_json(),
+                "unanswered_reasons": dict(self.unanswered_reasons),
                 "predicates": list(self.predicates), "facts": list(self.facts), "old_meaning": self.old_meaning,
                 # the changes as data: "changes" holds them as the text shows them
                 "charged": [c.as_json() for c in self.changes],

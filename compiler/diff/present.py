@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from .result import Change, DiffResult, Place
+from .result import Change, DiffResult, Place, Reach, SideInfo
 
 if TYPE_CHECKING:
     from ..model import Edition
@@ -156,11 +156,11 @@ def unchecked_words(result: DiffResult) -> str:
 
 def introduced(result: DiffResult) -> str | None:
     """The edition a history's first step introduces the term in (its old side is no edition), else None."""
-    return side_name(result.new) if result.old["kind"] == "none" else None
+    return side_name(result.new) if result.old.kind == "none" else None
 
 
-def side_name(info: dict) -> str:
-    spec, edition = info["spec"], info["edition"]
+def side_name(info: SideInfo) -> str:
+    spec, edition = info.spec, info.edition
     return spec if spec == edition or spec.endswith(":" + edition) else f"{spec} ({edition})"
 
 
@@ -313,8 +313,8 @@ def direction_words(behaviour, ident: Write = str, words: Write = str) -> str:
 def one_sided(change: Change, ident: Write = str, words: Write = str) -> list[str]:
     """The decisions and predicates the change adds or removes with its rules, each listed under the
     decisions: "predicate curable added"."""
-    return [words(f"{r['kind']} ") + ident(r["name"]) + words(f" {r['status']}")
-            for r in change.names if r["status"] != "changed"]
+    return [words(f"{r.kind} ") + ident(r.name) + words(f" {r.status}")
+            for r in change.names if r.status != "changed"]
 
 
 def rule_change_words(change: Change, ident: Write = str, words: Write = str) -> str:
@@ -328,13 +328,13 @@ def rule_change_words(change: Change, ident: Write = str, words: Write = str) ->
         return words("a new rule")
     if change.kind == "removed":
         return words("a rule withdrawn")
-    if change.step or change.procedure or any("steps" in e["path"] for e in change.structure):
+    if change.step or change.procedure or any("steps" in e.path for e in change.structure):
         return words("a procedure's steps changed")
     # No model shows it: the words do (compiler.diff.level reads them conservatively).
     return words("the words add, drop or rewrite a rule")
 
 
-def use_words(use: dict) -> str:
+def use_words(use: Reach) -> str:
     """How a use reads after its clause: "(rule of heal#targets, old edition only)" -> the part in brackets."""
-    only = {"old": ", old edition only", "new": ", new edition only"}.get(use.get("side", "both"), "")
-    return use["via"] + (f", {use['direction']}" if use.get("direction") else "") + only
+    only = {"old": ", old edition only", "new": ", new edition only"}.get(use.side, "")
+    return use.via + (f", {use.direction}" if use.direction else "") + only

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ..diagnostics import printable
 from .behaviour import Behaviour, transition_words
-from .result import Change, DiffResult
+from .result import Change, Conformance, DiffResult, SideInfo
 from . import names as N
 from .conformance_impact import flips_words, short_words as conformance_short
 from .level import CLARIFICATION, EDITORIAL, RULE_CHANGE
@@ -458,9 +458,9 @@ def _detail_key(change: Change) -> str:
     return {EDITORIAL: "editorial-details", CLARIFICATION: "clarification-details"}.get(change.level, "rule-details")
 
 
-def _arg(info: dict) -> str:
+def _arg(info: SideInfo) -> str:
     """A side as the command line names it, inert (it is untrusted: a branch name), clipped."""
-    return printable(_clip(info["spec"])).replace("`", "'").replace("@", "@" + WORD_JOINER)
+    return printable(_clip(info.spec)).replace("`", "'").replace("@", "@" + WORD_JOINER)
 
 
 def _html_code(text: str) -> str:
@@ -581,7 +581,7 @@ def _uses_and_flags(change: Change) -> list[str]:
     if breaks:
         out += [f"**Breaks conformance**: {breaks}", ""]
     if change.impact:
-        uses = ", ".join(f"{code(u['ref'])} ({escape(use_words(u))})" for u in change.impact)
+        uses = ", ".join(f"{code(u.ref)} ({escape(use_words(u))})" for u in change.impact)
         out += [f"Used by: {uses}", ""]
     for flag in change.drift:
         out += [f"⚠️ Drift: {flag.written(code, escape)}", ""]
@@ -600,7 +600,7 @@ def _inside(shown: inside.View | None) -> list[str]:
     return out
 
 
-def _breaks(conformance: dict | None) -> str:
+def _breaks(conformance: Conformance | None) -> str:
     """'; **breaks conformance**: 1 of 2 cases of v1's suite flip', or nothing."""
     found = conformance_short(conformance)
     return f"; **breaks conformance**: {escape(found)}" if found else ""

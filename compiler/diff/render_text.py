@@ -144,7 +144,7 @@ def _uses(change: Change) -> list[str]:
     if conformance_words(change.conformance):
         plain.append(f"    {conformance_words(change.conformance)}")
     if change.impact:
-        plain.append("    used by: " + "; ".join(f"{u['ref']} ({use_words(u)})" for u in change.impact))
+        plain.append("    used by: " + "; ".join(f"{u.ref} ({use_words(u)})" for u in change.impact))
     return plain
 
 

@@ -281,7 +281,7 @@ def _left_out(e: EditionDiff) -> str:
     from .present import side_name
 
     info_old, info_new = e.diffed.old, e.diffed.new
-    command = code(f"rulebook diff {info_old['spec']} {info_new['spec']} --format html")
+    command = code(f"rulebook diff {info_old.spec} {info_new.spec} --format html")
     return (f"## Rulebook changes: {escape(side_name(info_old), inline=True)} → "
             f"{escape(side_name(info_new), inline=True)}\n\n"
             f"_Left out to fit a GitHub comment ({escape(summary_line(e.diffed), inline=True)}). The full report: "

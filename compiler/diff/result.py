@@ -21,6 +21,7 @@ from .flags import Flag
 from .inside import SubChange
 from .redline import Redline
 from .rulings import NONE as NO_RULINGS, RulingsDiff
+from .steps import ProcedureChange
 from .vocabulary import NO_CHANGES, VocabularyChanges
 
 
@@ -71,6 +72,83 @@ class LineageNote:
         return {"keys": list(self.keys), "from": list(self.olds), "to": list(self.news)}
 
 
+@dataclass(frozen=True)
+class Reach:
+    """A clause elsewhere that uses what a change touched: ``{"name", "term", "clause", "ref", "via",
+    "direction", "side"}`` (``clause`` "" for a decision's ``given``; ``side`` "old", "new" or "both")."""
+
+    name: str
+    term: str
+    clause: str
+    ref: str
+    via: str  # "predicate P", "rule for D", "given of D"
+    direction: str | None  # how what it depends on changed, when compared
+    side: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"name": self.name, "term": self.term, "clause": self.clause, "ref": self.ref, "via": self.via,
+                "direction": self.direction, "side": self.side}
+
+
+@dataclass(frozen=True)
+class StructureEdit:
+    """A machine-readable part diffed with deepdiff: ``{"change", "path", "old", "new"}``."""
+
+    change: str  # deepdiff's report: values_changed, type_changes, iterable_item_added ...
+    path: str
+    old: Any
+    new: Any
+
+    def as_json(self) -> dict[str, Any]:
+        return {"change": self.change, "path": self.path, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True)
+class FlippedCase:
+    """A case of the old suite that flips: ``{"id", "name", "expected", "now"}``."""
+
+    id: str
+    name: str
+    expected: Any  # the answer the case expects
+    now: tuple[str, ...]  # what the new edition gives where it flips
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "expected": self.expected, "now": list(self.now)}
+
+
+@dataclass(frozen=True)
+class Conformance:
+    """The old suite's cases where a change (or a name) decides, and those that flip:
+    ``{"suite", "of", "flipped", "examples"}`` (compiler.diff.conformance_impact)."""
+
+    suite: str
+    of: int
+    flipped: int
+    examples: tuple[FlippedCase, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"suite": self.suite, "of": self.of, "flipped": self.flipped,
+                "examples": [e.as_json() for e in self.examples]}
+
+
+@dataclass(frozen=True)
+class SideInfo:
+    """One side of a diff as the command line named it: ``{"spec", "kind", "edition", "title", "date",
+    "status", "revision"}``."""
+
+    spec: str
+    kind: str  # edition | folder | git | none ...
+    edition: str
+    title: str | None
+    date: str | None
+    status: str | None
+    revision: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"spec": self.spec, "kind": self.kind, "edition": self.edition, "title": self.title,
+                "date": self.date, "status": self.status, "revision": self.revision}
+
+
 def _json(record: Any) -> Any:
     return None if record is None else record.as_json()
 
@@ -92,13 +170,13 @@ class Change:
     confidence: float | None
     redline: Redline
     behaviours: tuple[Behaviour, ...] = ()
-    impact: tuple[dict, ...] = ()
+    impact: tuple[Reach, ...] = ()  # the clauses elsewhere that use what it touched, transitively
     moved: bool = False
     old_section: str | None = None
     new_section: str | None = None
     old_term: str | None = None  # differs from new_term when a clause moved to another term
     new_term: str | None = None
-    structure: tuple[dict, ...] = ()
+    structure: tuple[StructureEdit, ...] = ()  # the machine-readable parts that differ (deepdiff)
     drift: tuple[Flag, ...] = ()  # each its words and the identifiers it names (compiler.diff.flags)
     fingerprint: str = ""
     # When matched by declared lineage: {"keys": [lineage keys], "from": [old refs], "to": [new refs]}.
@@ -113,13 +191,13 @@ class Change:
     # old side's for a withdrawn rule, "+"-joined for several (a split's parts); None when none prints one.
     number: str | None = None
     # A procedure whose steps changed (compiler.diff.steps.procedure_changes).
-    procedure: dict | None = None
+    procedure: ProcedureChange | None = None
     # The decisions, predicates and constraints this change adds, removes or changes, each listed once
     # in DiffResult.names: [{"kind", "name", "status"}] (compiler.diff.names).
-    names: tuple[dict, ...] = ()
+    names: tuple[N.NameRef, ...] = ()
     # Cases of the previous edition's suite that flip where this change's clauses decide:
     # {"suite", "of", "flipped", "examples"}; None when none was evaluated (compiler.diff.conformance_impact).
-    conformance: dict | None = None
+    conformance: Conformance | None = None
     # What changed inside the clause: items added, removed, moved; each edit (compiler.diff.inside).
     sub_changes: tuple[SubChange, ...] = ()
     # A clause whose text and rules are unchanged, listed because its decisions' ``given`` changed
@@ -149,7 +227,7 @@ class Change:
             "matched_by": self.matched_by,
             "redline": self.redline.as_json(),
             "behaviour": self.behaviour.as_json() if self.behaviour else None,
-            "impact": list(self.impact),
+            "impact": [u.as_json() for u in self.impact],
             # Beyond the fixed contract: more detail for tools that want it.
             "confidence": self.confidence,
             "moved": self.moved,
@@ -158,7 +236,7 @@ class Change:
             "old_section": self.old_section,
             "new_section": self.new_section,
             "other_behaviours": [b.as_json() for b in self.behaviours[1:]],
-            "structure": list(self.structure),
+            "structure": [e.as_json() for e in self.structure],
             "drift": [f.text for f in self.drift],
             "redline_coarse": self.redline.coarse,
             "lineage": _json(self.lineage),
@@ -166,9 +244,9 @@ class Change:
             "level": self.level,
             "numbers": _json(self.numbers),
             "number": self.number,
-            "procedure": self.procedure,
-            "names": list(self.names),
-            "conformance": self.conformance,
+            "procedure": _json(self.procedure),
+            "names": [r.as_json() for r in self.names],
+            "conformance": _json(self.conformance),
             "sub_changes": [s.as_json() for s in self.sub_changes],
             "asked": list(self.asked),
             "unchecked": list(self.unchecked),
@@ -179,8 +257,8 @@ class Change:
 class DiffResult:
     """Every change between two editions, in term and clause order."""
 
-    old: dict
-    new: dict
+    old: SideInfo
+    new: SideInfo
     changes: tuple[Change, ...]
     behaviours: tuple[Behaviour, ...] = field(default=())  # every name compared, dependents included
     vocabulary: VocabularyChanges = NO_CHANGES  # facts, values and constraints the new edition changed
@@ -202,12 +280,11 @@ class DiffResult:
         return not self.changes and self.vocabulary.empty and self.rulings.empty
 
     def as_json(self) -> dict[str, Any]:
-        return {"old": self.old, "new": self.new, "summary": self.summary,
+        return {"old": self.old.as_json(), "new": self.new.as_json(), "summary": self.summary,
                 "changes": [c.as_json() for c in self.changes], "vocabulary": self.vocabulary.as_json(),
                 "names": [n.as_json() for n in self.names], "rulings": self.rulings.as_json()}
 
 
-def side_json(edition: Edition, spec: str | None = None, kind: str = "edition",
-              revision: str | None = None) -> dict:
-    return {"spec": spec or edition.id, "kind": kind, "edition": edition.id, "title": edition.title,
-            "date": edition.date, "status": edition.status, "revision": revision}
+def side_info(edition: Edition, spec: str | None = None, kind: str = "edition",
+              revision: str | None = None) -> SideInfo:
+    return SideInfo(spec or edition.id, kind, edition.id, edition.title, edition.date, edition.status, revision)

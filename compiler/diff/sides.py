@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..diagnostics import Diagnostic, Location, did_you_mean
 from ..model import Edition, Rulebook
+from .result import SideInfo, side_info
 from .source import EditionSource, FullSource
 
 if TYPE_CHECKING:
@@ -56,10 +57,12 @@ class Side:
 
         return CachedSource(self.cached, self.edition)
 
+    def info(self) -> SideInfo:
+        """The side as the diff describes it (``DiffResult.old`` / ``new``)."""
+        return side_info(self.edition, self.spec, self.kind, self.revision)
+
     def as_json(self) -> dict:
-        return {"spec": self.spec, "kind": self.kind, "edition": self.edition.id,
-                "title": self.edition.title, "date": self.edition.date, "status": self.edition.status,
-                "revision": self.revision}
+        return self.info().as_json()
 
     @property
     def label(self) -> str:

@@ -9,12 +9,33 @@ renumbering, with the old and new numbers, not as a rewording.
 from __future__ import annotations
 
 import re
-from typing import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
 
 from ..model import Clause, Steps, Term
 
 # A printed step number at the start of a clause: "2. ", "2) ", "Step 2: ".
 _NUMBER = re.compile(r"\A\s*(?:step\s+)?\d+[.):]?\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ProcedureChange:
+    """How a procedure's steps changed, by step id (1-based places): ``{"procedure", "old_count",
+    "new_count", "inserted": [[id, n]], "removed": [[id, n]], "moved": [[id, old n, new n]],
+    "renumbered": [[id, old n, new n]]}``."""
+
+    procedure: str
+    old_count: int
+    new_count: int
+    inserted: tuple[tuple[str, int], ...]
+    removed: tuple[tuple[str, int], ...]
+    moved: tuple[tuple[str, int, int], ...]  # moved among the others
+    renumbered: tuple[tuple[str, int, int], ...]  # kept in order at another place
+
+    def as_json(self) -> dict[str, Any]:
+        return {"procedure": self.procedure, "old_count": self.old_count, "new_count": self.new_count,
+                "inserted": [list(s) for s in self.inserted], "removed": [list(s) for s in self.removed],
+                "moved": [list(s) for s in self.moved], "renumbered": [list(s) for s in self.renumbered]}
 
 
 def step_numbers(term: Term | None) -> Mapping[str, tuple[str, int]]:
@@ -53,12 +74,9 @@ def renumbered(old: Clause, new: Clause) -> bool:
     return old.id != new.id and any(ch.isdigit() for ch in old.id) and any(ch.isdigit() for ch in new.id)
 
 
-def procedure_changes(old: Clause, new: Clause, counterpart: Mapping[str, str] = {}) -> dict | None:
-    """How a procedure's steps changed, by step id: inserted, removed, moved among the others, renumbered.
-
-    ``{"procedure", "old_count", "new_count", "inserted": [[id, n]], "removed": [[id, n]],
-    "moved": [[id, old n, new n]], "renumbered": [[id, old n, new n]]}`` (1-based places, new ids for
-    the steps both have: ``counterpart`` maps an old step's ref to its new one, a renamed step is the
+def procedure_changes(old: Clause, new: Clause, counterpart: Mapping[str, str] = {}) -> ProcedureChange | None:
+    """How a procedure's steps changed, by step id: inserted, removed, moved among the others, renumbered
+    (new ids for the steps both have: ``counterpart`` maps an old step's ref to its new one, a renamed step is the
     same step); None when either clause has no steps, the procedure is another one, or the order is
     the same.
     """
@@ -68,52 +86,44 @@ def procedure_changes(old: Clause, new: Clause, counterpart: Mapping[str, str] =
     now = [ref.split("#", 1)[1] for ref in new.steps.order]
     if was == now:
         return None
-    return {"procedure": new.steps.procedure, "old_count": len(was), "new_count": len(now),
-            **_step_moves(old.steps, was, now)}
-
-
-def _step_moves(old: Steps, was: list[str], now: list[str]) -> dict[str, list[list]]:
-    """The steps inserted, removed, moved among the others and renumbered, from the old order of step
-    ids (``was``, the new ids of the steps both have) to the new one (``now``)."""
     at_old = {s: i for i, s in enumerate(was, 1)}
     at_new = {s: i for i, s in enumerate(now, 1)}
-    return {
-        "inserted": [[s, at_new[s]] for s in now if s not in at_old],
-        "removed": [[_old_id(old, i), at_old[s]] for i, s in enumerate(was) if s not in at_new],
-        **_reordered(was, now, at_old, at_new),
-    }
+    old_steps = old.steps
+    moved, renumbered = _reordered(was, now, at_old, at_new)
+    return ProcedureChange(
+        new.steps.procedure, len(was), len(now),
+        inserted=tuple((s, at_new[s]) for s in now if s not in at_old),
+        removed=tuple((_old_id(old_steps, i), at_old[s]) for i, s in enumerate(was) if s not in at_new),
+        moved=moved, renumbered=renumbered)
 
 
 def _reordered(was: list[str], now: list[str], at_old: Mapping[str, int], at_new: Mapping[str, int]
-               ) -> dict[str, list[list]]:
+               ) -> tuple[tuple[tuple[str, int, int], ...], tuple[tuple[str, int, int], ...]]:
     """The steps both orders have that moved among the others, and those kept in order at another place."""
     from .match import lcs  # the same reading of a reordering as the clauses' own
 
     common = [s for s in was if s in now]
     kept = lcs(common, [s for s in now if s in was])
-    return {
-        "moved": [[s, at_old[s], at_new[s]] for s in now if s in at_old and s not in kept],
-        "renumbered": [[s, at_old[s], at_new[s]] for s in now
-                       if s in kept and at_old[s] != at_new[s]],
-    }
+    return (tuple((s, at_old[s], at_new[s]) for s in now if s in at_old and s not in kept),
+            tuple((s, at_old[s], at_new[s]) for s in now if s in kept and at_old[s] != at_new[s]))
 
 
-def procedure_words(changes: dict, ident: Callable[[str], str] = str, words: Callable[[str], str] = str) -> str:
+def procedure_words(changes: ProcedureChange, ident: Callable[[str], str] = str, words: Callable[[str], str] = str) -> str:
     """"turn.order: 4 steps -> 7; inserted x (step 2), y (step 5); moved c (step 3 -> 2); renumbered d (4 -> 6)".
     ``ident`` writes the procedure and the steps' ids, ``words`` the rest (as in ``present``)."""
     def listed(head: str, items) -> str:
         return words(head + " ") + words(", ").join(ident(s) + words(f" ({said})") for s, said in items)
 
-    parts = [ident(changes["procedure"]) + words(f": {changes['old_count']} steps -> {changes['new_count']}")]
-    if changes["inserted"]:
-        parts.append(listed("inserted", ((s, f"step {n}") for s, n in changes["inserted"])))
-    if changes["removed"]:
-        parts.append(listed("removed", ((s, f"was step {n}") for s, n in changes["removed"])))
-    if changes["moved"]:
+    parts = [ident(changes.procedure) + words(f": {changes.old_count} steps -> {changes.new_count}")]
+    if changes.inserted:
+        parts.append(listed("inserted", ((s, f"step {n}") for s, n in changes.inserted)))
+    if changes.removed:
+        parts.append(listed("removed", ((s, f"was step {n}") for s, n in changes.removed)))
+    if changes.moved:
         parts.append(listed("reordered", ((s, f"step {a} -> {b}" if a != b else f"step {a}")
-                                          for s, a, b in changes["moved"])))
-    if changes["renumbered"]:
-        parts.append(listed("renumbered", ((s, f"{a} -> {b}") for s, a, b in changes["renumbered"])))
+                                          for s, a, b in changes.moved)))
+    if changes.renumbered:
+        parts.append(listed("renumbered", ((s, f"{a} -> {b}") for s, a, b in changes.renumbered)))
     return words("; ").join(parts)
 
 

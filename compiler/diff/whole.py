@@ -396,5 +396,5 @@ def fails(result, floor: str) -> bool:
 
 def published_edition_changed(result: DiffResult) -> bool:
     """A diff of one edition against itself (``git:A:1.0 git:B:1.0``) where it was published and changed."""
-    return (not result.empty and result.old.get("status") == "published"
-            and result.old.get("edition") == result.new.get("edition") and result.old.get("kind") != "none")
+    return (not result.empty and result.old.status == "published"
+            and result.old.edition == result.new.edition and result.old.kind != "none")

@@ -33,7 +33,7 @@ def one_engine_run_per_pair(monkeypatch):
     done: dict[tuple[str, str], engine.DiffResult] = {}
 
     def memo(old, vocabulary_old, new, vocabulary_new, **kw):
-        key = (kw["old_info"]["spec"], kw["new_info"]["spec"])
+        key = (kw["old_info"].spec, kw["new_info"].spec)
         if key not in done:
             done[key] = real(old, vocabulary_old, new, vocabulary_new, **kw)
         return done[key]

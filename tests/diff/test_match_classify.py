@@ -69,7 +69,7 @@ def test_same_text_new_meaning_is_semantic_and_flags_drift(result):
     pairs = {(dict(w.facts)["phase"], w.old, w.new) for w in change.behaviour.witnesses}
     assert ("battle", False, True) in pairs and ("discard", True, False) in pairs
     assert [f.text for f in change.drift] == ["the machine-readable meaning changed but the text did not"]
-    assert change.structure and change.structure[0]["path"].startswith("root[0]['rules']")
+    assert change.structure and change.structure[0].path.startswith("root[0]['rules']")
 
 
 def test_prose_naming_a_new_condition_without_new_meaning_flags_drift(result):
@@ -110,4 +110,4 @@ def test_minimal_fixture_broadened_predicate_with_witness(minimal):
     change = next(c for c in result.changes if c.clause == "curable")
     assert change.kind == "semantic" and change.behaviour.direction == "broadened"
     assert [dict(w.facts) for w in change.behaviour.witnesses] == [{"paralyzed": True, "poisoned": False}]
-    assert [u["ref"] for u in change.impact] == ["cure#targets"]
+    assert [u.ref for u in change.impact] == ["cure#targets"]

@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from compiler.build import load_rulebook
 from compiler.cli import main
 from compiler.diff.engine import diff_editions
+from compiler.diff.names import NameRef
 
 DIFF = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 
@@ -68,8 +69,8 @@ def test_decisions_of_one_side_only_are_reported_removed_and_added_with_what_the
     ]
     step = next(c for c in result.changes if c.clause == "step-2")
     assert (step.kind, step.level) == ("semantic", "rule-change")
-    assert step.names == ({"kind": "decision", "name": "battle.may_rescue", "status": "removed"},
-                          {"kind": "decision", "name": "battle.rescue_succeeds", "status": "added"})
+    assert step.names == (NameRef("decision", "battle.may_rescue", "removed"),
+                          NameRef("decision", "battle.rescue_succeeds", "added"))
 
 
 def test_the_text_format_lists_each_decision_once_and_the_clause_refers_to_it():
@@ -98,7 +99,7 @@ def test_a_clause_that_gains_rules_for_a_new_question_is_a_rule_change_and_the_q
     result = _result("rules-for-a-new-question")
     lead = next(c for c in result.changes if c.clause == "lead-in")
     assert (lead.kind, lead.level, lead.names) == (
-        "semantic", "rule-change", ({"kind": "decision", "name": "order.activates_now", "status": "added"},))
+        "semantic", "rule-change", (NameRef("decision", "order.activates_now", "added"),))
     assert [(n.name, n.status, n.new_clauses, n.situations, n.unanswered,
              [(a["answer"], a["situations"], a["descriptions"]) for a in n.as_json()["answers"]])
             for n in result.names] == [
@@ -114,7 +115,7 @@ def test_a_split_whose_answers_are_the_same_is_not_charged_with_the_decision_s_c
             for c in result.changes] == [
         ("paralyze", "paralyze+transfer", "split", "clarification", [("targeting.location", "equivalent")], ()),
         ("rescue", "rescue", "semantic", "rule-change", [("targeting.location", "changed")],
-         ({"kind": "decision", "name": "targeting.location", "status": "changed"},))]
+         (NameRef("decision", "targeting.location", "changed"),))]
     [name] = result.names
     assert (name.name, name.status, [c.text for c in name.changes], name.behaviour.extent()) == (
         "targeting.location", "changed", ["targeting#rescue"], "changed: answer changed in 1 of 3 situations")

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import os
 
+from compiler.diff.names import NameRef
+
 from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
 FIXTURE = DIFF / "given-changed-clause-unchanged"
@@ -31,7 +33,7 @@ def test_the_clause_that_now_answers_where_the_old_edition_did_not_ask_is_a_rule
         (None, "semantic", "rule-change"), ("targets", "semantic", "rule-change")]
     targets = result.changes[1]
     assert (targets.old_text, targets.new_text, targets.names, targets.asked, targets.drift) == (
-        TEXT, TEXT, ({"kind": "decision", "name": "cure.may_target", "status": "changed"},),
+        TEXT, TEXT, (NameRef("decision", "cure.may_target", "changed"),),
         ("cure.may_target",), ())
     # its own answers: only where one side does not ask
     [own] = targets.behaviours

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import os
 
+from compiler.diff.names import NameRef
+
 from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
 FIXTURE = DIFF / "predicate-answers-changed"
@@ -51,7 +53,7 @@ def test_a_changed_predicate_is_listed_with_its_counts_descriptions_and_defining
         "changed", ["curable"], ["cure#curable (through curable)"], None)
     [change] = result.changes
     assert (change.clause, change.kind, change.level, change.names) == (
-        "curable", "semantic", "rule-change", ({"kind": "predicate", "name": "curable", "status": "changed"},))
+        "curable", "semantic", "rule-change", (NameRef("predicate", "curable", "changed"),))
 
 
 def test_the_text_lists_the_predicate_once_and_the_clause_and_the_decision_refer_to_it():

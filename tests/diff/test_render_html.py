@@ -74,10 +74,9 @@ def test_no_untrusted_field_becomes_markup(sides):
 
 def test_fields_are_escaped_with_quotes():
     from compiler.diff.render_html import render
-    from compiler.diff.engine import DiffResult
+    from compiler.diff.result import DiffResult, SideInfo
 
-    info = {"spec": HOSTILE, "kind": "folder", "edition": "v1", "title": "", "date": None, "status": "draft",
-            "revision": None}
+    info = SideInfo(HOSTILE, "folder", "v1", "", None, "draft", None)
     out = render(DiffResult(info, info, ()))
     assert ("<h1>Rulebook changes: &#34;&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x "
             "onerror=alert(2)&gt; (v1) → &#34;&#39;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x "

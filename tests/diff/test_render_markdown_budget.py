@@ -128,8 +128,8 @@ def test_hostile_side_names_still_fit_the_minimum_budget(three_hundred):
     # What nothing shortens holds the side names; each is clipped, then escaped (up to tenfold).
     evil = "\U000e0001@#" * 5_000
     result = copies(three_hundred, 10)
-    result = dataclasses.replace(result, old={**result.old, "spec": evil, "edition": "x"},
-                                 new={**result.new, "spec": "git:" + evil, "edition": "y"})
+    result = dataclasses.replace(result, old=dataclasses.replace(result.old, spec=evil, edition="x"),
+                                 new=dataclasses.replace(result.new, spec="git:" + evil, edition="y"))
     out = render(result, MIN_BUDGET)
     assert utf16_length(out) <= MIN_BUDGET
     assert out.splitlines()[0].endswith("…")

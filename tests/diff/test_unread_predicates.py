@@ -17,10 +17,11 @@ from compiler.build import load_rulebook
 from compiler.diff import level as L
 from compiler.diff.classify import keys_tested
 from compiler.diff.engine import diff_editions
+from compiler.diff.names import NameRef
 from compiler.diff.redline import redline
 from tests.diff.test_names import DIFF, _result
 
-LISTED = {"kind": "predicate", "name": "footnoted_ability", "status": "changed"}
+LISTED = NameRef("predicate", "footnoted_ability", "changed")
 ANNOTATION = ("the predicate footnoted_ability answers differently, but no rule or predicate of either edition "
               "reads it and the text names no word it defines: its words decide the level")
 
@@ -52,8 +53,8 @@ def test_an_unread_predicate_of_words_the_clause_defines_is_a_rule_change():
     result = _result("unread-defined-words-change")
     assert [(c.clause, c.kind, c.level, c.names, c.drift) for c in result.changes] == [
         ("being-discarded-phrase", "semantic", "rule-change",
-         ({"kind": "predicate", "name": "being_discarded_phrase", "status": "changed"},), ()),
-        ("sick", "semantic", "rule-change", ({"kind": "predicate", "name": "sick", "status": "changed"},), ())]
+         (NameRef("predicate", "being_discarded_phrase", "changed"),), ()),
+        ("sick", "semantic", "rule-change", (NameRef("predicate", "sick", "changed"),), ())]
 
 
 def test_the_words_of_the_defined_words_alone_would_say_clarification():

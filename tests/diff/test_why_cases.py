@@ -48,7 +48,7 @@ def test_two_clauses_joined_without_declared_lineage_are_a_merge_not_a_removal()
 
 def test_used_by_says_which_uses_one_edition_only_has():
     changes = {c.clause: c for c in _changes("used-by-withdrawn")}
-    assert [(u["ref"], u["direction"], u["side"]) for u in changes["curable"].impact] == [
+    assert [(u.ref, u.direction, u.side) for u in changes["curable"].impact] == [
         ("cure#in-battle", None, "old"), ("cure#targets", "broadened", "both")]
 
 
@@ -65,7 +65,8 @@ def test_the_text_format_words_a_use_of_the_old_edition_only(monkeypatch):
 
 def test_a_procedure_says_in_words_which_steps_were_inserted_reordered_and_renumbered():
     changes = {c.clause: c for c in _changes("steps-in-words")}
-    assert changes["order"].procedure == {
+    assert changes["order"].procedure is not None
+    assert changes["order"].procedure.as_json() == {
         "procedure": "turn.order", "old_count": 4, "new_count": 7,
         "inserted": [["x", 2], ["y", 5], ["z", 7]], "removed": [],
         "moved": [["c", 3, 3], ["b", 2, 4]], "renumbered": [["d", 4, 6]]}
@@ -77,10 +78,10 @@ def test_a_procedure_says_in_words_which_steps_were_inserted_reordered_and_renum
 
 
 def test_a_removed_step_is_named_with_its_old_place():
-    from compiler.diff.steps import procedure_words
+    from compiler.diff.steps import ProcedureChange, procedure_words
 
-    assert procedure_words({"procedure": "p", "old_count": 3, "new_count": 2, "inserted": [],
-                            "removed": [["b", 2]], "moved": [], "renumbered": [["c", 3, 2]]}) == \
+    assert procedure_words(ProcedureChange("p", 3, 2, inserted=(), removed=(("b", 2),), moved=(),
+                                           renumbered=(("c", 3, 2),))) == \
         "p: 3 steps -> 2; removed b (was step 2); renumbered c (3 -> 2)"
 
 

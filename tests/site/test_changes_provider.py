@@ -32,5 +32,5 @@ def test_the_changes_pages_diff_generates_the_old_suite_of_the_changed_decisions
     book = load_rulebook(FLIPS)
     report = provider(book)(book.editions[0], book.editions[1])
     assert sorted(asked) == [("v1", "cure.in_battle"), ("v1", "cure.may_target")]
-    assert [(c.term, c.clause, c.conformance and c.conformance["flipped"]) for c in report.changes] == [
+    assert [(c.term, c.clause, c.conformance and c.conformance.flipped) for c in report.changes] == [
         ("cure", None, None), ("cure", "targets", 1), ("cure", "in-battle", 1)]
