@@ -267,9 +267,9 @@ def test_a_clause_with_no_rule_as_new_as_the_added_one_vouches_for_nothing():
         L.Grade("added", L.CLARIFICATION, (L.LIVES_ON,), ())
 
 
-def _reworded(old_text: str, new_text: str) -> L.Grade:
+def _reworded(old_text: str, new_text: str, has_meaning: bool = False) -> L.Grade:
     old, new = _clause("a", old_text), _clause("a", new_text)
-    draft = _draft((old,), (new,))
+    draft = _draft((old,), (new,), has_meaning=has_meaning)
     return L.grade(L.Case(draft, redline(old_text, new_text), L.text_of(draft), L.Answers(),
                           _terms(_term(old), _term(new))))
 
@@ -304,3 +304,49 @@ def test_articles_changed_alone_are_editorial_though_the_text_is_reworded():
     assert L.text_of(_draft((_clause("a", "A heal targets a character."),),
                             (_clause("a", "The heal targets the character."),))) == REWORDED
     assert _reworded("A heal targets a character.", "The heal targets the character.").level == L.EDITORIAL
+
+
+def _section_of(term: Term, clause: Clause) -> tuple[Clause, ...]:
+    return next(s.clauses for s in term.sections if s.key == clause.section)
+
+
+def test_a_lead_in_is_covered_by_the_next_clause_of_its_section_only():
+    """``covered``: a lead-in (ending with a colon) to a clause modelled or covered as an item; one that
+    ends its section leads in to nothing, and only the next clause counts."""
+    edition = load_rulebook(RULE_LESS).edition("v2")
+    term, lead = edition.term_by_id["duel"], edition.clause_by_ref["duel#outcomes"]
+    section = _section_of(term, lead)
+    at = section.index(lead)
+    item = section[at + 1]
+
+    def arranged(*clauses: Clause) -> Term:
+        return replace(term, sections=tuple(replace(s, clauses=clauses) if s.key == lead.section else s
+                                            for s in term.sections))
+    others = [c for c in section if c not in (lead, item)]
+    # the lead-in and its item last: the item is the next clause
+    assert L.covered(lead, arranged(*others, lead, item), None, edition.vocabulary) == \
+        flag("a lead-in to ", Ident(item.ref))
+    # the lead-in last of its section: nothing follows it
+    assert L.covered(lead, arranged(*others, item, lead), None, edition.vocabulary) is None
+
+
+def test_a_sentence_of_sentence_words_words_is_a_sentence_of_a_rule():
+    """``SENTENCE_WORDS``: in a clause with rules of its own (only whole sentences count), four words
+    inserted whole are a new sentence, a rule change; three are none."""
+    assert _reworded("A heal targets a character.", "A heal targets a character. Heals cost nothing more.",
+                     has_meaning=True).level == L.RULE_CHANGE
+    assert _reworded("A heal targets a character.", "A heal targets a character. Heals cost nothing.",
+                     has_meaning=True).level == L.CLARIFICATION
+
+
+def test_a_pairing_with_nothing_changed_grades_as_no_change_at_the_editorial_level():
+    old, new = _clause("a", "A heal targets a character."), _clause("a", "A heal targets a character.")
+    draft = _draft((old,), (new,))
+    line = redline(old.text, new.text)
+    assert L.grade(L.Case(draft, line, L.text_of(draft), L.Answers(), _terms(_term(old), _term(new)))) == \
+        L.Grade(None, L.EDITORIAL)
+    # listed for its decision's given, with the words changed: no drift between its words and its rules
+    asked = replace(_draft((old,), (_clause("a", "A heal chooses a character."),)), asked=("heal.may_target",))
+    case = L.Case(asked, redline(asked.old_text or "", asked.new_text or ""), REWORDED, L.Answers(),
+                  _terms(_term(old), _term(new)))
+    assert L.drift_flags(case, "reworded", L.CLARIFICATION) == ((), ())
