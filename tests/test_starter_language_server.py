@@ -27,24 +27,10 @@ from compiler.cli import main
 SERVER = Path(__file__).resolve().parent / "site" / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
 TIMEOUT = 60.0
 
-TERM = """\
-id: draw
-name: Draw
-alias: [Draw a card]
-decisions:
-  - name: draw.may_draw
-    type: bool
-    meaning: Whether the player may draw a card.
-sections:
-  - key: definition
-    kind: definition
-    clauses:
-      - id: full-hand
-        text: A player may draw a card unless their hand is full.
-        rules:
-          - decision: draw.may_draw
-            requires: {not: hand_full}
-"""
+# init --example's demo term (its comments left out, so that line numbers count from its id), with
+# one key misspelt: "alias" for "aliases"
+TERM = "".join(line for line in starter.TERM_YAML.format(term="draw").splitlines(keepends=True)
+               if not line.startswith("#")).replace("aliases:", "alias:", 1)
 
 PATCH = """\
 id: draw
