@@ -40,6 +40,8 @@ def _umask() -> int:
 
 def write_text(path: Path | str, text: str) -> None:
     """Write a file through a temporary sibling and an atomic rename."""
+    if not isinstance(text, str):  # before anything is made: a write that cannot be leaves nothing behind
+        raise TypeError(f"write_text writes a str, not {type(text).__name__}")
     write_bytes(path, text.encode("utf-8"))
 
 

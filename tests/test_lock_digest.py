@@ -248,6 +248,6 @@ def test_every_edition_is_held_to_the_lock_after_a_draft(book):
         "frozen/rulebook.yaml:5:5: error: edition '1.0' is locked as published, but its status is 'draft'\n"
         "  hint: a published edition stays published: set 'status: published' again",
         "frozen/rulebook.yaml:11:5: error: published edition '2.0' is not in rulebook.lock\n"
-        "  hint: lock it with: rulebook publish 2.0 --reason TEXT",
+        "  hint: lock it with: rulebook publish --edition 2.0 --reason TEXT",
         "frozen/rulebook.yaml:15:5: error: published edition '3.0' is not in rulebook.lock\n"
-        "  hint: lock it with: rulebook publish 3.0 --reason TEXT"]
+        "  hint: lock it with: rulebook publish --edition 3.0 --reason TEXT"]

@@ -61,11 +61,11 @@ def book(tmp_path):
 
 
 # Each command's summary: what its loops counted on the minimal rulebook (2 term files over
-# 2 editions, 1 decision, 10 pages, 3 clauses compared, 10 mutants).
+# 2 editions, 1 decision, 12 pages: 10 and the decision's question page in each edition, 3 clauses compared, 10 mutants).
 SUMMARIES = {
     "check": (["check", "book"], "term files 2, decisions 2"),
     "build": (["build", "--rulebook", "book", "--out", "site"],
-              "term files 2, pages read 10, pages written 10, clauses 3"),
+              "term files 2, pages read 12, pages written 12, clauses 3"),
     "diff": (["diff", "v1", "v2", "--rulebook", "book"], "term files 2, clauses 3"),
     "conformance generate": (["conformance", "generate", "--rulebook", "book", "--edition", "v2", "--out", "suite"],
                              "term files 2, decisions 1"),

@@ -334,7 +334,7 @@ def book(tmp_path, monkeypatch) -> Path:
 
 HEAD = ": error: published edition 'a' differs from rulebook.lock: "
 HINT = ("  hint: a published edition does not change: undo the edit, or record a deliberate correction with "
-        "rulebook correct a --kind transcription|erratum --reason TEXT")
+        "rulebook correct --edition a --kind transcription|erratum --reason TEXT")
 
 
 def _lock_lines(stderr: str) -> list[tuple[str, str, str]]:

@@ -99,14 +99,14 @@ def test_a_multi_key_table_is_a_real_table_on_its_term_page(book):
     spec = next(s for s in P.plan(book) if s.kind == P.TERM and s.term == "targeting")
     html = Renderer(book).render(spec, lambda uri: uri).html
     assert ('<div class="rb-table" data-search-exclude><table>\n'
-            "<thead><tr><th>ability</th><th>card type</th><th>targeting.location</th></tr></thead>\n"
+            "<thead><tr><th>ability</th><th>card type</th><th>location</th></tr></thead>\n"
             "<tbody>\n"
             "<tr><td>hold</td><td>hero</td><td>territory</td></tr>\n"
             "<tr><td>hold</td><td>evil character</td><td>battle</td></tr>\n"
             "</tbody>\n"
             "</table></div>\n") in html
     assert ('<div class="rb-table" data-search-exclude><table>\n'
-            "<thead><tr><th>ability</th><th>targeting.location</th></tr></thead>\n"
+            "<thead><tr><th>ability</th><th>location</th></tr></thead>\n"
             "<tbody>\n"
             '<tr class="rb-table__otherwise"><td colspan="1">all other</td><td>in play</td></tr>\n'
             "</tbody>\n"

@@ -129,9 +129,10 @@ def question_title(edition: Edition, decision: str) -> str:
     return re.sub(r" ?\([^()]*\)", aside, edition.decisions[decision].meaning)
 
 
-def question_uri(term_id: str, decision: str) -> str:
-    """A decision's question page (compiler.site.questions), under the term that declares it."""
-    return f"terms/{term_id}/ask/{decision}/index.md"
+def question_uri(book: Rulebook, edition_id: str, term_id: str, decision: str) -> str:
+    """A decision's question page (compiler.site.questions), under the term page of the edition that
+    declares it, so that a published edition's term page links it alike whether current or not."""
+    return edition_term_uri(book, edition_id, term_id).removesuffix("index.md") + f"ask/{decision}/index.md"
 
 
 def print_uri() -> str:
@@ -151,10 +152,6 @@ def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
         pages.append(PageSpec(chapter_uri(i, chapter.title), CHAPTER, chapter.title, False, shown.id, chapter=i))
     for term in shown.terms:
         pages.append(PageSpec(term_uri(term.id), TERM, term.name, True, shown.id, term.id))
-    for term in shown.terms:
-        for d in term.decisions:
-            pages.append(PageSpec(question_uri(term.id, d.name), QUESTION, f"Ask: {question_title(shown, d.name).rstrip('.')}", False,
-                                  shown.id, term.id, d.name))
     names: dict[str, str] = {}
     for edition in book.editions:
         for term in edition.terms:
@@ -172,6 +169,12 @@ def plan(book: Rulebook, index_editions: bool = False) -> list[PageSpec]:
             for term in edition.terms:
                 pages.append(PageSpec(edition_term_uri(book, edition.id, term.id), EDITION_TERM,
                                       f"{term.name} ({edition.id})", index_editions, edition.id, term.id))
+    for edition in book.editions:  # every edition's term pages list their questions
+        for term in edition.terms:
+            for d in term.decisions:
+                pages.append(PageSpec(question_uri(book, edition.id, term.id, d.name), QUESTION,
+                                      f"Ask: {question_title(edition, d.name).rstrip('.')}", False,
+                                      edition.id, term.id, d.name))
     if book.corrections:  # a rulebook that has never locked an edition has no log to show
         pages.append(PageSpec(corrections_uri(), CORRECTIONS, "Corrections", False))
     pages.append(PageSpec(print_uri(), PRINT, f"{book.title}: printable glossary", False, shown.id))

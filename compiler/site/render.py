@@ -362,7 +362,7 @@ class Renderer:
             toc.append(TocEntry(2, section_id(s.key), section_title(s)))
             # Each numbered rule (not its subrules) under its section: the way into a long section.
             toc += [TocEntry(3, g.head.id, toc_title(g.head)) for g in numbers.groups(s.clauses) if g.head is not None]
-        if edition is P.current(self.book) and term.decisions:
+        if term.decisions:
             toc.append(TocEntry(2, "page_questions", "Questions"))
         if self.rulings_citing(edition, term):
             toc.append(TocEntry(2, "page_rulings", "Rulings"))

@@ -219,8 +219,9 @@ def test_the_what_changed_page_gives_old_and_new_numbers_for_players_and_at_each
     lines = _changes_page("v2").splitlines()
     assert lines[lines.index('<p class="rb-meta">Renumbered, with the same words</p>') + 1:][:3] == [
         '<ul class="rb-notice rb-renumbered">',
-        "<li>603.2g → 603.2f (triggered#only-if-it-occurs)</li>",
-        "<li>603.2h → 603.2g (triggered#leaves-the-battlefield)</li>"]
+        # cited as a judge says it, by the new number (compiler.citations)
+        "<li>603.2g → 603.2f (603. Handling Triggered Abilities, Definition, 603.2f)</li>",
+        "<li>603.2h → 603.2g (603. Handling Triggered Abilities, Definition, 603.2g)</li>"]
     assert lines.count('<p class="rb-meta">Renumbered 603.2g → 603.2f.</p>') == 1
 
 

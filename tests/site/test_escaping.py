@@ -165,6 +165,8 @@ class _Active(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         self._in_script = tag == "script"
+        # a question page's data (compiler.site.questions): JSON that never runs, and holds no '<' to end it
+        self._data = tag == "script" and ("type", "application/json") in attrs
         for name, value in attrs:
             if name.startswith("on") or name == "autofocus" or tag == "iframe":
                 self.found.append(f"<{tag} {name}>")
@@ -175,7 +177,13 @@ class _Active(HTMLParser):
         self._in_script = False
 
     def handle_data(self, data):
-        if self._in_script and "__pwned" in data:
+        if self._in_script and getattr(self, "_data", False):
+            import json
+
+            json.loads(data)  # data, whole: the element was not ended early
+            if "<" in data:
+                self.found.append(f"<script type=application/json> holding '<': {data[:60]}")
+        elif self._in_script and "__pwned" in data:
             self.found.append(f"<script>{data}")
 
 

@@ -105,9 +105,9 @@ def test_a_broken_edit_prints_its_errors_and_the_last_good_site_stays_served(ser
     fixed = cure.read_text().replace("    bogus: 1\n", "").replace("Targets must be curable.", "Targets must be curable, always.")
     edit(cure, cure.read_text(), fixed)
     [line] = server.next_lines("stdout", 1)
-    # Only cure's text changed: its v2 page, its v1 page and history, its question page (which quotes
-    # its clauses), v2's "What changed", the printout.
-    assert re.fullmatch(r"Rebuilt 4 pages in \d+\.\d s", line), line
+    # Only cure's text changed: its v2 page, its v1 page and history, its question page in each edition
+    # (which quotes its clauses), v2's "What changed", the printout.
+    assert re.fullmatch(r"Rebuilt 5 pages in \d+\.\d s", line), line
     [line] = server.next_lines("stdout", 1)
     assert re.fullmatch(r"Rebuilt 2 pages more \(the printable glossary, \"What changed\"\) in \d+\.\d s", line), line
     status, page = fetch(url)
@@ -123,8 +123,8 @@ def test_an_edit_to_a_clause_rewrites_its_pages_and_their_search_entries_only(se
     before = json.loads(fetch(base + "search/search_index.json")[1])["docs"]
     edit(cure, "Targets must be curable.", "Targets must be curable by a cure.")
     [line] = server.next_lines("stdout", 1)
-    # the term page, its history, and its question page (which quotes the clause)
-    assert re.fullmatch(r"Rebuilt 4 pages in \d+\.\d s", line), line
+    # the term page in each edition, its history, and its question page in each (which quote the clause)
+    assert re.fullmatch(r"Rebuilt 5 pages in \d+\.\d s", line), line
     [line] = server.next_lines("stdout", 1)
     assert re.fullmatch(r"Rebuilt 2 pages more \(the printable glossary, \"What changed\"\) in \d+\.\d s", line), line
     after = json.loads(fetch(base + "search/search_index.json")[1])["docs"]
@@ -154,7 +154,8 @@ def _affected_by(tmp_path, path: str, old: str, new: str):
 def test_a_clause_edit_rewrites_the_pages_that_show_the_term(tmp_path):
     assert _affected_by(tmp_path, "editions/v2/cure.yaml", "Targets must be curable.", "Targets must be cured.") == {
         "terms/cure/index.md", "terms/cure/history/index.md", "editions/v2/terms/cure/index.md",
-        "editions/v2/changes/index.md", "print/index.md", "terms/cure/ask/cure.may_target/index.md"}
+        "editions/v2/changes/index.md", "print/index.md", "terms/cure/ask/cure.may_target/index.md",
+        "editions/v2/terms/cure/ask/cure.may_target/index.md"}
 
 
 def test_an_edit_that_changes_nothing_shown_rewrites_no_page(tmp_path):

@@ -99,11 +99,11 @@ def test_a_clause_edit_serves_what_a_whole_build_gives(book, tmp_path, capsys):
         ("editions/v2/cure.yaml", "Targets must be curable.", "Targets must be curable by a cure."),
         ("editions/v1/heal.yaml", "healed once per turn", "healed at most once per turn"),
     ], capsys)
-    # each term's pages: its page in the edition edited, its history, and cure's question page (a page of
-    # the term, rewritten with it: serve.affected takes the term's pages, whichever edition changed;
+    # each term's pages: its page in each edition, its history, and cure's question page in each (pages
+    # of the term, rewritten with it: serve.affected takes the term's pages, whichever edition changed;
     # heal declares no decision, so it has none)
     assert _lines(printed) == [
-        "Rebuilt 4 pages in N s", 'Rebuilt 2 pages more (the printable glossary, "What changed") in N s',
+        "Rebuilt 5 pages in N s", 'Rebuilt 2 pages more (the printable glossary, "What changed") in N s',
         "Rebuilt 3 pages in N s", 'Rebuilt 2 pages more (the printable glossary, "What changed") in N s']
     # v2 is a draft: its cure is the preview at editions/v2/ (terms/cure/ is v1's, in force)
     assert "curable by a cure" in served["editions/v2/terms/cure/index.html"].decode()
