@@ -129,7 +129,7 @@ def test_a_ruling_the_edition_fails_makes_no_case_and_generate_says_so(book, cli
     path.write_text(path.read_text().replace("answer: false", "answer: true"))
     code, out, err = cli("conformance", "generate", "--rulebook", "rulings", "--edition", "v1", "--out", "suite-v1")
     assert (code, err) == (0, (
-        "warning: rulings/editions/v1/_rulings.yaml:2:9: ruling 'cure-in-battle' makes no case of edition v1's "
+        "rulebook: warning: rulings/editions/v1/_rulings.yaml:2:9: ruling 'cure-in-battle' makes no case of edition v1's "
         "suite: ruling 'cure-in-battle' answers true when phase=battle, poisoned=true, but the edition answers "
         "false: cure#not-in-battle says false\n"))
     data = json.loads(Path("suite-v1/cases.json").read_text(encoding="utf-8"))
@@ -157,7 +157,7 @@ def test_a_generated_module_is_stale_once_a_ruling_that_applies_changes(book, cl
     path.write_text(path.read_text().replace('date: "2020-02-01"', 'date: "2020-02-02"'))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ENGINES)])}
     result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", ".",
-                             "suite-v1/test_conformance.py", "--rulebook-dir", "rulings",
+                             "suite-v1/test_conformance.py", "--rulebook", "rulings",
                              "--rulebook-engine", "cure_engines:forgets_battle"],
                             env=env, capture_output=True, text=True, timeout=120)
     generated = Path("suite-v1/test_conformance.py").read_text().split("SOURCE_DIGEST = '")[1][:16]

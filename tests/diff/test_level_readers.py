@@ -19,7 +19,7 @@ from compiler.diff.draft import Draft, Terms
 from compiler.diff.flags import Ident, flag
 from compiler.diff.match import Pairing, TermPair
 from compiler.diff.names import NameChange
-from compiler.diff.result import Change, DiffResult
+from compiler.diff.result import Conformance, Change, DiffResult
 from compiler.diff.rulings import Flip, RulingsDiff, Said
 from compiler.diff.redline import redline
 from compiler.model import Clause, Section, Term, Vocabulary
@@ -159,13 +159,13 @@ BY_FACTS = NameChange("decision", "heal.may_target", "changed", "heal", "May a h
 @pytest.mark.parametrize("result, floor, fails", [
     # ruling-flips: a ruling of the old edition answered otherwise, and nothing else
     (DiffResult({}, {}, (), rulings=RulingsDiff(flipped=(FLIP,))), L.RULING_FLIPS, True),
-    (DiffResult({}, {}, (_change(L.RULE_CHANGE, conformance={"flipped": 2}),)), L.RULING_FLIPS, False),
+    (DiffResult({}, {}, (_change(L.RULE_CHANGE, conformance=Conformance("suite-v1", 4, 2, ())),)), L.RULING_FLIPS, False),
     # breaks-conformance: a flipped ruling, or a change or entry whose old suite has cases that flip
     (DiffResult({}, {}, (), rulings=RulingsDiff(flipped=(FLIP,))), L.BREAKS_CONFORMANCE, True),
-    (DiffResult({}, {}, (_change(L.RULE_CHANGE, conformance={"flipped": 2}),)), L.BREAKS_CONFORMANCE, True),
-    (DiffResult({}, {}, (_change(L.RULE_CHANGE, conformance={"flipped": 0}),)), L.BREAKS_CONFORMANCE, False),
+    (DiffResult({}, {}, (_change(L.RULE_CHANGE, conformance=Conformance("suite-v1", 4, 2, ())),)), L.BREAKS_CONFORMANCE, True),
+    (DiffResult({}, {}, (_change(L.RULE_CHANGE, conformance=Conformance("suite-v1", 4, 0, ())),)), L.BREAKS_CONFORMANCE, False),
     (DiffResult({}, {}, (_change(L.RULE_CHANGE),)), L.BREAKS_CONFORMANCE, False),
-    (DiffResult({}, {}, (), names=(replace(BY_FACTS, conformance={"flipped": 1}),)), L.BREAKS_CONFORMANCE, True),
+    (DiffResult({}, {}, (), names=(replace(BY_FACTS, conformance=Conformance("suite-v1", 4, 1, ())),)), L.BREAKS_CONFORMANCE, True),
     # a level: each change at its own, or as a rule change while unchecked
     (DiffResult({}, {}, (_change(L.CLARIFICATION),)), L.CLARIFICATION, True),
     (DiffResult({}, {}, (_change(L.CLARIFICATION),)), L.RULE_CHANGE, False),
