@@ -171,7 +171,7 @@ def build_corpus(top: Path) -> Corpus:
         diff = run(["diff", edition(old), edition(new), "--rulebook", str(book), "--format", "json"], cache)
         assert diff.returncode == 0, diff.stderr
         found.diffs[old, new] = json.loads(diff.stdout)
-        found.changelogs[old, new] = run(["changelog", edition(new), "--rulebook", str(book)], cache)
+        found.changelogs[old, new] = run(["changelog", "--edition", edition(new), "--rulebook", str(book)], cache)
     found.editions = read_editions(book)
     return found
 
