@@ -44,7 +44,7 @@ def _question(rulebook: Path) -> list[str]:
 
 def _time(args: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "compiler", *args], env=env, cwd=ROOT, capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "rulebook_compiler", *args], env=env, cwd=ROOT, capture_output=True)
     elapsed = time.perf_counter() - start
     if done.returncode not in (0, 1):
         sys.exit(f"rulebook {' '.join(args)} exited {done.returncode}: {done.stderr.decode()}")

@@ -9,7 +9,7 @@ whole edition, the notice for players, the page's template), taking turns:
 
 - baseline: the diff without its conformance impact (``conformance=False``),
             which is what the page took before it showed which cases flip;
-- page:     the page as the site builds it (``compiler.site.changes.provider``:
+- page:     the page as the site builds it (``rulebook_compiler.site.changes.provider``:
             the diff with the old suite generated for the changed decisions).
 
 It prints the best CPU seconds of each, the ratio page/baseline, the number of
@@ -34,8 +34,8 @@ from bench.gen import generate  # noqa: E402
 
 
 def render_page(book, changes) -> tuple[float, object]:
-    from compiler.site.pages import PageSpec
-    from compiler.site.render import Renderer
+    from rulebook_compiler.site.pages import PageSpec
+    from rulebook_compiler.site.render import Renderer
 
     edition = book.editions[-1]
     spec = PageSpec(f"editions/{edition.id}/changes.md", "changes", "What changed", False, edition=edition.id)
@@ -57,9 +57,9 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None)
     args = parser.parse_args()
 
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
-    from compiler.site.changes import provider
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
+    from rulebook_compiler.site.changes import provider
 
     work = args.workdir or Path(tempfile.mkdtemp(prefix="bench-changes-"))
     print(f"load average {os.getloadavg()[0]:.1f}")

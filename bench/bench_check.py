@@ -16,7 +16,7 @@ one run and interleaved so that machine noise touches all alike (best of
 
 It prints the seconds, MB of YAML, the ratios check/floor and export/floor, and
 milliseconds per term at each N (linear growth keeps them flat). Then start-up:
-``python -X importtime -c "import compiler.cli"``, the wall time of
+``python -X importtime -c "import rulebook_compiler.cli"``, the wall time of
 ``rulebook --help`` against ``python -c pass``, and which heavy libraries a
 ``rulebook check`` imports (none should be).
 
@@ -77,8 +77,8 @@ def floor(files: list[Path]) -> list:
 
 
 def check_library(root: Path) -> None:
-    from compiler.build import check
-    from compiler.logic import logic_problems
+    from rulebook_compiler.build import check
+    from rulebook_compiler.logic import logic_problems
 
     book, problems = check(root)
     if book is None:
@@ -89,8 +89,8 @@ def check_library(root: Path) -> None:
 
 
 def export_library(root: Path) -> str:
-    from compiler.build import load_rulebook
-    from compiler.export import dumps, edition_json
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.export import dumps, edition_json
 
     book = load_rulebook(root)
     return dumps(edition_json(book, book.latest))
@@ -98,7 +98,7 @@ def export_library(root: Path) -> str:
 
 def run_cli(args: list[str]) -> None:
     """The click command as ``rulebook ARGS`` runs it, in this process."""
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -112,7 +112,7 @@ def run_cli(args: list[str]) -> None:
 def rulebook_command() -> list[str]:
     """The installed console script, else the module."""
     found = shutil.which("rulebook")
-    return [found] if found else [sys.executable, "-m", "compiler"]
+    return [found] if found else [sys.executable, "-m", "rulebook_compiler"]
 
 
 def run_subprocess(args: list[str]) -> float:
@@ -180,15 +180,15 @@ def print_table(rows: list[Row]) -> None:
 # -- start-up ------------------------------------------------------------------------
 
 def import_time() -> tuple[float, list[tuple[float, str]]]:
-    """Cumulative import time of compiler.cli (s) and the five slowest imports under it."""
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", "import compiler.cli"],
+    """Cumulative import time of rulebook_compiler.cli (s) and the five slowest imports under it."""
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c", "import rulebook_compiler.cli"],
                           cwd=ROOT, capture_output=True, text=True, check=True)
     entries = []
     for line in proc.stderr.splitlines():
         m = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|(\s*)(\S+)", line)
         if m:
             entries.append((int(m.group(2)) / 1e6, int(m.group(1)) / 1e6, len(m.group(3)), m.group(4)))
-    total = next(cum for cum, _, _, name in entries if name == "compiler.cli")
+    total = next(cum for cum, _, _, name in entries if name == "rulebook_compiler.cli")
     slowest = sorted(((own, name) for _, own, _, name in entries), reverse=True)[:5]
     return total, slowest
 
@@ -204,7 +204,7 @@ def wall(args: list[str], repeat: int = 5) -> float:
 
 HEAVY_PROBE = """
 import contextlib, io, sys
-from compiler.cli import main
+from rulebook_compiler.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     try:
         main.main(["check", sys.argv[1]], prog_name="rulebook", standalone_mode=False)
@@ -223,12 +223,12 @@ def heavy_imports(root: Path) -> list[str]:
 
 def print_startup() -> None:
     total, slowest = import_time()
-    print(f"`python -X importtime -c \"import compiler.cli\"`: {1000 * total:.0f} ms cumulative; "
+    print(f"`python -X importtime -c \"import rulebook_compiler.cli\"`: {1000 * total:.0f} ms cumulative; "
           "slowest own times: " + ", ".join(f"{name} {1000 * t:.0f} ms" for t, name in slowest))
     python = wall([sys.executable, "-c", "pass"])
-    imported = wall([sys.executable, "-c", "import compiler.cli"])
+    imported = wall([sys.executable, "-c", "import rulebook_compiler.cli"])
     helped = wall(rulebook_command() + ["--help"])
-    print(f"wall, best of 5: `python -c pass` {1000 * python:.0f} ms; `import compiler.cli` "
+    print(f"wall, best of 5: `python -c pass` {1000 * python:.0f} ms; `import rulebook_compiler.cli` "
           f"{1000 * imported:.0f} ms; `rulebook --help` {1000 * helped:.0f} ms "
           f"({helped / python:.1f}x bare python)")
     found = heavy_imports(ROOT / "tests" / "fixtures" / "minimal")

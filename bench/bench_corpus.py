@@ -71,7 +71,7 @@ def child(args: list[str], cwd: Path, out: Path | None = None) -> tuple[float, f
 
 
 def rulebook(*args: str) -> list[str]:
-    return [sys.executable, "-m", "compiler", *args]
+    return [sys.executable, "-m", "rulebook_compiler", *args]
 
 
 def add_edition(book: Path, imported: Path, release: str) -> None:
@@ -185,13 +185,13 @@ def best(step: Callable[[], object], repeat: int) -> tuple[float, object]:
 
 
 def import_steps(old_lines: list[str], new_lines: list[str], work: Path, repeat: int) -> dict[str, float]:
-    from compiler.build import load_rulebook
-    from compiler.importer.assemble import assemble
-    from compiler.importer.convert import convert
-    from compiler.importer.layouts import LAYOUTS
-    from compiler.importer.match import on_top
-    from compiler.importer.run import ImportResult, run_import
-    from compiler.importer.source import read_lines
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.importer.assemble import assemble
+    from rulebook_compiler.importer.convert import convert
+    from rulebook_compiler.importer.layouts import LAYOUTS
+    from rulebook_compiler.importer.match import on_top
+    from rulebook_compiler.importer.run import ImportResult, run_import
+    from rulebook_compiler.importer.source import read_lines
 
     layout = LAYOUTS["numbered"]
     work.mkdir(parents=True)

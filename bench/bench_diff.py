@@ -80,7 +80,7 @@ def run_diff_ru(a: Path, b: Path) -> None:
 def run_cli(root: Path, old: str, new: str, *extra: str) -> None:
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     result = CliRunner().invoke(main, ["diff", old, new, "--rulebook", str(root), "--format", "json", *extra])
     if result.exit_code != 0:
@@ -105,7 +105,7 @@ def variant(book: Path, new_id: str, changed_files: list[Path], k: int, out: Pat
 
 def process(root: Path, old: str, new: str, cache: Path) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "compiler", "diff", old, new, "--rulebook", str(root), "--format", "json"],
+    subprocess.run([sys.executable, "-m", "rulebook_compiler", "diff", old, new, "--rulebook", str(root), "--format", "json"],
                    stdout=subprocess.DEVNULL, check=True, cwd=ROOT, env={**os.environ, "RULEBOOK_CACHE_DIR": str(cache)})
     return time.perf_counter() - start
 
@@ -121,9 +121,9 @@ def main() -> None:
 
     from deepdiff import DeepDiff
 
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
-    from compiler.export import edition_json
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
+    from rulebook_compiler.export import edition_json
 
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench-diff-"))
     root = work / "book"

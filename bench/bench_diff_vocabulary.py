@@ -10,18 +10,18 @@ of ``--repeat``, interleaved, ``diff_sources`` on the loaded editions:
   ``in`` tests, which read the same in any order);
 - the same, the new side's vocabulary inserting a value into that fact's
   order: every predicate and decision that reads the fact is compared as well
-  (``compiler.diff.vocabulary.readers``), the worst case (a fact many terms read);
+  (``rulebook_compiler.diff.vocabulary.readers``), the worst case (a fact many terms read);
 - the vocabulary only: edition 2 against itself with that vocabulary (no term
   differs; only the names that read the fact are compared);
 - the same two with the fact left unordered and a value added to it: the names
   that read it and whose rules did not change are compared with the old side
-  lacking the value (``compiler.diff.vocabulary.lacking``), those whose rules
+  lacking the value (``rulebook_compiler.diff.vocabulary.lacking``), those whose rules
   changed over both vocabularies as before;
 - a constraint withdrawn in the new side's vocabulary (the fact unchanged):
-  each side is read with its own constraints (``compiler.diff.behaviour.spaces``),
+  each side is read with its own constraints (``rulebook_compiler.diff.behaviour.spaces``),
   so each compared name that reads a fact the constraint ties pays for two
   allowed spaces, not one; the names whose rules did not change and that read
-  a fact the constraint tests are compared too (``compiler.diff.vocabulary.ruling``);
+  a fact the constraint tests are compared too (``rulebook_compiler.diff.vocabulary.ruling``);
 - the same, the vocabulary only (edition 2 against itself): only those names.
 
 Ratios are against the baseline of the same run, never against fixed numbers.
@@ -39,10 +39,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.gen import generate  # noqa: E402
-from compiler.build import load_rulebook  # noqa: E402
-from compiler.diff.engine import diff_sources  # noqa: E402
-from compiler.diff.source import FullSource  # noqa: E402
-from compiler.model import Vocabulary  # noqa: E402
+from rulebook_compiler.build import load_rulebook  # noqa: E402
+from rulebook_compiler.diff.engine import diff_sources  # noqa: E402
+from rulebook_compiler.diff.source import FullSource  # noqa: E402
+from rulebook_compiler.model import Vocabulary  # noqa: E402
 
 
 def main() -> None:

@@ -18,9 +18,9 @@ import time
 from collections import Counter
 from typing import Callable
 
-from compiler.importer.convert import repeated
-from compiler.importer.ids import Ids
-from compiler.importer.layouts import LAYOUTS
+from rulebook_compiler.importer.convert import repeated
+from rulebook_compiler.importer.ids import Ids
+from rulebook_compiler.importer.layouts import LAYOUTS
 
 BEFORE = re.compile(r"\s*Last Updated:\s*(\S+)\s*(?:\(v([^)\s]+)\))?\s*")
 NOW = LAYOUTS["reg"]._UPDATED

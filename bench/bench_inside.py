@@ -1,4 +1,4 @@
-"""Time the changes inside a clause (``compiler.diff.inside.sub_changes``) against the clause's redline.
+"""Time the changes inside a clause (``rulebook_compiler.diff.inside.sub_changes``) against the clause's redline.
 
     python bench/bench_inside.py [--repeat 3] [--seed 0]
 
@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_diff import best  # noqa: E402
-from compiler.diff.inside import sub_changes  # noqa: E402
-from compiler.diff.redline import redline  # noqa: E402
+from rulebook_compiler.diff.inside import sub_changes  # noqa: E402
+from rulebook_compiler.diff.redline import redline  # noqa: E402
 
 WORDS = ("card", "hero", "evil", "battle", "site", "soul", "lost", "fortress", "enhancement", "artifact",
          "dominant", "curse", "covenant", "territory", "deck", "hand", "discard", "reserve", "banish", "heal")

@@ -2,7 +2,7 @@
 
     python bench/bench_lineage.py [--declarations 4000] [--editions 3] [--repeat 3]
 
-Times ``compiler.diff.lineage.declared_groups``'s composition for N and for 4N
+Times ``rulebook_compiler.diff.lineage.declared_groups``'s composition for N and for 4N
 declared renames in each of E editions (each edition renames every clause the
 one before renamed, so every chain runs through every edition), best of
 ``--repeat``, with the cyclic collector paused as the diff command pauses it.
@@ -18,8 +18,8 @@ import argparse
 import gc
 import time
 
-from compiler.diff.lineage import _compose
-from compiler.model import Lineage
+from rulebook_compiler.diff.lineage import _compose
+from rulebook_compiler.model import Lineage
 
 
 def steps(n: int, editions: int) -> list[tuple[Lineage, ...]]:

@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_diff import best  # noqa: E402
 from bench.gen import generate  # noqa: E402
-from compiler import lock  # noqa: E402
-from compiler.build import load_rulebook  # noqa: E402
-from compiler.fileio import write_text  # noqa: E402
+from rulebook_compiler import lock  # noqa: E402
+from rulebook_compiler.build import load_rulebook  # noqa: E402
+from rulebook_compiler.fileio import write_text  # noqa: E402
 
 
 def main() -> None:
@@ -59,7 +59,7 @@ def rebuilds(root: Path, repeat: int) -> tuple[float, float]:
     ``build.check`` not comparing the lock and comparing it (each edit another, so each load reads it)."""
     import time
 
-    from compiler import build
+    from rulebook_compiler import build
 
     victim = sorted(sorted((root / "editions").iterdir())[-1].glob("*.yaml"))[0]
     original = victim.read_text(encoding="utf-8")

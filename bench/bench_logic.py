@@ -62,8 +62,8 @@ def decision_rulebook(out: Path, n: int, linked: bool, seed: int = 7) -> Path:
 
 
 def logic_seconds(root: Path, repeat: int) -> tuple[float, int]:
-    from compiler.build import load_rulebook
-    from compiler.logic import logic_problems
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.logic import logic_problems
 
     book = load_rulebook(root)
     problems = logic_problems(book)
@@ -71,7 +71,7 @@ def logic_seconds(root: Path, repeat: int) -> tuple[float, int]:
 
 
 def check_seconds(root: Path, repeat: int) -> float:
-    cmd = [sys.executable, "-m", "compiler", "check", "--no-cache", str(root)]  # cold: no proof read back
+    cmd = [sys.executable, "-m", "rulebook_compiler", "check", "--no-cache", str(root)]  # cold: no proof read back
     return best(lambda: subprocess.run(cmd, capture_output=True, check=False, cwd=HERE.parent), repeat)
 
 

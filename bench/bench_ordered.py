@@ -29,10 +29,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from compiler import conditions as C  # noqa: E402
-from compiler.build import load_rulebook  # noqa: E402
-from compiler.evaluate import DecisionModel  # noqa: E402
-from compiler.logic import logic_problems  # noqa: E402
+from rulebook_compiler import conditions as C  # noqa: E402
+from rulebook_compiler.build import load_rulebook  # noqa: E402
+from rulebook_compiler.evaluate import DecisionModel  # noqa: E402
+from rulebook_compiler.logic import logic_problems  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "fixtures" / "ordered"
 

@@ -113,8 +113,8 @@ def to_patches(whole: Path, out: Path) -> Counts:
 
 
 def _check(root: Path) -> None:
-    from compiler.build import check
-    from compiler.logic import logic_problems
+    from rulebook_compiler.build import check
+    from rulebook_compiler.logic import logic_problems
 
     book, problems = check(root)
     if book is None:
@@ -124,8 +124,8 @@ def _check(root: Path) -> None:
 
 
 def _same(a: Path, b: Path) -> None:
-    from compiler.build import load_rulebook
-    from compiler.export import dumps, edition_json
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.export import dumps, edition_json
 
     one, two = load_rulebook(a), load_rulebook(b)
     for edition in one.editions:

@@ -10,7 +10,7 @@ with a cache folder of its own:
   stores the rulebook and what it proved);
 - **unchanged**: ``rulebook check`` again (the whole outcome read back);
 - **one term edited**: one clause's rule condition of one term changed, then
-  ``rulebook check`` (only the edited file read again, compiler/recheck.py),
+  ``rulebook check`` (only the edited file read again, rulebook_compiler/recheck.py),
   ``--edits`` times, each on another term: the median and the worst, and how
   many decisions were proved;
 - **diff after the edits**: ``rulebook diff`` of a copy taken before the edits
@@ -71,15 +71,15 @@ def edit_one_term(root: Path) -> Path:
 
 def logic_seconds(root: Path) -> float:
     """The logic checks alone, on a book loaded here (and freed on return)."""
-    from compiler.build import load_rulebook
-    from compiler.logic import logic_problems
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.logic import logic_problems
 
     book = load_rulebook(root)
     return timed(lambda: logic_problems(book))
 
 
 def measure(n: int, work: Path, seed: int, repeat: int, edits: int) -> dict:
-    from compiler.checking import check_rulebook
+    from rulebook_compiler.checking import check_rulebook
 
     root = work / f"book-{n}"
     generate(n, root, seed=seed)

@@ -54,7 +54,7 @@ class Server:
 
     def __init__(self, book: Path):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "compiler", "serve", "--rulebook", str(book), "--dev-addr", "127.0.0.1:0"],
+            [sys.executable, "-m", "rulebook_compiler", "serve", "--rulebook", str(book), "--dev-addr", "127.0.0.1:0"],
             env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: queue.Queue[str] = queue.Queue()
         self.errors: list[str] = []

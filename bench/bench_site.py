@@ -77,12 +77,12 @@ def as_markdown(body: str, searchable: bool) -> str:
 
 def write_baseline(rulebook: Path, folder: Path) -> int:
     """The site's pages as plain Markdown files plus an mkdocs.yml; returns the page count."""
-    from compiler.build import load_rulebook
-    from compiler.site import pages as P
-    from compiler.site.config import default_config
-    from compiler.site.plugin import navigation, page_meta
-    from compiler.site.render import SITE_DIR, Renderer
-    from compiler.site.changes import provider
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.site import pages as P
+    from rulebook_compiler.site.config import default_config
+    from rulebook_compiler.site.plugin import navigation, page_meta
+    from rulebook_compiler.site.render import SITE_DIR, Renderer
+    from rulebook_compiler.site.changes import provider
     import yaml
     from mkdocs.utils import get_relative_url
 
@@ -121,7 +121,7 @@ def write_baseline(rulebook: Path, folder: Path) -> int:
 
 
 def text_size(rulebook: Path) -> int:
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     latest = load_rulebook(rulebook).latest
     return sum(len(c.text.encode()) for t in latest.terms for c in t.clauses) + \
@@ -170,7 +170,7 @@ def measure(rulebook: Path, label: str, work: Path, repeat: int, query: str | No
     shutil.rmtree(base, ignore_errors=True)
     pages = write_baseline(rulebook, base)
     site_dir, base_dir = work / f"site-{label}", work / f"baseline-site-{label}"
-    site_cmd = [sys.executable, "-m", "compiler", "build", "--rulebook", str(rulebook), "--out", str(site_dir)]
+    site_cmd = [sys.executable, "-m", "rulebook_compiler", "build", "--rulebook", str(rulebook), "--out", str(site_dir)]
     base_cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(base / "mkdocs.yml"), "-d", str(base_dir)]
     site_times, base_times = [], []
     for i in range(repeat):

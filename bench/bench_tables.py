@@ -1,4 +1,4 @@
-"""Time the checks of a term's table (compiler/tables.py) at n and 4n rows, as a ratio.
+"""Time the checks of a term's table (rulebook_compiler/tables.py) at n and 4n rows, as a ratio.
 
     python bench/bench_tables.py [--rows 2000] [--repeat 3]
 
@@ -25,8 +25,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from bench.bench_ordered import best  # noqa: E402  (best of N timings, shared)
-from compiler import tables  # noqa: E402
-from compiler.model import Table, TableRow  # noqa: E402
+from rulebook_compiler import tables  # noqa: E402
+from rulebook_compiler.model import Table, TableRow  # noqa: E402
 
 
 def one_key(n: int):

@@ -69,7 +69,7 @@ def scratch(work: Path, terms: int, editions: int, seed: int) -> tuple[Path, str
 
 def timed(args: list[str], env: dict) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "compiler", "diff", *args], env=env, check=True,
+    subprocess.run([sys.executable, "-m", "rulebook_compiler", "diff", *args], env=env, check=True,
                    stdout=subprocess.DEVNULL, cwd=tempfile.gettempdir())
     return time.perf_counter() - start
 
@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     ways = {"latest only": [f"git:A:{latest}", f"git:B:{latest}"], "whole": ["git:A", "git:B"]}
     for sides in ways.values():
         timed([*sides, *book], env)  # fills the cache (and the interpreter's bytecode cache)
-    first = subprocess.run([sys.executable, "-m", "compiler", "diff", *ways["whole"], *book], env=env, check=True,
+    first = subprocess.run([sys.executable, "-m", "rulebook_compiler", "diff", *ways["whole"], *book], env=env, check=True,
                            capture_output=True, text=True, cwd=tempfile.gettempdir()).stdout.split("\n")[0]
     print(f"the whole diff says: {first}")
     print("load average at the start: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))

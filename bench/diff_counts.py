@@ -8,7 +8,7 @@ edition negates the first literal of every fourth rule and flips the answer
 of every fifth, so the comparison has several ways the answer changed to
 count and describe.
 
-Each row times ``compare`` (compiler/diff/behaviour.py) on a fresh pair of
+Each row times ``compare`` (rulebook_compiler/diff/behaviour.py) on a fresh pair of
 sides and a fresh core: the sets of both sides, the allowed space, the exact
 counts, the descriptions and the witnesses. The baseline, in the same run,
 is the former method on the 10-fact decisions: every allowed situation
@@ -31,11 +31,11 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from compiler.conditions import All, Not, Ref  # noqa: E402
-from compiler.diagnostics import Location  # noqa: E402
-from compiler.diff.behaviour import Side, compare  # noqa: E402
-from compiler.evaluate import DecisionModel, Space  # noqa: E402
-from compiler.model import Constraint, Decision, Fact, Rule, Vocabulary  # noqa: E402
+from rulebook_compiler.conditions import All, Not, Ref  # noqa: E402
+from rulebook_compiler.diagnostics import Location  # noqa: E402
+from rulebook_compiler.diff.behaviour import Side, compare  # noqa: E402
+from rulebook_compiler.evaluate import DecisionModel, Space  # noqa: E402
+from rulebook_compiler.model import Constraint, Decision, Fact, Rule, Vocabulary  # noqa: E402
 
 HERE = Location("bench.yaml", 1, 1)
 LINKED = 30

@@ -487,7 +487,7 @@ def generate(n: int, out: Path | str, editions: int = 1, changed: float = 0.05, 
     """
     if n < 1 or editions < 1 or not 0 <= changed <= 1:
         raise ValueError("need n >= 1, editions >= 1 and 0 <= changed <= 1")
-    from compiler.fileio import replace_dir, staging_dir
+    from rulebook_compiler.fileio import replace_dir, staging_dir
 
     out = Path(out)
     if out.exists() and any(out.iterdir()):

@@ -18,11 +18,11 @@ quickly, with bounded memory, never with a traceback or a hang. Cases:
 - ``exception-chain``: SIZE clauses of SIZE rules each, every rule an
   exception to the clause before (SIZE=60: 3,600 rules, 274 KB).
 - ``long-patch``: a term of SIZE clauses in one section, and a later edition's
-  patch of SIZE operations that reverse them (compiler/overlay.py).
+  patch of SIZE operations that reverse them (rulebook_compiler/overlay.py).
 
 Commands that measure one case (see bench/README.md):
 
-    python bench/hostile.py tied-constraints 25 /tmp/h && /usr/bin/time -v python -m compiler check /tmp/h
+    python bench/hostile.py tied-constraints 25 /tmp/h && /usr/bin/time -v python -m rulebook_compiler check /tmp/h
 """
 
 from __future__ import annotations

@@ -87,23 +87,23 @@ def _best(fn, repeat: int):
 
 
 def _atoms(edition, decision: str) -> int:
-    from compiler.conformance.cases import rule_atoms
-    from compiler.evaluate import DecisionModel
+    from rulebook_compiler.conformance.cases import rule_atoms
+    from rulebook_compiler.evaluate import DecisionModel
 
     return len(rule_atoms(DecisionModel(edition.vocabulary, edition, decision)))
 
 
 def _fresh_suite(book, edition):
     """build_suite with nothing kept from a previous run (cases keeps the last edition's diagrams)."""
-    from compiler.conformance import cases
+    from rulebook_compiler.conformance import cases
 
     cases._HELD.clear()
     return cases.build_suite(book, edition)
 
 
 def generated_table(sizes: list[int], repeat: int) -> list[str]:
-    from compiler.build import load_rulebook
-    from compiler.conformance.mutants import measure
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.conformance.mutants import measure
 
     lines = ["| facts | linked | generate ms | mutants ms | cases | atoms | 3 x (atoms + 1) | allowed "
              "| mutants scored | equivalent | score |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
@@ -134,7 +134,7 @@ def _wide_rulebook(out: Path, items: int) -> Path:
 
 
 def _regions_one_pass(space, atoms) -> None:
-    from compiler.conformance.cases import _deciding
+    from rulebook_compiler.conformance.cases import _deciding
 
     for atom in atoms:
         _deciding(space, atom)
@@ -143,7 +143,7 @@ def _regions_one_pass(space, atoms) -> None:
 def _regions_per_variant(space, atoms) -> None:
     """The former way (before flips.py): each condition's deciding region from the decision with that
     condition negated, built whole (a variant per condition: quadratic)."""
-    from compiler.conformance.cases import _negated
+    from rulebook_compiler.conformance.cases import _negated
 
     for atom in atoms:
         space.outcomes.difference(space.variant(_negated(space.model, atom)), space.allowed)
@@ -152,11 +152,11 @@ def _regions_per_variant(space, atoms) -> None:
 
 def wide_table(sizes: list[int], repeat: int, baseline_max: int) -> list[str]:
     """hostile.py's wide condition (an ``any`` of N items ``all[f0, fI, not f0]``: 3N conditions) at each size."""
-    from compiler.build import load_rulebook
-    from compiler.conformance import cases
-    from compiler.conformance.mutants import measure
-    from compiler.conformance.regions import DecisionSpace
-    from compiler.evaluate import DecisionModel
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.conformance import cases
+    from rulebook_compiler.conformance.mutants import measure
+    from rulebook_compiler.conformance.regions import DecisionSpace
+    from rulebook_compiler.evaluate import DecisionModel
 
     lines = ["| items | conditions | regions, one pass ms | regions, a variant each ms (former) | ratio "
              "| generate ms | mutants ms | cases | 3 x (conditions + 1) | uncovered | mutants scored | equivalent "
@@ -186,9 +186,9 @@ def wide_table(sizes: list[int], repeat: int, baseline_max: int) -> list[str]:
 
 
 def bundled_table(root: Path) -> list[str]:
-    from compiler.build import load_rulebook
-    from compiler.conformance.cases import build_suite
-    from compiler.conformance.mutants import measure
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.conformance.cases import build_suite
+    from rulebook_compiler.conformance.mutants import measure
 
     book = load_rulebook(root)
     lines = ["| edition | decision | cases | atoms | 3 x (atoms + 1) | allowed (exhaustive) | ratio |",

@@ -37,7 +37,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "public"
-        subprocess.run([sys.executable, "-m", "compiler", "build", "--out", str(out)], cwd=ROOT, check=True,
+        subprocess.run([sys.executable, "-m", "rulebook_compiler", "build", "--out", str(out)], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
         handler = functools.partial(_Quiet, directory=str(out))
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)

@@ -36,14 +36,14 @@ BUNDLED = ROOT / "rulebook"
 @pytest.fixture(scope="session")
 def bundled():
     """The bundled Redemption rulebook, checked."""
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     return load_rulebook(BUNDLED)
 
 
 @pytest.fixture(scope="session")
 def minimal():
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     return load_rulebook(FIXTURES / "minimal")
 
@@ -52,7 +52,7 @@ def minimal():
 def problems_in(monkeypatch):
     """``problems_in(folder, name)``: the problems ``check`` finds in folder/name, as printed, with
     paths relative to folder (a rulebook that passes fails the test)."""
-    from compiler.build import check
+    from rulebook_compiler.build import check
 
     def run(folder: Path, name: str) -> list[str]:
         monkeypatch.chdir(folder)
@@ -134,7 +134,7 @@ def _edition_outputs(book: Path, edition: str, out: Path, pages: dict[str, str])
     """
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     runner = CliRunner(mix_stderr=False) if "mix_stderr" in CliRunner.__init__.__code__.co_varnames \
         else CliRunner()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 ASK = Path(__file__).resolve().parent / "fixtures" / "ask"
 
@@ -264,9 +264,9 @@ def test_rule_text_is_escaped_for_the_terminal(tmp_path):
 
 def _enumerated(edition, decision: str, facts: dict) -> set:
     """The outcomes of every completion of ``facts``, listed one by one (the cross-check only)."""
-    from compiler.evaluate import DecisionModel, Space
-    from compiler.ask import NOT_ASKED, Outcome
-    from compiler.conditions import compile_condition
+    from rulebook_compiler.evaluate import DecisionModel, Space
+    from rulebook_compiler.ask import NOT_ASKED, Outcome
+    from rulebook_compiler.conditions import compile_condition
 
     model = DecisionModel(edition.vocabulary, edition, decision)
     given = model.decision.given
@@ -287,9 +287,9 @@ def _enumerated(edition, decision: str, facts: dict) -> set:
 def test_decided_means_every_completion_gives_the_same_outcome_as_enumeration_finds():
     import itertools
 
-    from compiler.ask import ask as answer
-    from compiler.build import check
-    from compiler.symbolic import vocabulary_core
+    from rulebook_compiler.ask import ask as answer
+    from rulebook_compiler.build import check
+    from rulebook_compiler.symbolic import vocabulary_core
 
     book, problems = check(ASK)
     assert problems == []

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from compiler.build import check
-from compiler.logic import logic_problems
+from rulebook_compiler.build import check
+from rulebook_compiler.logic import logic_problems
 
 GEN = Path(__file__).resolve().parent.parent / "bench" / "gen.py"
 

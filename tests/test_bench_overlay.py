@@ -7,8 +7,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from compiler.build import load_rulebook
-from compiler.export import dumps, edition_json
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.export import dumps, edition_json
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 

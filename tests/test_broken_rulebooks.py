@@ -33,7 +33,7 @@ CASES = sorted(p.name for p in BROKEN.iterdir() if (p / "expected.txt").is_file(
 
 def run_check(*args: str, cwd: Path, **variables: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1", **variables}
-    return subprocess.run([sys.executable, "-m", "compiler", "check", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "rulebook_compiler", "check", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=HANG_GUARD)
 
 
@@ -165,7 +165,7 @@ def _hostile(tmp_path: Path, case: str, size: int) -> Path:
 
 def test_a_chain_of_a_thousand_predicates(tmp_path):
     # once a RecursionError traceback in the cycle finder
-    from compiler.conditions import MAX_PREDICATE_DEPTH as LIMIT
+    from rulebook_compiler.conditions import MAX_PREDICATE_DEPTH as LIMIT
 
     _hostile(tmp_path, "predicate-chain", 1000)
     proc = run_check("predicate-chain", cwd=tmp_path)
@@ -177,14 +177,14 @@ def test_a_chain_of_a_thousand_predicates(tmp_path):
         f"through the predicates it uses (p{first} -> p{first + 1} -> p{first + 2} -> ... -> p1000), "
         f"over the limit of {LIMIT}\n"
         "  hint: define it with fewer predicates in a chain; the limit is "
-        f"MAX_PREDICATE_DEPTH = {LIMIT} in compiler/conditions.py (docs/format.md, Limits)\n"
+        f"MAX_PREDICATE_DEPTH = {LIMIT} in rulebook_compiler/conditions.py (docs/format.md, Limits)\n"
         "1 problem found\n")
 
 
 def test_a_when_nested_320_not_deep(tmp_path):
     # once passed check, then failed in every command that walked it (the diff pickled it);
     # nested this deep it is refused by the loader already
-    from compiler.yamlsource import MAX_DEPTH as LIMIT
+    from rulebook_compiler.yamlsource import MAX_DEPTH as LIMIT
 
     _hostile(tmp_path, "deep-not", 320)
     proc = run_check("deep-not", cwd=tmp_path)
@@ -192,13 +192,13 @@ def test_a_when_nested_320_not_deep(tmp_path):
     assert proc.stderr == (
         f"deep-not/editions/v1/t.yaml:13:{74 + 6 * (LIMIT - 7)}: error: lists and mappings nested more than "
         f"{LIMIT} deep\n"
-        f"  hint: a rulebook file needs far less; the limit is MAX_DEPTH = {LIMIT} in compiler/yamlsource.py "
+        f"  hint: a rulebook file needs far less; the limit is MAX_DEPTH = {LIMIT} in rulebook_compiler/yamlsource.py "
         "(docs/format.md, Limits)\n"
         "1 problem found\n")
 
 
 def test_a_when_nested_deeper_than_the_condition_limit(tmp_path):
-    from compiler.conditions import MAX_CONDITION_DEPTH as LIMIT
+    from rulebook_compiler.conditions import MAX_CONDITION_DEPTH as LIMIT
 
     _hostile(tmp_path, "deep-not", LIMIT + 10)
     proc = run_check("deep-not", cwd=tmp_path)
@@ -206,7 +206,7 @@ def test_a_when_nested_deeper_than_the_condition_limit(tmp_path):
     assert proc.stderr == (
         f"deep-not/editions/v1/t.yaml:13:{74 + 6 * LIMIT}: error: condition nested more than {LIMIT} deep\n"
         "  hint: name a part of it with 'defines' and use the name; the limit is "
-        f"MAX_CONDITION_DEPTH = {LIMIT} in compiler/conditions.py (docs/format.md, Limits)\n"
+        f"MAX_CONDITION_DEPTH = {LIMIT} in rulebook_compiler/conditions.py (docs/format.md, Limits)\n"
         "1 problem found\n")
 
 
@@ -260,7 +260,7 @@ def test_control_characters_in_a_file_name_are_escaped_on_the_terminal(tmp_path)
 
 
 def test_a_terminal_in_colour_gets_escaped_names_too(tmp_path):
-    from compiler.diagnostics import Diagnostic, Location
+    from rulebook_compiler.diagnostics import Diagnostic, Location
 
     problem = Diagnostic(Location("a\x1b[2Jb.yaml", 1, 2), "bad \x1b[31m", "hint \x9b")
     assert str(problem) == "a\\x1b[2Jb.yaml:1:2: error: bad \\x1b[31m\n  hint: hint \\x9b"
@@ -284,7 +284,7 @@ def test_output_survives_a_stdout_that_is_not_utf8(tmp_path, variables):
         env.pop("PYTHONIOENCODING", None)
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "compiler", *args], cwd=tmp_path, env=env,
+        return subprocess.run([sys.executable, "-m", "rulebook_compiler", *args], cwd=tmp_path, env=env,
                               capture_output=True, timeout=HANG_GUARD)
 
     proc = run("check", "accented")
@@ -308,7 +308,7 @@ def test_output_survives_a_stdout_that_is_not_utf8(tmp_path, variables):
 def test_at_every_depth_limit_each_command_completes(tmp_path):
     # what check accepts, every later command walks without running out of stack:
     # a rule's 'when' MAX_CONDITION_DEPTH deep around a predicate MAX_PREDICATE_DEPTH deep
-    from compiler.conditions import MAX_CONDITION_DEPTH, MAX_PREDICATE_DEPTH
+    from rulebook_compiler.conditions import MAX_CONDITION_DEPTH, MAX_PREDICATE_DEPTH
 
     old = _hostile(tmp_path, "predicate-chain", MAX_PREDICATE_DEPTH - 1)
     term = old / "editions" / "v1" / "t.yaml"
@@ -325,14 +325,14 @@ def test_at_every_depth_limit_each_command_completes(tmp_path):
                 ["conformance", "generate", "--rulebook", str(old), "--edition", "v1", "--out", str(tmp_path / "c")],
                 ["conformance", "mutants", "--rulebook", str(old), "--edition", "v1"]]
     for args in commands:
-        proc = subprocess.run([sys.executable, "-m", "compiler", *args], cwd=tmp_path, env=env,
+        proc = subprocess.run([sys.executable, "-m", "rulebook_compiler", *args], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=HANG_GUARD)
         assert (args, proc.returncode, proc.stderr) == (args, 0, "")
 
 
 def test_control_characters_in_a_command_line_value_are_escaped(tmp_path):
     env = {**os.environ, "NO_COLOR": "1"}
-    proc = subprocess.run([sys.executable, "-m", "compiler", "export", "--rulebook", str(MINIMAL),
+    proc = subprocess.run([sys.executable, "-m", "rulebook_compiler", "export", "--rulebook", str(MINIMAL),
                            "--edition", "v9\x1b]0;owned\x07"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=HANG_GUARD)
     assert proc.returncode == 2
@@ -342,7 +342,7 @@ def test_control_characters_in_a_command_line_value_are_escaped(tmp_path):
 def test_ten_thousand_misspelt_names_get_hints_within_a_budget(tmp_path):
     # 10,000 unknown names against 2,000 facts once ran for minutes, all in "did you mean";
     # every problem is still reported, the hints stop once their comparisons are spent
-    import compiler.diagnostics as D
+    import rulebook_compiler.diagnostics as D
 
     facts = [f"fact_number_{i}" for i in range(2000)]
     names = [f"fact_numbr_{i}" for i in range(10_000)]

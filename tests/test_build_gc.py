@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import check, load_rulebook
-from compiler.diagnostics import RulebookError
+from rulebook_compiler.build import check, load_rulebook
+from rulebook_compiler.diagnostics import RulebookError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -48,8 +48,8 @@ def test_during_a_check_s_logic_checks_the_model_is_never_scanned(gc_state, monk
     """Within a check, what the load built is frozen out of the collector: every collection the
     logic checks' allocations set off would otherwise scan all of it (at 5,000 terms the logic
     checks took 3.3 s of CPU instead of 0.9 s: bench/README.md)."""
-    from compiler import logic
-    from compiler.checking import check_rulebook
+    from rulebook_compiler import logic
+    from rulebook_compiler.checking import check_rulebook
 
     seen = []
     real = logic.logic_problems
@@ -72,7 +72,7 @@ def test_during_a_check_s_logic_checks_the_model_is_never_scanned(gc_state, monk
 def test_nothing_stays_frozen_after_a_check_or_a_load(gc_state):
     """A long-lived process (serve, a test run) still collects the cycles among what it drops:
     the check gives what it froze back to the collector, and a plain load freezes nothing."""
-    from compiler.checking import check_rulebook
+    from rulebook_compiler.checking import check_rulebook
 
     gc.enable()
     gc.unfreeze()
@@ -86,7 +86,7 @@ def test_nothing_stays_frozen_after_a_check_or_a_load(gc_state):
 def test_a_check_leaves_frozen_what_was_frozen_before_it(gc_state):
     """A host that froze its heap (``rulebook serve`` does, a pre-forking server may) keeps it frozen
     across a check: the check gives back only what it froze itself."""
-    from compiler.checking import check_rulebook
+    from rulebook_compiler.checking import check_rulebook
 
     gc.enable()
     gc.unfreeze()

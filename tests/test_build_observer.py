@@ -1,4 +1,4 @@
-"""compiler/build.py's observer: what a build tells whoever watches it (compiler/recheck.py records
+"""rulebook_compiler/build.py's observer: what a build tells whoever watches it (rulebook_compiler/recheck.py records
 from it), through the public interface, without subclassing the builder."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import ast
 import os
 from pathlib import Path
 
-from compiler.build import Builder
+from rulebook_compiler.build import Builder
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-PACKAGE = Path(__file__).resolve().parent.parent / "compiler"
+PACKAGE = Path(__file__).resolve().parent.parent / "rulebook_compiler"
 
 
 class Calls:

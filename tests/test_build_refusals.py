@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.diagnostics import RulebookError
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diagnostics import RulebookError
 
 
 def problems(root) -> list[str]:
@@ -126,7 +126,7 @@ def test_a_predicate_chain_over_the_depth_limit_is_reported_where_it_crosses(tmp
         "editions/e1/t.yaml:42:38: error: predicate 'p32' nests 65 deep through the predicates it uses "
         "(p32 -> p33 -> p34 -> ... -> p64), over the limit of 64\n"
         "  hint: define it with fewer predicates in a chain; the limit is MAX_PREDICATE_DEPTH = 64 in "
-        "compiler/conditions.py (docs/format.md, Limits)"]
+        "rulebook_compiler/conditions.py (docs/format.md, Limits)"]
 
 
 def test_a_term_file_without_a_name_says_which_key_it_lacks(tmp_path, write_rulebook, monkeypatch):

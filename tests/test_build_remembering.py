@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from compiler import build
-from compiler.build import check, load_rulebook, remembering
+from rulebook_compiler import build
+from rulebook_compiler.build import check, load_rulebook, remembering
 
 MINIMAL = Path(__file__).resolve().parent / "fixtures" / "minimal"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 
 def _check(as_another_user, *args: str):

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
 
 BUNDLED = Path(__file__).resolve().parent.parent / "rulebook"
 

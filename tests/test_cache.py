@@ -1,4 +1,4 @@
-"""compiler/cache.py: where the cache lives, and what changes a rulebook's key."""
+"""rulebook_compiler/cache.py: where the cache lives, and what changes a rulebook's key."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cache
+from rulebook_compiler import cache
 
 MINIMAL = Path(__file__).resolve().parent / "fixtures" / "minimal"
 
@@ -63,7 +63,7 @@ def test_the_compiler_key_hashes_the_compiler_sources(monkeypatch):
     key = cache.compiler_key()
     assert len(key) == 64 and key == cache.compiler_key()
     cache.compiler_key.cache_clear()
-    monkeypatch.setattr("compiler.__version__", "0.0.0-other")
+    monkeypatch.setattr("rulebook_compiler.__version__", "0.0.0-other")
     try:
         assert cache.compiler_key() != key
     finally:
@@ -71,7 +71,7 @@ def test_the_compiler_key_hashes_the_compiler_sources(monkeypatch):
 
 
 def test_the_least_recently_used_rulebooks_are_dropped_with_their_terms(book, tmp_path, monkeypatch):
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     monkeypatch.setattr(cache, "MAX_BOOKS", 2)
     store = cache.Cache.open(tmp_path / "cache")
@@ -108,8 +108,8 @@ def test_a_condition_nested_thousands_deep_is_stored_and_read_back(book, tmp_pat
     """The entry's JSON nests no deeper for a deeper condition: nothing recurses (issue 8: ~320 failed)."""
     import dataclasses
 
-    from compiler.build import load_rulebook
-    from compiler.conditions import Not, walk
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.conditions import Not, walk
 
     loaded = load_rulebook(book)
     edition = loaded.latest
@@ -138,7 +138,7 @@ def test_a_condition_nested_thousands_deep_is_stored_and_read_back(book, tmp_pat
 def test_a_patched_term_is_stored_with_every_file_it_comes_from(tmp_path):
     """A patched term's locations lie in the patch and in the files it keeps values from;
     the entry names each, and changing any of them gives another entry."""
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     root = tmp_path / "book"
     shutil.copytree(Path(__file__).resolve().parent / "fixtures" / "overlay" / "two-clauses" / "patch", root)
@@ -172,7 +172,7 @@ def test_a_patched_term_is_stored_with_every_file_it_comes_from(tmp_path):
 
 def test_each_editions_vocabulary_comes_back_from_the_cache_where_it_was_declared(tmp_path):
     """The skeleton holds every edition's vocabulary; an overlay's facts keep their file and line."""
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     root = tmp_path / "book"
     shutil.copytree(MINIMAL.parent / "vocab", root)
@@ -202,7 +202,7 @@ def _age(root: Path, seconds: int, now: int | None = None) -> None:
 
 
 class _StoppedClock:
-    """``compiler.cache``'s ``time`` with the wall clock stopped at an instant the test chooses.
+    """``rulebook_compiler.cache``'s ``time`` with the wall clock stopped at an instant the test chooses.
 
     Only ``time_ns`` is there: a fingerprint reading any other clock fails loudly instead of
     depending again on how long a loaded machine took between two lines of a test.
@@ -268,7 +268,7 @@ def test_a_file_changed_as_it_was_hashed_is_read_again_though_its_size_and_time_
 def _cli(*args: str, env: dict[str, str]):
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     return CliRunner().invoke(main, list(args), prog_name="rulebook", env=env)
 
@@ -324,7 +324,7 @@ def test_a_cache_inside_a_site_output_is_not_written(tmp_path, monkeypatch):
 
 
 def test_a_cache_inside_the_sources_is_never_opened(tmp_path):
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     shutil.copytree(MINIMAL, tmp_path / "book")
     warned: list[str] = []

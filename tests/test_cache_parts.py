@@ -1,6 +1,6 @@
 """The cache's small parts on their own: a kept fingerprint validated, the index columns read back, the
 presence of source texts, entries' checksums and limits, why a cache is set aside, and the fingerprint's
-trust in sizes and times (compiler/cache.py)."""
+trust in sizes and times (rulebook_compiler/cache.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cache
-from compiler.cache import CacheError, Fingerprint, fingerprint, known_fingerprint, sources_present
+from rulebook_compiler import cache
+from rulebook_compiler.cache import CacheError, Fingerprint, fingerprint, known_fingerprint, sources_present
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -65,8 +65,8 @@ def test_source_texts_are_present_as_the_build_requires(tmp_path):
 
 
 def test_an_entry_s_checksum_and_size_are_checked(monkeypatch):
-    from compiler.model import Fact
-    from compiler.diagnostics import Location
+    from rulebook_compiler.model import Fact
+    from rulebook_compiler.diagnostics import Location
 
     fact = Fact("poisoned", "bool", (), "Poisoned.", Location("vocabulary.yaml", 2, 5))
     data, checksum = cache._dump(fact, {"vocabulary.yaml": "V"})
@@ -124,7 +124,7 @@ def test_a_term_list_s_sum_is_of_its_rows_in_any_order():
 
 
 def test_the_names_a_term_defines_declares_and_rules_on():
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     cure = load_rulebook(FIXTURES / "lock-every-field").edition("v1").term_by_id["cure"]
     assert cache._names(cure) == [
@@ -214,7 +214,7 @@ def test_a_cache_folder_is_made_with_its_parents_open_to_its_owner_only(tmp_path
 def test_a_term_entry_missing_from_the_cache_is_read_from_the_sources_again(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)

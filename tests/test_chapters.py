@@ -8,8 +8,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.build import check, load_rulebook
-from compiler.cli import main
+from rulebook_compiler.build import check, load_rulebook
+from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "chapters"
 

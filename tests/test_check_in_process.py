@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 BROKEN = Path(__file__).resolve().parent / "fixtures" / "broken"
 CASES = sorted(p.name for p in BROKEN.iterdir() if (p / "expected.txt").is_file())

@@ -1,11 +1,11 @@
-"""compiler.citations: a clause cited as a judge says it aloud."""
+"""rulebook_compiler.citations: a clause cited as a judge says it aloud."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from compiler import citations
-from compiler.build import load_rulebook
+from rulebook_compiler import citations
+from rulebook_compiler.build import load_rulebook
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINIMAL = load_rulebook(FIXTURES / "minimal").edition_by_id["v2"]  # Cure: curable, targets, not-in-battle

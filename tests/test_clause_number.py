@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from compiler.build import check
-from compiler.export import edition_json
+from rulebook_compiler.build import check
+from rulebook_compiler.export import edition_json
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "clause-number"
 

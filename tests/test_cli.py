@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -38,7 +38,7 @@ def test_usage_error_exits_2():
 
 def test_bundled_rulebook_checks_clean_from_the_command_line():
     root = Path(__file__).resolve().parent.parent
-    proc = subprocess.run([sys.executable, "-m", "compiler", "check"], cwd=root, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "rulebook_compiler", "check"], cwd=root, capture_output=True, text=True)
     assert (proc.returncode, proc.stderr) == (0, "")
     # Whatever editions the bundled rulebook holds: its own list, read from the YAML, heads the summary.
     import yaml

@@ -16,8 +16,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.commands import options
+from rulebook_compiler.cli import main
+from rulebook_compiler.commands import options
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINIMAL = FIXTURES / "minimal"

@@ -1,7 +1,7 @@
 import pytest
 
-from compiler import conditions as C
-from compiler.yamlsource import parse
+from rulebook_compiler import conditions as C
+from rulebook_compiler.yamlsource import parse
 
 
 def cond(text: str):
@@ -86,7 +86,7 @@ def test_a_condition_nested_deeper_than_the_limit_is_a_located_error():
         f"c.yaml:1:{4 + 6 * C.MAX_CONDITION_DEPTH}: error: condition nested more than "
         f"{C.MAX_CONDITION_DEPTH} deep\n"
         "  hint: name a part of it with 'defines' and use the name; the limit is "
-        f"MAX_CONDITION_DEPTH = {C.MAX_CONDITION_DEPTH} in compiler/conditions.py (docs/format.md, Limits)"]
+        f"MAX_CONDITION_DEPTH = {C.MAX_CONDITION_DEPTH} in rulebook_compiler/conditions.py (docs/format.md, Limits)"]
 
 
 def test_a_condition_at_the_depth_limit_is_accepted():
@@ -119,4 +119,4 @@ def test_a_list_form_nested_deeper_than_the_limit_is_a_located_error():
         f"c.yaml:1:{4 + 7 * C.MAX_CONDITION_DEPTH}: error: condition nested more than "
         f"{C.MAX_CONDITION_DEPTH} deep\n"
         "  hint: name a part of it with 'defines' and use the name; the limit is "
-        f"MAX_CONDITION_DEPTH = {C.MAX_CONDITION_DEPTH} in compiler/conditions.py (docs/format.md, Limits)"]
+        f"MAX_CONDITION_DEPTH = {C.MAX_CONDITION_DEPTH} in rulebook_compiler/conditions.py (docs/format.md, Limits)"]

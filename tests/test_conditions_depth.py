@@ -5,7 +5,7 @@ empty ``all``/``any`` and a predicate met again inside its own definition (a
 cycle, which the checker reports separately) must still get a definite depth.
 """
 
-from compiler import conditions as C
+from rulebook_compiler import conditions as C
 
 
 def test_an_empty_all_or_any_is_one_level():

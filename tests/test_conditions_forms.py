@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import conditions as C
-from compiler.diagnostics import Diagnostic, Location
-from compiler.yamlsource import parse
+from rulebook_compiler import conditions as C
+from rulebook_compiler.diagnostics import Diagnostic, Location
+from rulebook_compiler.yamlsource import parse
 
 
 def cond(text: str):

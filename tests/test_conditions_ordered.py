@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from compiler import conditions as C
-from compiler.diagnostics import Diagnostic
-from compiler.yamlsource import parse
+from rulebook_compiler import conditions as C
+from rulebook_compiler.diagnostics import Diagnostic
+from rulebook_compiler.yamlsource import parse
 
 STEPS = ("draw", "upkeep", "preparation", "battle", "discard")
 NAMES = C.Names({"poisoned": None, "phase": ("a", "b"), "step": STEPS, "turn_step": STEPS,

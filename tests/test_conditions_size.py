@@ -1,6 +1,6 @@
 """``size``: the steps a condition costs the logic checks, predicates inlined (a use counts one more)."""
 
-from compiler import conditions as C
+from rulebook_compiler import conditions as C
 
 
 def test_every_node_counts_one():

@@ -12,7 +12,7 @@ import pytest
 
 @pytest.mark.parametrize("form", ["{is: {phase: late}}", "{in: {phase: [early, late]}}"])
 def test_an_is_or_in_on_a_withdrawn_fact_names_the_withdrawal(tmp_path: Path, form: str, two_editions):
-    from compiler.build import check
+    from rulebook_compiler.build import check
 
     root = two_editions(
         tmp_path / "book",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.counts import counted
+from rulebook_compiler.counts import counted
 
 
 @pytest.mark.parametrize("n, noun, plural, thousands, expected", [

@@ -13,7 +13,7 @@ import unicodedata
 
 import pytest
 
-from compiler.diagnostics import printable
+from rulebook_compiler.diagnostics import printable
 
 BIDI = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
@@ -73,7 +73,7 @@ def test_no_character_a_terminal_acts_on_survives():
 def test_a_suggestion_outside_check_is_bounded_too():
     # diff and history suggest an edition or a term outside check's shared budget: once
     # unbounded (every candidate compared), now each suggestion stops at SUGGESTION_BUDGET
-    from compiler.diagnostics import SUGGESTION_BUDGET, closest
+    from rulebook_compiler.diagnostics import SUGGESTION_BUDGET, closest
 
     near = [f"zz{i:06d}" for i in range(SUGGESTION_BUDGET - 1)] + ["term"]
     assert closest("tern", near) == "term"
@@ -83,6 +83,6 @@ def test_a_suggestion_outside_check_is_bounded_too():
 def test_a_problem_at_a_node_built_without_a_location_prints_instead_of_raising():
     # Models read from the sources place every node; one built in code has loc None,
     # and a problem found at it printed as an AttributeError before placed().
-    from compiler.diagnostics import Diagnostic, Location, placed
+    from rulebook_compiler.diagnostics import Diagnostic, Location, placed
     assert str(Diagnostic(placed(None), "unknown fact 'x'")) == "<unplaced>: error: unknown fact 'x'"
     assert placed(Location("terms/a.yaml", 3, 5)) == Location("terms/a.yaml", 3, 5)

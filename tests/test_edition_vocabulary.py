@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "vocab"
 
@@ -79,7 +79,7 @@ def _ordered_book(root: Path, overlay: str, two_editions) -> Path:
      "{root}/editions/e2/_vocabulary.yaml:2"),
 ])
 def test_a_comparison_with_a_withdrawn_value_or_fact_names_the_withdrawal(tmp_path, overlay, expected, two_editions):
-    from compiler.build import check
+    from rulebook_compiler.build import check
 
     root = _ordered_book(tmp_path / "book", overlay, two_editions)
     book, problems = check(root)
@@ -135,7 +135,7 @@ def test_the_later_edition_exports_its_own_vocabulary():
      ["facts' lacks required key 'meaning'", "facts' lacks required key 'name'", "facts' lacks required key 'type'"]),
 ])
 def test_an_overlay_item_without_its_key_is_a_schema_error_not_a_crash(tmp_path, overlay, lacks, two_editions):
-    from compiler.build import check
+    from rulebook_compiler.build import check
 
     root = _ordered_book(tmp_path / "book", overlay, two_editions)
     book, problems = check(root)

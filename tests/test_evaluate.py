@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.evaluate import DecisionModel, Evaluator
-from compiler.logic import logic_problems
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.evaluate import DecisionModel, Evaluator
+from rulebook_compiler.logic import logic_problems
 
 
 def test_base_rule_and_exception(minimal):

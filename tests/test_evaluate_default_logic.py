@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.conditions import Ref
-from compiler.evaluate import CONFLICT, EMPTY, DecisionModel, Evaluator, Result, show_state
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.conditions import Ref
+from rulebook_compiler.evaluate import CONFLICT, EMPTY, DecisionModel, Evaluator, Result, show_state
 
 VOCABULARY = (
     "facts:\n"

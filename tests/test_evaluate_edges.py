@@ -4,8 +4,8 @@ how answers and situations are shown, the override sets conformance reads."""
 
 from __future__ import annotations
 
-from compiler.build import load_rulebook
-from compiler.evaluate import CONFLICT, EMPTY, Evaluator, show_state
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.evaluate import CONFLICT, EMPTY, Evaluator, show_state
 
 
 def test_an_exception_and_a_rule_it_does_not_override_agree(tmp_path, write_rulebook):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINIMAL = str(FIXTURES / "minimal")

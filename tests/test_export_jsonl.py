@@ -5,8 +5,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.export import jsonl_line
+from rulebook_compiler.cli import main
+from rulebook_compiler.export import jsonl_line
 
 RECORDS = str(Path(__file__).resolve().parent / "fixtures" / "export" / "clause-records")
 

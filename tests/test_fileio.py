@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.fileio import (OutputError, output_lock, recover_swap, remove_stale_staging, replace_dir, staging_dir,
+from rulebook_compiler.fileio import (OutputError, output_lock, recover_swap, remove_stale_staging, replace_dir, staging_dir,
                              write_text)
 
 
@@ -67,7 +67,7 @@ def test_a_failed_second_rename_puts_the_old_folder_back(tmp_path, monkeypatch):
             raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
         real_replace(src, dst)
 
-    monkeypatch.setattr("compiler.fileio.os.replace", replace)
+    monkeypatch.setattr("rulebook_compiler.fileio.os.replace", replace)
     with pytest.raises(OutputError) as caught:
         replace_dir(staging, target)
     assert str(caught.value) == f"cannot write '{target}': Invalid cross-device link"

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from compiler.fileio import write_text
+from rulebook_compiler.fileio import write_text
 
 
 def test_write_interrupted_after_opening_keeps_the_old_file_and_leaves_no_partial_file(tmp_path):

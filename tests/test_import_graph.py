@@ -1,11 +1,11 @@
-"""The package's layering, read from the source with ``ast`` (nothing of ``compiler`` is imported).
+"""The package's layering, read from the source with ``ast`` (nothing of ``rulebook_compiler`` is imported).
 
 The rules (issue 22, DESIGN.md "Layout to grow into", docs/architecture.md):
 
 - no import cycle among module-level imports (imports inside functions run later, so
   they cannot cycle at import time; they are listed, not forbidden);
-- commands sit above the library: nothing outside ``compiler.commands``, ``compiler.cli``
-  and ``compiler.__main__`` imports them, at module level or inside a function;
+- commands sit above the library: nothing outside ``rulebook_compiler.commands``, ``rulebook_compiler.cli``
+  and ``rulebook_compiler.__main__`` imports them, at module level or inside a function;
 - no back end imports another back end, with one documented exception: the site shows
   redlines and change lists through the diff's public API (``SITE_USES_DIFF`` below), and
   one named edge left to remove (``OPEN_CROSSINGS``);
@@ -27,31 +27,31 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "compiler"
+PACKAGE = Path(__file__).resolve().parents[1] / "rulebook_compiler"
 
-COMMAND_LAYER = ("compiler.commands", "compiler.cli", "compiler.__main__")
-BACK_ENDS = ("compiler.diff", "compiler.site", "compiler.conformance", "compiler.export", "compiler.importer")
+COMMAND_LAYER = ("rulebook_compiler.commands", "rulebook_compiler.cli", "rulebook_compiler.__main__")
+BACK_ENDS = ("rulebook_compiler.diff", "rulebook_compiler.site", "rulebook_compiler.conformance", "rulebook_compiler.export", "rulebook_compiler.importer")
 # The one crossing DESIGN.md allows: "the site may call the diff's public API for redlines". The
 # site's pages show a clause's redline, the changes since the edition before with their effects in
 # the diff's words, and the notice for players; these names, and no others, are that API.
 SITE_USES_DIFF = {
-    "compiler.diff.engine": {"diff_editions"},                     # the What changed page's diff
-    "compiler.diff.result": {"DiffResult"},                        # (and its type)
-    "compiler.diff.redline": {"redline", "DELETE", "INSERT"},      # a clause's words, redlined
-    "compiler.diff.changelog": {"from_diff"},                      # the notice for players
-    "compiler.diff.present": {"DIRECTION_WORDS", "answer_words", "question"},  # words shared with the changelog
-    "compiler.diff.behaviour": {"REASON_WORDS", "transition_words"},
-    "compiler.diff.names": {"by_vocabulary_counts", "changed_by", "clauses_words", "through", "words"},
-    "compiler.diff.conformance_impact": {"flips_words"},
-    "compiler.diff.inside": {"view"},
+    "rulebook_compiler.diff.engine": {"diff_editions"},                     # the What changed page's diff
+    "rulebook_compiler.diff.result": {"DiffResult"},                        # (and its type)
+    "rulebook_compiler.diff.redline": {"redline", "DELETE", "INSERT"},      # a clause's words, redlined
+    "rulebook_compiler.diff.changelog": {"from_diff"},                      # the notice for players
+    "rulebook_compiler.diff.present": {"DIRECTION_WORDS", "answer_words", "question"},  # words shared with the changelog
+    "rulebook_compiler.diff.behaviour": {"REASON_WORDS", "transition_words"},
+    "rulebook_compiler.diff.names": {"by_vocabulary_counts", "changed_by", "clauses_words", "through", "words"},
+    "rulebook_compiler.diff.conformance_impact": {"flips_words"},
+    "rulebook_compiler.diff.inside": {"view"},
 }
 # Left to do (issue 22, point 5): the diff's "breaks conformance" asks which cases of the older
 # edition's suite flip, and takes the cases from the conformance back end. The case generation is
 # the symbolic core's question (DESIGN.md: "which cases show each condition deciding on its own"),
 # so these two edges go when it moves down; until then they are the only crossing allowed, by name.
 OPEN_CROSSINGS = [
-    "compiler.diff.conformance_impact -> compiler.conformance.cases",
-    "compiler.diff.conformance_impact -> compiler.conformance.reference",
+    "rulebook_compiler.diff.conformance_impact -> rulebook_compiler.conformance.cases",
+    "rulebook_compiler.diff.conformance_impact -> rulebook_compiler.conformance.reference",
 ]
 
 
@@ -113,11 +113,11 @@ def imports_of(name: str) -> list[Import]:
     for node, module_level in _walk(tree, True):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.split(".")[0] == "compiler":
+                if alias.name.split(".")[0] == "rulebook_compiler":
                     found.append(Import(name, alias.name, (), node.lineno, module_level))
             continue
         target = _resolve(name, node.level, node.module)
-        if target.split(".")[0] != "compiler":
+        if target.split(".")[0] != "rulebook_compiler":
             continue
         plain = tuple(a.name for a in node.names if f"{target}.{a.name}" not in MODULES)
         subs = [a.name for a in node.names if f"{target}.{a.name}" in MODULES]
@@ -198,7 +198,7 @@ def test_no_back_end_imports_another_back_end():
         mine, theirs = _in(imp.importer, BACK_ENDS), _in(imp.target, BACK_ENDS)
         if mine is None or theirs is None or mine == theirs:
             continue
-        if mine == "compiler.site" and imp.names and set(imp.names) <= SITE_USES_DIFF.get(imp.target, set()):
+        if mine == "rulebook_compiler.site" and imp.names and set(imp.names) <= SITE_USES_DIFF.get(imp.target, set()):
             continue
         crossings.append(imp)
     # compared without line numbers (an edit above an import moves it); shown with them on failure
@@ -261,7 +261,7 @@ def test_the_map_of_the_package_has_a_line_for_every_module():
             if not rel.endswith("__init__.py") and f"`{rel}`" not in text] == []
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "compiler.__main__"))
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m != "rulebook_compiler.__main__"))
 def test_every_module_imports_on_its_own(module):
     """Each module imports first in a fresh interpreter (a cycle shows up here as an ImportError)."""
     proc = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True,

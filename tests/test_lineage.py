@@ -15,16 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.model import Lineage
-from compiler.schema import published_schema
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.model import Lineage
+from rulebook_compiler.schema import published_schema
 
 LINEAGE = Path(__file__).resolve().parent / "fixtures" / "lineage"
 
 
 def _check(case: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "compiler", "check", case], cwd=LINEAGE, env=env,
+    return subprocess.run([sys.executable, "-m", "rulebook_compiler", "check", case], cwd=LINEAGE, env=env,
                           capture_output=True, text=True, timeout=60)
 
 
@@ -116,7 +116,7 @@ def test_merged_from_names_at_least_two_clauses(tmp_path):
     path = root / "editions" / "v2" / "cure.yaml"
     path.write_text(path.read_text().replace("merged_from: [returns, restores]", "merged_from: [returns]"))
     env = {**os.environ, "NO_COLOR": "1"}
-    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "rb"], cwd=tmp_path, env=env,
+    proc = subprocess.run([sys.executable, "-m", "rulebook_compiler", "check", "rb"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [
@@ -139,7 +139,7 @@ def test_formerly_with_a_term_says_to_use_moved_from(tmp_path):
     path = root / "editions" / "v2" / "cure.yaml"
     path.write_text(path.read_text().replace("formerly: step-1", "formerly: heal#step-1"))
     env = {**os.environ, "NO_COLOR": "1"}
-    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "rb"], cwd=tmp_path, env=env,
+    proc = subprocess.run([sys.executable, "-m", "rulebook_compiler", "check", "rb"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert proc.stderr.splitlines() == [

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.loading import LoadError, load
+from rulebook_compiler.loading import LoadError, load
 
 MINIMAL = Path(__file__).parent / "fixtures" / "minimal"
 

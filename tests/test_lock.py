@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import lock
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diagnostics import Diagnostic, Location
+from rulebook_compiler import lock
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.diagnostics import Diagnostic, Location
 
 FROZEN = Path(__file__).resolve().parent / "fixtures" / "lock" / "frozen"
 CHANGE_HINT = ("  hint: a published edition does not change: undo the edit, or record a deliberate correction "
@@ -202,7 +202,7 @@ def test_publish_keeps_the_status_lines_comment_and_quotes(book):
 def test_publish_puts_the_status_back_when_the_rulebook_fails_as_published(book, monkeypatch):
     # Nothing in the model depends on the status today, so the reading after the edit fails
     # only as if another process edited the rulebook meanwhile: made so here.
-    from compiler import loading
+    from rulebook_compiler import loading
 
     real = loading.load
     calls = []
@@ -270,7 +270,7 @@ def test_locations_and_editor_notes_are_not_in_a_digest():
 
 
 def test_all_and_any_digest_differently():
-    from compiler.conditions import All, Any_, Ref
+    from rulebook_compiler.conditions import All, Any_, Ref
 
     assert lock.digest(All((Ref("a"), Ref("b")))) != lock.digest(Any_((Ref("a"), Ref("b"))))
 

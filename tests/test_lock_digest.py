@@ -1,7 +1,7 @@
 """The lock's functions on their own: the digest's canonical form, the file's text, what differs between two
 entries, reading a file that is or is not a lock, and the terms' entries kept between loads.
 
-Each expected value is written from the module's contract (compiler/lock.py's docstring): a digest is the
+Each expected value is written from the module's contract (rulebook_compiler/lock.py's docstring): a digest is the
 SHA-256 of the canonical JSON (sorted keys, no spaces, UTF-8 as is), a field at its default left out.
 """
 
@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler import lock
-from compiler.build import load_rulebook
-from compiler.conditions import All, Ref
-from compiler.diagnostics import Location
-from compiler.model import Fact
+from rulebook_compiler import lock
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.conditions import All, Ref
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.model import Fact
 
 FROZEN = Path(__file__).resolve().parent / "fixtures" / "lock" / "frozen"
 HINT = "rulebook.lock is written by 'rulebook publish' and 'rulebook correct'; restore it from version control"
@@ -109,7 +109,7 @@ def _problems(root: Path) -> list[str]:
 
 def test_a_rulebook_without_a_lock_file_has_an_empty_lock(book):
     (book / "rulebook.lock").unlink()
-    (book / "corrections.yaml").unlink()  # else the log names the missing lock (compiler/review.py)
+    (book / "corrections.yaml").unlink()  # else the log names the missing lock (rulebook_compiler/review.py)
     assert lock.read(book) == (lock.Lock({}, None), [])
     assert lock.Lock({}).present is False
     assert lock.problems(load_rulebook(book)) == []

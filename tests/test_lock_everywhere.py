@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import lock
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.fileio import write_text
+from rulebook_compiler import lock
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.fileio import write_text
 
 FROZEN = Path(__file__).resolve().parent / "fixtures" / "lock" / "frozen"
 ERROR = ("frozen/editions/1.0/cure.yaml:13:9: error: published edition '1.0' differs from rulebook.lock: "
@@ -159,7 +159,7 @@ def test_a_lock_put_back_after_a_warm_diff_is_enforced(cached):
     """The cache held the edited files when a lock matched them; the lock alone changes back."""
     edit_published(cached)
     # re-locked as a correction does it (the lock and the log together: a lock re-written alone fails
-    # check, compiler/review.py), so that the cache holds the edited files under that lock
+    # check, rulebook_compiler/review.py), so that the cache holds the edited files under that lock
     assert run("correct", "--edition", "1.0", "--kind", "erratum", "--reason", "R.", "--rulebook", "frozen").exit_code == 0
     assert run("diff", "1.0", "2.0", "--rulebook", "frozen").exit_code == 0
     shutil.copyfile(FROZEN / lock.LOCK_FILE, cached / lock.LOCK_FILE)
@@ -193,7 +193,7 @@ def test_the_mkdocs_plugin_refuses(book, caplog):
     from mkdocs.config import load_config
     from mkdocs.exceptions import Abort
 
-    from compiler.site.config import default_config
+    from rulebook_compiler.site.config import default_config
 
     Path("mkdocs.yml").write_text(default_config(book, "Frozen"), encoding="utf-8")
     edit_published(book)
@@ -231,7 +231,7 @@ def test_publish_still_locks_an_edition_not_locked_yet(book):
 def test_loads_that_remember_files_compare_each_with_the_lock(book):
     """As ``rulebook serve`` rebuilds: the lock's digests of unchanged terms are kept from load to
     load (build.remembering), never those of a term whose file changed."""
-    from compiler.build import check, remembering
+    from rulebook_compiler.build import check, remembering
 
     with remembering():
         for _ in range(2):

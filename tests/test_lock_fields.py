@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import lock
-from compiler.build import load_rulebook
-from compiler.model import (Clause, Constraint, Dated, Decision, Edition, Fact, Link, Predicate, Rule, Section, Steps,
+from rulebook_compiler import lock
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.model import (Clause, Constraint, Dated, Decision, Edition, Fact, Link, Predicate, Rule, Section, Steps,
                             Table, TableRow, Term, Vocabulary)
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "lock-every-field"

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.diagnostics import RulebookError
-from compiler.logic import logic_problems
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diagnostics import RulebookError
+from rulebook_compiler.logic import logic_problems
 
 
 def messages(root: Path) -> list[str]:
@@ -108,9 +108,9 @@ def test_an_edition_whose_predicates_changed_is_checked_again(tmp_path, write_ru
 
 
 def test_past_the_limit_of_conflicts_listed_the_rest_are_counted(tmp_path, write_rulebook, monkeypatch):
-    import compiler.logic
+    import rulebook_compiler.logic
 
-    monkeypatch.setattr(compiler.logic, "MAX_CONFLICTS_SHOWN", 1)
+    monkeypatch.setattr(rulebook_compiler.logic, "MAX_CONFLICTS_SHOWN", 1)
     root = write_rulebook(tmp_path, (
         "      - {id: x, text: X., rules: [{decision: t.q, requires: {not: a}}]}\n"
         "      - {id: y, text: Y., rules: [{decision: t.q, forbids: {not: b}}]}\n"
@@ -120,5 +120,5 @@ def test_past_the_limit_of_conflicts_listed_the_rest_are_counted(tmp_path, write
             "and no rule is an exception to the other",
          "mark one rule 'exception_to' the other's clause, or narrow a 'when'"),
         (4, "decision 't.q' is in conflict in 2 situations in all, with more sets of rules in conflict than the 1 shown",
-         "resolve those shown and check again; the limit is MAX_CONFLICTS_SHOWN in compiler/logic.py "
+         "resolve those shown and check again; the limit is MAX_CONFLICTS_SHOWN in rulebook_compiler/logic.py "
          "(docs/format.md, Limits)")]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.logic import logic_problems
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.logic import logic_problems
 
 
 @pytest.fixture(autouse=True)

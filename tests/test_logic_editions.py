@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.build import load_rulebook
-from compiler.logic import logic_problems
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.logic import logic_problems
 
 HEAD = "title: T\npublisher: P\neditions:\n  - {id: e1, title: E, date: null, status: draft}\n"
 E2 = "  - {id: e2, title: F, date: null, status: draft}\n"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.export import edition_json
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.export import edition_json
 
 METADATA = Path(__file__).resolve().parent / "fixtures" / "metadata"
 
@@ -43,8 +43,8 @@ def test_export_carries_metadata_only_where_declared(book):
 
 
 def test_the_term_page_shows_the_metadata(book):
-    from compiler.site import pages as P
-    from compiler.site.render import Renderer
+    from rulebook_compiler.site import pages as P
+    from rulebook_compiler.site.render import Renderer
 
     spec = next(s for s in P.plan(book) if s.kind == P.TERM and s.term == "band")
     html = Renderer(book).render(spec, lambda uri: uri).html
@@ -89,7 +89,7 @@ def test_two_editions_with_one_version_label(problems_in):
 
 
 def test_the_json_schema_describes_the_metadata():
-    from compiler.schema import published_schema
+    from rulebook_compiler.schema import published_schema
 
     schema = published_schema()["$defs"]
     for key in ("updated", "released"):

@@ -1,4 +1,4 @@
-"""compiler/modeljson.py: the model as JSON data and back, every field validated, no recursion."""
+"""rulebook_compiler/modeljson.py: the model as JSON data and back, every field validated, no recursion."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compiler import model
-from compiler.conditions import All, Any_, Const, In, Not, Ref, walk
-from compiler.diagnostics import Location
-from compiler.modeljson import ModelDataError, from_data, to_data
+from rulebook_compiler import model
+from rulebook_compiler.conditions import All, Any_, Const, In, Not, Ref, walk
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.modeljson import ModelDataError, from_data, to_data
 
 T = "term.yaml"
 PATHS = {T: "T"}

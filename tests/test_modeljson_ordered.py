@@ -1,4 +1,4 @@
-"""compiler/modeljson.py: ordered facts and comparisons are stored and read back, and bad ones refused."""
+"""rulebook_compiler/modeljson.py: ordered facts and comparisons are stored and read back, and bad ones refused."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from compiler import model
-from compiler.conditions import All, Cmp, Ref, walk
-from compiler.diagnostics import Location
-from compiler.modeljson import ModelDataError, from_data, to_data
+from rulebook_compiler import model
+from rulebook_compiler.conditions import All, Cmp, Ref, walk
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.modeljson import ModelDataError, from_data, to_data
 from tests.test_modeljson import BACK, PATHS, RULE, _rule, _set, a_term, loc, located, round_trip, slot
 
 

@@ -1,9 +1,9 @@
-"""compiler/numbers.py: a clause's printed number as readers cite it, anchor it and order by it."""
+"""rulebook_compiler/numbers.py: a clause's printed number as readers cite it, anchor it and order by it."""
 
 from dataclasses import replace
 
-from compiler import numbers
-from compiler.build import check
+from rulebook_compiler import numbers
+from rulebook_compiler.build import check
 from pathlib import Path
 
 NUMBERED = Path(__file__).resolve().parent / "fixtures" / "clause-number"

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import check as check_folder, load_rulebook
-from compiler.cli import main
-from compiler.evaluate import DecisionModel
-from compiler.export import edition_json
-from compiler.logic import logic_problems
+from rulebook_compiler.build import check as check_folder, load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.evaluate import DecisionModel
+from rulebook_compiler.export import edition_json
+from rulebook_compiler.logic import logic_problems
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 ORDERED = FIXTURES / "ordered"
@@ -54,9 +54,9 @@ def test_the_export_marks_ordered_facts_and_writes_comparisons_as_written(book):
 
 
 def test_an_unordered_fact_exports_as_before(tmp_path):
-    from compiler.export import fact_json
-    from compiler.model import Fact
-    from compiler.diagnostics import Location
+    from rulebook_compiler.export import fact_json
+    from rulebook_compiler.model import Fact
+    from rulebook_compiler.diagnostics import Location
 
     assert json.dumps(fact_json(Fact("phase", "enum", ("a", "b"), "P.", Location("v.yaml")))) == \
         '{"name": "phase", "type": "enum", "values": ["a", "b"], "meaning": "P."}'

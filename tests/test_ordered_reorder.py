@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import check as check_folder, load_rulebook
-from compiler.conformance.cases import build_suite
-from compiler.evaluate import DecisionModel
+from rulebook_compiler.build import check as check_folder, load_rulebook
+from rulebook_compiler.conformance.cases import build_suite
+from rulebook_compiler.evaluate import DecisionModel
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "ordered-reordered"
 DECISION = "battle.may_play_enhancement"
@@ -37,7 +37,7 @@ def test_each_edition_reads_the_comparison_in_its_own_order():
 
 def test_the_diff_compares_each_side_in_its_own_order(tmp_path, monkeypatch):
     """A value the old order lacks is not admitted by the old side; the values both know agree."""
-    from compiler.diff.behaviour import Side, compare, merged_vocabulary
+    from rulebook_compiler.diff.behaviour import Side, compare, merged_vocabulary
 
     book = load_rulebook(FIXTURE)
     old, new = book.edition("r1"), book.edition("r2")

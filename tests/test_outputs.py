@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINIMAL = FIXTURES / "minimal"
@@ -115,7 +115,7 @@ def test_export_on_a_full_disk_is_one_error_line_and_keeps_the_old_file(proj, mo
     monkeypatch.chdir(proj)
     (proj / "export.json").write_text("old\n")
     before = snapshot(proj)
-    monkeypatch.setattr("compiler.fileio.os.fdopen", _no_space)
+    monkeypatch.setattr("rulebook_compiler.fileio.os.fdopen", _no_space)
     result = invoke("export", "--rulebook", "rulebook", "--out", "export.json")
     assert result.exit_code == 1
     assert result.stderr == "rulebook: error: cannot write 'export.json': No space left on device\n"
@@ -184,12 +184,12 @@ def test_a_failed_generate_can_be_run_again(proj, monkeypatch):
         writes.append(fd)
         return real_fdopen(fd, *args, **kwargs) if len(writes) <= 2 else _no_space(fd)
 
-    monkeypatch.setattr("compiler.fileio.os.fdopen", full_after_one_file)
+    monkeypatch.setattr("rulebook_compiler.fileio.os.fdopen", full_after_one_file)
     result = generate("suite")
     assert result.exit_code == 1
     assert result.stderr == "rulebook: error: cannot write 'suite/test_conformance.py': No space left on device\n"
     assert sorted(p.name for p in (proj / "suite").iterdir()) == [".rulebook-output", "cases.json"]
-    monkeypatch.setattr("compiler.fileio.os.fdopen", real_fdopen)
+    monkeypatch.setattr("rulebook_compiler.fileio.os.fdopen", real_fdopen)
     result = generate("suite")
     assert result.exit_code == 0, result.stderr
     assert sorted(p.name for p in (proj / "suite").iterdir()) == [".rulebook-output", "cases.json",

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler import export
-from compiler.build import load_rulebook
-from compiler.lock import edition_entry
+from rulebook_compiler import export
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.lock import edition_entry
 
 OVERLAY = Path(__file__).resolve().parent / "fixtures" / "overlay"
 PAIRS = ["two-clauses", "every-operation"]
@@ -65,7 +65,7 @@ def test_the_patched_edition_leaves_the_earlier_one_as_it_was(pair, tmp_path):
 def _cases(root: Path, edition: str, out: Path) -> bytes:
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     result = CliRunner().invoke(main, ["conformance", "generate", "--rulebook", str(root), "--edition", edition,
                                        "--out", str(out)])
@@ -146,7 +146,7 @@ def test_a_patch_of_a_patch_builds_on_the_resolved_term(tmp_path):
 
 
 def run_check(case: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "compiler", "check", case], cwd=BROKEN,
+    return subprocess.run([sys.executable, "-m", "rulebook_compiler", "check", case], cwd=BROKEN,
                           env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
 
 
@@ -176,7 +176,7 @@ def _with_editions(tmp_path: Path, patches: dict[str, str]) -> Path:
 
 
 def test_lineage_a_patch_declares_is_its_edition_s_and_kept_clauses_declare_none_again(tmp_path):
-    from compiler.model import Lineage
+    from rulebook_compiler.model import Lineage
 
     root = _with_editions(tmp_path, {
         "c": "id: targeting\npatch:\n  - change: protect\n    set: {id: shielded, formerly: protect}\n",
@@ -195,7 +195,7 @@ def test_lineage_a_patch_declares_is_checked_against_the_edition_before(tmp_path
     _with_editions(tmp_path, {
         "c": "id: targeting\npatch:\n  - add: {id: shield, text: A shield protects., formerly: protection}\n"
              "    section: clarifications\n"})
-    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-m", "rulebook_compiler", "check", "book"], cwd=tmp_path,
                           env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr == (
@@ -210,7 +210,7 @@ def test_the_diff_of_a_patch_names_the_clauses_it_changed(monkeypatch):
     """Where default-territory now answers 'anywhere' in every situation, the witness has no fact."""
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     monkeypatch.chdir(OVERLAY / "two-clauses")
     result = CliRunner().invoke(main, ["diff", "a", "b", "--rulebook", "patch"], catch_exceptions=False)
@@ -256,13 +256,13 @@ def test_a_patch_over_the_limit_of_operations_is_refused_at_its_patch_key(tmp_pa
     hostile = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hostile)
     hostile.long_patch(tmp_path / "long", 1_001)
-    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "long"], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-m", "rulebook_compiler", "check", "long"], cwd=tmp_path,
                           env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stdout) == (1, "")
     assert proc.stderr.splitlines()[-3:] == [
         "long/editions/v2/t.yaml:2:1: error: a patch of 1,001 operations is over the limit of 1,000",
         "  hint: write the term whole instead; the limit is MAX_PATCH_OPERATIONS = 1000 in "
-        "compiler/overlay.py (docs/format.md, Limits)",
+        "rulebook_compiler/overlay.py (docs/format.md, Limits)",
         "1 problem found",
     ]
 
@@ -284,7 +284,7 @@ def test_a_patch_uses_the_vocabulary_of_its_own_edition(tmp_path):
 def test_a_patch_of_a_withdrawn_term_says_which_edition_withdrew_it(tmp_path):
     _with_editions(tmp_path, {"c": "id: targeting\nwithdrawn: true\n",
                                      "d": "id: targeting\npatch:\n  - remove: protect\n"})
-    proc = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-m", "rulebook_compiler", "check", "book"], cwd=tmp_path,
                           env={**os.environ, "NO_COLOR": "1"}, capture_output=True, text=True, timeout=60)
     assert proc.stderr.splitlines() == [
         "book/editions/a/heal.yaml:11:13: error: link to term 'targeting', which edition 'c' does not have",

@@ -37,7 +37,7 @@ def installed(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     base = tmp_path_factory.mktemp("wheel")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     src = base / "src"
-    shutil.copytree(ROOT / "compiler", src / "compiler", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "rulebook_compiler", src / "rulebook_compiler", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, src / name)
     run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", base / "dist", src,
@@ -62,7 +62,7 @@ def project(tmp_path) -> Path:
 
 def test_the_wheel_carries_the_site(installed):
     bin_, env = installed
-    where = run(bin_ / "python", "-c", "import compiler, sys; print(compiler.__file__)", cwd=bin_, env=env)
+    where = run(bin_ / "python", "-c", "import rulebook_compiler, sys; print(rulebook_compiler.__file__)", cwd=bin_, env=env)
     assert Path(where.stdout.strip()).is_relative_to(bin_.parent), "the venv's copy, not the clone's"
 
 
@@ -104,18 +104,35 @@ def test_the_package_requires_only_what_check_needs_and_the_site_is_an_extra(ins
     requires = run(bin_ / "python", "-c", "import importlib.metadata as m; "
                    "print('\\n'.join(m.requires('rulebook-compiler')))", cwd=bin_, env=env).stdout.splitlines()
     plain = sorted(r.split(">")[0] for r in requires if ";" not in r)
-    # rich: check's progress bars on a terminal (compiler/progress.py), small and never imported by the hook
+    # rich: check's progress bars on a terminal (rulebook_compiler/progress.py), small and never imported by the hook
     assert plain == ["click", "dd", "deepdiff", "jinja2", "pyyaml", "rich"]
     assert sorted(r.split(">")[0] for r in requires if r.endswith('extra == "site"')) == ["mkdocs", "mkdocs-material"]
 
 
 def test_the_wheel_ships_the_schema_files(installed):
-    """compiler/schemas/ (issue 13 point 5): what an editor maps files to, in the installed package."""
+    """rulebook_compiler/schemas/ (issue 13 point 5): what an editor maps files to, in the installed package."""
     bin_, env = installed
-    code = ("import compiler.schema as s; print(sorted(p.name for p in s.SCHEMA_DIR.glob('*.json'))); "
+    code = ("import rulebook_compiler.schema as s; print(sorted(p.name for p in s.SCHEMA_DIR.glob('*.json'))); "
             "print(all((s.SCHEMA_DIR / n).read_text() == t for n, t in s.shipped_files().items()))")
     shown = run(bin_ / "python", "-c", code, cwd=bin_, env=env)
     assert shown.stdout == (
         "['corrections.schema.json', 'rulebook.json', 'rulebook.schema.json', 'rulings.schema.json', "
         "'term-patch.schema.json', "
         "'term.schema.json', 'vocabulary-overlay.schema.json', 'vocabulary.schema.json']\nTrue\n")
+
+
+def test_the_wheel_installs_one_top_level_package_named_for_the_project(installed):
+    """Issue 25: the import package was ``compiler``, a name that collides easily in a user's environment."""
+    bin_, env = installed
+    code = ("import importlib.metadata as m, importlib.util as u; d = m.distribution('rulebook-compiler'); "
+            "print(sorted({f.parts[0] for f in d.files if f.suffix == '.py' and f.parts[0] != '..'})); "
+            "print(sorted(f'{e.group} {e.name} {e.value}' for e in d.entry_points)); "
+            "print(u.find_spec('compiler'))")
+    shown = run(bin_ / "python", "-c", code, cwd=bin_, env=env)
+    assert shown.stdout == (
+        "['rulebook_compiler']\n"
+        "['console_scripts rulebook rulebook_compiler.cli:main', "
+        "'mkdocs.plugins rulebook rulebook_compiler.site.plugin:RulebookPlugin', "
+        "'pytest11 rulebook rulebook_compiler.conformance.plugin']\n"
+        "None\n")
+    assert run(bin_ / "python", "-m", "rulebook_compiler", "--version", cwd=bin_, env=env).stdout == "rulebook, version 0.2.0\n"

@@ -21,7 +21,7 @@ from types import ModuleType
 
 import pytest
 
-from compiler.build import load_rulebook
+from rulebook_compiler.build import load_rulebook
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "pin_outputs.py"
 REGENERATE = "if the change is intended: python3 tools/pin_outputs.py --write, and explain it in the commit message"

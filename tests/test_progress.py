@@ -1,7 +1,7 @@
 """Progress of the long commands: bars and a summary line on a terminal; nothing when piped or --quiet.
 
 A terminal is a pseudo-terminal (``os.openpty``) on both standard output and
-standard error of a ``python -m compiler`` subprocess; every read is bounded.
+standard error of a ``python -m rulebook_compiler`` subprocess; every read is bounded.
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ MINIMAL = ROOT / "tests" / "fixtures" / "minimal"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "COLUMNS": "200", "NO_MKDOCS_2_WARNING": "1",
        "RULEBOOK_NO_CACHE": "1"}
 WAIT = 180
-PROG = "rulebook"  # python -m compiler names itself rulebook (compiler/__main__.py)
+PROG = "rulebook"  # python -m rulebook_compiler names itself rulebook (rulebook_compiler/__main__.py)
 
 
 def on_terminal(args: list[str], cwd: Path) -> list[str]:
     """The lines a terminal receives from the command (bars and all), its exit status checked."""
     master, slave = os.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "compiler", *args], cwd=cwd, env=ENV,
+    proc = subprocess.Popen([sys.executable, "-m", "rulebook_compiler", *args], cwd=cwd, env=ENV,
                             stdin=subprocess.DEVNULL, stdout=slave, stderr=slave)
     os.close(slave)
     chunks, deadline = [], time.monotonic() + WAIT
@@ -90,7 +90,7 @@ def test_quiet_shows_no_progress_on_a_terminal(book):
 
 
 def test_piped_output_has_no_progress(book):
-    run = subprocess.run([sys.executable, "-m", "compiler", "check", "book"], cwd=book, env=ENV,
+    run = subprocess.run([sys.executable, "-m", "rulebook_compiler", "check", "book"], cwd=book, env=ENV,
                          capture_output=True, text=True, timeout=WAIT)
     assert (run.returncode, run.stdout, run.stderr) == (
         0, "Minimal: 2 editions (v1, v2), 1 term, latest v2 with 1 term and 3 clauses: no problems\n", "")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cache import DB_NAME, Cache, fingerprint
-from compiler.checking import check_rulebook
-from compiler.cli import main
+from rulebook_compiler.cache import DB_NAME, Cache, fingerprint
+from rulebook_compiler.checking import check_rulebook
+from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "proofs"
 SUMMARY = "Proofs: 1 edition (e1), 2 terms, latest e1 with 2 terms and 4 clauses: no problems"
@@ -43,7 +43,7 @@ def test_an_edit_to_one_term_proves_only_its_decision_again(book):
     term = book / "editions" / "e1" / "second.yaml"
     term.write_text(term.read_text().replace("value: false, when: {not: b}", "value: false, when: {all: [a, b]}"))
     result = check_rulebook(book)
-    # only second.yaml is read again (compiler/recheck.py): first.q is not even looked at
+    # only second.yaml is read again (rulebook_compiler/recheck.py): first.q is not even looked at
     assert (_counts(result), result.incremental, result.read) == ((False, 0, 1), True, 1)
     assert [str(p) for p in result.problems] == [
         "book/editions/e1/second.yaml:4:5: error: decision 'second.q' has no answer when a=false, b=false\n"
@@ -129,7 +129,7 @@ def test_a_declared_source_put_back_after_a_check_that_missed_it_passes(sourced,
 
 
 def test_a_declared_source_removed_with_a_term_edited_is_reported(sourced):
-    # the incremental check (compiler/recheck.py) reads only the edited term file: the sources too are looked at
+    # the incremental check (rulebook_compiler/recheck.py) reads only the edited term file: the sources too are looked at
     assert _check(sourced) == (0, SUMMARY + "\n", [])
     term = sourced / "editions" / "e1" / "first.yaml"
     term.write_text(term.read_text().replace("sections:\n", "sections:\n\n"))
@@ -139,7 +139,7 @@ def test_a_declared_source_removed_with_a_term_edited_is_reported(sourced):
 
 
 def test_a_stored_outcome_without_its_sources_reads_as_missing():
-    from compiler.proofs import decode_outcome, encode_outcome
+    from rulebook_compiler.proofs import decode_outcome, encode_outcome
 
     assert decode_outcome(encode_outcome([], SUMMARY, ["sources/e1.txt"])) == ([], SUMMARY, ["sources/e1.txt"])
     assert decode_outcome('{"problems": [], "summary": null}') is None
@@ -165,14 +165,14 @@ def test_a_declared_source_that_is_a_symlink_loop_is_an_error(sourced):
 
 
 def test_a_declared_source_made_a_symlink_loop_after_a_passing_check_is_reported(sourced):
-    # the kept outcome looks whether its sources are there before it serves (compiler/checking.py)
+    # the kept outcome looks whether its sources are there before it serves (rulebook_compiler/checking.py)
     assert _check(sourced) == (0, SUMMARY + "\n", [])
     _loop(sourced)
     assert _check(sourced) == (1, "", LOOPING_SOURCE)
 
 
 def test_a_declared_source_made_a_symlink_loop_with_a_term_edited_is_reported(sourced):
-    # the incremental check (compiler/recheck.py) looks at the sources the full check found
+    # the incremental check (rulebook_compiler/recheck.py) looks at the sources the full check found
     assert _check(sourced) == (0, SUMMARY + "\n", [])
     term = sourced / "editions" / "e1" / "first.yaml"
     term.write_text(term.read_text().replace("sections:\n", "sections:\n\n"))

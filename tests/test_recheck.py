@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from compiler.build import check
-from compiler.cache import fingerprint
-from compiler.checking import check_rulebook
-from compiler.cli import main
+from rulebook_compiler.build import check
+from rulebook_compiler.cache import fingerprint
+from rulebook_compiler.checking import check_rulebook
+from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
 SUMMARY = "Recheck: 3 editions (a, b, c), 7 terms, latest c with 7 terms and 30 clauses: no problems"
@@ -233,7 +233,7 @@ def test_a_full_check_replaces_the_record_of_the_one_before(book):
     import os
     import sqlite3
 
-    from compiler.cache import DB_NAME
+    from rulebook_compiler.cache import DB_NAME
 
     check_rulebook(book)
     EDITS["rename-term"][0](book)  # an interface changes: checked in full, and recorded again
@@ -246,7 +246,7 @@ def test_a_full_check_replaces_the_record_of_the_one_before(book):
 def test_a_check_while_serve_remembers_files_records_nothing_it_did_not_read(book):
     # under build.remembering() a load reuses unchanged files' terms without building them again, so a
     # check there cannot note what each file gives: it checks in full and keeps no record to start from
-    from compiler.build import remembering
+    from rulebook_compiler.build import remembering
 
     with remembering():
         check_rulebook(book, use_cache=False)
@@ -284,7 +284,7 @@ def _warm_diffs_are_those_of_the_sources(book: Path, monkeypatch) -> dict:
     those of ``--no-cache``; returned."""
     uncached = _diffs(book, "--no-cache")
     with monkeypatch.context() as m:
-        m.setattr("compiler.build.check", _refuse)
+        m.setattr("rulebook_compiler.build.check", _refuse)
         warm = _diffs(book)
     assert warm == uncached
     return warm
@@ -328,7 +328,7 @@ def _stored(folder: Path, key: str) -> dict:
     terms, its term list, and each of its terms' entry, names and uses."""
     import sqlite3
 
-    from compiler.cache import DB_NAME
+    from rulebook_compiler.cache import DB_NAME
 
     db = sqlite3.connect(folder / DB_NAME)
     try:
@@ -350,8 +350,8 @@ def _stored(folder: Path, key: str) -> dict:
 
 def _stored_as_a_full_check_stores_it(root: Path, folder: Path) -> None:
     """The cache in ``folder`` holds the rulebook at ``root`` exactly as storing the whole model stores it."""
-    from compiler.build import load_rulebook
-    from compiler.cache import Cache, fingerprint
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.cache import Cache, fingerprint
 
     fp = fingerprint(root)
     reference = folder.parent / (folder.name + "-reference")
@@ -366,7 +366,7 @@ def test_a_damaged_term_list_before_is_not_copied_and_the_diff_reads_the_sources
     import os
     import sqlite3
 
-    from compiler.cache import DB_NAME, Cache, fingerprint
+    from rulebook_compiler.cache import DB_NAME, Cache, fingerprint
 
     check_rulebook(book)
     folder = Path(os.environ["RULEBOOK_CACHE_DIR"])
@@ -388,8 +388,8 @@ def test_rulebooks_stored_by_incremental_checks_are_dropped_past_the_limit_and_t
     import os
     import sqlite3
 
-    from compiler import cache
-    from compiler.cache import DB_NAME
+    from rulebook_compiler import cache
+    from rulebook_compiler.cache import DB_NAME
 
     monkeypatch.setattr(cache, "MAX_BOOKS", 2)
     check_rulebook(book)

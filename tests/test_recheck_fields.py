@@ -30,11 +30,11 @@ from typing import Callable
 import pytest
 from click.testing import CliRunner
 
-from compiler import lock
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diagnostics import RulebookError
-from compiler.model import (Clause, Constraint, Dated, Decision, Fact, Link, Predicate, Rule, Rulebook, Section, Steps,
+from rulebook_compiler import lock
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.diagnostics import RulebookError
+from rulebook_compiler.model import (Clause, Constraint, Dated, Decision, Fact, Link, Predicate, Rule, Rulebook, Section, Steps,
                             Table, TableRow, Term, Vocabulary)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
@@ -350,7 +350,7 @@ def _lock_lines(stderr: str) -> list[tuple[str, str, str]]:
 
 
 def _where(said: str) -> str:
-    """The file a lock's line names, by what it says (compiler/lock.py): a term or clause in the term's
+    """The file a lock's line names, by what it says (rulebook_compiler/lock.py): a term or clause in the term's
     file, a term removed or a fact or constraint withdrawn in rulebook.yaml (the edition), a fact or
     constraint that changed in vocabulary.yaml."""
     if said.endswith(("' was withdrawn", "' was removed")) and ", clause '" not in said:

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler import recheck
-from compiler.cache import Cache, fingerprint
-from compiler.checking import check_rulebook
-from compiler.proofs import Proofs
+from rulebook_compiler import recheck
+from rulebook_compiler.cache import Cache, fingerprint
+from rulebook_compiler.checking import check_rulebook
+from rulebook_compiler.proofs import Proofs
 
 FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
 SUMMARY = "Recheck: 3 editions (a, b, c), 7 terms, latest c with 7 terms and 30 clauses: no problems"
@@ -157,7 +157,7 @@ def test_an_edit_of_a_term_a_later_patch_builds_on_is_checked_in_full(book):
 
 
 def test_the_interface_is_what_other_files_read_of_a_term(book):
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     rulebook = load_rulebook(book)
     poison = rulebook.edition("b").term_by_id["poison"]

@@ -1,12 +1,12 @@
-"""compiler.record: the published record of two revisions, compared (editions, lock, log)."""
+"""rulebook_compiler.record: the published record of two revisions, compared (editions, lock, log)."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
-from compiler.build import load_rulebook
-from compiler.record import Record, compare
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.record import Record, compare
 
 FROZEN = Path(__file__).parent / "fixtures" / "lock" / "frozen"
 

@@ -1,4 +1,4 @@
-"""Sets of situations read back (compiler/regions.py) against brute force, on random sets.
+"""Sets of situations read back (rulebook_compiler/regions.py) against brute force, on random sets.
 
 Random sets (any subset of the situations, within a random allowed subset)
 are the hardest case for descriptions: few of them are products. The
@@ -15,8 +15,8 @@ import random
 
 import pytest
 
-from compiler.regions import cover, rank, smallest
-from compiler.symbolic import Core
+from rulebook_compiler.regions import cover, rank, smallest
+from rulebook_compiler.symbolic import Core
 
 DOMAINS = {"a": (False, True), "b": (False, True), "colour": ("red", "green", "blue"),
            "step": ("one", "two", "three", "four", "five")}

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.review import verdict
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.review import verdict
 
 FROZEN = Path(__file__).resolve().parent / "fixtures" / "lock" / "frozen"
 D0 = "0e215d8f74a28133539d1427c671b9657b560f8c0e17f936673cf6774714db6e"  # 1.0 as the fixture locks it

@@ -1,6 +1,6 @@
-"""compiler/rulebook_files.py: the files a check reads are the files the cache's fingerprint hashes.
+"""rulebook_compiler/rulebook_files.py: the files a check reads are the files the cache's fingerprint hashes.
 
-The fingerprint (compiler/cache.py) and the build (compiler/build.py) take the folder from one walk;
+The fingerprint (rulebook_compiler/cache.py) and the build (rulebook_compiler/build.py) take the folder from one walk;
 these tests hold them to it from the outside: every file a check opens is recorded (each read of a
 file's bytes), and must be one the fingerprint hashed, whose change changes the key.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler import cache, recheck
+from rulebook_compiler import cache, recheck
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BOOKS = sorted(p.name for p in FIXTURES.iterdir() if (p / "rulebook.yaml").is_file())
@@ -89,7 +89,7 @@ def test_the_walk_lists_an_edition_folders_every_entry(tmp_path):
     shutil.copytree(FIXTURES / "minimal", root)
     (root / "editions" / "v1" / "notes").mkdir()
     (root / "editions" / "stray.txt").write_text("x")
-    from compiler.rulebook_files import walk
+    from rulebook_compiler.rulebook_files import walk
 
     assert [f"{mark} {rel}" for mark, rel, _, _ in walk(root)] == [
         "f rulebook.yaml", "f vocabulary.yaml", "- corrections.yaml", "- rulebook.lock",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 RULINGS = Path(__file__).resolve().parent / "fixtures" / "rulings"
 HINT_WRONG = ("  hint: the rules or the ruling are wrong: fix the rules that answered (in a published edition, "

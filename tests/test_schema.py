@@ -7,9 +7,9 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.schema import published_schema, validate
-from compiler.yamlsource import load, parse
+from rulebook_compiler.cli import main
+from rulebook_compiler.schema import published_schema, validate
+from rulebook_compiler.yamlsource import load, parse
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BUNDLED = Path(__file__).resolve().parent.parent / "rulebook"

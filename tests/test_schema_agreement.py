@@ -1,4 +1,4 @@
-"""One validator: the published JSON Schema (what editors use) and compiler/schema.py (what check uses) agree.
+"""One validator: the published JSON Schema (what editors use) and rulebook_compiler/schema.py (what check uses) agree.
 
 The project keeps its own engine, for its located messages and hints, and this differential
 test proves that it accepts exactly what a reference JSON Schema implementation (``jsonschema``,
@@ -30,8 +30,8 @@ from typing import Any
 import jsonschema
 from hypothesis import HealthCheck, given, settings
 
-from compiler import overlay, schema
-from compiler.yamlsource import parse
+from rulebook_compiler import overlay, schema
+from rulebook_compiler.yamlsource import parse
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "fixtures"
@@ -41,7 +41,7 @@ _spec.loader.exec_module(mutate)
 
 
 def kind_of(rel: str, data: Any) -> str | None:
-    """The schema a file of a rulebook is checked against, as compiler/build.py and rulings.py choose it."""
+    """The schema a file of a rulebook is checked against, as rulebook_compiler/build.py and rulings.py choose it."""
     parts = rel.split("/")
     if len(parts) == 1:
         return {"rulebook.yaml": "rulebook", "vocabulary.yaml": "vocabulary",
@@ -132,7 +132,7 @@ def unreported(files: dict[str, bytes], rels: list[str]) -> list[str]:
         return []
     import tempfile
 
-    from compiler.build import check
+    from rulebook_compiler.build import check
 
     with tempfile.TemporaryDirectory() as tmp:
         mutate.write(files, Path(tmp) / "book")

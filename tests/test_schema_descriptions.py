@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compiler.schema import published_schema
+from rulebook_compiler.schema import published_schema
 
 
 def _undescribed(node: Any, path: str, out: list[str]) -> None:

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from compiler.cli import main
-from compiler.schema import ROOTS, SCHEMA_DIR, published_schema, shipped_files
+from rulebook_compiler.cli import main
+from rulebook_compiler.schema import ROOTS, SCHEMA_DIR, published_schema, shipped_files
 
 SCHEMA = published_schema()
 
@@ -152,7 +152,7 @@ def test_one_def_per_file_kind_each_with_a_stable_id():
 
 
 def test_the_package_ships_the_schema_the_code_publishes():
-    """Run python3 tools/write_schemas.py after changing compiler/schema.py."""
+    """Run python3 tools/write_schemas.py after changing rulebook_compiler/schema.py."""
     shipped = {p.name: p.read_text(encoding="utf-8") for p in SCHEMA_DIR.glob("*")}
     assert sorted(shipped) == sorted(shipped_files())
     stale = [name for name, text in shipped_files().items() if shipped[name] != text]

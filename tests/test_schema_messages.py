@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.schema import published_schema, validate
-from compiler.yamlsource import parse
+from rulebook_compiler.schema import published_schema, validate
+from rulebook_compiler.yamlsource import parse
 
 
 def problems(text: str, kind: str = "term") -> list[str]:

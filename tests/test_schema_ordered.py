@@ -5,7 +5,7 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from compiler.schema import published_schema
+from rulebook_compiler.schema import published_schema
 
 SCHEMA = published_schema()
 

@@ -12,8 +12,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from compiler import starter
-from compiler.cli import main
+from rulebook_compiler import starter
+from rulebook_compiler.cli import main
 
 FILES = sorted([
     ".github/workflows/rulebook-comment.yml", ".github/workflows/rulebook.yml", ".gitignore", ".pre-commit-config.yaml", ".vscode/settings.json",
@@ -148,7 +148,7 @@ def test_each_rulebook_file_is_valid_against_the_schema_the_editor_gives_it(star
         jsonschema.validate(yaml.safe_load((started / source).read_text()),
                             json.loads((started / schema).read_text()))
     # the copies are the package's files
-    from compiler.schema import shipped_files
+    from rulebook_compiler.schema import shipped_files
     assert {s: (started / s).read_text() for s in settings} == {s: shipped_files()[Path(s).name] for s in settings}
 
 

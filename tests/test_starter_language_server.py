@@ -21,8 +21,8 @@ from typing import Any, Callable
 import pytest
 from click.testing import CliRunner
 
-from compiler import starter
-from compiler.cli import main
+from rulebook_compiler import starter
+from rulebook_compiler.cli import main
 
 SERVER = Path(__file__).resolve().parent / "site" / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
 TIMEOUT = 60.0

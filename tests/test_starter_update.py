@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler import starter
-from compiler import starter_update as U
-from compiler.cli import main
+from rulebook_compiler import starter
+from rulebook_compiler import starter_update as U
+from rulebook_compiler.cli import main
 
 
 def rulebook(*args: str):

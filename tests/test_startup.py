@@ -13,11 +13,11 @@ HEAVY = ("deepdiff", "mkdocs", "jinja2", "material", "rich")
 
 PROBE = """
 import contextlib, io, sys
-import compiler.cli
+import rulebook_compiler.cli
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
     try:
-        compiler.cli.main.main(["check", sys.argv[1]], prog_name="rulebook", standalone_mode=False)
+        rulebook_compiler.cli.main.main(["check", sys.argv[1]], prog_name="rulebook", standalone_mode=False)
     except SystemExit as exc:
         assert not exc.code, exc.code
 assert "no problems" in out.getvalue(), out.getvalue()
@@ -45,8 +45,8 @@ BLOCKED = """
 import sys
 for name in ("mkdocs", "material"):  # as where the site extra is not installed
     sys.modules[name] = None
-import compiler.cli
-compiler.cli.main.main(sys.argv[1:], prog_name="rulebook")
+import rulebook_compiler.cli
+rulebook_compiler.cli.main.main(sys.argv[1:], prog_name="rulebook")
 """
 
 
@@ -72,19 +72,19 @@ def test_build_without_the_site_extra_says_what_to_install(tmp_path):
 
 MODULES = """
 import contextlib, io, sys
-import compiler.cli
+import rulebook_compiler.cli
 with contextlib.redirect_stdout(io.StringIO()):
-    compiler.cli.main.main(["check", sys.argv[1]], prog_name="rulebook", standalone_mode=False)
+    rulebook_compiler.cli.main.main(["check", sys.argv[1]], prog_name="rulebook", standalone_mode=False)
 print(" ".join(sorted(set(sys.argv[2:]) & set(sys.modules))))
 """
 
 
 def test_a_check_the_cache_holds_whole_does_not_import_the_build(tmp_path):
     # the first check builds the rulebook; the second is answered from the cache alone
-    builder = ("compiler.build", "compiler.model", "compiler.schema")
+    builder = ("rulebook_compiler.build", "rulebook_compiler.model", "rulebook_compiler.schema")
     env = {**os.environ, "RULEBOOK_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
     env.pop("RULEBOOK_NO_CACHE", None)
     found = [subprocess.run([sys.executable, "-c", MODULES, str(MINIMAL), *builder], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=60) for _ in range(2)]
     assert [(p.returncode, p.stdout, p.stderr) for p in found] == [
-        (0, "compiler.build compiler.model compiler.schema\n", ""), (0, "\n", "")]
+        (0, "rulebook_compiler.build rulebook_compiler.model rulebook_compiler.schema\n", ""), (0, "\n", "")]

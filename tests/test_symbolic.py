@@ -15,13 +15,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from compiler.conditions import All, Any_, Cmp, Const, In, Not, Ref
-from compiler.decision_sets import DecisionSets
-from compiler.diagnostics import Location
-from compiler.evaluate import CONFLICT, EMPTY, DecisionModel, show_state
-from compiler.logic import decision_problems
-from compiler.model import Constraint, Decision, Fact, Rule, Vocabulary
-from compiler.symbolic import Core, vocabulary_core
+from rulebook_compiler.conditions import All, Any_, Cmp, Const, In, Not, Ref
+from rulebook_compiler.decision_sets import DecisionSets
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.evaluate import CONFLICT, EMPTY, DecisionModel, show_state
+from rulebook_compiler.logic import decision_problems
+from rulebook_compiler.model import Constraint, Decision, Fact, Rule, Vocabulary
+from rulebook_compiler.symbolic import Core, vocabulary_core
 
 HERE = Location("t.yaml", 1, 1)
 BOOLS = ("a", "b", "c")

@@ -1,4 +1,4 @@
-"""Tables keyed by several facts, with an ``otherwise`` row (compiler/tables.py, build, back ends).
+"""Tables keyed by several facts, with an ``otherwise`` row (rulebook_compiler/tables.py, build, back ends).
 
 tests/fixtures/tables/two-keys is a valid rulebook: 'Hold' answers by ability and card type,
 'All Other Abilities' is an otherwise row for every line of the term's table, and a bool
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.conditions import to_json
-from compiler.evaluate import DecisionModel
-from compiler.export import edition_json
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.conditions import to_json
+from rulebook_compiler.evaluate import DecisionModel
+from rulebook_compiler.export import edition_json
 
 TABLES = Path(__file__).resolve().parent / "fixtures" / "tables"
 
@@ -81,7 +81,7 @@ def test_a_table_is_exported_as_written(book):
 
 
 def test_the_suite_exercises_the_otherwise_row(book):
-    from compiler.conformance.cases import build_suite
+    from rulebook_compiler.conformance.cases import build_suite
 
     suite = build_suite(book, book.latest, max_exhaustive=4096)
     by_name = {c.name: c for c in suite.cases}
@@ -93,8 +93,8 @@ def test_the_suite_exercises_the_otherwise_row(book):
 
 
 def test_a_multi_key_table_is_a_real_table_on_its_term_page(book):
-    from compiler.site import pages as P
-    from compiler.site.render import Renderer
+    from rulebook_compiler.site import pages as P
+    from rulebook_compiler.site.render import Renderer
 
     spec = next(s for s in P.plan(book) if s.kind == P.TERM and s.term == "targeting")
     html = Renderer(book).render(spec, lambda uri: uri).html
@@ -174,7 +174,7 @@ def test_an_otherwise_row_that_answers_nothing_is_an_error(problems_in):
 
 
 def test_the_json_schema_describes_the_new_table_forms():
-    from compiler.schema import published_schema
+    from rulebook_compiler.schema import published_schema
 
     table = published_schema()["$defs"]["clause"]["properties"]["table"]
     assert table["required"] == ["decision", "key"]
@@ -184,7 +184,7 @@ def test_the_json_schema_describes_the_new_table_forms():
 
 
 def test_mutants_name_the_otherwise_row(book):
-    from compiler.conformance.mutants import mutants
+    from rulebook_compiler.conformance.mutants import mutants
 
     where = list(dict.fromkeys(m.clause for m in mutants(book, book.latest)))
     assert where == ["targeting#draw (table row 1)", "targeting#hold (table row 1)", "targeting#hold (table row 2)",
@@ -202,18 +202,18 @@ def test_a_value_an_edition_adds_to_a_key_falls_to_the_otherwise_row():
 
 
 def test_too_many_pairs_of_rows_to_compare_is_a_named_error(problems_in, monkeypatch):
-    from compiler import tables
+    from rulebook_compiler import tables
 
     monkeypatch.setattr(tables, "MAX_TABLE_PAIRS", 0)  # the two Hold rows share ability=hold: one pair
     assert problems_in(TABLES, "two-keys") == [
         "two-keys/editions/t1/targeting.yaml:18:11: error: the rows of term 'targeting' for 'targeting.location' "
         "take more than 0 pairs to compare for overlaps\n"
         "  hint: key every row of the term's tables for 'targeting.location' by one fact in common, or split the "
-        "decision; the limit is MAX_TABLE_PAIRS in compiler/tables.py (docs/format.md, Limits)"]
+        "decision; the limit is MAX_TABLE_PAIRS in rulebook_compiler/tables.py (docs/format.md, Limits)"]
 
 
 def test_a_row_added_marks_its_own_clause_changed_not_the_otherwise_clause():
-    from compiler.site.lineage import clause_marks
+    from rulebook_compiler.site.lineage import clause_marks
 
     book = load_rulebook(TABLES / "a-row-added")  # t2 adds a Hold row; 'All Other Abilities' is as it was
     marks = clause_marks(book)["t2"]["targeting"]

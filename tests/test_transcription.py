@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.export import edition_json
+from rulebook_compiler.export import edition_json
 
 SOURCES = Path(__file__).resolve().parent.parent / "rulebook" / "sources"
 
@@ -134,7 +134,7 @@ EDITORS_WORDS = re.compile(r"\.txt\b|\[(certain|both|uncertain)\]|\b(is|are) rea
 
 
 def test_reader_notes_hold_no_editors_remarks():
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     book = load_rulebook(SOURCES.parent)
     notes = {"rulebook": book.notes}
@@ -151,8 +151,8 @@ def test_2012_heal_targets_characters_only():
     # 2012 says twice that heal is for characters: "remove the effects ... from a character" and
     # "Heal abilities target the characters that are to be healed": a card that is not a character
     # is no target even where the heal card states a requirement it meets.
-    from compiler.build import load_rulebook
-    from compiler.evaluate import Evaluator
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.evaluate import Evaluator
 
     book = load_rulebook(SOURCES.parent)
     evaluator = Evaluator(book, book.edition("2012"))
@@ -169,7 +169,7 @@ def _imported(out: Path) -> dict[str, dict]:
     import yaml
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     result = CliRunner().invoke(main, ["import", str(SOURCES / "REG_PDF_11.0.0.txt"), "--layout", "reg",
                                        "--out", str(out)])
@@ -204,7 +204,7 @@ def _as_edited(imported: dict[str, dict]) -> dict[str, dict]:
 def test_11_0_0_is_what_rulebook_import_reads_plus_the_editors_decisions(tmp_path):
     """Importing the whole of 11.0.0's source again gives its terms, words and metadata; the editors add meaning,
     links and lineage, keep 5.0.0's clause ids, and repair the importer's reading (the edition's editor notes)."""
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     book = load_rulebook(SOURCES.parent)
     edition = book.edition("11.0.0")
@@ -240,7 +240,7 @@ def test_11_0_0_see_entries_link_to_what_they_name(tmp_path):
     sections ("See Diagram of a Card in the rulebook") are not terms and have no link."""
     import re
 
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     edition = load_rulebook(SOURCES.parent).edition("11.0.0")
     unlinked = []
@@ -259,8 +259,8 @@ def test_11_0_0_see_entries_link_to_what_they_name(tmp_path):
 def test_11_heal_lets_the_controller_heal_at_battle_resolution_as_5_0_0_does():
     # "A character to be discarded ... can be healed" in both editions: the controller may play a
     # healing Enhancement on it, within enhancement-from-hand's requirements (correction 2026-12-01).
-    from compiler.build import load_rulebook
-    from compiler.evaluate import Evaluator
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.evaluate import Evaluator
 
     book = load_rulebook(SOURCES.parent)
     situation = {"being_discarded": True, "discard_cause": "battle_resolution", "phase": "battle",
@@ -285,8 +285,8 @@ def test_3_0_0_a_discard_pile_character_is_healed_by_the_brigade_it_had():
     # makes the brigade a condition of playing (the preparation and discard phases), the clause's own
     # rule refuses a discard-pile character whose brigade (as it was) does not match (correction
     # 2026-12-01); in the battle phase the entry sets no brigade condition and the clause adds none.
-    from compiler.build import load_rulebook
-    from compiler.evaluate import Evaluator
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.evaluate import Evaluator
 
     book = load_rulebook(SOURCES.parent)
     model = Evaluator(book, book.edition("3.0.0")).model("heal.may_play_enhancement")

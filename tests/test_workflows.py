@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from compiler import starter
+from rulebook_compiler import starter
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "<!-- rulebook-diff -->"

@@ -1,4 +1,4 @@
-from compiler.yamlsource import MAX_DEPTH, MAX_NODES, parse
+from rulebook_compiler.yamlsource import MAX_DEPTH, MAX_NODES, parse
 
 
 def test_positions_of_values_and_keys():
@@ -63,7 +63,7 @@ def test_nesting_deeper_than_the_limit_is_a_located_error():
     assert [str(p) for p in problems] == [
         f"deep.yaml:2:{7 + MAX_DEPTH}: error: lists and mappings nested more than {MAX_DEPTH} deep\n"
         f"  hint: a rulebook file needs far less; the limit is MAX_DEPTH = {MAX_DEPTH} "
-        "in compiler/yamlsource.py (docs/format.md, Limits)"]
+        "in rulebook_compiler/yamlsource.py (docs/format.md, Limits)"]
 
 
 def test_nesting_at_the_limit_is_accepted():
@@ -88,7 +88,7 @@ def test_very_deep_nesting_is_refused_without_a_traceback():
 def test_an_alias_bomb_is_refused_after_building_no_more_than_the_file_holds(monkeypatch):
     # A 400-deep list repeated through aliases took 17 s and 1.9 GB before it was refused:
     # each alias is now built once and counted by its size, so the work is that of the file.
-    import compiler.yamlsource as Y
+    import rulebook_compiler.yamlsource as Y
 
     lines = ["l0: &l0 " + "[" * 40 + "]" * 40]
     for level in range(1, 9):
@@ -147,7 +147,7 @@ def test_libyamls_own_nesting_limit_reads_as_ours():
     # for a simple key, before our cap sees the 101st: the same named error, where it stopped.
     from yaml import Mark, MarkedYAMLError
 
-    from compiler.yamlsource import _syntax_error
+    from rulebook_compiler.yamlsource import _syntax_error
 
     mark = Mark("f.yaml", 0, 0, 1002, None, None)
     exc = MarkedYAMLError(None, None, "exceeded maximum nesting depth", mark)
@@ -156,4 +156,4 @@ def test_libyamls_own_nesting_limit_reads_as_ours():
     assert (problem.location.path, problem.location.line, problem.location.col) == ("f.yaml", 1, 1003)
     assert problem.message == f"lists and mappings nested more than {MAX_DEPTH} deep"
     assert problem.hint == (f"a rulebook file needs far less; the limit is MAX_DEPTH = {MAX_DEPTH} "
-                            "in compiler/yamlsource.py (docs/format.md, Limits)")
+                            "in rulebook_compiler/yamlsource.py (docs/format.md, Limits)")

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from compiler import yamlsource
-from compiler.yamlsource import MAX_FILE_BYTES, MAX_STRING, load, parse
+from rulebook_compiler import yamlsource
+from rulebook_compiler.yamlsource import MAX_FILE_BYTES, MAX_STRING, load, parse
 
 TAG_HINT = "\n  hint: rulebook files hold only text, numbers, true/false, lists and mappings; remove the tag"
 INDENT_HINT = "\n  hint: the items of a list, and the keys of a mapping, start in the same column"

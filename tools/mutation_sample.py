@@ -1,6 +1,6 @@
 """Every K-th mutant of a module, for a sampled run when the whole module takes too long.
 
-Usage: python3 -m mutmut results --all true | python3 tools/mutation_sample.py 'compiler.build.*' 20
+Usage: python3 -m mutmut results --all true | python3 tools/mutation_sample.py 'rulebook_compiler.build.*' 20
 Prints the first mutant matching the glob and every K-th after it, in mutmut's order (by
 function as they appear in the file, then by number): a deterministic, systematic sample over
 every function. Run them with ``tools/mutation.sh $(...)`` and count them with

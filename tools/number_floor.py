@@ -1,4 +1,4 @@
-"""The measure behind NUMBER_FLOOR (compiler/importer/match.py): same-numbered rules that no text pass takes.
+"""The measure behind NUMBER_FLOOR (rulebook_compiler/importer/match.py): same-numbered rules that no text pass takes.
 
 Usage: python3 tools/number_floor.py FOLDER   (Comprehensive Rules releases as text, named YYYY-MM-DD.txt,
 e.g. archive/txt/2019-*.txt to 2023-*.txt of github.com/xremming/rulesraker; the 2024 releases on are kept for

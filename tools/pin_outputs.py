@@ -21,7 +21,7 @@ all in-process and compares.
     python3 tools/pin_outputs.py           # compare with the pins; exit 1 on any difference
     python3 tools/pin_outputs.py --write   # rewrite the pins (after an intended change of output)
 
-Everything runs through the command line entry point (``compiler.cli.main``, by
+Everything runs through the command line entry point (``rulebook_compiler.cli.main``, by
 click's CliRunner), so the pins hold whatever shape the command layer takes. The
 runs are made stable: the working folder is the repository's root and every
 path given is relative to it (the outputs show paths), the cache is off
@@ -57,7 +57,7 @@ DIGESTS = ROOT / PINNED / "digests.json"
 SITE_FIXTURES = FIXTURES / "site"
 
 DIFF_FORMATS = ("text", "markdown", "json", "html")
-# Whole-rulebook diffs (compiler/diff/whole.py), each pair both ways: an overlay against the whole
+# Whole-rulebook diffs (rulebook_compiler/diff/whole.py), each pair both ways: an overlay against the whole
 # file it stands for (no changes), a published edition changed with hostile text, and a rulebook
 # whose lock, log and editions all differ.
 WHOLE_PAIRS = (
@@ -168,7 +168,7 @@ def _set(env: dict[str, str | None]) -> None:
 def _invoke(*args: str) -> Result:
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     # catch_exceptions=False: a traceback is a failure of its own, never pinned as an output.
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
@@ -211,7 +211,7 @@ def books() -> tuple[list[Book], list[Book]]:
 
 def command_outputs(book: Book) -> Iterator[tuple[str, tuple[str, ...]]]:
     """(pin name, command line) of every command output pinned for the book."""
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     loaded = load_rulebook(book.folder)
     editions = [e.id for e in loaded.editions]
@@ -323,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help=f"rewrite {DIGESTS.relative_to(ROOT)}")
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(ROOT))  # this checkout's compiler/, whatever is installed
+    sys.path.insert(0, str(ROOT))  # this checkout's rulebook_compiler/, whatever is installed
     now = compute()
     if args.write:
         text = dumps(now)

@@ -1,4 +1,4 @@
-"""Write compiler/schemas/ from compiler/schema.py: the schema files the package ships.
+"""Write rulebook_compiler/schemas/ from rulebook_compiler/schema.py: the schema files the package ships.
 
 Run after changing the schema: python3 tools/write_schemas.py
 (tests/test_schema_examples.py fails while the shipped files differ from the code).
@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from compiler.fileio import write_text  # noqa: E402
-from compiler.schema import SCHEMA_DIR, shipped_files  # noqa: E402
+from rulebook_compiler.fileio import write_text  # noqa: E402
+from rulebook_compiler.schema import SCHEMA_DIR, shipped_files  # noqa: E402
 
 
 def main() -> None:

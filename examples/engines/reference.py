@@ -8,8 +8,8 @@ rulebook folder it was generated from.
 
 from __future__ import annotations
 
-from compiler.build import load_rulebook
-from compiler.conformance.reference import ReferenceEngine
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.conformance.reference import ReferenceEngine
 
 
 def engine(edition: str, rulebook: str = "rulebook") -> ReferenceEngine:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 @pytest.fixture
 def cli():
     """``cli(*args)`` runs ``rulebook ARGS`` in-process; returns (exit code, stdout, stderr)."""
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     def run(*args: str):
         result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.conformance.cases import build_suite, case_id, case_name
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.conformance.cases import build_suite, case_id, case_name
 
 from pathlib import Path
 

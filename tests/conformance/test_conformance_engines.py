@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.conformance.engines import EngineFailure, SubprocessAdapter
+from rulebook_compiler.conformance.engines import EngineFailure, SubprocessAdapter
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 ENGINES = FIXTURES / "conformance" / "engines"

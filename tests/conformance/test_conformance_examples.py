@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.conformance.cases import build_suite
-from compiler.conformance.engines import PythonAdapter, SubprocessAdapter
-from compiler.conformance.reference import ReferenceEngine
-from compiler.conformance.runner import run_cases
+from rulebook_compiler.conformance.cases import build_suite
+from rulebook_compiler.conformance.engines import PythonAdapter, SubprocessAdapter
+from rulebook_compiler.conformance.reference import ReferenceEngine
+from rulebook_compiler.conformance.runner import run_cases
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NODE = shutil.which("node")

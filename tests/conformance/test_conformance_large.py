@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.conformance.cases import build_suite, rule_atoms
-from compiler.conformance.mutants import measure
-from compiler.evaluate import DecisionModel
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.conformance.cases import build_suite, rule_atoms
+from rulebook_compiler.conformance.mutants import measure
+from rulebook_compiler.evaluate import DecisionModel
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -82,7 +82,7 @@ def test_a_large_decision_gets_an_mcdc_sized_suite_that_kills_every_mutant(tmp_p
 def _wide_atoms_shown_deciding(book, edition, cases) -> set[str]:
     """The conditions that some case shows deciding, by brute force: negating that one condition
     (in its rule, as it stands) changes the reference evaluator's outcome in the case."""
-    from compiler.conformance.cases import _negated
+    from rulebook_compiler.conformance.cases import _negated
 
     model = DecisionModel(edition.vocabulary, edition, "t.q")
     shown = set()
@@ -127,8 +127,8 @@ def test_a_decision_over_the_limit_of_conditions_gets_its_standing_cases_and_say
     # shown deciding and its mutants are not made; the limit is lowered here to keep the input small
     from click.testing import CliRunner
 
-    from compiler.cli import main
-    from compiler.conformance import cases
+    from rulebook_compiler.cli import main
+    from rulebook_compiler.conformance import cases
 
     monkeypatch.setattr(cases, "MAX_ATOMS", 599)
     hostile.wide_condition(tmp_path / "wide", 200)  # 600 conditions
@@ -136,7 +136,7 @@ def test_a_decision_over_the_limit_of_conditions_gets_its_standing_cases_and_say
     warning = ["rulebook: warning: t.q: 600 conditions, over the limit of 599; its cases show each rule standing and each "
                "answer, not each condition deciding, and its mutants are not made",
                "  hint: name parts of its conditions with 'defines', or split the decision; the limit is MAX_ATOMS "
-               "in compiler/conformance/cases.py (docs/conformance.md)"]
+               "in rulebook_compiler/conformance/cases.py (docs/conformance.md)"]
     generate = CliRunner().invoke(main, ["conformance", "generate", "--rulebook", "wide", "--edition", "v1",
                                          "--out", "out"])
     assert (generate.exit_code, generate.stderr.splitlines()) == (0, warning)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.conformance.cases import build_suite
-from compiler.conformance.mutants import measure, mutants
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.conformance.cases import build_suite
+from rulebook_compiler.conformance.mutants import measure, mutants
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -83,7 +83,7 @@ def test_the_mcdc_set_kills_the_mutant_the_covering_set_missed(cli):
 @pytest.fixture
 def without_mode_two(monkeypatch):
     """The suite without its cases in mode two: one mutant ('two becomes four') is left alive."""
-    from compiler.conformance import cases
+    from rulebook_compiler.conformance import cases
 
     real = cases.build_suite
 

@@ -69,7 +69,7 @@ def test_no_rulebook_found_names_the_option(tmp_path):
 
 def _generate(tmp_path: Path, edition: str = "v1") -> None:
     from click.testing import CliRunner
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     result = CliRunner().invoke(main, ["conformance", "generate", "--rulebook", str(tmp_path / "rulebook"),
                                        "--edition", edition, "--out", str(tmp_path / "suite")])
@@ -96,8 +96,8 @@ def test_a_generated_module_refuses_an_edition_that_changed(tmp_path):
                      cwd=tmp_path)
     assert (result.returncode, _last(result)) == (1, "2 failed"), result.stdout + result.stderr
     lines = result.stdout.splitlines()
-    from compiler.build import check
-    from compiler.conformance.cases import edition_digest
+    from rulebook_compiler.build import check
+    from rulebook_compiler.conformance.cases import edition_digest
 
     book, _ = check(tmp_path / "rulebook")
     now = edition_digest(book.edition_by_id["v1"])
@@ -111,7 +111,7 @@ def test_a_generated_module_refuses_an_edition_that_changed(tmp_path):
     assert (failures.count(message), failures.count(hint)) == (2, 2), result.stdout
     # `conformance run` says the same cases are stale
     from click.testing import CliRunner
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     run = CliRunner().invoke(main, ["conformance", "run", "--rulebook", str(tmp_path / "rulebook"), "--edition",
                                     "v1", "--engine-cmd", GOOD, "--cases", str(tmp_path / "suite" / "cases.json")])

@@ -206,7 +206,7 @@ def test_case_removed_by_hand(cli, tmp_path, test_engines):
 
 def test_case_file_stale_against_the_rulebook(cli, tmp_path, test_engines):
     """A case whose hashes were recomputed but whose answer is not the edition's is still caught."""
-    from compiler.conformance.suite import _check
+    from rulebook_compiler.conformance.suite import _check
 
     cases = _generate(cli, tmp_path)
     data = json.loads(cases.read_text())

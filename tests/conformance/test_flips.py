@@ -1,5 +1,5 @@
 """Every condition's deciding region and every one-node mutant's difference, from one pass of Boolean
-differences (compiler/conformance/flips.py), against one variant per condition and brute force.
+differences (rulebook_compiler/conformance/flips.py), against one variant per condition and brute force.
 
 The decisions are tests/test_symbolic.py's (bool, enum and ordered facts,
 every kind of rule, exceptions, constraints tied to a hidden fact, 'given'),
@@ -16,13 +16,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from compiler.conditions import All, Any_, Not, Ref, compile_condition
-from compiler.conformance import condpaths
-from compiler.conformance.cases import GIVEN, _deciding, _negated, rule_atoms
-from compiler.conformance.mutants import decision_mutants
-from compiler.conformance.regions import DecisionSpace
-from compiler.evaluate import CONFLICT, EMPTY, DecisionModel
-from compiler.model import Predicate
+from rulebook_compiler.conditions import All, Any_, Not, Ref, compile_condition
+from rulebook_compiler.conformance import condpaths
+from rulebook_compiler.conformance.cases import GIVEN, _deciding, _negated, rule_atoms
+from rulebook_compiler.conformance.mutants import decision_mutants
+from rulebook_compiler.conformance.regions import DecisionSpace
+from rulebook_compiler.evaluate import CONFLICT, EMPTY, DecisionModel
+from rulebook_compiler.model import Predicate
 from tests.test_symbolic import HERE, _condition, decision
 
 SEEDS = range(300)

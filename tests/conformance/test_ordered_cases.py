@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.conformance.cases import build_suite, decision_cases
-from compiler.conformance.engines import DirectAdapter
-from compiler.conformance.mutants import measure, mutants
-from compiler.conformance.runner import run_case
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.conformance.cases import build_suite, decision_cases
+from rulebook_compiler.conformance.engines import DirectAdapter
+from rulebook_compiler.conformance.mutants import measure, mutants
+from rulebook_compiler.conformance.runner import run_case
 
 ORDERED = Path(__file__).resolve().parent.parent / "fixtures" / "ordered"
 STEPS = ("verify_status", "written_abilities", "gained_abilities", "weapon_abilities", "same_side_additions",

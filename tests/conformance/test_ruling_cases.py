@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.conformance.suite import pyrepr
+from rulebook_compiler.conformance.suite import pyrepr
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 RULINGS = FIXTURES / "rulings"
@@ -137,8 +137,8 @@ def test_a_ruling_the_edition_fails_makes_no_case_and_generate_says_so(book, cli
 
 
 def test_a_suite_without_rulings_names_the_editions_digest_and_one_with_rulings_names_them_too(book):
-    from compiler.build import check
-    from compiler.conformance.cases import edition_digest, suite_digest
+    from rulebook_compiler.build import check
+    from rulebook_compiler.conformance.cases import edition_digest, suite_digest
 
     loaded, _ = check(book)
     assert loaded is not None
@@ -161,8 +161,8 @@ def test_a_generated_module_is_stale_once_a_ruling_that_applies_changes(book, cl
                              "--rulebook-engine", "cure_engines:forgets_battle"],
                             env=env, capture_output=True, text=True, timeout=120)
     generated = Path("suite-v1/test_conformance.py").read_text().split("SOURCE_DIGEST = '")[1][:16]
-    from compiler.build import check
-    from compiler.conformance.cases import suite_digest
+    from rulebook_compiler.build import check
+    from rulebook_compiler.conformance.cases import suite_digest
 
     loaded, _ = check(book)
     assert loaded is not None

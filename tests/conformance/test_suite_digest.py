@@ -13,7 +13,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 MINIMAL = Path(__file__).resolve().parents[1] / "fixtures" / "minimal"
 

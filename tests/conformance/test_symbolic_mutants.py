@@ -14,10 +14,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from compiler.conformance.cases import mcdc_states
-from compiler.conformance.mutants import decision_mutants
-from compiler.conformance.regions import DecisionSpace
-from compiler.evaluate import CONFLICT, EMPTY, DecisionModel
+from rulebook_compiler.conformance.cases import mcdc_states
+from rulebook_compiler.conformance.mutants import decision_mutants
+from rulebook_compiler.conformance.regions import DecisionSpace
+from rulebook_compiler.evaluate import CONFLICT, EMPTY, DecisionModel
 from tests.test_symbolic import decision
 
 SEEDS = range(300)

@@ -99,7 +99,7 @@ class Run:
 def run(args: list[str], cache: Path) -> Run:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "RULEBOOK_CACHE_DIR": str(cache)}
     env.pop("RULEBOOK_NO_CACHE", None)
-    done = subprocess.run([sys.executable, "-m", "compiler", *args], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "rulebook_compiler", *args], capture_output=True, text=True,
                           encoding="utf-8", env=env, cwd=cache.parent)
     result = Run(tuple(args), done.returncode, done.stdout, done.stderr)
     assert "Traceback" not in done.stderr, f"{args}: {done.stderr[-3000:]}"

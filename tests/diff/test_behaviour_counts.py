@@ -16,10 +16,10 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from compiler.conditions import All, Any_, In, Not, Ref
-from compiler.diagnostics import Location
-from compiler.diff.behaviour import Side, compare, transition_lines
-from compiler.model import Decision, Fact, Rule, Vocabulary
+from rulebook_compiler.conditions import All, Any_, In, Not, Ref
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.diff.behaviour import Side, compare, transition_lines
+from rulebook_compiler.model import Decision, Fact, Rule, Vocabulary
 
 HERE = Location("t.yaml", 1, 1)
 
@@ -41,7 +41,7 @@ def tied(tmp_path, monkeypatch, hostile) -> Path:
 
 
 def _rulebook(*args: str) -> tuple[int, str, str]:
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
     return result.exit_code, result.stdout, result.stderr
@@ -198,9 +198,9 @@ def test_counts_are_exact_past_the_precision_of_a_float():
 
 
 def test_the_sites_what_changed_gives_the_count(tied):
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
-    from compiler.site.changes import effects
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
+    from rulebook_compiler.site.changes import effects
 
     book = load_rulebook(tied)
     old, new = book.edition("v1"), book.edition("v2")

@@ -22,12 +22,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from compiler.conditions import All, Any_, Cmp, Const, In, Not, Ref, compile_condition, facts_used
-from compiler.diagnostics import Location
-from compiler.diff.behaviour import (BROADENED, CHANGED, CONFLICT, EQUIVALENT, NARROWED, NO_RULE, NO_SITUATION,
+from rulebook_compiler.conditions import All, Any_, Cmp, Const, In, Not, Ref, compile_condition, facts_used
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.diff.behaviour import (BROADENED, CHANGED, CONFLICT, EQUIVALENT, NARROWED, NO_RULE, NO_SITUATION,
                                      NOT_ASKED, NOT_DEFINED, Behaviour, Side, compare, merged_vocabulary)
-from compiler.evaluate import DecisionModel, Space
-from compiler.model import Constraint, Decision, Fact, Predicate, Rule, Vocabulary
+from rulebook_compiler.evaluate import DecisionModel, Space
+from rulebook_compiler.model import Constraint, Decision, Fact, Predicate, Rule, Vocabulary
 
 HERE = Location("t.yaml", 1, 1)
 BOOLS = ("a", "b", "c")

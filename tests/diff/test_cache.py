@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cache import DB_NAME, cache_dir
-from compiler.cli import main
+from rulebook_compiler.cache import DB_NAME, cache_dir
+from rulebook_compiler.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = ROOT / "rulebook"
@@ -48,7 +48,7 @@ def no_full_load(monkeypatch):
         raise AssertionError(f"{root} was loaded in full, not read from the cache")
 
     def arm():
-        monkeypatch.setattr("compiler.build.check", refuse)
+        monkeypatch.setattr("rulebook_compiler.build.check", refuse)
     return arm
 
 
@@ -159,12 +159,12 @@ def test_a_damaged_or_foreign_database_is_set_aside(tmp_path, damage):
 def test_a_changed_compiler_does_not_read_the_old_entries(tmp_path, monkeypatch):
     root = _book_copy(tmp_path)
     run("v1", "v2", "--rulebook", str(root))
-    import compiler.cache as cache
+    import rulebook_compiler.cache as cache
 
     monkeypatch.setattr(cache, "compiler_key", lambda: "another compiler")
     loads = []
-    real = __import__("compiler.build", fromlist=["check"]).check
-    monkeypatch.setattr("compiler.build.check", lambda r, **kw: loads.append(r) or real(r, **kw))
+    real = __import__("rulebook_compiler.build", fromlist=["check"]).check
+    monkeypatch.setattr("rulebook_compiler.build.check", lambda r, **kw: loads.append(r) or real(r, **kw))
     run("v1", "v2", "--rulebook", str(root))
     assert loads  # loaded in full: the entry of another compiler is not this one's
 
@@ -214,10 +214,10 @@ def test_one_side_cached_and_one_loaded_in_full_agree(repo, monkeypatch):
     assert run(old, "git:HEAD~1:2.0.0").exit_code == 0  # caches the old revision
     path = next((repo / "rulebook" / "editions" / "2.0.0").iterdir())
     path.write_text(path.read_text() + "# edited in the work tree\n")  # another file hash: not cached
-    import compiler.build
+    import rulebook_compiler.build
 
-    loads, real = [], compiler.build.check
-    monkeypatch.setattr("compiler.build.check", lambda root, **kw: loads.append(str(root)) or real(root, **kw))
+    loads, real = [], rulebook_compiler.build.check
+    monkeypatch.setattr("rulebook_compiler.build.check", lambda root, **kw: loads.append(str(root)) or real(root, **kw))
     args = [old, "rulebook", "--format", "json"]
     mixed = run(*args).output
     assert loads == ["rulebook"]  # the old side came from the cache, the work tree was loaded
@@ -275,7 +275,7 @@ def _entry(data) -> bytes:
 
 
 def _gadget(marker: Path) -> bytes:
-    """A pickle that names only ``compiler.model`` and, through a dotted attribute path, reaches
+    """A pickle that names only ``rulebook_compiler.model`` and, through a dotted attribute path, reaches
     ``eval`` and runs code that writes ``marker``: what a module-name check lets through."""
     code = f"open({str(marker)!r}, 'w').write('ran')"
     return (b"\x80\x04" + b"ccompiler.model\nclause_ref.__builtins__.get\n" + b"(Veval\ntR"
@@ -303,8 +303,8 @@ def test_a_forged_rulebook_without_vocabulary_is_dropped(tmp_path, no_full_load)
     """A well-formed entry holding a rulebook whose edition's vocabulary is None (checksum recomputed)."""
     import dataclasses
 
-    from compiler import cache, model
-    from compiler.build import load_rulebook
+    from rulebook_compiler import cache, model
+    from rulebook_compiler.build import load_rulebook
 
     root = _book_copy(tmp_path)
     args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
@@ -354,7 +354,7 @@ class _Connection:
 
 def _failing_connect(monkeypatch, fail) -> None:
     real = sqlite3.connect
-    monkeypatch.setattr("compiler.cache.sqlite3.connect", lambda *a, **k: _Connection(real(*a, **k), fail))
+    monkeypatch.setattr("rulebook_compiler.cache.sqlite3.connect", lambda *a, **k: _Connection(real(*a, **k), fail))
 
 
 def _warning(reason: str) -> str:
@@ -396,7 +396,7 @@ def test_a_full_disk_keeps_the_cache_and_warns_once(tmp_path, monkeypatch, how, 
                 pages = db.execute("PRAGMA page_count").fetchone()[0]
                 db.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
                 return db
-            m.setattr("compiler.cache.sqlite3.connect", connect)
+            m.setattr("rulebook_compiler.cache.sqlite3.connect", connect)
         else:
             _failing_connect(m, lambda sql: sqlite3.OperationalError("database or disk is full")
                              if sql == "COMMIT" else None)
@@ -418,7 +418,7 @@ def test_a_read_only_cache_is_not_discarded_and_warns_once(tmp_path, monkeypatch
             db = real(*a, **k)
             db.execute("PRAGMA query_only = 1")  # what a read-only file or folder gives, also to root
             return db
-        m.setattr("compiler.cache.sqlite3.connect", connect)
+        m.setattr("rulebook_compiler.cache.sqlite3.connect", connect)
         _degrades(cached, "attempt to write a readonly database")
         _degrades(other, "attempt to write a readonly database")
     assert _books() == before
@@ -528,7 +528,7 @@ def test_a_forged_entry_larger_than_the_limit_is_dropped(tmp_path, monkeypatch, 
     args = ["v1", "v2", "--rulebook", str(root), "--format", "json"]
     expected = _expected(args)
     run(*args)
-    monkeypatch.setattr("compiler.cache.MAX_ENTRY_BYTES", 100_000)
+    monkeypatch.setattr("rulebook_compiler.cache.MAX_ENTRY_BYTES", 100_000)
     assert _rewrite_each("blobs", lambda d: zlib.compress(b" " * 100_001 + json.dumps(d).encode())) > 0
     result = run(*args)
     assert (result.exit_code, result.stdout, result.stderr) == (0, expected, "")
@@ -575,7 +575,7 @@ def test_a_diff_that_fails_without_the_cache_too_raises_its_own_error(tmp_path, 
     def broken(*a, **k):
         calls.append(len(calls))
         raise ZeroDivisionError("the diff's own bug")
-    monkeypatch.setattr("compiler.diff.engine.diff_sources", broken)
+    monkeypatch.setattr("rulebook_compiler.diff.engine.diff_sources", broken)
     with pytest.raises(ZeroDivisionError, match="the diff's own bug"):
         run(*args)
     assert calls == [0, 1]  # once with the cache, once from the sources

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 LEVELS = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "levels"
 
@@ -112,7 +112,7 @@ def test_a_clause_with_a_new_id_reads_as_changed_not_renamed():
     ((("target_location", ("territory", "battle", "hand", "deck")),), ("target location is not discard pile",)),
 ])
 def test_the_facts_that_matter_by_their_labels(facts, words):
-    from compiler.diff.changelog import condition_words
+    from rulebook_compiler.diff.changelog import condition_words
 
     domains = {"paralyzed": (False, True), "poisoned": (False, True),
                "target_location": ("territory", "battle", "hand", "deck", "discard_pile")}
@@ -143,7 +143,7 @@ NEGATED = {
 
 @pytest.mark.parametrize(("name", "words"), list(NEGATED.values()), ids=list(NEGATED))
 def test_a_false_fact_reads_as_english(name, words):
-    from compiler.diff.changelog import condition_words
+    from rulebook_compiler.diff.changelog import condition_words
 
     assert condition_words(((name, (False,)),), {name: (False, True)}) == (words,)
     assert condition_words(((name, (True,)),), {name: (False, True)}) == (name.replace("_", " "),)
@@ -188,10 +188,10 @@ def test_an_unknown_edition_is_named_with_the_editions():
 
 
 def _changes_page(edition: str, root: Path = LEVELS) -> str:
-    from compiler.build import load_rulebook
-    from compiler.site.changes import provider
-    from compiler.site.pages import PageSpec
-    from compiler.site.render import Renderer
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.site.changes import provider
+    from rulebook_compiler.site.pages import PageSpec
+    from rulebook_compiler.site.render import Renderer
 
     book = load_rulebook(root)
     spec = PageSpec(f"editions/{edition}/changes.md", "changes", "What changed", False, edition=edition)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.diff.classify import (EDITORIAL, REWORDED, SAME, Labels, condition_labels, drift, extras_json,
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff.classify import (EDITORIAL, REWORDED, SAME, Labels, condition_labels, drift, extras_json,
                                     meaning_json, mentions, names_of, normal_words, predicate_refs, steps_changed,
                                     keys_tested, text_kind, Side)
-from compiler.model import Vocabulary
+from rulebook_compiler.model import Vocabulary
 
 TERM = """\
 id: t

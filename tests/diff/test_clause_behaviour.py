@@ -1,4 +1,4 @@
-"""Which clause a decision's change is charged to (compiler/diff/clause_behaviour.py).
+"""Which clause a decision's change is charged to (rulebook_compiler/diff/clause_behaviour.py).
 
 A clause is charged where its own rules decide on either side; not where its rules
 say the same on both sides and another clause's exception, changed, now overrides
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.build import load_rulebook
-from compiler.diff.engine import diff_editions
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff.engine import diff_editions
 
 DIFF = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 

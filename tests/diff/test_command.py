@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BUNDLED = Path(__file__).resolve().parents[2] / "rulebook"
@@ -93,12 +93,12 @@ def test_text_has_no_colour_when_piped_or_with_no_color(hostile):
 
 
 def test_text_colour_on_a_terminal(hostile, monkeypatch):
-    from compiler.commands import diff as command
+    from rulebook_compiler.commands import diff as command
 
     monkeypatch.setattr(command.sys.stdout, "isatty", lambda: True, raising=False)
     monkeypatch.delenv("NO_COLOR", raising=False)
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
 
     book = load_rulebook(hostile)
     assert "\x1b[32m" in command.render(diff_editions(book, "v1", book, "v2"), "text")
@@ -168,7 +168,7 @@ def test_every_format_survives_a_stdout_that_is_not_utf8(tmp_path, monkeypatch, 
     monkeypatch.chdir(tmp_path)  # the same relative paths in and out of process
 
     def run_utf8(*args: str) -> bytes:
-        proc = subprocess.run([sys.executable, "-m", "compiler", *args, "--rulebook", str(root)],
+        proc = subprocess.run([sys.executable, "-m", "rulebook_compiler", *args, "--rulebook", str(root)],
                               cwd=tmp_path, env=env, capture_output=True, timeout=120)
         assert (proc.returncode, proc.stderr) == (0, b""), proc.stderr.decode(errors="replace")[-400:]
         return proc.stdout

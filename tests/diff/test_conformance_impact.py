@@ -2,7 +2,7 @@
 
 Fixture tests/fixtures/diff/conformance-flips: v2 broadens cure.may_target to
 paralyzed characters and withdraws cure.in_battle; cure.goes_home is the same.
-v1's suite (compiler.conformance.cases) has two cases of cure.may_target, one of
+v1's suite (rulebook_compiler.conformance.cases) has two cases of cure.may_target, one of
 cure.in_battle and two of cure.goes_home.
 """
 
@@ -13,10 +13,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diff import conformance_impact
-from compiler.diff.engine import diff_editions
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff import conformance_impact
+from rulebook_compiler.diff.engine import diff_editions
 
 DIFF = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 FLIPS = DIFF / "conformance-flips"
@@ -119,7 +119,7 @@ def test_a_procedure_s_next_step_cases_flip_where_its_steps_changed():
 def test_the_old_suite_is_the_generator_s_own_though_made_from_the_terms_each_decision_reads():
     """OldSuite hands the generator only the terms a decision reads (its mutants of predicates scan
     every predicate of the edition for every decision); the cases are those of the whole edition."""
-    from compiler.conformance.cases import decision_cases
+    from rulebook_compiler.conformance.cases import decision_cases
 
     for root, edition in ((FLIPS, "v1"), (DIFF.parent / "ordered", "o2"), (DIFF / "per-clause", "v1")):
         book = load_rulebook(root)

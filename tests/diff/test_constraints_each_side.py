@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 
-from compiler.diff.behaviour import NO_SITUATION
+from rulebook_compiler.diff.behaviour import NO_SITUATION
 from tests.diff.test_names import _result, _run
 
 WITHDRAWN = "constraint-withdrawn-answers-anew"

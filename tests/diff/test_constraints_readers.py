@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 
-from compiler.diff import names as N
+from rulebook_compiler.diff import names as N
 from tests.diff.test_changelog_vocabulary import _changelog
 from tests.diff.test_names import _result, _run
 from tests.diff.test_names_constraints import _fail_on_rule_change

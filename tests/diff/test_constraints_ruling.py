@@ -3,9 +3,9 @@ facts each tests (issue 11, point 1; the diff's use of it: test_constraints_read
 
 from __future__ import annotations
 
-from compiler.conditions import All, In, Ref
-from compiler.diff.vocabulary import ruling
-from compiler.model import Constraint, Fact, Location, Vocabulary
+from rulebook_compiler.conditions import All, In, Ref
+from rulebook_compiler.diff.vocabulary import ruling
+from rulebook_compiler.model import Constraint, Fact, Location, Vocabulary
 
 AT = Location("vocabulary.yaml", 1, 1)
 FACTS = (Fact("poisoned", "bool", (), "Poisoned.", AT),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "drift-mentions"
 
@@ -37,7 +37,7 @@ def test_each_clause_flags_only_what_moved_apart():
         "(heading)": [],
         # 'ability' is an English word that is also a one-word enum fact's name: not a label. But it is a
         # noun new to the clause that its rule (whom a cure targets: poisoned) does not test
-        # (compiler.diff.unaccounted).
+        # (rulebook_compiler.diff.unaccounted).
         "english-word": [_unaccounted("the text now says “ability” (new: ability)", "761915b44728", "english-word")],
         # The new rule (for a new decision) tests exactly the value the new text names.
         "new-decision": [],

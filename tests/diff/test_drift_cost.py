@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.diff import classify
-from compiler.diff.classify import Labels, _named
-from compiler.diff.engine import diff_editions
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff import classify
+from rulebook_compiler.diff.classify import Labels, _named
+from rulebook_compiler.diff.engine import diff_editions
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "drift-reads-what-changes"
 
@@ -32,7 +32,7 @@ def test_drift_reads_the_predicates_a_change_names_not_every_predicate_of_the_ed
     monkeypatch.setattr(classify, "keys_tested", counted)
     result = diff_editions(book, book.edition("1.0.0"), book, book.edition("2.0.0"))
     def unaccounted(says: str, digest: str, clause: str) -> str:
-        # Words the unchanged rules do not account for, no record (compiler.diff.unaccounted); the
+        # Words the unchanged rules do not account for, no record (rulebook_compiler.diff.unaccounted); the
         # digest is of the new words, case and punctuation folded, worked out from the text.
         return (f"{says}, which its rules do not account for: counted as a rule change by --fail-on until the "
                 "editors record that they checked the rules against these words "

@@ -13,9 +13,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff import engine, history
-from compiler.commands.diff import FORMATS
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff import engine, history
+from rulebook_compiler.commands.diff import FORMATS
 
 def run(*args: str):
     # catch_exceptions=False: a traceback fails the test with that traceback.

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from compiler.build import load_rulebook
-from compiler.diff.classify import KINDS
-from compiler.diff.engine import Change, diff_editions
-from compiler.diff.level import CLARIFICATION, EDITORIAL, LEVELS, RULE_CHANGE
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff.classify import KINDS
+from rulebook_compiler.diff.engine import Change, diff_editions
+from rulebook_compiler.diff.level import CLARIFICATION, EDITORIAL, LEVELS, RULE_CHANGE
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = Path(__file__).resolve().parent / "gold"
@@ -76,19 +76,19 @@ def _key(path: Path, label: dict) -> tuple[str, str]:
 UNSEEN: dict[tuple[str, str], str] = {
     # (empty) reg-2012-3.0.0 heal#removes-effects, which adds "paralyze" to the abilities whose
     # effects a heal removes, was here: its model (whom a heal may target) tests no such item, so
-    # the item added is a rule change (compiler.diff.level.items_in_or_out).
+    # the item added is a rule change (rulebook_compiler.diff.level.items_in_or_out).
 }
 
 #: Labelled clarifications that the diff reads as rule changes (the safe direction), each with why.
 OVERCAUTIOUS: dict[tuple[str, str], str] = {
     # (empty) reg-5.0.0-11.0.0 targeting#other-abilities-footnote was here: its predicate lists other
     # effects, but no rule reads it and its clause names no word it defines, so its words decide
-    # (compiler.diff.engine._Differ._decides_no_play).
+    # (rulebook_compiler.diff.engine._Differ._decides_no_play).
 }
 
 
 #: Exceptions above whose kind differs too: a clause whose rules were rewritten with its words is
-#: semantic exactly when it is a rule change (compiler.diff.engine), so it follows the level.
+#: semantic exactly when it is a rule change (rulebook_compiler.diff.engine), so it follows the level.
 KIND_FOLLOWS_LEVEL: dict[tuple[str, str], str] = {
     # (empty) reg-5.0.0-11.0.0 targeting#other-abilities-footnote was here (semantic): see OVERCAUTIOUS.
 }

@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from compiler.diff.engine import diff_editions
-from compiler.diff.redline import redline, words
+from rulebook_compiler.diff.engine import diff_editions
+from rulebook_compiler.diff.redline import redline, words
 
 from pathlib import Path
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 DIFF = ROOT / "tests" / "fixtures" / "diff"
@@ -159,11 +159,11 @@ _EVERY_OUTPUT = """
 import sys
 from pathlib import Path
 from click.testing import CliRunner
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.site.changes import provider
-from compiler.site.pages import PageSpec
-from compiler.site.render import Renderer
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.site.changes import provider
+from rulebook_compiler.site.pages import PageSpec
+from rulebook_compiler.site.render import Renderer
 for args in (["diff", "v1", "v2", "--no-cache", "--format", f] for f in ("text", "markdown", "json", "html")):
     sys.stdout.write(CliRunner().invoke(main, [*args, "--rulebook", sys.argv[1]]).stdout)
 sys.stdout.write(CliRunner().invoke(main, ["changelog", "--edition", "v2", "--rulebook", sys.argv[1]]).stdout)

@@ -1,4 +1,4 @@
-"""Changes inside a clause (compiler.diff.inside): list items added, removed and moved, and
+"""Changes inside a clause (rulebook_compiler.diff.inside): list items added, removed and moved, and
 editorial fixes alongside word changes, each its own sub-change; long clauses shown as the
 changed items and sentences with a little context.
 
@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff.inside import edits, shown_lines, sub_changes, units
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.inside import edits, shown_lines, sub_changes, units
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "inside"
 WHERE = "editions/v2/battle.yaml"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from compiler.diff.inside import sub_changes, units
+from rulebook_compiler.diff.inside import sub_changes, units
 
 # the gold case tests/diff/gold/dictionary-name-lists.yaml labels the same pair
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "diff" / "name-lists"

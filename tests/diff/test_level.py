@@ -1,21 +1,21 @@
 """``level.grade``: a change's kind, level and drift flags, from small constructed drafts.
 
-Each case builds the draft the engine would make (``compiler.diff.draft``) of one or two clauses,
+Each case builds the draft the engine would make (``rulebook_compiler.diff.draft``) of one or two clauses,
 with the answers the engine would compare, and asserts the exact grade. The expected values
-follow the rules of ``compiler.diff.level``'s and ``compiler.diff.classify``'s docstrings.
+follow the rules of ``rulebook_compiler.diff.level``'s and ``rulebook_compiler.diff.classify``'s docstrings.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from compiler.diagnostics import Location
-from compiler.diff import level as L
-from compiler.diff.draft import Draft, Terms
-from compiler.diff.flags import Flag, flag
-from compiler.diff.match import Pairing, TermPair
-from compiler.diff.redline import redline
-from compiler.model import Clause, Section, Term, Vocabulary
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.diff import level as L
+from rulebook_compiler.diff.draft import Draft, Terms
+from rulebook_compiler.diff.flags import Flag, flag
+from rulebook_compiler.diff.match import Pairing, TermPair
+from rulebook_compiler.diff.redline import redline
+from rulebook_compiler.model import Clause, Section, Term, Vocabulary
 
 HERE = Location("x.yaml", 1, 1)
 NO_VOCABULARY = Vocabulary((), ())

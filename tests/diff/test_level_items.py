@@ -1,6 +1,6 @@
 """A list item added to or removed from a clause with rules of its own is a rule change unless a rule
-of the clause tests it (compiler.diff.level, ``items_in_or_out``); a clause whose rules now answer
-where the old edition did not ask changed behaviour (compiler.diff.clause_behaviour).
+of the clause tests it (rulebook_compiler.diff.level, ``items_in_or_out``); a clause whose rules now answer
+where the old edition did not ask changed behaviour (rulebook_compiler.diff.clause_behaviour).
 
 Fixtures: tests/fixtures/diff/item-added-untested (2.0.0 adds "paralysis" to the effects a cure
 removes; the clause's rule, whom a cure may target, tests only "poisoned"), tests/fixtures/diff/not-asked
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff.level import items_in_or_out
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.level import items_in_or_out
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 

@@ -1,4 +1,4 @@
-"""In a merge or split, a sentence moved and reworded is no new or withdrawn sentence (compiler.diff.level).
+"""In a merge or split, a sentence moved and reworded is no new or withdrawn sentence (rulebook_compiler.diff.level).
 
 A merge's old text is its parts' texts one after another, in an order the editors never chose,
 and a redline shows no move: a sentence of the parts that moved and was reworded shows as one
@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diff.engine import diff_editions
-from compiler.diff.level import moved_and_reworded, words_rule_change
-from compiler.diff.redline import redline
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.engine import diff_editions
+from rulebook_compiler.diff.level import moved_and_reworded, words_rule_change
+from rulebook_compiler.diff.redline import redline
 
 R705_1 = ("An effect that instructs a player to flip a coin may care whether that player wins or loses the "
           "flip. To flip a coin for such an effect, the player flips the coin and calls \"heads\" or "
@@ -41,7 +41,7 @@ MERGED = ("Some effects that instruct a player to flip a coin care only about wh
           "the player who flips the coin wins or loses the flip; no other players are involved.")
 PARTS = f"{R705_1} {R705_2}"
 COIN_FLIP = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "numbered-rules-coin-flip"
-# What the fixture's rules of 705 test, on both sides (compiler.diff.classify.keys_tested).
+# What the fixture's rules of 705 test, on both sides (rulebook_compiler.diff.classify.keys_tested).
 TESTED = frozenset({"effect_cares_about", "effect_cares_about=win_or_lose", "effect_cares_about=heads_or_tails_only",
                     "player", "player=flipper", "player=other", "call_matches_result"})
 
@@ -107,7 +107,7 @@ def _flag(old: str, new: str, across: str) -> str:
 
 MERGE_FLAGS = (_flag(OLD_1, NEW_3, "merge"), _flag(OLD_2, NEW_1, "merge"), _flag(OLD_3, NEW_2, "merge"))
 SPLIT_FLAGS = (_flag(NEW_1, OLD_2, "split"), _flag(NEW_2, OLD_3, "split"), _flag(NEW_3, OLD_1, "split"))
-# The redline's edits (compiler.diff.unaccounted): what 2022 says in place of 2019's first sentence and the
+# The redline's edits (rulebook_compiler.diff.unaccounted): what 2022 says in place of 2019's first sentence and the
 # start of its second, and 2019's third and fourth sentences, which 2022 drops ("No player wins or loses a
 # coin flip for this kind of effect." is NEW_2).
 EDIT_2022 = f"{NEW_1} {NEW_2} For all other effects that instruct a player to flip a coin"
@@ -142,7 +142,7 @@ def test_each_sentence_read_as_moved_and_reworded_carries_a_drift_flag(old, new,
     book = load_rulebook(COIN_FLIP)
     changes = {(c.old_clause, c.new_clause): c for c in diff_editions(book, old, book, new).changes}
     # Then the words the rules do not account for: the level stays a clarification, but --fail-on
-    # rule-change counts it until the editors record that they checked (compiler.diff.unaccounted).
+    # rule-change counts it until the editors record that they checked (rulebook_compiler.diff.unaccounted).
     assert tuple(f.text for f in changes[key].drift) == flags + (_unchecked(words, book, new, refs),)
     assert (changes[key].level, changes[key].unchecked) == ("clarification", tuple(refs))
 

@@ -1,5 +1,5 @@
 """A clause's sentence that goes with all of its rules, where the model answers as before, is no rule
-change; a sentence added to a clause whose rules did not change is one (compiler.diff.level).
+change; a sentence added to a clause whose rules did not change is one (rulebook_compiler.diff.level).
 
 Fixture: tests/fixtures/diff/rule-moved-with-its-sentence (v1 -> v2: cure#removes gives its last
 sentence's rule to cure#targets, whose words say the same; v2 -> v3: cure#targets gains a sentence
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "rule-moved-with-its-sentence"
 

@@ -1,4 +1,4 @@
-"""The small readers of ``compiler.diff.level``, each stated exactly on a constructed case: which
+"""The small readers of ``rulebook_compiler.diff.level``, each stated exactly on a constructed case: which
 texts say what they define, which short items name a value, how a change's text kind and drift
 are read, which sentences pair across a merge. Written for the mutants that the level tests left
 alive (docs/mutation.md); each expected value follows the docstring of the function it tests.
@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.diagnostics import Location
-from compiler.diff import level as L
-from compiler.diff.classify import REWORDED, SAME, Labels, Side
-from compiler.diff.draft import Draft, Terms
-from compiler.diff.flags import Ident, flag
-from compiler.diff.match import Pairing, TermPair
-from compiler.diff.names import NameChange
-from compiler.diff.result import Conformance, Change, DiffResult
-from compiler.diff.rulings import Flip, RulingsDiff, Said
-from compiler.diff.redline import redline
-from compiler.model import Clause, Section, Term, Vocabulary
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.diff import level as L
+from rulebook_compiler.diff.classify import REWORDED, SAME, Labels, Side
+from rulebook_compiler.diff.draft import Draft, Terms
+from rulebook_compiler.diff.flags import Ident, flag
+from rulebook_compiler.diff.match import Pairing, TermPair
+from rulebook_compiler.diff.names import NameChange
+from rulebook_compiler.diff.result import Conformance, Change, DiffResult
+from rulebook_compiler.diff.rulings import Flip, RulingsDiff, Said
+from rulebook_compiler.diff.redline import redline
+from rulebook_compiler.model import Clause, Section, Term, Vocabulary
 
 HERE = Location("x.yaml", 1, 1)
 RULE_LESS = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "rule-less-clauses"

@@ -1,5 +1,5 @@
 """A clause with no rule of its own is read by the editors' model where the model covers it, and by
-its words where nothing does (compiler.diff.level, ``covered``).
+its words where nothing does (rulebook_compiler.diff.level, ``covered``).
 
 Fixture: tests/fixtures/diff/rule-less-clauses. v2 adds Duel, which its editors modelled (a
 decision; a procedure some of whose steps carry rules; outcomes that are the values of a fact its
@@ -15,10 +15,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff.level import subrules_heading
-from compiler.model import Clause
-from compiler.diagnostics import Location
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.level import subrules_heading
+from rulebook_compiler.model import Clause
+from rulebook_compiler.diagnostics import Location
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "rule-less-clauses"
 COVERED = "no rule of its own; the editors' model covers it as "

@@ -1,4 +1,4 @@
-"""Where no model answers, the words decide the level, conservatively (compiler.diff.level).
+"""Where no model answers, the words decide the level, conservatively (rulebook_compiler.diff.level).
 
 Each case is a sentence pair of the kind the gold corpus holds (tests/diff/gold), reduced to what
 the words change: a list item dropped narrows a rule, a word replaced is a clarification, a sentence
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.diff.level import lives_on, words_changed, words_rule_change
-from compiler.diff.redline import DELETE, INSERT, redline
+from rulebook_compiler.diff.level import lives_on, words_changed, words_rule_change
+from rulebook_compiler.diff.redline import DELETE, INSERT, redline
 
 
 @pytest.mark.parametrize(("old", "new", "rule_change"), [

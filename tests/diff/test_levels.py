@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 LEVELS = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "levels"
 

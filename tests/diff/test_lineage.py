@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diff.engine import diff_editions
-from compiler.diff.lineage import Group, declared_groups
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.engine import diff_editions
+from rulebook_compiler.diff.lineage import Group, declared_groups
 
 LINEAGE = Path(__file__).resolve().parents[1] / "fixtures" / "lineage"
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff import match
-from compiler.diff.match import OverBudget, TermPair, match_terms
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff import match
+from rulebook_compiler.diff.match import OverBudget, TermPair, match_terms
 from tests.diff.test_match_pairing import LOC, _term
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -73,7 +73,7 @@ def test_beyond_the_budget_the_term_is_compared_under_its_own_ids_only_and_said(
         "t.yaml:1:1: warning: term 't': 30 old and 30 new clauses left to pair make 900 pairs, over TERM_PAIRS "
         "(899): they were paired under their own id only\n"
         "  hint: a clause of this term renamed, moved, split or merged reads as removed and added; the "
-        "limit is TERM_PAIRS in compiler/diff/match.py (docs/format.md, Limits)")
+        "limit is TERM_PAIRS in rulebook_compiler/diff/match.py (docs/format.md, Limits)")
 
 
 @pytest.mark.parametrize("clauses", [100, 200])
@@ -108,7 +108,7 @@ def test_the_diff_command_warns_at_the_term_over_the_budget(tmp_path, monkeypatc
         "book/editions/v2/cure.yaml:1:1: warning: term 'cure': 1 old and 2 new clauses left to pair make 2 pairs, "
         "over TERM_PAIRS (1): they were paired under their own id only",
         "  hint: a clause of this term renamed, moved, split or merged reads as removed and added; the "
-        "limit is TERM_PAIRS in compiler/diff/match.py (docs/format.md, Limits)"]
+        "limit is TERM_PAIRS in rulebook_compiler/diff/match.py (docs/format.md, Limits)"]
     monkeypatch.setattr(match, "TERM_PAIRS", 2)
     within = CliRunner().invoke(main, ["diff", "v1", "v2", "--rulebook", "book"], env={"RULEBOOK_NO_CACHE": "1"},
                                 catch_exceptions=False)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.diff.engine import diff_editions
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff.engine import diff_editions
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "reorganised"
 
@@ -76,7 +76,7 @@ def test_prose_naming_a_new_condition_without_new_meaning_flags_drift(result):
     change = _by_old(result, "targets")
     assert change.kind == "reworded"
     # "Targets must be curable." -> "..., even if paralyzed.": its rule (curable) does not test paralyzed,
-    # and no record says the editors checked it against these words (compiler.diff.unaccounted; the
+    # and no record says the editors checked it against these words (rulebook_compiler.diff.unaccounted; the
     # digest is of "targets must be curable even if paralyzed").
     assert [f.text for f in change.drift] == [
         "the text now names 'paralyzed', which no rule of this clause tests",

@@ -10,7 +10,7 @@ import difflib
 
 import pytest
 
-from compiler.diff.match import TermPair, match_clauses
+from rulebook_compiler.diff.match import TermPair, match_clauses
 from tests.diff.test_match_pairing import _term
 
 WORDS = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot")

@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from compiler.build import load_rulebook
-from compiler.diff.engine import diff_editions
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff.engine import diff_editions
 
 COMMANDER = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "numbered-rules-commander"
 OLD, NEW = "cr-2019-05-03", "cr-2022-07-08"
@@ -50,7 +50,7 @@ def test_a_rewritten_subrule_keeps_its_place_in_the_renumbering():
 def test_a_rule_subdivided_into_subrules_is_a_split_and_a_rule_change():
     changes = _changes(OLD, NEW)
     assert _row(changes[("r903-9", "r903-9a+r903-9b")]) == ("split", "rule-change", "split", 0.647)
-    # The new 903.9 heads 903.9a and 903.9b, which carry 2019's 903.9 (compiler.diff.level.split_heading).
+    # The new 903.9 heads 903.9a and 903.9b, which carry 2019's 903.9 (rulebook_compiler.diff.level.split_heading).
     assert _row(changes[(None, "r903-9")]) == ("added", "clarification", None, None)
 
 

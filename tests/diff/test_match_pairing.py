@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import pytest
 
-from compiler.diagnostics import Location
-from compiler.diff import match
-from compiler.diff.match import (OTHER_TERM, SAME_TERM, TermPair, _containment, lcs, _lis_length, _lis_members,
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.diff import match
+from rulebook_compiler.diff.match import (OTHER_TERM, SAME_TERM, TermPair, _containment, lcs, _lis_length, _lis_members,
                                   changed_ids, changed_terms, match_clauses, similarity)
-from compiler.model import Clause, Edition, Section, Term
+from rulebook_compiler.model import Clause, Edition, Section, Term
 
 LOC = Location("t.yaml", 1, 1)
 
@@ -214,7 +214,7 @@ from hypothesis import given, strategies as st  # noqa: E402
 def test_the_assignment_is_optimal_as_trying_every_pairing_says(weight):
     import itertools
 
-    from compiler.diff.match import max_weight_assignment
+    from rulebook_compiler.diff.match import max_weight_assignment
 
     n, m = len(weight), len(weight[0])
     got = max_weight_assignment(weight)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diff.engine import diff_editions
-from compiler.diff.names import NameRef
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.engine import diff_editions
+from rulebook_compiler.diff.names import NameRef
 
 DIFF = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 
@@ -54,7 +54,7 @@ def test_decisions_of_one_side_only_are_reported_removed_and_added_with_what_the
          "changes": ["battle (heading)", "battle#step-2"], "situations": 2, "unanswered": 1,
          "answers": [{"answer": False, "situations": 1, "descriptions": ["whenever paralyzed"]}],
          "behaviour": None,
-         # the one case of v1's suite for it (compiler.diff.conformance_impact)
+         # the one case of v1's suite for it (rulebook_compiler.diff.conformance_impact)
          "conformance": {"suite": "v1", "of": 1, "flipped": 1, "examples": [
              {"id": "battle.may_rescue-1fe9723f7ee4", "name": "battle.may_rescue[paralyzed]", "expected": False,
               "now": ["not defined"]}]},

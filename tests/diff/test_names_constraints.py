@@ -16,8 +16,8 @@ import json
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff import names as N
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff import names as N
 from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
 FIXTURE = DIFF / "constraint-changed"

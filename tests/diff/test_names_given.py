@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 
-from compiler.diff.names import NameRef
+from rulebook_compiler.diff.names import NameRef
 
 from tests.diff.test_names import DIFF, _result, _run as run_fixture
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 
-from compiler.diff.names import NameRef
+from rulebook_compiler.diff.names import NameRef
 
 from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
@@ -134,8 +134,8 @@ def test_json_refers_from_the_change_to_the_predicate():
 def test_a_change_charged_through_predicates_is_written_from_its_data():
     """What the text shows ('cure#a (through curable, healable)') and the Markdown shows as code
     ('`cure#a` (through `curable`, `healable`)'), written from the charge, never parsed back."""
-    from compiler.diff.names import Charge, NameChange, changed_by
-    from compiler.diff.render_markdown import _name
+    from rulebook_compiler.diff.names import Charge, NameChange, changed_by
+    from rulebook_compiler.diff.render_markdown import _name
 
     name = NameChange("decision", "cure.may_target", "removed", "cure", None,
                       changes=(Charge("cure#a", "f1", ("curable", "healable")), Charge("cure#a-b -> cure#c", "f2"),

@@ -19,9 +19,9 @@ import json
 
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diff.engine import diff_editions
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.engine import diff_editions
 from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
 FIXTURE = DIFF / "vocabulary-only"
@@ -146,7 +146,7 @@ def test_a_diff_limited_to_some_terms_compares_only_their_names():
 
 def test_a_side_read_from_the_cache_lists_the_same(monkeypatch):
     """The terms that read the reordered fact are loaded from the cache's entry: same bytes as --no-cache."""
-    from compiler.diff.cached import CachedSource
+    from rulebook_compiler.diff.cached import CachedSource
 
     loaded = []
     read = CachedSource.term

@@ -18,8 +18,8 @@ import json
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff.behaviour import CHANGED, NO_RULE, NO_SITUATION, Behaviour, Transition
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.behaviour import CHANGED, NO_RULE, NO_SITUATION, Behaviour, Transition
 from tests.diff.test_names import DIFF, _result, _run as run_fixture
 
 FIXTURE = DIFF / "unordered-value-added"
@@ -103,9 +103,9 @@ def test_fail_on_rule_change_fails_when_a_new_value_gives_new_answers():
 
 def test_the_reverse_says_the_fact_lost_the_value():
     """v2 -> v1: the end phase is withdrawn; the new side gives no answer there."""
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
-    from compiler.diff import names as N
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
+    from rulebook_compiler.diff import names as N
 
     book = load_rulebook(FIXTURE)
     result = diff_editions(book, "v2", book, "v1")

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff.behaviour import CONFLICT, NO_RULE, NOT_ASKED, NOT_DEFINED, Witness
-from compiler.diff.present import outcome
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.behaviour import CONFLICT, NO_RULE, NOT_ASKED, NOT_DEFINED, Witness
+from rulebook_compiler.diff.present import outcome
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "not-asked"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = "tests/fixtures/site/numbered"

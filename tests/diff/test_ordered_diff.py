@@ -7,10 +7,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diagnostics import Location
-from compiler.diff.behaviour import merged_vocabulary
-from compiler.model import Fact, Vocabulary
+from rulebook_compiler.cli import main
+from rulebook_compiler.diagnostics import Location
+from rulebook_compiler.diff.behaviour import merged_vocabulary
+from rulebook_compiler.model import Fact, Vocabulary
 
 ORDERED = Path(__file__).resolve().parent.parent / "fixtures" / "ordered"
 

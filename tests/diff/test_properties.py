@@ -14,8 +14,8 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from compiler.build import load_rulebook
-from compiler.diff.engine import diff_editions
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff.engine import diff_editions
 
 FACTS = ["f0", "f1", "f2", "f3"]
 WORDS = ["heal", "the", "character", "is", "poisoned", "cannot", "be", "target", "in", "battle", "discard",

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from markupsafe import Markup
 
-from compiler.diff.redline import DELETE, EQUAL, INSERT, Op, Redline, redline, redline_html
-from compiler.diff.render_html import redline_markup
+from rulebook_compiler.diff.redline import DELETE, EQUAL, INSERT, Op, Redline, redline, redline_html
+from rulebook_compiler.diff.render_html import redline_markup
 
 WORDS = st.sampled_from(["the", "a", "character", "is", "healable", "discarded", "heal", "“healable”",
                          "character’s", "end-of-battle", ",", ".", "(1)", "\n", "  ", "x"])

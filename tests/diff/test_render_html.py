@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 MINIMAL = Path(__file__).resolve().parents[1] / "fixtures" / "minimal"
 # Closes a double- or single-quoted attribute and opens tags; the folder names
@@ -19,7 +19,7 @@ HOSTILE = "\"'><script>alert(1)</script><img src=x onerror=alert(2)>"
 # The only tags and attributes the renderer itself writes.
 TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "table", "tr", "th", "td",
         "section", "article", "span", "code", "p", "em", "strong", "blockquote", "del", "ins", "small",
-        "div", "ul", "li"}  # div/ul/li: what changed inside a clause (compiler.diff.inside)
+        "div", "ul", "li"}  # div/ul/li: what changed inside a clause (rulebook_compiler.diff.inside)
 ATTRIBUTES = {"lang", "charset", "class", "id"}
 
 
@@ -73,8 +73,8 @@ def test_no_untrusted_field_becomes_markup(sides):
 
 
 def test_fields_are_escaped_with_quotes():
-    from compiler.diff.render_html import render
-    from compiler.diff.result import DiffResult, SideInfo
+    from rulebook_compiler.diff.render_html import render
+    from rulebook_compiler.diff.result import DiffResult, SideInfo
 
     info = SideInfo(HOSTILE, "folder", "v1", "", None, "draft", None)
     out = render(DiffResult(info, info, ()))

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff.redline import DELETE, EQUAL, INSERT, Op, Redline
-from compiler.diff.render_markdown import code, escape, redline_markdown
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.redline import DELETE, EQUAL, INSERT, Op, Redline
+from rulebook_compiler.diff.render_markdown import code, escape, redline_markdown
 
 WJ = "\u2060"
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "mentions"
@@ -115,7 +115,7 @@ def test_a_side_named_like_a_mention_is_inert(book):
 # A carriage return ends a line for CommonMark as a line feed does: raw, it would
 # start a list item, a heading rule or a new block outside the quote. Bidi controls
 # would show the reviewer a reordered text ("Trojan Source"). Each is shown as the
-# terminal shows it (``compiler.diagnostics.printable``).
+# terminal shows it (``rulebook_compiler.diagnostics.printable``).
 HIDDEN = {
     # The backslash that shows them needs none: a letter follows it.
     "carriage-return-list": ("a\r- item", "a\\r- item"),
@@ -161,15 +161,15 @@ SHORTENED = ("_Shortened to fit a GitHub comment: left out {}. The full report: 
 
 @pytest.fixture(scope="module")
 def numbered():
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
 
     book = load_rulebook(NUMBERED)
     return diff_editions(book, "cr-2017-04-28", book, "cr-2020-04-17")
 
 
 def test_the_summary_comes_first_then_a_details_block_per_term(numbered):
-    from compiler.diff.render_markdown import render
+    from rulebook_compiler.diff.render_markdown import render
 
     out = render(numbered)
     # The four editorial changes are renumberings with the same words: one line in the summary, one fold.
@@ -194,7 +194,7 @@ def test_the_summary_comes_first_then_a_details_block_per_term(numbered):
            "the details of clarifications, the situation tables of rule changes, the details of 1 of 1 rule change"),
 ])
 def test_past_its_budget_the_comment_sheds_editorial_redlines_first_and_says_so(numbered, budget, left_out):
-    from compiler.diff.render_markdown import render, utf16_length
+    from rulebook_compiler.diff.render_markdown import render, utf16_length
 
     out = render(numbered, budget)
     assert SHORTENED.format(left_out) in out.splitlines()
@@ -206,9 +206,9 @@ def test_past_its_budget_the_comment_sheds_editorial_redlines_first_and_says_so(
 
 def test_a_diff_of_many_long_changes_fits_a_github_comment_and_keeps_every_rule_change(tmp_path):
     """300 long clauses reworded, and 3 rule changes: over 64,000 characters in full."""
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
-    from compiler.diff.render_markdown import COMMENT_BUDGET, render, utf16_length
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
+    from rulebook_compiler.diff.render_markdown import COMMENT_BUDGET, render, utf16_length
 
     root = tmp_path / "book"
     shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "levels", root)
@@ -236,9 +236,9 @@ def test_a_diff_of_many_long_changes_fits_a_github_comment_and_keeps_every_rule_
 
 def test_past_every_other_part_the_most_rule_change_details_that_fit_are_kept(tmp_path):
     """Three rule changes with long texts: a budget with room for the details of one keeps one."""
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
-    from compiler.diff.render_markdown import SHEDDING, _render, render, utf16_length
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
+    from rulebook_compiler.diff.render_markdown import SHEDDING, _render, render, utf16_length
 
     root = tmp_path / "book"
     shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "levels", root)
@@ -366,8 +366,8 @@ def test_a_witness_table_cell_holds_hostile_ids_in_code_spans_that_no_bar_or_bac
     # The checker's patterns keep such ids out of a rulebook; the table is safe without them. In a
     # table cell, GitHub splits at every "|" not escaped, inside a code span too, and unescapes "\|"
     # before it reads the span: so a bar is written "\|", and the span is exact again.
-    from compiler.diff.behaviour import Witness
-    from compiler.diff.render_markdown import _witness_table
+    from rulebook_compiler.diff.behaviour import Witness
+    from rulebook_compiler.diff.render_markdown import _witness_table
 
     witness = Witness(facts=(("a|b", True), ("`x", "@y")), old="v|`w`", new=False,
                       old_clauses=("t#c|d", "t#e@f"), new_clauses=(), old_unknown=("a|b",))

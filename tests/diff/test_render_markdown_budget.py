@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.diff.render_markdown import (COMMENT_BUDGET, LISTS_CUT, MIN_BUDGET, fit, render, shares,
+from rulebook_compiler.diff.render_markdown import (COMMENT_BUDGET, LISTS_CUT, MIN_BUDGET, fit, render, shares,
                                            utf16_length)
 
 GEN = Path(__file__).resolve().parents[2] / "bench" / "gen.py"
@@ -35,8 +35,8 @@ def _gen():
 @pytest.fixture(scope="module")
 def three_hundred(tmp_path_factory):
     """Every one of 300 generated terms changed between two editions (85,521 units before the fix)."""
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
 
     root = _gen().generate(300, tmp_path_factory.mktemp("gen") / "book", editions=2, changed=1.0, seed=1)
     book = load_rulebook(root)

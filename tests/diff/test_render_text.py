@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 MINIMAL = Path(__file__).resolve().parents[1] / "fixtures" / "minimal"
 FOLDER = "b\x1b[31mred\nx"

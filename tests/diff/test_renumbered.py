@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = "tests/fixtures/diff/renumbered"
@@ -168,9 +168,9 @@ def test_twenty_clauses_renumbered_are_one_fold_of_the_markdown_comment(tmp_path
 
 
 def test_past_its_budget_the_comment_keeps_the_renumbering_line_and_leaves_out_its_list(tmp_path):
-    from compiler.build import load_rulebook
-    from compiler.diff.engine import diff_editions
-    from compiler.diff.render_markdown import render
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.diff.engine import diff_editions
+    from rulebook_compiler.diff.render_markdown import render
 
     book = load_rulebook(Path(_twenty(tmp_path)))
     full = render(diff_editions(book, "v1", book, "v2"))
@@ -184,7 +184,7 @@ def test_past_its_budget_the_comment_keeps_the_renumbering_line_and_leaves_out_i
 # -- from the cache --------------------------------------------------------------------------------
 
 def test_a_number_changed_alone_is_reported_from_a_warm_cache(monkeypatch, tmp_path):
-    from compiler.cache import DB_NAME, cache_dir
+    from rulebook_compiler.cache import DB_NAME, cache_dir
 
     book = tmp_path / "book"
     shutil.copytree(ROOT / FIXTURE, book)
@@ -194,7 +194,7 @@ def test_a_number_changed_alone_is_reported_from_a_warm_cache(monkeypatch, tmp_p
     def refuse(root):
         raise AssertionError(f"{root} was loaded in full, not read from the cache")
 
-    monkeypatch.setattr("compiler.build.check", refuse)
+    monkeypatch.setattr("rulebook_compiler.build.check", refuse)
     warm = diff("v1", "v2", "--format", "json", "--exit-code", rulebook=str(book))
     assert warm.exit_code == 1
     assert warm.stdout == cold.stdout
@@ -205,10 +205,10 @@ def test_a_number_changed_alone_is_reported_from_a_warm_cache(monkeypatch, tmp_p
 # -- the site's What changed page --------------------------------------------------------------------
 
 def _changes_page(edition: str) -> str:
-    from compiler.build import load_rulebook
-    from compiler.site.changes import provider
-    from compiler.site.pages import PageSpec
-    from compiler.site.render import Renderer
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.site.changes import provider
+    from rulebook_compiler.site.pages import PageSpec
+    from rulebook_compiler.site.render import Renderer
 
     book = load_rulebook(ROOT / FIXTURE)
     spec = PageSpec(f"editions/{edition}/changes.md", "changes", "What changed", False, edition=edition)
@@ -219,7 +219,7 @@ def test_the_what_changed_page_gives_old_and_new_numbers_for_players_and_at_each
     lines = _changes_page("v2").splitlines()
     assert lines[lines.index('<p class="rb-meta">Renumbered, with the same words</p>') + 1:][:3] == [
         '<ul class="rb-notice rb-renumbered">',
-        # cited as a judge says it, by the new number (compiler.citations)
+        # cited as a judge says it, by the new number (rulebook_compiler.citations)
         "<li>603.2g → 603.2f (603. Handling Triggered Abilities, Definition, 603.2f)</li>",
         "<li>603.2h → 603.2g (603. Handling Triggered Abilities, Definition, 603.2g)</li>"]
     assert lines.count('<p class="rb-meta">Renumbered 603.2g → 603.2f.</p>') == 1
@@ -238,7 +238,7 @@ def test_a_number_changed_by_a_term_patch_is_reported_cold_and_warm(monkeypatch,
         "id: triggered\nname: 603. Handling Triggered Abilities\npatch:\n"
         "  - change: only-if-it-occurs\n    set: {number: 603.2f}\n")
     cold = diff("v1", "v2", rulebook=str(book))
-    monkeypatch.setattr("compiler.build.check", lambda root: pytest.fail(f"{root} was loaded in full"))
+    monkeypatch.setattr("rulebook_compiler.build.check", lambda root: pytest.fail(f"{root} was loaded in full"))
     warm = diff("v1", "v2", rulebook=str(book))
     assert warm.stdout == cold.stdout
     assert warm.stdout.splitlines()[:2] == ["rulebook diff v1 -> v2: 1 renumbered",

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diff.engine import diff_editions
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.engine import diff_editions
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "rulings-diff"
 
@@ -153,7 +153,7 @@ def test_warm_and_cold_cache_give_the_same_output(tmp_path, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a side was loaded in full, not read from the cache")
 
-    monkeypatch.setattr("compiler.build.check", refuse)
+    monkeypatch.setattr("rulebook_compiler.build.check", refuse)
     warm = {fmt: _run("--format", fmt, rulebook=root) for fmt in formats}
     assert warm == cold
     assert json.loads(cold["json"][1])["rulings"] == JSON
@@ -225,7 +225,7 @@ def test_thousands_of_rulings_fit_the_comment_and_the_list_says_how_many_more():
     import dataclasses
     import re
 
-    from compiler.diff.render_markdown import MIN_BUDGET, render, utf16_length
+    from rulebook_compiler.diff.render_markdown import MIN_BUDGET, render, utf16_length
 
     book = load_rulebook(FIXTURE)
     result = diff_editions(book, "v1", book, "v2")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "reorganised"
 
@@ -185,7 +185,7 @@ def test_a_large_committed_file_is_streamed_not_held_in_memory(repo):
     (sources / "scan.bin").unlink()  # only the revision has it
     # Python's own allocations, traced in the child (its RSS would count what it forked from)
     probe = ("import sys, tracemalloc\n"
-             "from compiler.cli import main\n"
+             "from rulebook_compiler.cli import main\n"
              "tracemalloc.start()\n"
              "try:\n"
              "    main.main(['diff', 'git:HEAD', 'git:HEAD~1', '--no-cache'], prog_name='rulebook')\n"
@@ -214,7 +214,7 @@ def test_a_side_that_cannot_be_copied_out_is_a_located_error(repo, tmp_path):
     probe = ("import resource, signal\n"
              "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
              "resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))\n"
-             "from compiler.cli import main\n"
+             "from rulebook_compiler.cli import main\n"
              "main.main(['diff', 'git:HEAD~1', 'git:HEAD', '--no-cache'], prog_name='rulebook')\n")
     done = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "TMPDIR": str(temp),

@@ -1,10 +1,10 @@
-"""Where a clause stands in its procedure, and a change that only renumbered it (compiler.diff.steps)."""
+"""Where a clause stands in its procedure, and a change that only renumbered it (rulebook_compiler.diff.steps)."""
 
 from __future__ import annotations
 
 import pytest
 
-from compiler.diff.steps import only_number_changed, renumbering
+from rulebook_compiler.diff.steps import only_number_changed, renumbering
 
 
 @pytest.mark.parametrize("old, new, expected", [

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "tables" / "a-row-added"
 

@@ -13,12 +13,12 @@ and each stays a rule change, though their words alone would not say so.
 
 from __future__ import annotations
 
-from compiler.build import load_rulebook
-from compiler.diff import level as L
-from compiler.diff.classify import keys_tested
-from compiler.diff.engine import diff_editions
-from compiler.diff.names import NameRef
-from compiler.diff.redline import redline
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff import level as L
+from rulebook_compiler.diff.classify import keys_tested
+from rulebook_compiler.diff.engine import diff_editions
+from rulebook_compiler.diff.names import NameRef
+from rulebook_compiler.diff.redline import redline
 from tests.diff.test_names import DIFF, _result
 
 LISTED = NameRef("predicate", "footnoted_ability", "changed")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.diff.render_markdown import escape
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.render_markdown import escape
 
 VOCAB = str(Path(__file__).resolve().parents[1] / "fixtures" / "vocab")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "published-and-drafts"
 WJ = "\u2060"  # the word joiner the Markdown puts after what GitHub would link (render_markdown.inert)
@@ -156,7 +156,7 @@ def test_a_published_edition_relocked_and_its_log_entry_thrown_away(repo):
 
 def test_the_lock_deleted(repo):
     repo(lambda book: (book / "rulebook.lock").unlink(), passes=False)
-    # The log records 1.0's publish: check fails (compiler/review.py), and the diff leads with it.
+    # The log records 1.0's publish: check fails (rulebook_compiler/review.py), and the diff leads with it.
     assert lines("git:A", "git:B", status=1) == [
         "rulebook diff git:A -> git:B: rulebook check fails: 1 problem; rulebook.lock: deleted",
         "published record:",
@@ -371,7 +371,7 @@ def test_json_has_the_record_and_each_edition_diff_as_the_one_edition_form_gives
 
 def test_editions_whose_content_is_the_same_are_not_diffed(repo, monkeypatch):
     repo(lambda book: edit(book / "editions" / "2.0" / "ward.yaml", "outside of battle", "outside a battle"))
-    import compiler.commands.diff as command
+    import rulebook_compiler.commands.diff as command
 
     pairs = []
     engine = command.diff_pair
@@ -383,12 +383,12 @@ def test_editions_whose_content_is_the_same_are_not_diffed(repo, monkeypatch):
     run("diff", "git:A", "git:B")  # cold: both revisions checked in full and stored
     # Warm: both sides come from the cache; the content of each edition is compared by its terms'
     # digests, and no term is loaded but the two versions of the one that changed.
-    from compiler.diff.cached import CachedSource
+    from rulebook_compiler.diff.cached import CachedSource
 
     loaded = []
     term = CachedSource.term
     monkeypatch.setattr(CachedSource, "term", lambda self, tid: loaded.append((self.edition.id, tid)) or term(self, tid))
-    monkeypatch.setattr("compiler.build.check", lambda root: pytest.fail(f"{root} was loaded in full"))
+    monkeypatch.setattr("rulebook_compiler.build.check", lambda root: pytest.fail(f"{root} was loaded in full"))
     assert lines("git:A", "git:B")[0] == "rulebook diff git:A -> git:B: 1 edition changed"
     assert pairs == [("git:A:2.0", "git:B:2.0")] * 2
     assert sorted(set(loaded)) == [("2.0", "ward")]
@@ -409,9 +409,9 @@ def test_untrusted_log_text_is_escaped_in_every_format(repo):
 
 
 def test_markdown_keeps_the_record_and_cuts_the_details_to_the_budget(repo):
-    from compiler.commands.diff import _diff
-    from compiler.diff.render_markdown import utf16_length
-    from compiler.diff.render_whole import markdown
+    from rulebook_compiler.commands.diff import _diff
+    from rulebook_compiler.diff.render_markdown import utf16_length
+    from rulebook_compiler.diff.render_whole import markdown
 
     repo(relock_cure)
     whole = _diff("git:A", "git:B", None, None)
@@ -581,7 +581,7 @@ def test_words_that_add_a_prohibition_the_rules_do_not_have(repo):
     text = lines("git:A", "git:B")
     assert text[:3] == ["rulebook diff git:A -> git:B: 1 edition changed", "editions:",
                         f"  3.0 (draft): content: 1 reworded; {counted}"]
-    # the record to write: the SHA-256 of the new words, lower case, one space apart (compiler/rules_checked.py)
+    # the record to write: the SHA-256 of the new words, lower case, one space apart (rulebook_compiler/rules_checked.py)
     import hashlib
 
     assert hashlib.sha256(b"a ward is played only outside of battle and never on a lost soul").hexdigest()[:12] \

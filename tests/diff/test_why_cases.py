@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 
-from compiler.build import load_rulebook
-from compiler.diff.engine import diff_editions
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff.engine import diff_editions
 
 DIFF = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 
@@ -55,7 +55,7 @@ def test_used_by_says_which_uses_one_edition_only_has():
 def test_the_text_format_words_a_use_of_the_old_edition_only(monkeypatch):
     from click.testing import CliRunner
 
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     monkeypatch.setenv("NO_COLOR", "1")
     out = CliRunner().invoke(main, ["diff", "v1", "v2", "--rulebook", str(DIFF / "used-by-withdrawn")]).stdout
@@ -70,7 +70,7 @@ def test_a_procedure_says_in_words_which_steps_were_inserted_reordered_and_renum
         "procedure": "turn.order", "old_count": 4, "new_count": 7,
         "inserted": [["x", 2], ["y", 5], ["z", 7]], "removed": [],
         "moved": [["c", 3, 3], ["b", 2, 4]], "renumbered": [["d", 4, 6]]}
-    from compiler.diff.present import details
+    from rulebook_compiler.diff.present import details
 
     assert details(changes["order"]) == [
         "steps of turn.order: 4 steps -> 7; inserted x (step 2), y (step 5), z (step 7); "
@@ -78,7 +78,7 @@ def test_a_procedure_says_in_words_which_steps_were_inserted_reordered_and_renum
 
 
 def test_a_removed_step_is_named_with_its_old_place():
-    from compiler.diff.steps import ProcedureChange, procedure_words
+    from rulebook_compiler.diff.steps import ProcedureChange, procedure_words
 
     assert procedure_words(ProcedureChange("p", 3, 2, inserted=(), removed=(("b", 2),), moved=(),
                                            renumbered=(("c", 3, 2),))) == \

@@ -26,11 +26,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.diff.engine import diff_editions
-from compiler.diff.level import fails
-from compiler.diff.unaccounted import unaccounted
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.diff.engine import diff_editions
+from rulebook_compiler.diff.level import fails
+from rulebook_compiler.diff.unaccounted import unaccounted
 
 DIFF = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 UNCHECKED = DIFF / "words-overrule-the-model"
@@ -189,7 +189,7 @@ def test_a_record_naming_a_digest_that_is_not_the_words_is_a_located_error(tmp_p
      "A character may not be healed. Healing restores a character.", set(), []),
 ])
 def test_what_words_the_rules_do_not_account_for(old, new, tested, found):
-    from compiler.diff.redline import redline
+    from rulebook_compiler.diff.redline import redline
 
     assert [(u.now, u.before, u.new, u.gone) for u in unaccounted(redline(old, new), frozenset(tested))] == found
 
@@ -223,7 +223,7 @@ def test_the_record_is_read_back_from_the_cache(tmp_path, monkeypatch):
     def refuse(root):
         raise AssertionError(f"{root} was loaded in full, not read from the cache")
 
-    monkeypatch.setattr("compiler.build.check", refuse)  # the warm run reads the terms from the cache
+    monkeypatch.setattr("rulebook_compiler.build.check", refuse)  # the warm run reads the terms from the cache
     warm = CliRunner().invoke(main, args, catch_exceptions=False, env={"NO_COLOR": "1"})
     assert [(r.exit_code, _drift(r.stdout.splitlines(), "drift:")) for r in (cold, warm)] == [
         (0, ["drift: " + SUPPORTER_CHECKED])] * 2

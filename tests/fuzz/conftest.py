@@ -56,7 +56,7 @@ class Call:
 
 def invoke(args: list[str], seconds: int = SECONDS) -> Call:
     """One command in-process, bounded in time; an uncaught exception is kept as its traceback."""
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     def alarm(signum, frame):
         raise Hang(f"no answer after {seconds} s")
@@ -124,7 +124,7 @@ class Run:
 
 def run_pipeline(root: Path, out: Path, seed: Path | None = None, build: bool = False) -> Run:
     """check; then, if it accepts, every other command; sources must not change."""
-    from compiler.build import check
+    from rulebook_compiler.build import check
 
     before = snapshot(root)
     run = Run()

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.importer.run import ImportResult
+from rulebook_compiler.cli import main
+from rulebook_compiler.importer.run import ImportResult
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "importer"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from compiler.importer.assemble import assemble
-from compiler.importer.layouts import LAYOUTS
+from rulebook_compiler.importer.assemble import assemble
+from rulebook_compiler.importer.layouts import LAYOUTS
 
 # Lines of both layouts' kinds, and lines of neither, in any order.
 _LINES = st.sampled_from([

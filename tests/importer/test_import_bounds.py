@@ -13,11 +13,11 @@ import re
 import re._constants as C  # the parsed form of a pattern, to read its structure
 import re._parser as P
 
-from compiler.importer import convert as convert_module
-from compiler.importer import layouts, match
-from compiler.importer.ids import Ids
-from compiler.importer.layouts import LAYOUTS
-from compiler.importer.run import run_import
+from rulebook_compiler.importer import convert as convert_module
+from rulebook_compiler.importer import layouts, match
+from rulebook_compiler.importer.ids import Ids
+from rulebook_compiler.importer.layouts import LAYOUTS
+from rulebook_compiler.importer.run import run_import
 
 # The characters a charset is sampled on: enough to tell the classes these patterns use apart.
 ALPHABET = " \t\nazAZv09().:/-•●▪◦\"'“"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from compiler.build import check
-from compiler.cli import main
+from rulebook_compiler.build import check
+from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "importer" / "whole-document-on-top" / "rulebook"
 ENTRY = '  - {id: "b", title: "Imported from next.txt", date: null, status: draft, sources: ["sources/next.txt"]}'
@@ -127,7 +127,7 @@ def test_with_out_instead_the_lines_to_add_are_printed(tmp_path, import_cli):
 
 
 def test_a_rulebook_yaml_that_cannot_be_written_leaves_no_edition_folder(tmp_path, import_cli, monkeypatch):
-    from compiler import fileio
+    from rulebook_compiler import fileio
 
     def full(path, text):
         raise fileio.OutputError(path, "No space left on device")
@@ -155,7 +155,7 @@ def test_editions_in_a_flow_list_get_the_lines_printed_and_rulebook_yaml_kept(tm
 
 
 def test_the_added_entry_reads_back_as_the_old_file_with_one_more_edition():
-    from compiler.importer.edition import add_edition
+    from rulebook_compiler.importer.edition import add_edition
 
     text = "editions:\n  - id: a\n    notes: >-\n      folded\n      text\nnotes: x\n"
     entry = '  - {id: "b", title: "T", date: null, status: draft}'

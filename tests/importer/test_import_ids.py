@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from compiler.build import check
+from rulebook_compiler.build import check
 
 # 6 words, then with a sentence of 26 more: difflib's ratio 2 * 6 / (6 + 32) = 0.32, under NUMBER_FLOOR
 # (0.33); but every old word is still there, in order

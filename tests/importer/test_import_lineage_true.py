@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from compiler.build import check
+from rulebook_compiler.build import check
 
 LINEAGE_KEYS = ("formerly", "split_from", "merged_from", "moved_from")
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import yaml
 
-from compiler.build import check
-from compiler.importer.layouts import LAYOUTS
-from compiler.importer.run import run_import
+from rulebook_compiler.build import check
+from rulebook_compiler.importer.layouts import LAYOUTS
+from rulebook_compiler.importer.run import run_import
 
 NUMBERED = Path(__file__).resolve().parent.parent / "fixtures" / "importer" / "numbered"
 V1 = NUMBERED / "cr-2022-excerpt.txt"

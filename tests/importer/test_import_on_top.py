@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from compiler.build import check
+from rulebook_compiler.build import check
 
 ON_TOP = Path(__file__).resolve().parent.parent / "fixtures" / "importer" / "on-top"
 SOURCE = ON_TOP / "source-b.txt"
@@ -126,7 +126,7 @@ def test_an_output_inside_the_rulebook_is_refused(tmp_path, import_cli):
 
 def test_over_the_cross_term_limit_merges_and_moves_are_looked_for_within_terms_only(tmp_path, import_cli,
                                                                                       monkeypatch):
-    from compiler.importer import match
+    from rulebook_compiler.importer import match
 
     monkeypatch.setattr(match, "MAX_CROSS_PAIRS", 10)
     result, out = _import(tmp_path, import_cli)
@@ -134,7 +134,7 @@ def test_over_the_cross_term_limit_merges_and_moves_are_looked_for_within_terms_
     over = [line for line in result.stdout.splitlines() if "MAX_CROSS_PAIRS" in line]
     assert over == [
         f"{SOURCE}:11:1: battle: 6 clauses left unmatched times 10 clauses of edition 'a' is over MAX_CROSS_PAIRS "
-        "(10, in compiler/importer/match.py): merges, moves and splits were looked for within each term only "
+        "(10, in rulebook_compiler/importer/match.py): merges, moves and splits were looked for within each term only "
         "[default: looked for within each term only]"]
     assert "moved_from" not in _clauses(out / "poison-and-disease.yaml")["a-poison-effect-discards-a"]
     assert _clauses(out / "battle.yaml")["first-half"]["merged_from"] == ["first-half",

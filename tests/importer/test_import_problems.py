@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.importer import source
+from rulebook_compiler.importer import source
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "importer"
 STRAY = FIXTURES / "reg" / "stray-lines.txt"
@@ -60,7 +60,7 @@ def test_a_source_over_the_size_limit_is_an_error_exit_1(tmp_path, import_cli, m
     assert result.exit_code == 1
     assert result.stderr == (f"{path}:1:1: error: file is 22 bytes, over the limit of 10\n"
                              "  hint: import the document in parts, or raise MAX_SOURCE_BYTES in "
-                             "compiler/importer/source.py\n1 problem found\n")
+                             "rulebook_compiler/importer/source.py\n1 problem found\n")
 
 
 def test_no_layout_is_a_usage_error_exit_2(tmp_path, import_cli):

@@ -6,9 +6,9 @@ import shutil
 
 import yaml
 
-from compiler.build import check
-from compiler.importer.layouts import LAYOUTS
-from compiler.importer.run import run_import
+from rulebook_compiler.build import check
+from rulebook_compiler.importer.layouts import LAYOUTS
+from rulebook_compiler.importer.run import run_import
 
 from pathlib import Path
 

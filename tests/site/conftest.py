@@ -20,7 +20,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
 
 def build_site(rulebook: Path | None, out: Path, cwd: Path = ROOT):
     """Run ``rulebook build`` in-process; return the click result."""
-    from compiler.cli import main
+    from rulebook_compiler.cli import main
 
     args = ["build", "--out", str(out)] + (["--rulebook", str(rulebook)] if rulebook else [])
     runner = CliRunner(mix_stderr=False) if "mix_stderr" in CliRunner.__init__.__code__.co_varnames \

@@ -94,14 +94,14 @@ ACTIVE = """() => [...document.querySelectorAll('*')].flatMap(e => [
     ...(e.tagName === 'IFRAME' || (e.tagName === 'SCRIPT' && e.type !== 'application/json'
                                    && e.textContent.includes('__pwned'))
         ? [e.tagName] : [])])"""
-# a question page's data (compiler.site.questions) is JSON, which never runs: the payload in it is text
+# a question page's data (rulebook_compiler.site.questions) is JSON, which never runs: the payload in it is text
 
 
 
 def test_no_hostile_script_runs_on_any_page(page, sites, serve):
     """Every page of the hostile site, each field's payload setting window.__pwned or opening a dialog."""
-    from compiler.build import check
-    from compiler.site import pages as P
+    from rulebook_compiler.build import check
+    from rulebook_compiler.site import pages as P
 
     book, _ = check(HOSTILE)
     base = serve(sites["hostile"])

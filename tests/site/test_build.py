@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.site.render import SITE_DIR
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.site.render import SITE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -228,8 +228,8 @@ def test_anchors_are_unique_on_every_page_whatever_the_ids(tmp_path, build):
 
 
 def test_every_correction_of_the_bundled_rulebook_is_on_its_clause(sites):
-    from compiler.build import load_rulebook
-    from compiler.site import pages as P
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.site import pages as P
 
     book = load_rulebook(ROOT / "rulebook")
     labels = {"transcription": "Transcription corrected", "erratum": "Rule changed by the publisher"}

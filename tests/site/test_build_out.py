@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.site.render import SITE_DIR
+from rulebook_compiler.cli import main
+from rulebook_compiler.site.render import SITE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 MINIMAL = ROOT / "tests" / "fixtures" / "minimal"
@@ -105,12 +105,12 @@ def test_refuses_the_current_folder_even_when_empty(tmp_path, monkeypatch):
 
 
 def test_refuses_the_site_templates(monkeypatch, snapshot):
-    # In a clone, compiler/site/theme holds the templates that every build reads.
+    # In a clone, rulebook_compiler/site/theme holds the templates that every build reads.
     monkeypatch.chdir(ROOT)
     before = snapshot(SITE_DIR)
-    result = build("--rulebook", str(MINIMAL), "--out", "compiler/site/theme")
+    result = build("--rulebook", str(MINIMAL), "--out", "rulebook_compiler/site/theme")
     assert result.exit_code == 2
-    assert result.stderr == usage(f"'compiler/site/theme' is the site templates '{SITE_DIR}'; {OVERLAP}")
+    assert result.stderr == usage(f"'rulebook_compiler/site/theme' is the site templates '{SITE_DIR}'; {OVERLAP}")
     assert snapshot(SITE_DIR) == before
 
 
@@ -198,7 +198,7 @@ def test_a_crash_between_the_renames_is_undone_by_the_next_build(proj, tmp_path,
 
 def test_a_second_build_at_the_same_time_says_which_process_holds_the_lock(proj, tmp_path, previous, snapshot):
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from compiler.fileio import output_lock\n"
+        [sys.executable, "-c", "import sys; from rulebook_compiler.fileio import output_lock\n"
          "with output_lock(sys.argv[1], 'rulebook build'):\n print('locked', flush=True); sys.stdin.read()",
          str(previous)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -227,7 +227,7 @@ def test_a_failed_swap_is_one_line_and_keeps_the_previous_site(proj, tmp_path, p
             raise OSError(errno.EXDEV, os.strerror(errno.EXDEV))
         real_replace(src, dst)
 
-    monkeypatch.setattr("compiler.fileio.os.replace", replace)
+    monkeypatch.setattr("rulebook_compiler.fileio.os.replace", replace)
     fails_and_changes_nothing(tmp_path, snapshot,
                               "rulebook: error: cannot write 'site': Invalid cross-device link; 'site' is unchanged\n")
 

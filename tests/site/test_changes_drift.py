@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler import citations
-from compiler.build import load_rulebook
-from compiler.diff.engine import diff_editions
-from compiler.diff.render_html import change_html
-from compiler.site.changes import provider
-from compiler.site.pages import PageSpec
-from compiler.site.render import Renderer
+from rulebook_compiler import citations
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.diff.engine import diff_editions
+from rulebook_compiler.diff.render_html import change_html
+from rulebook_compiler.site.changes import provider
+from rulebook_compiler.site.pages import PageSpec
+from rulebook_compiler.site.render import Renderer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 COIN_FLIP = FIXTURES / "diff" / "numbered-rules-coin-flip"
@@ -116,7 +116,7 @@ def test_for_players_shows_no_drift_flag(coin_flip):
     notice = coin_flip[coin_flip.index('<h2 id="notice">'):coin_flip.index('<h2 id="summary">')]
     # It lists both flagged changes (r704-6, r705-2), so what it leaves out is left out of them.
     # Then the rules renumbered with the same words, with their new refs (editorial: listed, not flagged).
-    # Each is cited as a judge says it (compiler.citations): these clauses print no number, so by place.
+    # Each is cited as a judge says it (rulebook_compiler.citations): these clauses print no number, so by place.
     book = load_rulebook(COIN_FLIP)
     cite = [str(citations.of_ref(book.edition_by_id[NEW], f"rules#{cid}")) for cid in (
         "r704-5n", "r704-5t", "r704-6d", "r704-5g", "r704-6", "r704-6c", "r705-1", "r705-2", "r704-6a", "r704-6b",

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
-from compiler.build import load_rulebook
-from compiler.site.changes import provider
-from compiler.site.pages import PageSpec
-from compiler.site.render import Renderer
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.site.changes import provider
+from rulebook_compiler.site.pages import PageSpec
+from rulebook_compiler.site.render import Renderer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

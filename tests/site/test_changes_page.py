@@ -1,5 +1,5 @@
 """The "What changed" page shows what the diff found: the cases of the previous suite that flip
-(``compiler.diff.conformance_impact``) and the changes inside a clause (``compiler.diff.inside``).
+(``rulebook_compiler.diff.conformance_impact``) and the changes inside a clause (``rulebook_compiler.diff.inside``).
 
 Fixtures: tests/fixtures/diff/conformance-flips (v2 broadens cure.may_target and withdraws
 cure.in_battle with its clause) and tests/fixtures/diff/inside (list items added, removed and moved,
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.site.changes import provider
-from compiler.site.pages import PageSpec
-from compiler.site.render import Renderer
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.site.changes import provider
+from rulebook_compiler.site.pages import PageSpec
+from rulebook_compiler.site.render import Renderer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "diff"
 
@@ -117,14 +117,14 @@ def _notice_on_page(page: str) -> list[tuple]:
 
 def _notice_of_command(root: Path | None, book, edition_id: str) -> tuple[list[tuple], int]:
     """``rulebook changelog EDITION --format json`` as players read it on the site: each rule's and
-    heading's item, cited as a judge cites it (compiler.citations); a decision the vocabulary alone
+    heading's item, cited as a judge cites it (rulebook_compiler.citations); a decision the vocabulary alone
     changed, and the situations, are the editors' part of the page, not the players'."""
     import json
 
     from click.testing import CliRunner
 
-    from compiler import citations
-    from compiler.cli import main
+    from rulebook_compiler import citations
+    from rulebook_compiler.cli import main
 
     args = ["changelog", "--edition", edition_id, "--format", "json"] + (["--rulebook", str(root)] if root else [])
     result = CliRunner().invoke(main, args, catch_exceptions=False)

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from compiler.build import load_rulebook
-from compiler.site.changes import provider
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.site.changes import provider
 
 # v2 broadens cure.may_target and withdraws cure.in_battle; cure.goes_home is unchanged.
 FLIPS = Path(__file__).resolve().parents[1] / "fixtures" / "diff" / "conformance-flips"
 
 
 def test_the_changes_pages_diff_generates_the_old_suite_of_the_changed_decisions_only(monkeypatch):
-    from compiler.diff import conformance_impact
+    from rulebook_compiler.diff import conformance_impact
 
     asked = []
     generate = conformance_impact.decision_cases

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.build import load_rulebook
-from compiler.cli import main
-from compiler.site import pages as P
-from compiler.site.render import Renderer
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.cli import main
+from rulebook_compiler.site import pages as P
+from rulebook_compiler.site.render import Renderer
 
 FROZEN = Path(__file__).resolve().parents[1] / "fixtures" / "lock" / "frozen"
 

@@ -22,10 +22,10 @@ import pytest
 import yaml
 from markupsafe import Markup, escape
 
-from compiler.build import check
-from compiler.site import pages as P
-from compiler.site.config import default_config
-from compiler.site.render import TEMPLATES_DIR, Renderer
+from rulebook_compiler.build import check
+from rulebook_compiler.site import pages as P
+from rulebook_compiler.site.config import default_config
+from rulebook_compiler.site.render import TEMPLATES_DIR, Renderer
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -165,7 +165,7 @@ class _Active(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         self._in_script = tag == "script"
-        # a question page's data (compiler.site.questions): JSON that never runs, and holds no '<' to end it
+        # a question page's data (rulebook_compiler.site.questions): JSON that never runs, and holds no '<' to end it
         self._data = tag == "script" and ("type", "application/json") in attrs
         for name, value in attrs:
             if name.startswith("on") or name == "autofocus" or tag == "iframe":
@@ -215,7 +215,7 @@ def test_templates_mark_nothing_safe():
 
 def test_striptags_in_the_theme_keeps_text_escaped():
     """Material prints ``x | striptags`` raw; Jinja2's striptags un-escapes entities into markup."""
-    from compiler.site.plugin import RulebookPlugin
+    from rulebook_compiler.site.plugin import RulebookPlugin
 
     env = jinja2.Environment()
     RulebookPlugin().on_env(env, config=None, files=None)
@@ -237,7 +237,7 @@ def test_build_with_an_emoji_title_completes(tmp_path):
     title = re.search(r"^title: .*$", text, re.M).group(0)
     main.write_text(text.replace(title, 'title: "Cards \U0001F600 & \\"friends\\""'), encoding="utf-8")
     out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "-m", "compiler", "build", "--rulebook", str(rulebook), "--out", str(out)],
+    run = subprocess.run([sys.executable, "-m", "rulebook_compiler", "build", "--rulebook", str(rulebook), "--out", str(out)],
                          cwd=tmp_path, capture_output=True, text=True, encoding="utf-8",
                          env={**os.environ, "PYTHONPATH": str(ROOT), "NO_MKDOCS_2_WARNING": "1"}, timeout=300)
     assert run.returncode == 0, run.stderr

@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from compiler.build import load_rulebook
-from compiler.site.pages import PageSpec
-from compiler.site.render import Renderer
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.site.pages import PageSpec
+from rulebook_compiler.site.render import Renderer
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "site" / "history-gap"
 

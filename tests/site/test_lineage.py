@@ -1,6 +1,6 @@
 """Since when clauses read as they do, and a term's versions."""
 
-from compiler.site.lineage import ClauseMark, clause_marks, versions
+from rulebook_compiler.site.lineage import ClauseMark, clause_marks, versions
 
 
 def test_minimal_marks(minimal):
@@ -31,7 +31,7 @@ def test_versions(bundled, minimal):
 def _lineage_book(name):
     from pathlib import Path
 
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     return load_rulebook(Path(__file__).resolve().parents[1] / "fixtures" / "lineage" / name)
 
@@ -57,8 +57,8 @@ def test_split_parts_and_a_merge_go_back_to_the_earliest_of_what_they_were():
 
 
 def _history(name: str, term: str) -> str:
-    from compiler.site.pages import PageSpec
-    from compiler.site.render import Renderer
+    from rulebook_compiler.site.pages import PageSpec
+    from rulebook_compiler.site.render import Renderer
 
     spec = PageSpec(f"terms/{term}/history.md", "history", "History", False, term=term)
     return Renderer(_lineage_book(name)).render(spec, lambda uri: uri).html
@@ -87,9 +87,9 @@ def test_the_history_of_a_merge_and_of_a_move():
 
 
 def test_what_changed_says_a_declared_merge_and_a_move_from_another_term():
-    from compiler.site.changes import provider
-    from compiler.site.pages import PageSpec
-    from compiler.site.render import Renderer
+    from rulebook_compiler.site.changes import provider
+    from rulebook_compiler.site.pages import PageSpec
+    from rulebook_compiler.site.render import Renderer
 
     def page(name):
         book = _lineage_book(name)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook, remembering
-from compiler.site import lineage
+from rulebook_compiler.build import load_rulebook, remembering
+from rulebook_compiler.site import lineage
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

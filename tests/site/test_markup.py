@@ -1,7 +1,7 @@
 """Rule text as HTML: escaped everywhere, mentions linked once."""
 
-from compiler.model import Link
-from compiler.site.markup import linked_text, mention_spans, unlinked_mentions
+from rulebook_compiler.model import Link
+from rulebook_compiler.site.markup import linked_text, mention_spans, unlinked_mentions
 
 
 def href(link):

@@ -118,9 +118,9 @@ def test_a_hostile_number_is_escaped_in_the_heading_and_gives_no_anchor():
     # The schema refuses such a number; a model made without check must still render safely.
     from dataclasses import replace
 
-    from compiler.build import check
-    from compiler.site import pages as P
-    from compiler.site.render import Renderer
+    from rulebook_compiler.build import check
+    from rulebook_compiler.site import pages as P
+    from rulebook_compiler.site.render import Renderer
 
     book, problems = check(Path(__file__).resolve().parents[1] / "fixtures" / "clause-number")
     assert problems == []

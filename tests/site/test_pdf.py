@@ -16,9 +16,9 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from compiler import citations
-from compiler.build import load_rulebook
-from compiler.numbers import in_document_order
+from rulebook_compiler import citations
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.numbers import in_document_order
 
 from .conftest import CHROMIUM, FIXTURES
 
@@ -36,7 +36,7 @@ class Ran:
 def rulebook(*args: str) -> Ran:
     # A process of its own: Playwright's sync API refuses to start inside the browser tests' own
     # (an asyncio loop runs there), as it would inside any other program's.
-    return Ran(subprocess.run([sys.executable, "-m", "compiler", *args], capture_output=True, text=True,
+    return Ran(subprocess.run([sys.executable, "-m", "rulebook_compiler", *args], capture_output=True, text=True,
                               timeout=300, env={**os.environ, "NO_COLOR": "1"}))
 
 
@@ -111,7 +111,7 @@ def test_the_entries_dates_are_printed(tmp_path):
     reader = printed(tmp_path, DATED)
     text = words(" ".join(page.extract_text() for page in reader.pages))
     book = load_rulebook(DATED)
-    from compiler.site.pages import current
+    from rulebook_compiler.site.pages import current
 
     shown = [f"Last updated: {t.updated.date + ' ' if t.updated.date else ''}(v{t.updated.version})"
              for t in current(book).terms if t.updated is not None]

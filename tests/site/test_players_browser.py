@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
+from rulebook_compiler.build import load_rulebook
 
 from .conftest import ROOT
 
@@ -46,7 +46,7 @@ def test_term_pages_carry_no_model(page, sites, serve):
     names = model_names()
     assert "heal.may_play_enhancement" in names  # the check has something to find
     book = load_rulebook(ROOT / "rulebook")
-    from compiler.site.pages import current
+    from rulebook_compiler.site.pages import current
 
     leaks = {}
     for term in current(book).terms:

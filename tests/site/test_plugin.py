@@ -5,20 +5,20 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-import compiler.build
+import rulebook_compiler.build
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 def counting_check(monkeypatch) -> list[Path]:
     calls: list[Path] = []
-    real = compiler.build.check
+    real = rulebook_compiler.build.check
 
     def check(root, **options):
         calls.append(Path(root).resolve())
         return real(root, **options)
 
-    monkeypatch.setattr(compiler.build, "check", check)
+    monkeypatch.setattr(rulebook_compiler.build, "check", check)
     return calls
 
 
@@ -40,11 +40,11 @@ def test_a_lent_rulebook_serves_one_build_only(tmp_path, monkeypatch):
     from mkdocs.commands.build import build as mkdocs_build
     from mkdocs.config import load_config
 
-    from compiler.site import plugin
-    from compiler.site.config import default_config
+    from rulebook_compiler.site import plugin
+    from rulebook_compiler.site.config import default_config
 
     root = FIXTURES / "minimal"
-    book, _ = compiler.build.check(root)
+    book, _ = rulebook_compiler.build.check(root)
     config_file = tmp_path / "mkdocs.yml"
     config_file.write_text(default_config(root, book.title), encoding="utf-8")
     calls = counting_check(monkeypatch)

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from compiler.build import load_rulebook
-from compiler.site.plugin import navigation
+from rulebook_compiler.build import load_rulebook
+from rulebook_compiler.site.plugin import navigation
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FROZEN = FIXTURES / "lock" / "frozen"

@@ -15,7 +15,7 @@ ADOPTED = ROOT / "tests" / "fixtures" / "site" / "proposal-adopted"
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 SEARCH = "input.md-search__input"
 
-# One page of every kind the site has (compiler.site.pages), in the fixture's site.
+# One page of every kind the site has (rulebook_compiler.site.pages), in the fixture's site.
 PAGES = {"home": "", "az": "terms/", "term": "terms/cure/", "history": "terms/cure/history/",
          "editions": "editions/", "edition": "editions/p3/", "changes": "editions/d2/changes/",
          "edition-term": "editions/d2/terms/cure/", "print": "print/", "corrections": "corrections/",
@@ -31,8 +31,8 @@ def adopted(tmp_path_factory, build, serve) -> str:
 
 
 def test_the_pages_cover_every_kind_of_page():
-    from compiler.build import check
-    from compiler.site import pages as P
+    from rulebook_compiler.build import check
+    from rulebook_compiler.site import pages as P
 
     book, _ = check(ADOPTED)
     assert {s.kind for s in P.plan(book)} == set(PAGES)
@@ -112,7 +112,7 @@ def test_the_printout_cites_clauses_and_prints_rule_text_at_body_size(page, adop
     page.goto(adopted + PAGES["print"])
     page.emulate_media(media="print")
     printed = page.evaluate(PRINTED)
-    assert printed["cite"] == "Cure, Definition, ¶1"  # as a judge cites it: the first paragraph (compiler.citations)
+    assert printed["cite"] == "Cure, Definition, ¶1"  # as a judge cites it: the first paragraph (rulebook_compiler.citations)
     assert (printed["text"] == printed["body"], printed["note"] < printed["text"], printed["since"] < printed["text"]) \
         == (True, True, True), printed
 

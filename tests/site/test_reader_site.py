@@ -55,7 +55,7 @@ def test_the_search_partial_is_materials_with_the_dialog_named():
     import material
 
     theirs = (Path(material.__file__).parent / "templates" / "partials" / "search.html").read_text(encoding="utf-8")
-    ours = (ROOT / "compiler" / "site" / "theme" / "overrides" / "partials" / "search.html").read_text(encoding="utf-8")
+    ours = (ROOT / "rulebook_compiler" / "site" / "theme" / "overrides" / "partials" / "search.html").read_text(encoding="utf-8")
     assert _without_comment(ours) == _without_comment(theirs).replace(
         'role="dialog">', 'role="dialog" aria-label="{{ lang.t(\'search\') }}">', 1)
 

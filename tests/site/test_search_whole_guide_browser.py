@@ -51,7 +51,7 @@ def test_a_name_or_alias_ranks_its_term_first_in_the_whole_guide(page, whole):
 
 def test_every_see_link_of_the_guide_resolves(page, whole):
     """Each "See X" of the whole guide is a link, and each leads to X's page: its heading is X's name."""
-    from compiler.build import load_rulebook
+    from rulebook_compiler.build import load_rulebook
 
     edition = load_rulebook(WHOLE).edition_by_id["11.0.0"]
     sees = {(term.id, link.term) for term in edition.terms for clause in term.clauses

@@ -30,7 +30,7 @@ class Served:
 
     def __init__(self, cwd: Path, *args: str):
         env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-        self.process = subprocess.Popen([sys.executable, "-m", "compiler", "serve", *args], cwd=cwd, env=env,
+        self.process = subprocess.Popen([sys.executable, "-m", "rulebook_compiler", "serve", *args], cwd=cwd, env=env,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines: dict[str, queue.Queue[str]] = {"stdout": queue.Queue(), "stderr": queue.Queue()}
         for name in self.lines:
@@ -136,11 +136,11 @@ def test_an_edit_to_a_clause_rewrites_its_pages_and_their_search_entries_only(se
             == {e["location"]: e for e in before if e["location"] not in changed})
 
 
-# -- which pages an edit rewrites (compiler.site.serve.affected), without a server ----------------
+# -- which pages an edit rewrites (rulebook_compiler.site.serve.affected), without a server ----------------
 
 def _affected_by(tmp_path, path: str, old: str, new: str):
-    from compiler.build import load_rulebook
-    from compiler.site.serve import affected
+    from rulebook_compiler.build import load_rulebook
+    from rulebook_compiler.site.serve import affected
 
     book = tmp_path / "book"
     shutil.copytree(MINIMAL, book, dirs_exist_ok=True)
@@ -179,7 +179,7 @@ def test_an_address_in_use_is_one_error_with_a_hint(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        run = subprocess.run([sys.executable, "-m", "compiler", "serve", "--rulebook", "book",
+        run = subprocess.run([sys.executable, "-m", "rulebook_compiler", "serve", "--rulebook", "book",
                               "--dev-addr", f"127.0.0.1:{port}"], cwd=tmp_path, capture_output=True, text=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=WAIT)
     assert (run.returncode, run.stdout, run.stderr) == (1, "", (
@@ -190,7 +190,7 @@ def test_an_address_in_use_is_one_error_with_a_hint(tmp_path):
 def test_the_overlay_escapes_file_names_and_messages():
     # Guards the overlay's escaping (it already escaped; no test pinned it): the errors name
     # files and quote rule text, both untrusted.
-    from compiler.site.serve import overlay
+    from rulebook_compiler.site.serve import overlay
 
     page = overlay('rulebook/<img src=x onerror=alert(1)>.yaml:1:2: error: "</pre><script>x</script>"\n'
                    "  hint: \x1b[31m").decode()

@@ -20,8 +20,8 @@ URL = "http://127.0.0.1:8000/"
 
 def _site(book: Path, folder: Path):
     """A serve Site with its first (whole) build done into a fresh folder, as ``serve.serve`` does."""
-    from compiler.site.config import default_config
-    from compiler.site.serve import Server, Site
+    from rulebook_compiler.site.config import default_config
+    from rulebook_compiler.site.serve import Server, Site
 
     config_file = folder / "mkdocs.yml"
     config_file.write_text(default_config(book, "Minimal"))
@@ -59,7 +59,7 @@ def book(tmp_path):
 
 def _edited(book: Path, tmp_path: Path, edits: list[tuple[str, str, str]], capsys) -> tuple[dict, dict, str]:
     """Serve, make each edit and rebuild; then (the site served, a whole build's, what serve printed)."""
-    from compiler.build import remembering
+    from rulebook_compiler.build import remembering
 
     with remembering():
         site = _site(book, tmp_path)
@@ -82,7 +82,7 @@ def _thaw() -> None:
     """Undo what serve's rebuilds do to the process (they freeze the heap for the cyclic GC)."""
     import gc
 
-    from compiler.site import plugin
+    from rulebook_compiler.site import plugin
 
     gc.unfreeze()
     plugin.HOST_FREEZES = False
@@ -127,7 +127,7 @@ def test_an_edit_that_other_pages_show_rewrites_them_as_a_whole_build_does(book,
 
 def test_an_edit_to_mkdocs_yml_rebuilds_the_whole_site(book, tmp_path, capsys):
     # It used to be ignored: the rulebook was as before, so no page was written again.
-    from compiler.build import remembering
+    from rulebook_compiler.build import remembering
 
     with remembering():
         site = _site(book, tmp_path)

@@ -1,6 +1,6 @@
 """A project's own site/ folder overrides the package's default templates, theme overrides and stylesheet.
 
-The defaults live in the package (compiler/site/theme/); a project outside the
+The defaults live in the package (rulebook_compiler/site/theme/); a project outside the
 clone builds with them, and replaces any one file by putting its own at the same
 place under ./site (beside mkdocs.yml): site/templates/, site/overrides/,
 site/docs/assets/stylesheets/rulebook.css.
@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
-from compiler.site.render import SITE_DIR
+from rulebook_compiler.cli import main
+from rulebook_compiler.site.render import SITE_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 MINIMAL = ROOT / "tests" / "fixtures" / "minimal"

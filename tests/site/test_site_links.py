@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from compiler.cli import main
+from rulebook_compiler.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 MINIMAL = ROOT / "tests" / "fixtures" / "minimal"
@@ -120,7 +120,7 @@ def test_serve_refuses_to_start_with_a_link_out(project):
     (project / "site" / "docs").mkdir(parents=True)
     (project / "site" / "docs" / "passwd.txt").symlink_to("/etc/passwd")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    done = subprocess.run([sys.executable, "-m", "compiler", "serve", "--rulebook", "rulebook",
+    done = subprocess.run([sys.executable, "-m", "rulebook_compiler", "serve", "--rulebook", "rulebook",
                            "--dev-addr", "127.0.0.1:0"], cwd=project, env=env, capture_output=True, text=True,
                           timeout=300)
     assert (done.returncode, done.stdout) == (1, "")
@@ -138,7 +138,7 @@ def test_serve_refuses_a_link_added_while_it_serves_and_keeps_the_last_good_site
     import urllib.request
 
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
-    process = subprocess.Popen([sys.executable, "-m", "compiler", "serve", "--rulebook", "rulebook",
+    process = subprocess.Popen([sys.executable, "-m", "rulebook_compiler", "serve", "--rulebook", "rulebook",
                                 "--dev-addr", "127.0.0.1:0"], cwd=project, env=env, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     lines = {"stdout": queue.Queue(), "stderr": queue.Queue()}

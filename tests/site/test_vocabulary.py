@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
-from compiler.site import pages as P
+from rulebook_compiler.site import pages as P
 
 from .conftest import FIXTURES
 

@@ -1,3 +1,0 @@
-from .cli import main
-
-main(prog_name="rulebook")  # hints name the command as users type it, also under python -m compiler
