@@ -251,3 +251,29 @@ def test_every_edition_is_held_to_the_lock_after_a_draft(book):
         "  hint: lock it with: rulebook publish --edition 2.0 --reason TEXT",
         "frozen/rulebook.yaml:15:5: error: published edition '3.0' is not in rulebook.lock\n"
         "  hint: lock it with: rulebook publish --edition 3.0 --reason TEXT"]
+
+
+def test_every_difference_from_a_doctored_lock_is_named_in_order(book):
+    """The lock names more than the rulebook has (two terms, one with a clause; a fact), and the rulebook has
+    a constraint the lock lacks: each is its own line, at its place, with the same hint, and none stops the
+    lines after it (mutation testing, issue 22: the removed term's and the withdrawn fact's lines were stated
+    by no test, nor that a constraint is looked up among the constraints)."""
+    import json
+    (book / "vocabulary.yaml").write_text((book / "vocabulary.yaml").read_text().replace(
+        "constraints: []\n", "constraints:\n  - id: not-both\n    text: Not both.\n"
+                             "    never: {all: [poisoned, in_battle]}\n"))
+    data = json.loads((book / "rulebook.lock").read_text())
+    entry = data["editions"]["1.0"]
+    # its digest as published (the corrections log records it): the added constraint makes it differ
+    entry["terms"]["gone"] = {"term": "1", "clauses": {"only": "1"}}
+    entry["terms"]["lost"] = {"term": "1", "clauses": {}}
+    entry["vocabulary"]["facts"]["withdrawn"] = "1"
+    (book / "rulebook.lock").write_text(json.dumps(data))
+    head = "published edition '1.0' differs from rulebook.lock:"
+    hint = ("  hint: a published edition does not change: undo the edit, or record a deliberate correction with "
+            "rulebook correct --edition 1.0 --kind transcription|erratum --reason TEXT")
+    assert [str(p) for p in lock.problems(load_rulebook(book))] == [
+        f"frozen/rulebook.yaml:5:5: error: {head} fact 'withdrawn' was withdrawn\n{hint}",
+        f"frozen/rulebook.yaml:5:5: error: {head} term 'gone' was removed\n{hint}",
+        f"frozen/rulebook.yaml:5:5: error: {head} term 'lost' was removed\n{hint}",
+        f"frozen/vocabulary.yaml:9:5: error: {head} constraint 'not-both' changed or was added\n{hint}"]
