@@ -229,3 +229,103 @@ def test_a_term_entry_missing_from_the_cache_is_read_from_the_sources_again(tmp_
     db.close()
     again = CliRunner().invoke(main, args)
     assert (again.exit_code, again.stdout, again.stderr) == (0, expected.stdout, "")
+
+
+def test_asking_for_no_proofs_opens_no_database(tmp_path):
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    assert (opened.proofs([]), (tmp_path / "cache").exists()) == ({}, False)
+
+
+def test_only_proofs_held_as_text_are_read(tmp_path):
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    assert opened.store_proofs({"text": "[1]", "bytes": "[2]"}) is True
+    opened.db.execute("UPDATE proofs SET data = CAST(data AS BLOB) WHERE key = 'bytes'")
+    assert opened.proofs(["text", "bytes", "none"]) == {"text": "[1]"}
+    opened.close()
+
+
+def test_proofs_a_newer_record_replaces_are_dropped(tmp_path):
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    assert opened.store_proofs({"base-1": "[1]", "top": "[0]", "kept": "[9]"}) is True
+    assert opened.store_proofs({"base-2": "[2]", "top": "[3]"}, replaced=("base-1", "top")) is True
+    assert opened.proofs(["base-1", "base-2", "top", "kept"]) == {"base-2": "[2]", "top": "[3]", "kept": "[9]"}
+    opened.close()
+
+
+def _drop_table(path: Path, table: str) -> None:
+    """As a database another program changed under a run: the run's next read of the table fails."""
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute(f"DROP TABLE {table}")
+    other.close()
+
+
+def test_a_failure_to_read_proofs_is_said_once_with_its_reason(tmp_path):
+    warned: list[str] = []
+    opened = cache.Cache(tmp_path / "cache", warned.append)
+    assert opened.store_proofs({"k": "[]"}) is True
+    _drop_table(opened.path, "proofs")
+    assert (opened.proofs(["k"]), opened.proofs(["k"]), opened.usable) == ({}, {}, False)
+    assert warned == [f"cannot use the cache in {tmp_path / 'cache'}: no such table: proofs; continuing without it"]
+
+
+def test_a_failure_to_read_a_stored_rulebook_s_rows_is_said_once_with_its_reason(tmp_path):
+    from rulebook_compiler.build import load_rulebook
+
+    warned: list[str] = []
+    opened = cache.Cache(tmp_path / "cache", warned.append)
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    fp = fingerprint(root)
+    assert opened.store(root, fp, load_rulebook(root)) is True
+    cached = opened.lookup(root, fp)
+    assert cached is not None
+    _drop_table(opened.path, "terms")
+    with pytest.raises(CacheError):
+        cached.term_rows("v1")
+    assert (warned, opened.usable) == (
+        [f"cannot use the cache in {tmp_path / 'cache'}: no such table: terms; continuing without it"], False)
+
+
+def test_a_database_of_another_layout_another_run_has_open_is_set_aside_with_its_journal(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    path = folder / cache.DB_NAME
+    other = sqlite3.connect(path, isolation_level=None)  # another run, still using its database
+    other.execute("PRAGMA journal_mode=WAL")
+    other.execute("CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL)")
+    other.execute("INSERT INTO meta VALUES('schema', '0')")
+    held = {suffix: Path(f"{path}{suffix}").read_bytes() for suffix in ("", "-wal", "-shm")}
+    assert held["-wal"][:4] in (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")  # a journal, the other run's frames
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert (opened.store_proofs({"k": "[]"}), opened.proofs(["k"]), warned) == (True, {"k": "[]"}, [])
+    set_aside = {p.name: p.read_bytes() for p in folder.iterdir() if p.name.endswith(".corrupt")}
+    assert sorted(set_aside) == [f"{cache.DB_NAME}-shm.corrupt", f"{cache.DB_NAME}-wal.corrupt",
+                                 f"{cache.DB_NAME}.corrupt"]
+    assert set_aside[f"{cache.DB_NAME}.corrupt"] == held[""]
+    # what the other run wrote, kept (the frames the failed connection added come after)
+    assert set_aside[f"{cache.DB_NAME}-wal.corrupt"][:len(held["-wal"])] == held["-wal"]
+    opened.close()
+    other.close()
+
+
+def test_a_stored_rulebook_s_locations_name_its_files_as_seen_from_the_current_folder(tmp_path, monkeypatch):
+    from rulebook_compiler.build import load_rulebook
+
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "edition-grows", root)
+    (tmp_path / "elsewhere").mkdir()
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    monkeypatch.chdir(root)
+    assert opened.store(".", fingerprint("."), load_rulebook(Path("."))) is True
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    built = load_rulebook(Path("../book"))
+    cached = opened.lookup("../book", fingerprint("../book"))
+    assert cached is not None
+    assert [e.loc for e in cached.book.editions] == [e.loc for e in built.editions]
+    assert [e.loc.path for e in cached.book.editions] == ["../book/rulebook.yaml"] * 2
+    assert [c.loc for c in cached.book.corrections] == [c.loc for c in built.corrections]
+    assert [c.loc.path for c in cached.book.corrections] == ["../book/corrections.yaml"] * 2
+    assert ([f.loc for f in cached.book.edition("b").vocabulary.facts]
+            == [f.loc for f in built.edition("b").vocabulary.facts])
+    opened.close()
