@@ -329,3 +329,26 @@ def test_a_stored_rulebook_s_locations_name_its_files_as_seen_from_the_current_f
     assert ([f.loc for f in cached.book.edition("b").vocabulary.facts]
             == [f.loc for f in built.edition("b").vocabulary.facts])
     opened.close()
+
+
+def test_a_source_text_whose_name_cannot_be_looked_up_is_not_present(tmp_path):
+    root = tmp_path / "book"
+    (root / "sources").mkdir(parents=True)
+    assert sources_present(root, ["sources/" + "a" * 300 + ".pdf"]) is False  # longer than a name can be
+
+
+def test_a_stored_rulebook_s_entry_does_not_depend_on_the_folder_it_was_read_from(tmp_path):
+    from rulebook_compiler.build import load_rulebook
+
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    held = []
+    for name in ("here", "there/deeper"):
+        root = tmp_path / name
+        shutil.copytree(FIXTURES / "minimal", root)
+        fp = fingerprint(root)
+        assert opened.store(root, fp, load_rulebook(root)) is True
+        held.append((fp.key, *opened.db.execute("SELECT skeleton, sum FROM books").fetchone()))
+    assert held[0] == held[1]
+    cached = opened.lookup(tmp_path / "here", fingerprint(tmp_path / "here"))
+    assert cached is not None and cached.book.root == str(tmp_path / "here")
+    opened.close()
