@@ -352,3 +352,27 @@ def test_a_stored_rulebook_s_entry_does_not_depend_on_the_folder_it_was_read_fro
     cached = opened.lookup(tmp_path / "here", fingerprint(tmp_path / "here"))
     assert cached is not None and cached.book.root == str(tmp_path / "here")
     opened.close()
+
+
+def test_a_term_located_otherwise_than_the_build_shows_its_file_is_not_stored(tmp_path, monkeypatch):
+    """Read back, its locations would name the file as the build shows it, not as the model did."""
+    import dataclasses
+
+    from rulebook_compiler.build import load_rulebook
+
+    shutil.copytree(FIXTURES / "minimal", tmp_path / "book")
+    monkeypatch.chdir(tmp_path)
+    root = Path("book")
+    fp = fingerprint(root)
+    book = load_rulebook(root)
+    term = book.edition("v1").term_by_id["cure"]
+    assert term.loc.path == "book/editions/v1/cure.yaml"
+    assert cache._files_and_blob(root, fp, term)[0] == '["editions/v1/cure.yaml"]'
+    respelled = dataclasses.replace(term, loc=dataclasses.replace(term.loc, path="./book/editions/v1/cure.yaml"))
+    with pytest.raises(CacheError):
+        cache._files_and_blob(root, fp, respelled)
+    edition = dataclasses.replace(book.edition("v1"), terms=(respelled,))
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    assert opened.store(root, fp, dataclasses.replace(book, editions=(edition, *book.editions[1:]))) is False
+    assert opened.store(root, fp, book) is True
+    opened.close()
