@@ -376,3 +376,23 @@ def test_a_term_located_otherwise_than_the_build_shows_its_file_is_not_stored(tm
     assert opened.store(root, fp, dataclasses.replace(book, editions=(edition, *book.editions[1:]))) is False
     assert opened.store(root, fp, book) is True
     opened.close()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_store_leaves_the_cyclic_collector_as_it_found_it(tmp_path, enabled):
+    import gc
+
+    from rulebook_compiler.build import load_rulebook
+
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    book = load_rulebook(root)
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        assert opened.store(root, fingerprint(root), book) is True
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+        opened.close()
