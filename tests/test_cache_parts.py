@@ -396,3 +396,22 @@ def test_a_store_leaves_the_cyclic_collector_as_it_found_it(tmp_path, enabled):
     finally:
         (gc.enable if was else gc.disable)()
         opened.close()
+
+
+def test_a_store_that_cannot_hold_a_model_leaves_the_cache_usable_and_unchanged(tmp_path, monkeypatch):
+    """Its transaction is rolled back: the next write of the same run (the proofs a check stores after
+    the rulebook) goes through without a warning."""
+    from rulebook_compiler.build import load_rulebook
+
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    book = load_rulebook(root)
+    warned: list[str] = []
+    opened = cache.Cache(tmp_path / "cache", warned.append)
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", 100)  # every term's entry is larger
+    assert opened.store(root, fingerprint(root), book) is False
+    assert opened.store_proofs({"k": "[]"}) is True
+    assert (warned, opened.usable, opened.proofs(["k"])) == ([], True, {"k": "[]"})
+    assert [opened.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("books", "terms", "blobs")] == [
+        0, 0, 0]
+    opened.close()
