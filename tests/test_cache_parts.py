@@ -415,3 +415,51 @@ def test_a_store_that_cannot_hold_a_model_leaves_the_cache_usable_and_unchanged(
     assert [opened.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("books", "terms", "blobs")] == [
         0, 0, 0]
     opened.close()
+
+
+def test_a_cache_file_that_cannot_be_opened_is_left_as_it_is_and_said_once(tmp_path):
+    """Not a database that is damaged: nothing is set aside (here a folder where the database would be)."""
+    folder = tmp_path / "cache"
+    (folder / cache.DB_NAME).mkdir(parents=True)
+    (folder / cache.DB_NAME / "mine").write_text("kept")
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert (opened.proofs(["k"]), opened.store_proofs({"k": "[]"}), opened.usable) == ({}, False, False)
+    assert warned == [f"cannot use the cache in {folder}: unable to open database file; continuing without it"]
+    assert sorted(p.name for p in folder.iterdir()) == [cache.DB_NAME]
+    assert (folder / cache.DB_NAME / "mine").read_text() == "kept"
+
+
+def test_a_disk_error_on_opening_the_cache_sets_nothing_aside_and_is_said_once(tmp_path):
+    """An I/O error is not a damaged file (here a folder where the journal would be): the database stays."""
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / f"{cache.DB_NAME}-wal").mkdir()
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert (opened.proofs(["k"]), opened.usable) == ({}, False)
+    assert warned == [f"cannot use the cache in {folder}: disk I/O error; continuing without it"]
+    assert sorted(p.name for p in folder.iterdir()) == [cache.DB_NAME, f"{cache.DB_NAME}-wal"]
+
+
+def test_a_write_that_fails_is_said_once_and_records_nothing(tmp_path):
+    warned: list[str] = []
+    opened = cache.Cache(tmp_path / "cache", warned.append)
+    assert opened.store_proofs({"a": "[]"}) is True
+    _drop_table(opened.path, "proofs")
+    assert (opened.store_proofs({"b": "[]"}), opened.store_proofs({"c": "[]"}), opened.usable) == (False, False, False)
+    assert warned == [f"cannot use the cache in {tmp_path / 'cache'}: no such table: proofs; continuing without it"]
+
+
+def test_a_file_name_that_is_not_utf_8_is_part_of_the_key(tmp_path):
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    key = fingerprint(root).key
+    odd = os.fsencode(root / "editions" / "v1") + b"/\xff.yaml"  # a name os.fsdecode keeps as a surrogate
+    with open(odd, "wb") as fh:
+        fh.write(b"id: odd\n")
+    found = fingerprint(root)
+    assert "editions/v1/\udcff.yaml" in found.files
+    assert found.key != key
+    os.remove(odd)
+    assert fingerprint(root).key == key
