@@ -229,3 +229,237 @@ def test_a_term_entry_missing_from_the_cache_is_read_from_the_sources_again(tmp_
     db.close()
     again = CliRunner().invoke(main, args)
     assert (again.exit_code, again.stdout, again.stderr) == (0, expected.stdout, "")
+
+
+def test_asking_for_no_proofs_opens_no_database(tmp_path):
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    assert (opened.proofs([]), (tmp_path / "cache").exists()) == ({}, False)
+
+
+def test_only_proofs_held_as_text_are_read(tmp_path):
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    assert opened.store_proofs({"text": "[1]", "bytes": "[2]"}) is True
+    opened.db.execute("UPDATE proofs SET data = CAST(data AS BLOB) WHERE key = 'bytes'")
+    assert opened.proofs(["text", "bytes", "none"]) == {"text": "[1]"}
+    opened.close()
+
+
+def test_proofs_a_newer_record_replaces_are_dropped(tmp_path):
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    assert opened.store_proofs({"base-1": "[1]", "top": "[0]", "kept": "[9]"}) is True
+    assert opened.store_proofs({"base-2": "[2]", "top": "[3]"}, replaced=("base-1", "top")) is True
+    assert opened.proofs(["base-1", "base-2", "top", "kept"]) == {"base-2": "[2]", "top": "[3]", "kept": "[9]"}
+    opened.close()
+
+
+def _drop_table(path: Path, table: str) -> None:
+    """As a database another program changed under a run: the run's next read of the table fails."""
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute(f"DROP TABLE {table}")
+    other.close()
+
+
+def test_a_failure_to_read_proofs_is_said_once_with_its_reason(tmp_path):
+    warned: list[str] = []
+    opened = cache.Cache(tmp_path / "cache", warned.append)
+    assert opened.store_proofs({"k": "[]"}) is True
+    _drop_table(opened.path, "proofs")
+    assert (opened.proofs(["k"]), opened.proofs(["k"]), opened.usable) == ({}, {}, False)
+    assert warned == [f"cannot use the cache in {tmp_path / 'cache'}: no such table: proofs; continuing without it"]
+
+
+def test_a_failure_to_read_a_stored_rulebook_s_rows_is_said_once_with_its_reason(tmp_path):
+    from rulebook_compiler.build import load_rulebook
+
+    warned: list[str] = []
+    opened = cache.Cache(tmp_path / "cache", warned.append)
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    fp = fingerprint(root)
+    assert opened.store(root, fp, load_rulebook(root)) is True
+    cached = opened.lookup(root, fp)
+    assert cached is not None
+    _drop_table(opened.path, "terms")
+    with pytest.raises(CacheError):
+        cached.term_rows("v1")
+    assert (warned, opened.usable) == (
+        [f"cannot use the cache in {tmp_path / 'cache'}: no such table: terms; continuing without it"], False)
+
+
+def test_a_database_of_another_layout_another_run_has_open_is_set_aside_with_its_journal(tmp_path):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    path = folder / cache.DB_NAME
+    other = sqlite3.connect(path, isolation_level=None)  # another run, still using its database
+    other.execute("PRAGMA journal_mode=WAL")
+    other.execute("CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL)")
+    other.execute("INSERT INTO meta VALUES('schema', '0')")
+    held = {suffix: Path(f"{path}{suffix}").read_bytes() for suffix in ("", "-wal", "-shm")}
+    assert held["-wal"][:4] in (b"\x37\x7f\x06\x82", b"\x37\x7f\x06\x83")  # a journal, the other run's frames
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert (opened.store_proofs({"k": "[]"}), opened.proofs(["k"]), warned) == (True, {"k": "[]"}, [])
+    set_aside = {p.name: p.read_bytes() for p in folder.iterdir() if p.name.endswith(".corrupt")}
+    assert sorted(set_aside) == [f"{cache.DB_NAME}-shm.corrupt", f"{cache.DB_NAME}-wal.corrupt",
+                                 f"{cache.DB_NAME}.corrupt"]
+    assert set_aside[f"{cache.DB_NAME}.corrupt"] == held[""]
+    # what the other run wrote, kept (the frames the failed connection added come after)
+    assert set_aside[f"{cache.DB_NAME}-wal.corrupt"][:len(held["-wal"])] == held["-wal"]
+    opened.close()
+    other.close()
+
+
+def test_a_stored_rulebook_s_locations_name_its_files_as_seen_from_the_current_folder(tmp_path, monkeypatch):
+    from rulebook_compiler.build import load_rulebook
+
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "edition-grows", root)
+    (tmp_path / "elsewhere").mkdir()
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    monkeypatch.chdir(root)
+    assert opened.store(".", fingerprint("."), load_rulebook(Path("."))) is True
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    built = load_rulebook(Path("../book"))
+    cached = opened.lookup("../book", fingerprint("../book"))
+    assert cached is not None
+    assert [e.loc for e in cached.book.editions] == [e.loc for e in built.editions]
+    assert [e.loc.path for e in cached.book.editions] == ["../book/rulebook.yaml"] * 2
+    assert [c.loc for c in cached.book.corrections] == [c.loc for c in built.corrections]
+    assert [c.loc.path for c in cached.book.corrections] == ["../book/corrections.yaml"] * 2
+    assert ([f.loc for f in cached.book.edition("b").vocabulary.facts]
+            == [f.loc for f in built.edition("b").vocabulary.facts])
+    opened.close()
+
+
+def test_a_source_text_whose_name_cannot_be_looked_up_is_not_present(tmp_path):
+    root = tmp_path / "book"
+    (root / "sources").mkdir(parents=True)
+    assert sources_present(root, ["sources/" + "a" * 300 + ".pdf"]) is False  # longer than a name can be
+
+
+def test_a_stored_rulebook_s_entry_does_not_depend_on_the_folder_it_was_read_from(tmp_path):
+    from rulebook_compiler.build import load_rulebook
+
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    held = []
+    for name in ("here", "there/deeper"):
+        root = tmp_path / name
+        shutil.copytree(FIXTURES / "minimal", root)
+        fp = fingerprint(root)
+        assert opened.store(root, fp, load_rulebook(root)) is True
+        held.append((fp.key, *opened.db.execute("SELECT skeleton, sum FROM books").fetchone()))
+    assert held[0] == held[1]
+    cached = opened.lookup(tmp_path / "here", fingerprint(tmp_path / "here"))
+    assert cached is not None and cached.book.root == str(tmp_path / "here")
+    opened.close()
+
+
+def test_a_term_located_otherwise_than_the_build_shows_its_file_is_not_stored(tmp_path, monkeypatch):
+    """Read back, its locations would name the file as the build shows it, not as the model did."""
+    import dataclasses
+
+    from rulebook_compiler.build import load_rulebook
+
+    shutil.copytree(FIXTURES / "minimal", tmp_path / "book")
+    monkeypatch.chdir(tmp_path)
+    root = Path("book")
+    fp = fingerprint(root)
+    book = load_rulebook(root)
+    term = book.edition("v1").term_by_id["cure"]
+    assert term.loc.path == "book/editions/v1/cure.yaml"
+    assert cache._files_and_blob(root, fp, term)[0] == '["editions/v1/cure.yaml"]'
+    respelled = dataclasses.replace(term, loc=dataclasses.replace(term.loc, path="./book/editions/v1/cure.yaml"))
+    with pytest.raises(CacheError):
+        cache._files_and_blob(root, fp, respelled)
+    edition = dataclasses.replace(book.edition("v1"), terms=(respelled,))
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    assert opened.store(root, fp, dataclasses.replace(book, editions=(edition, *book.editions[1:]))) is False
+    assert opened.store(root, fp, book) is True
+    opened.close()
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_store_leaves_the_cyclic_collector_as_it_found_it(tmp_path, enabled):
+    import gc
+
+    from rulebook_compiler.build import load_rulebook
+
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    book = load_rulebook(root)
+    opened = cache.Cache(tmp_path / "cache", [].append)
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        assert opened.store(root, fingerprint(root), book) is True
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+        opened.close()
+
+
+def test_a_store_that_cannot_hold_a_model_leaves_the_cache_usable_and_unchanged(tmp_path, monkeypatch):
+    """Its transaction is rolled back: the next write of the same run (the proofs a check stores after
+    the rulebook) goes through without a warning."""
+    from rulebook_compiler.build import load_rulebook
+
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    book = load_rulebook(root)
+    warned: list[str] = []
+    opened = cache.Cache(tmp_path / "cache", warned.append)
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", 100)  # every term's entry is larger
+    assert opened.store(root, fingerprint(root), book) is False
+    assert opened.store_proofs({"k": "[]"}) is True
+    assert (warned, opened.usable, opened.proofs(["k"])) == ([], True, {"k": "[]"})
+    assert [opened.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("books", "terms", "blobs")] == [
+        0, 0, 0]
+    opened.close()
+
+
+def test_a_cache_file_that_cannot_be_opened_is_left_as_it_is_and_said_once(tmp_path):
+    """Not a database that is damaged: nothing is set aside (here a folder where the database would be)."""
+    folder = tmp_path / "cache"
+    (folder / cache.DB_NAME).mkdir(parents=True)
+    (folder / cache.DB_NAME / "mine").write_text("kept")
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert (opened.proofs(["k"]), opened.store_proofs({"k": "[]"}), opened.usable) == ({}, False, False)
+    assert warned == [f"cannot use the cache in {folder}: unable to open database file; continuing without it"]
+    assert sorted(p.name for p in folder.iterdir()) == [cache.DB_NAME]
+    assert (folder / cache.DB_NAME / "mine").read_text() == "kept"
+
+
+def test_a_disk_error_on_opening_the_cache_sets_nothing_aside_and_is_said_once(tmp_path):
+    """An I/O error is not a damaged file (here a folder where the journal would be): the database stays."""
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / f"{cache.DB_NAME}-wal").mkdir()
+    warned: list[str] = []
+    opened = cache.Cache(folder, warned.append)
+    assert (opened.proofs(["k"]), opened.usable) == ({}, False)
+    assert warned == [f"cannot use the cache in {folder}: disk I/O error; continuing without it"]
+    assert sorted(p.name for p in folder.iterdir()) == [cache.DB_NAME, f"{cache.DB_NAME}-wal"]
+
+
+def test_a_write_that_fails_is_said_once_and_records_nothing(tmp_path):
+    warned: list[str] = []
+    opened = cache.Cache(tmp_path / "cache", warned.append)
+    assert opened.store_proofs({"a": "[]"}) is True
+    _drop_table(opened.path, "proofs")
+    assert (opened.store_proofs({"b": "[]"}), opened.store_proofs({"c": "[]"}), opened.usable) == (False, False, False)
+    assert warned == [f"cannot use the cache in {tmp_path / 'cache'}: no such table: proofs; continuing without it"]
+
+
+def test_a_file_name_that_is_not_utf_8_is_part_of_the_key(tmp_path):
+    root = tmp_path / "book"
+    shutil.copytree(FIXTURES / "minimal", root)
+    key = fingerprint(root).key
+    odd = os.fsencode(root / "editions" / "v1") + b"/\xff.yaml"  # a name os.fsdecode keeps as a surrogate
+    with open(odd, "wb") as fh:
+        fh.write(b"id: odd\n")
+    found = fingerprint(root)
+    assert "editions/v1/\udcff.yaml" in found.files
+    assert found.key != key
+    os.remove(odd)
+    assert fingerprint(root).key == key
