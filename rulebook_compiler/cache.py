@@ -567,7 +567,7 @@ class Cache:
         known: set[str] = set()
         damaged: list[str] = []
         for key, data, checksum in self.db.execute(
-                "SELECT key, data, sum FROM blobs WHERE key IN (SELECT value FROM json_each(?))",
+                "SELECT key, CAST(data AS BLOB), sum FROM blobs WHERE key IN (SELECT value FROM json_each(?))",
                 (json.dumps(sorted({e.blob for e in entries})),)):
             (known.add if type(data) is bytes and hashlib.sha256(data).hexdigest() == checksum
              else damaged.append)(key)
@@ -859,7 +859,7 @@ class CachedBook:
     def load_term(self, file: str, blob: str) -> Term:
         """One term's model, its locations naming its files as seen from here (``file``: their JSON list)."""
         if blob not in self._terms:
-            rows = self.query("SELECT data, sum FROM blobs WHERE key=?", (blob,))
+            rows = self.query("SELECT CAST(data AS BLOB), sum FROM blobs WHERE key=?", (blob,))
             row = rows[0] if rows else None
             try:
                 if row is None:
