@@ -18,6 +18,7 @@ import pytest
 from rulebook_compiler.build import load_rulebook
 from rulebook_compiler.cache import DB_NAME, Cache, Fingerprint, fingerprint
 from rulebook_compiler.model import Rulebook, Term
+from tests.test_recheck import _stored  # everything the cache holds of a stored rulebook
 
 FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
 
@@ -49,28 +50,6 @@ def _fp(root: Path) -> Fingerprint:
     fp = fingerprint(root)
     assert fp is not None
     return fp
-
-
-def _stored(folder: Path, key: str) -> dict:
-    """Everything the cache in ``folder`` holds of the rulebook stored under ``key``, without row ids and
-    times: the rulebook without its terms, its term list, and each of its terms' entry, names and uses."""
-    db = sqlite3.connect(folder / DB_NAME)
-    try:
-        found = db.execute("SELECT id, skeleton, sum, sources, editions FROM books WHERE key=?", (key,)).fetchall()
-        if not found:
-            return {}
-        assert len(found) == 1, key
-        book_id, *book = found[0]
-        terms = db.execute("SELECT edition, id, digest, file, blob FROM terms WHERE book=? ORDER BY edition, id",
-                           (book_id,)).fetchall()
-        blobs = sorted({row[-1] for row in terms})
-
-        def rows(sql: str) -> list:
-            return sorted(r for blob in blobs for r in db.execute(sql, (blob,)).fetchall())
-        return {"book": book, "terms": terms, "blobs": rows("SELECT * FROM blobs WHERE key=?"),
-                "names": rows("SELECT * FROM names WHERE blob=?"), "uses": rows("SELECT * FROM uses WHERE blob=?")}
-    finally:
-        db.close()
 
 
 def _as_store_stores_it(root: Path, fp: Fingerprint, folder: Path) -> dict:
