@@ -1,0 +1,107 @@
+"""What the incremental check (``recheck._Incremental``) must give exactly as a full check gives, in the cases
+tests/test_recheck.py and tests/test_recheck_state.py do not reach (issue 22, point 9).
+
+Each test copies tests/fixtures/recheck, makes the check that fills a private cache, edits one or two
+term files, and checks warm and with no cache: the problems and the summary must be the same, line for
+line, and the check must read only the edited files when the module's docstring says it does. The
+lines expected are written from the fixture's rule text, not copied from an output.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulebook_compiler.checking import check_rulebook
+from rulebook_compiler.cli import main
+
+FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
+SUMMARY = "Recheck: 3 editions (a, b, c), 7 terms, latest c with 7 terms and 30 clauses: no problems"
+
+
+@pytest.fixture
+def book(tmp_path, monkeypatch) -> Path:
+    """A copy of the fixture, in a private cache, not yet checked."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    shutil.copytree(FIXTURE, tmp_path / "book")
+    return Path("book")
+
+
+def _edit(root: Path, rel: str, old: str, new: str) -> None:
+    file = root / rel
+    text = file.read_text()
+    assert old in text, (rel, old)
+    file.write_text(text.replace(old, new, 1))
+
+
+def _shown(checked) -> tuple[list[str], str | None]:
+    return [str(p) for p in checked.problems], checked.summary
+
+
+def _warm_as_full(root: Path, incremental: bool) -> tuple[list[str], str | None]:
+    """The warm check's problems and summary, which must be the full check's; whether it read only the edited
+    files is ``incremental``."""
+    warm = check_rulebook(root)
+    full = check_rulebook(root, use_cache=False)
+    assert (_shown(warm), warm.incremental) == (_shown(full), incremental)
+    return _shown(warm)
+
+
+def _command(root: Path) -> tuple[int, str, str]:
+    """``rulebook check`` warm, which must print what ``--no-cache`` prints, byte for byte."""
+    runner = CliRunner()
+    warm = runner.invoke(main, ["check", str(root)])
+    full = runner.invoke(main, ["check", "--no-cache", str(root)])
+    assert (warm.exit_code, warm.stdout, warm.stderr) == (full.exit_code, full.stdout, full.stderr)
+    return warm.exit_code, warm.stdout, warm.stderr
+
+
+# -- a term whose file has errors: what follows from them stays folded into them -------------------
+
+DISEASE_WITHOUT_POISON = [
+    # disease.yaml links to poison and rules on its decision; with poison.yaml broken, what edition b lacks of
+    # poison is reported at those uses, but never as "link to term 'poison', which edition 'b' does not have":
+    # the link follows from poison.yaml's own errors (build.Builder.broken_terms)
+    "book/editions/b/disease.yaml:16:60: error: unknown fact or predicate 'poisonable'",
+    "book/editions/b/disease.yaml:17:67: error: unknown fact or predicate 'poisonable'",
+    "book/editions/b/disease.yaml:21:13: error: rule for unknown decision 'poison.may_target'\n"
+    "  hint: did you mean 'heal.may_target'?",
+    "book/editions/b/disease.yaml:21:103: error: exception to unknown clause 'poison#protected'",
+]
+
+
+@pytest.mark.parametrize("broken, errors", [
+    (("type: bool", "type: boolean"),  # the id is read: the term 'poison' is the broken one
+     ["book/editions/b/poison.yaml:5:11: error: 'type' of decision 'poison.may_target' must be one of: bool, "
+      "enum; got 'boolean'\n  hint: did you mean 'bool'?"]),
+    (("id: poison\n", "ident: poison\n"),  # no id: the file's name is the id it must have
+     ["book/editions/b/poison.yaml:1:1: error: the file lacks required key 'id'",
+      "book/editions/b/poison.yaml:1:1: error: unknown key 'ident' at the top level\n"
+      "  hint: valid keys: id, name, withdrawn, aliases, updated, released, notes, editor_notes, decisions, "
+      "sections"]),
+], ids=["schema-error", "no-id"])
+def test_a_link_to_a_term_whose_file_is_broken_follows_from_its_errors(book, broken, errors):
+    _edit(book, "editions/b/poison.yaml", *broken)
+    check_rulebook(book)
+    _edit(book, "editions/b/disease.yaml", "Disease spreads to", "A disease spreads to")
+    assert _warm_as_full(book, True) == (DISEASE_WITHOUT_POISON + errors, None)
+
+
+# -- problems of files that are no term file (rulebook.yaml here) are kept from the record --------------
+
+def test_a_problem_of_rulebook_yaml_is_kept_and_sorted_with_those_of_the_edited_file(book):
+    _edit(book, "rulebook.yaml", "publisher: Test\n", "publisher: Test\npublishr: Test\n")
+    check_rulebook(book)
+    _edit(book, "editions/b/disease.yaml", "Disease spreads to", "A disease spreads to")
+    typo = "book/rulebook.yaml:3:1: error: unknown key 'publishr' at the top level\n  hint: did you mean 'publisher'?"
+    assert _warm_as_full(book, True) == ([typo], None)
+    # an edited file's own problem, with the one kept: in the order of their files
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: poisonabel")
+    assert _warm_as_full(book, True) == ([
+        "book/editions/b/poison.yaml:19:53: error: unknown fact or predicate 'poisonabel'\n"
+        "  hint: did you mean 'poisonable'?", typo], None)
