@@ -105,3 +105,32 @@ def test_a_problem_of_rulebook_yaml_is_kept_and_sorted_with_those_of_the_edited_
     assert _warm_as_full(book, True) == ([
         "book/editions/b/poison.yaml:19:53: error: unknown fact or predicate 'poisonabel'\n"
         "  hint: did you mean 'poisonable'?", typo], None)
+
+
+# -- a decision checked once for editions alike, again where the vocabulary differs ----------------------
+
+NO_ANSWER = ("book/editions/b/poison.yaml:4:5: error: decision 'poison.may_target' has no answer when "
+             "being_discarded=false, diseased=false, in_discard_pile=false")
+NO_ANSWER_HINT = ("\n  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it "
+                  "out of the question's scope")
+
+
+def _edition_d_with_a_fact_added(root: Path) -> None:
+    """A fourth draft edition d after c, whose vocabulary adds a fact: a decision of b is checked in b (and
+    not again in c, which has the same rules, predicates and vocabulary), and again in d."""
+    with (root / "rulebook.yaml").open("a") as f:
+        f.write("  - id: d\n    title: Edition D\n    date: null\n    status: draft\n")
+    (root / "editions/d").mkdir()
+    (root / "editions/d/_vocabulary.yaml").write_text(
+        "facts:\n  add:\n    - {name: asleep, type: bool, meaning: The character is asleep.}\n")
+
+
+def test_an_edition_skipped_as_alike_does_not_end_the_editions_a_decision_is_checked_in(book):
+    _edition_d_with_a_fact_added(book)
+    summary = "Recheck: 4 editions (a, b, c, d), 7 terms, latest d with 7 terms and 30 clauses: no problems"
+    assert _shown(check_rulebook(book)) == ([], summary)
+    # no rule answers poison.may_target when the character is neither poisonable nor being discarded
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "value: true, when: poisonable")
+    assert _warm_as_full(book, True) == ([
+        NO_ANSWER + NO_ANSWER_HINT,
+        NO_ANSWER + ", in edition 'd', whose vocabulary differs from that of edition 'b'" + NO_ANSWER_HINT], summary)
