@@ -134,3 +134,16 @@ def test_an_edition_skipped_as_alike_does_not_end_the_editions_a_decision_is_che
     assert _warm_as_full(book, True) == ([
         NO_ANSWER + NO_ANSWER_HINT,
         NO_ANSWER + ", in edition 'd', whose vocabulary differs from that of edition 'b'" + NO_ANSWER_HINT], summary)
+
+
+# -- the logic problems recorded: those of a decision proved again replace the ones before ---------------
+
+def test_a_logic_problem_fixed_by_an_edit_is_no_longer_reported(book):
+    # "when: diseased" answers disease.spreads false where "when: poisonable" answers it true: a conflict,
+    # and no answer for a character neither diseased nor poisonable
+    _edit(book, "editions/b/disease.yaml", "when: {not: poisonable}", "when: diseased")
+    assert [p.split(": error: ")[1].split(" when ")[0] for p in _shown(check_rulebook(book))[0]] == [
+        "decision 'disease.spreads' has no answer", "decision 'disease.spreads' is in conflict"]
+    # a poisonable character is diseased: "when: {not: diseased}" answers false only where true is not answered
+    _edit(book, "editions/b/disease.yaml", "when: diseased", "when: {not: diseased}")
+    assert _warm_as_full(book, True) == ([], SUMMARY)
