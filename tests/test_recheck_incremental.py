@@ -147,3 +147,15 @@ def test_a_logic_problem_fixed_by_an_edit_is_no_longer_reported(book):
     # a poisonable character is diseased: "when: {not: diseased}" answers false only where true is not answered
     _edit(book, "editions/b/disease.yaml", "when: diseased", "when: {not: diseased}")
     assert _warm_as_full(book, True) == ([], SUMMARY)
+
+
+# -- a decision's model: the rules other terms give it ------------------------------------------------
+
+def test_a_rule_another_term_gives_the_edited_term_s_decision_is_part_of_its_proof(book):
+    check_rulebook(book)
+    # poison.may_target: true when not being discarded (targets), false when being discarded and not diseased
+    # (protected); only disease.yaml's rule (immune: permits diseased and being discarded, an exception to
+    # protected) answers a diseased character being discarded: without it, that situation has no answer
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "value: true, when: {not: being_discarded}")
+    _edit(book, "editions/b/poison.yaml", "forbids: being_discarded,", "forbids: {all: [being_discarded, {not: diseased}]},")
+    assert _warm_as_full(book, True) == ([], SUMMARY)
