@@ -159,3 +159,13 @@ def test_a_rule_another_term_gives_the_edited_term_s_decision_is_part_of_its_pro
     _edit(book, "editions/b/poison.yaml", "requires: poisonable", "value: true, when: {not: being_discarded}")
     _edit(book, "editions/b/poison.yaml", "forbids: being_discarded,", "forbids: {all: [being_discarded, {not: diseased}]},")
     assert _warm_as_full(book, True) == ([], SUMMARY)
+
+
+def test_a_predicate_only_a_decision_s_given_reaches_is_part_of_its_proof(book):
+    # cure.may_target in edition c is asked only of a poisonable character (diseased and curable: poison.yaml's
+    # predicate, which none of cure's rules names); "permits: diseased" then answers it everywhere it is asked
+    _edit(book, "editions/c/cure.yaml", "    meaning: Whether a cure may target the character.\n",
+          "    meaning: Whether a cure may target the character.\n    given: poisonable\n")
+    assert _shown(check_rulebook(book)) == ([], SUMMARY)
+    _edit(book, "editions/c/cure.yaml", "requires: curable", "permits: diseased")
+    assert _warm_as_full(book, True) == ([], SUMMARY)
