@@ -169,3 +169,16 @@ def test_a_predicate_only_a_decision_s_given_reaches_is_part_of_its_proof(book):
     assert _shown(check_rulebook(book)) == ([], SUMMARY)
     _edit(book, "editions/c/cure.yaml", "requires: curable", "permits: diseased")
     assert _warm_as_full(book, True) == ([], SUMMARY)
+
+
+def test_a_predicate_is_read_from_the_clause_that_defines_it(book):
+    # poison.yaml defines two predicates: 'venomous' (not diseased) first, then 'poisonable' (diseased and
+    # curable), which its rules name; with "value: true, when: poisonable" no rule answers a character that is
+    # not poisonable and not being discarded: first such situation, one with nothing true
+    _edit(book, "editions/b/poison.yaml", "      - id: poisonable\n",
+          "      - id: venomous\n        text: A character is venomous if it is not diseased.\n"
+          "        defines: {name: venomous, as: {not: diseased}}\n      - id: poisonable\n")
+    summary = "Recheck: 3 editions (a, b, c), 7 terms, latest c with 7 terms and 31 clauses: no problems"
+    assert _shown(check_rulebook(book)) == ([], summary)
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "value: true, when: poisonable")
+    assert _warm_as_full(book, True) == ([NO_ANSWER + NO_ANSWER_HINT], summary)
