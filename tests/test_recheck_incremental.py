@@ -182,3 +182,29 @@ def test_a_predicate_is_read_from_the_clause_that_defines_it(book):
     assert _shown(check_rulebook(book)) == ([], summary)
     _edit(book, "editions/b/poison.yaml", "requires: poisonable", "value: true, when: poisonable")
     assert _warm_as_full(book, True) == ([NO_ANSWER + NO_ANSWER_HINT], summary)
+
+
+# -- what an incremental check keeps: the next check starts from it --------------------------------------
+
+TYPO = ("book/editions/b/poison.yaml:19:53: error: unknown fact or predicate 'poisonabel'\n"
+        "  hint: did you mean 'poisonable'?")
+
+
+@pytest.mark.parametrize("typo", [True, False], ids=["with-a-problem", "without-problems"])
+def test_files_checked_incrementally_and_unchanged_since_are_served_whole(book, typo):
+    check_rulebook(book)
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: poisonabel" if typo else "requires: diseased")
+    shown = _warm_as_full(book, True)
+    assert shown == (([TYPO], None) if typo else ([], SUMMARY))
+    again = check_rulebook(book)
+    assert (_shown(again), again.whole) == (shown, True)
+
+
+def test_after_an_incremental_check_with_a_problem_the_next_edit_reads_only_its_file(book):
+    check_rulebook(book)
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: poisonabel")
+    assert _warm_as_full(book, True) == ([TYPO], None)
+    _edit(book, "editions/c/plague.yaml", "A plague kills", "The plague kills")
+    warm = check_rulebook(book)
+    assert (_shown(warm), warm.read) == (([TYPO], None), 1)
+    assert _shown(warm) == _shown(check_rulebook(book, use_cache=False))
