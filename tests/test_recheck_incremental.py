@@ -84,9 +84,15 @@ DISEASE_WITHOUT_POISON = [
       "book/editions/b/poison.yaml:1:1: error: unknown key 'ident' at the top level\n"
       "  hint: valid keys: id, name, withdrawn, aliases, updated, released, notes, editor_notes, decisions, "
       "sections"]),
-], ids=["schema-error", "no-id"])
+    (None,  # the file named venom.yaml: the term 'poison' it holds is the broken one, not 'venom'
+     ["book/editions/b/venom.yaml:1:5: error: term id 'poison' does not match the file name 'venom.yaml'\n"
+      "  hint: rename the file to 'poison.yaml'"]),
+], ids=["schema-error", "no-id", "misnamed"])
 def test_a_link_to_a_term_whose_file_is_broken_follows_from_its_errors(book, broken, errors):
-    _edit(book, "editions/b/poison.yaml", *broken)
+    if broken is None:
+        (book / "editions/b/poison.yaml").rename(book / "editions/b/venom.yaml")
+    else:
+        _edit(book, "editions/b/poison.yaml", *broken)
     check_rulebook(book)
     _edit(book, "editions/b/disease.yaml", "Disease spreads to", "A disease spreads to")
     assert _warm_as_full(book, True) == (DISEASE_WITHOUT_POISON + errors, None)
