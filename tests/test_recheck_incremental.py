@@ -20,6 +20,8 @@ from rulebook_compiler.cli import main
 
 FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
 SUMMARY = "Recheck: 3 editions (a, b, c), 7 terms, latest c with 7 terms and 30 clauses: no problems"
+TYPO = ("book/editions/b/poison.yaml:19:53: error: unknown fact or predicate 'poisonabel'\n"
+        "  hint: did you mean 'poisonable'?")
 
 
 @pytest.fixture
@@ -98,19 +100,35 @@ def test_a_link_to_a_term_whose_file_is_broken_follows_from_its_errors(book, bro
     assert _warm_as_full(book, True) == (DISEASE_WITHOUT_POISON + errors, None)
 
 
-# -- problems of files that are no term file (rulebook.yaml here) are kept from the record --------------
+# -- problems of files that are no term file are kept from the record ---------------------------------
 
-def test_a_problem_of_rulebook_yaml_is_kept_and_sorted_with_those_of_the_edited_file(book):
-    _edit(book, "rulebook.yaml", "publisher: Test\n", "publisher: Test\npublishr: Test\n")
+OTHERS = {
+    "rulebook.yaml": (("publisher: Test\n", "publisher: Test\npublishr: Test\n"),
+                      "book/rulebook.yaml:3:1: error: unknown key 'publishr' at the top level\n"
+                      "  hint: did you mean 'publisher'?"),
+    "vocabulary.yaml": (("    never: {all: [stunned, in_discard_pile]}\n", "    never: {all: [stunned, in_discard_pile]}\n"
+                                                                        "note: x\n"),
+                        "book/vocabulary.yaml:26:1: error: unknown key 'note' at the top level\n"
+                        "  hint: valid keys: facts, constraints"),
+    "editions/b/_vocabulary.yaml": (("  withdraw: [stunned-not-in-discard-pile]\n",
+                                     "  withdraw: [stunned-not-in-discard-pile]\nnote: x\n"),
+                                    "book/editions/b/_vocabulary.yaml:16:1: error: unknown key 'note' at the top level\n"
+                                    "  hint: valid keys: facts, constraints"),
+}
+
+
+@pytest.mark.parametrize("other", sorted(OTHERS))
+def test_a_problem_of_another_file_is_kept_and_sorted_with_those_of_the_edited_file(book, other):
+    # the vocabulary and its overlay are read again (with what they say of themselves set aside) to check
+    # the edited term's names: the edit is still taken without reading the rest
+    edit, problem = OTHERS[other]
+    _edit(book, other, *edit)
     check_rulebook(book)
     _edit(book, "editions/b/disease.yaml", "Disease spreads to", "A disease spreads to")
-    typo = "book/rulebook.yaml:3:1: error: unknown key 'publishr' at the top level\n  hint: did you mean 'publisher'?"
-    assert _warm_as_full(book, True) == ([typo], None)
+    assert _warm_as_full(book, True) == ([problem], None)
     # an edited file's own problem, with the one kept: in the order of their files
     _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: poisonabel")
-    assert _warm_as_full(book, True) == ([
-        "book/editions/b/poison.yaml:19:53: error: unknown fact or predicate 'poisonabel'\n"
-        "  hint: did you mean 'poisonable'?", typo], None)
+    assert _warm_as_full(book, True) == (sorted([TYPO, problem]), None)
 
 
 # -- a decision checked once for editions alike, again where the vocabulary differs ----------------------
@@ -191,9 +209,6 @@ def test_a_predicate_is_read_from_the_clause_that_defines_it(book):
 
 
 # -- what an incremental check keeps: the next check starts from it --------------------------------------
-
-TYPO = ("book/editions/b/poison.yaml:19:53: error: unknown fact or predicate 'poisonabel'\n"
-        "  hint: did you mean 'poisonable'?")
 
 
 @pytest.mark.parametrize("typo", [True, False], ids=["with-a-problem", "without-problems"])
