@@ -229,3 +229,36 @@ def test_after_an_incremental_check_with_a_problem_the_next_edit_reads_only_its_
     warm = check_rulebook(book)
     assert (_shown(warm), warm.read) == (([TYPO], None), 1)
     assert _shown(warm) == _shown(check_rulebook(book, use_cache=False))
+
+
+def test_a_problem_fixed_in_one_file_while_another_keeps_its_own_is_no_longer_reported(book):
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: poisonabel")
+    _edit(book, "editions/b/disease.yaml", "value: true, when: poisonable", "value: true, when: poisonabl")
+    disease = ("book/editions/b/disease.yaml:16:60: error: unknown fact or predicate 'poisonabl'\n"
+               "  hint: did you mean 'poisonable'?")
+    assert _shown(check_rulebook(book)) == ([disease, TYPO], None)
+    _edit(book, "editions/b/poison.yaml", "requires: poisonabel", "requires: poisonable")
+    assert _warm_as_full(book, True) == ([disease], None)
+
+
+# -- which edited files are read alone --------------------------------------------------------------
+
+def test_an_edit_of_a_term_a_later_edition_writes_anew_reads_only_the_edited_file(book):
+    # edition c holds a whole file of its own for poison: the version in b is what b alone reads
+    shutil.copy(book / "editions/b/poison.yaml", book / "editions/c/poison.yaml")
+    assert _shown(check_rulebook(book)) == ([], SUMMARY)
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: poisonabel")
+    assert _warm_as_full(book, True) == ([TYPO], None)
+
+
+def test_an_edit_of_the_first_edition_with_no_lock_yet_reads_only_the_edited_file(book):
+    # edition a is published but not locked yet (no rulebook.lock, no corrections log): nothing holds its
+    # terms to a record, and an edit of one is taken as any other; cure in a is carried into b, where its
+    # rule is checked too (one problem, at the one place), and written anew in c
+    (book / "rulebook.lock").unlink()
+    (book / "corrections.yaml").unlink()
+    assert _shown(check_rulebook(book)) == ([], SUMMARY)
+    _edit(book, "editions/a/cure.yaml", "requires: curable", "requires: curabel")
+    assert _warm_as_full(book, True) == ([
+        "book/editions/a/cure.yaml:19:51: error: unknown fact or predicate 'curabel'\n"
+        "  hint: did you mean 'curable'?"], None)
