@@ -262,3 +262,14 @@ def test_an_edit_of_the_first_edition_with_no_lock_yet_reads_only_the_edited_fil
     assert _warm_as_full(book, True) == ([
         "book/editions/a/cure.yaml:19:51: error: unknown fact or predicate 'curabel'\n"
         "  hint: did you mean 'curable'?"], None)
+
+
+# -- the edited term's names, checked in each edition that has it -----------------------------------
+
+def test_a_name_one_edition_lacks_is_reported_for_that_edition_only(book):
+    # disease is written in b and carried into c; plague is written in c only: a link to it is wrong in b
+    check_rulebook(book)
+    _edit(book, "editions/b/disease.yaml", "{phrase: poisonable, term: poison, clause: poisonable}",
+          "{phrase: poisonable, term: plague, clause: kills}")
+    assert _warm_as_full(book, True) == (
+        ["book/editions/b/disease.yaml:14:17: error: link to term 'plague', which edition 'b' does not have"], None)
