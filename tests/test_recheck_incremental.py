@@ -273,3 +273,50 @@ def test_a_name_one_edition_lacks_is_reported_for_that_edition_only(book):
           "{phrase: poisonable, term: plague, clause: kills}")
     assert _warm_as_full(book, True) == (
         ["book/editions/b/disease.yaml:14:17: error: link to term 'plague', which edition 'b' does not have"], None)
+
+
+# -- the files read besides the edited ones: as the fingerprint hashed them, else a full check ----------
+
+def _state(root: Path):
+    """The state the check before kept, and the proofs it is read with (as tests/test_recheck_state.py)."""
+    import json
+
+    from rulebook_compiler import recheck
+    from rulebook_compiler.cache import Cache
+    from rulebook_compiler.proofs import Proofs
+
+    proofs = Proofs(Cache.open())
+    top_at = recheck.state_key(proofs.compiler, root)
+    top = json.loads(proofs.cache.proofs([top_at])[top_at])
+    return json.loads(proofs.cache.proofs([top["base"]])[top["base"]]), top, proofs
+
+
+@pytest.mark.parametrize("other", ["vocabulary.yaml", "editions/b/_vocabulary.yaml"])
+def test_a_vocabulary_changed_after_the_fingerprint_is_checked_in_full(book, other):
+    from rulebook_compiler import recheck
+    from rulebook_compiler.cache import fingerprint
+
+    check_rulebook(book)
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: diseased")
+    base, top, proofs = _state(book)
+    fp = fingerprint(book)
+    assert recheck.incremental(book, fp, base, top, proofs) is not None
+    # what the check reads of the vocabulary is no longer what the fingerprint (the key it is kept under) hashed
+    _edit(book, other, "meaning: The character is", "meaning: A character is")
+    assert recheck.incremental(book, fp, base, top, proofs) is None
+
+
+def test_a_file_that_cannot_be_hashed_again_is_taken_as_changed(book, monkeypatch):
+    from rulebook_compiler import cache, recheck
+    from rulebook_compiler.cache import fingerprint
+
+    check_rulebook(book)
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: diseased")
+    base, top, proofs = _state(book)
+    fp = fingerprint(book)
+
+    def gone(path):
+        raise FileNotFoundError(path)
+
+    monkeypatch.setattr(cache, "file_sha", gone)
+    assert recheck.incremental(book, fp, base, top, proofs) is None
