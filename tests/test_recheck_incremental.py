@@ -275,6 +275,17 @@ def test_a_name_one_edition_lacks_is_reported_for_that_edition_only(book):
         ["book/editions/b/disease.yaml:14:17: error: link to term 'plague', which edition 'b' does not have"], None)
 
 
+def test_a_name_an_edition_s_overlay_withdrew_is_reported_with_the_edition_that_withdrew_it(book):
+    # editions/b/_vocabulary.yaml withdraws the fact 'stunned' (its line 9): b and c, which has no overlay of its
+    # own, no longer have it
+    check_rulebook(book)
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: stunned")
+    assert _warm_as_full(book, True) == ([
+        "book/editions/b/poison.yaml:19:53: error: fact 'stunned' was withdrawn by edition 'b' at "
+        "book/editions/b/_vocabulary.yaml:9\n  hint: an edition's conditions test only what its vocabulary has: "
+        "change the condition in this edition, or do not withdraw it"], None)
+
+
 # -- the files read besides the edited ones: as the fingerprint hashed them, else a full check ----------
 
 def _state(root: Path):
