@@ -331,3 +331,17 @@ def test_a_file_that_cannot_be_hashed_again_is_taken_as_changed(book, monkeypatc
 
     monkeypatch.setattr(cache, "file_sha", gone)
     assert recheck.incremental(book, fp, base, top, proofs) is None
+
+
+@pytest.mark.parametrize("used", [True, 1.5, None], ids=["a-boolean", "a-float", "null"])
+def test_a_state_whose_suggestion_count_is_not_a_whole_number_is_checked_in_full(book, used):
+    # the state is data read back and validated (never trusted): a count that JSON gives as anything but an
+    # integer is a state not as written
+    from rulebook_compiler import recheck
+    from rulebook_compiler.cache import fingerprint
+
+    check_rulebook(book)
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: diseased")
+    base, top, proofs = _state(book)
+    assert recheck.incremental(book, fingerprint(book), base, top, proofs) is not None
+    assert recheck.incremental(book, fingerprint(book), base, {**top, "budget_used": used}, proofs) is None
