@@ -345,3 +345,40 @@ def test_a_state_whose_suggestion_count_is_not_a_whole_number_is_checked_in_full
     base, top, proofs = _state(book)
     assert recheck.incremental(book, fingerprint(book), base, top, proofs) is not None
     assert recheck.incremental(book, fingerprint(book), base, {**top, "budget_used": used}, proofs) is None
+
+
+# -- the suggestion budget, counted across checks ---------------------------------------------------------
+
+def _names(first: int, n: int) -> str:
+    return ", ".join(f"g{first + i:03d}x" for i in range(n))
+
+
+def test_hints_stop_where_the_full_check_s_budget_runs_out_after_incremental_checks(book):
+    # A check compares misspelt names with the candidates for at most diagnostics.SUGGESTION_BUDGET (20,000)
+    # comparisons, then reports them without a hint. With 400 more facts, each misspelt name of edition c
+    # costs about 408 comparisons: some 49 names get a hint. cure (30 misspelt names) is checked once; then
+    # plague gets 10 and, in the check after, antidote 10: 50 names, one past the budget, in files read in
+    # the order of their ids (antidote, cure, plague). Each check after an edit must count what the checks
+    # before it spent, or the warm check would hint where the full one cannot.
+    facts = "".join(f"  - name: g{i:03d}\n    type: bool\n    meaning: Fact {i}.\n" for i in range(400))
+    _edit(book, "vocabulary.yaml", "constraints:\n", facts + "constraints:\n")
+    _edit(book, "editions/c/cure.yaml", "requires: curable}", "requires: {any: [curable, %s]}}" % _names(0, 30))
+    _edit(book, "editions/c/plague.yaml", "          otherwise: never\n",
+          "          otherwise: never\n      - id: soon\n        text: Soon.\n        rules:\n"
+          "          - {decision: plague.kills, value: now, when: {any: [g100]}}\n")
+    (book / "editions/c/antidote.yaml").write_text(
+        "id: antidote\nname: Antidote\ndecisions:\n  - name: antidote.works\n    type: bool\n"
+        "    meaning: Whether it works.\nsections:\n  - key: definition\n    kind: definition\n    title: null\n"
+        "    clauses:\n      - id: works\n        text: It works.\n        rules:\n"
+        "          - {decision: antidote.works, permits: {any: [g200]}}\n")
+    check_rulebook(book)
+    _edit(book, "editions/c/plague.yaml", "when: {any: [g100]}", "when: {any: [%s]}" % _names(100, 10))
+    problems, _ = _warm_as_full(book, True)
+    assert [p.split("hint: ")[-1] for p in problems if p.endswith("'?")] == \
+        [f"did you mean 'g{i:03d}'?" for i in [*range(30), *range(100, 110)]]
+    _edit(book, "editions/c/antidote.yaml", "permits: {any: [g200]}", "permits: {any: [%s]}" % _names(200, 10))
+    warm = check_rulebook(book)
+    assert _shown(warm) == _shown(check_rulebook(book, use_cache=False))
+    problems = _shown(warm)[0]
+    assert (len(problems), [p for p in problems if "\n  hint: " not in p]) == (
+        50, ["book/editions/c/plague.yaml:26:126: error: unknown fact or predicate 'g109x'"])
