@@ -382,3 +382,20 @@ def test_hints_stop_where_the_full_check_s_budget_runs_out_after_incremental_che
     problems = _shown(warm)[0]
     assert (len(problems), [p for p in problems if "\n  hint: " not in p]) == (
         50, ["book/editions/c/plague.yaml:26:126: error: unknown fact or predicate 'g109x'"])
+
+
+def test_a_problem_of_one_of_two_files_edited_together_is_gone_once_that_file_is_fixed(book):
+    # plague keeps a problem of its own throughout; disease and poison are edited in one go, disease with a
+    # misspelt key (the term still builds), then disease alone is put right: poison, not read again, must
+    # not have kept disease's problem as its own
+    heel = ("book/editions/c/plague.yaml:21:23: error: 'heel' is not a value of fact 'ability'\n"
+            "  hint: did you mean 'heal'?")
+    _edit(book, "editions/c/plague.yaml", "keys: [heal]", "keys: [heel]")
+    check_rulebook(book)
+    _edit(book, "editions/b/disease.yaml", "        text: Disease spreads to", "        notez: x\n        text: Disease spreads to")
+    _edit(book, "editions/b/poison.yaml", "A poison ability targets", "Any poison ability targets")
+    assert _warm_as_full(book, True) == ([
+        "book/editions/b/disease.yaml:13:9: error: unknown key 'notez' in clause 'spreads'\n"
+        "  hint: did you mean 'notes'?", heel], None)
+    _edit(book, "editions/b/disease.yaml", "        notez: x\n", "")
+    assert _warm_as_full(book, True) == ([heel], None)
