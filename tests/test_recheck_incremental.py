@@ -238,7 +238,7 @@ def test_a_problem_fixed_in_one_file_while_another_keeps_its_own_is_no_longer_re
                "  hint: did you mean 'poisonable'?")
     assert _shown(check_rulebook(book)) == ([disease, TYPO], None)
     _edit(book, "editions/b/poison.yaml", "requires: poisonabel", "requires: poisonable")
-    assert _warm_as_full(book, True) == ([disease], None)
+    assert _command(book) == (1, "", disease + "\n1 problem found\n")
 
 
 # -- which edited files are read alone --------------------------------------------------------------
