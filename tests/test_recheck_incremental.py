@@ -399,3 +399,18 @@ def test_a_problem_of_one_of_two_files_edited_together_is_gone_once_that_file_is
         "  hint: did you mean 'notes'?", heel], None)
     _edit(book, "editions/b/disease.yaml", "        notez: x\n", "")
     assert _warm_as_full(book, True) == ([heel], None)
+
+
+def test_an_edit_of_a_term_without_decisions_a_later_draft_patches_is_checked_in_full(book):
+    # lore (text only: no decision, no rule, so no logic check reads its later version) is written in b and
+    # patched in c; what c's version says is built from b's file, so a link added there is wrong in both
+    (book / "editions/b/lore.yaml").write_text(
+        "id: lore\nname: Lore\nsections:\n  - key: definition\n    kind: definition\n    title: null\n"
+        "    clauses:\n      - id: old\n        text: Old tales.\n      - id: new\n        text: New tales.\n")
+    (book / "editions/c/lore.yaml").write_text("id: lore\npatch:\n  - change: new\n    set:\n      text: Newer tales.\n")
+    assert _shown(check_rulebook(book))[0] == []
+    _edit(book, "editions/b/lore.yaml", "        text: Old tales.\n",
+          "        text: Old tales of a dragon.\n        links: [{phrase: dragon, term: dragon}]\n")
+    assert _warm_as_full(book, False) == ([
+        "book/editions/b/lore.yaml:10:17: error: link to term 'dragon', which edition 'b' does not have",
+        "book/editions/b/lore.yaml:10:17: error: link to term 'dragon', which edition 'c' does not have"], None)
