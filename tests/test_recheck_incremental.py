@@ -181,7 +181,8 @@ def test_a_rule_another_term_gives_the_edited_term_s_decision_is_part_of_its_pro
     # (protected); only disease.yaml's rule (immune: permits diseased and being discarded, an exception to
     # protected) answers a diseased character being discarded: without it, that situation has no answer
     _edit(book, "editions/b/poison.yaml", "requires: poisonable", "value: true, when: {not: being_discarded}")
-    _edit(book, "editions/b/poison.yaml", "forbids: being_discarded,", "forbids: {all: [being_discarded, {not: diseased}]},")
+    _edit(book, "editions/b/poison.yaml", "forbids: being_discarded,",
+          "forbids: {all: [being_discarded, {not: diseased}]},")
     assert _warm_as_full(book, True) == ([], SUMMARY)
 
 
@@ -214,7 +215,8 @@ def test_a_predicate_is_read_from_the_clause_that_defines_it(book):
 @pytest.mark.parametrize("typo", [True, False], ids=["with-a-problem", "without-problems"])
 def test_files_checked_incrementally_and_unchanged_since_are_served_whole(book, typo):
     check_rulebook(book)
-    _edit(book, "editions/b/poison.yaml", "requires: poisonable", "requires: poisonabel" if typo else "requires: diseased")
+    _edit(book, "editions/b/poison.yaml", "requires: poisonable",
+          "requires: poisonabel" if typo else "requires: diseased")
     shown = _warm_as_full(book, True)
     assert shown == (([TYPO], None) if typo else ([], SUMMARY))
     again = check_rulebook(book)
@@ -392,7 +394,8 @@ def test_a_problem_of_one_of_two_files_edited_together_is_gone_once_that_file_is
             "  hint: did you mean 'heal'?")
     _edit(book, "editions/c/plague.yaml", "keys: [heal]", "keys: [heel]")
     check_rulebook(book)
-    _edit(book, "editions/b/disease.yaml", "        text: Disease spreads to", "        notez: x\n        text: Disease spreads to")
+    _edit(book, "editions/b/disease.yaml", "        text: Disease spreads to",
+          "        notez: x\n        text: Disease spreads to")
     _edit(book, "editions/b/poison.yaml", "A poison ability targets", "Any poison ability targets")
     assert _warm_as_full(book, True) == ([
         "book/editions/b/disease.yaml:13:9: error: unknown key 'notez' in clause 'spreads'\n"
@@ -407,7 +410,8 @@ def test_an_edit_of_a_term_without_decisions_a_later_draft_patches_is_checked_in
     (book / "editions/b/lore.yaml").write_text(
         "id: lore\nname: Lore\nsections:\n  - key: definition\n    kind: definition\n    title: null\n"
         "    clauses:\n      - id: old\n        text: Old tales.\n      - id: new\n        text: New tales.\n")
-    (book / "editions/c/lore.yaml").write_text("id: lore\npatch:\n  - change: new\n    set:\n      text: Newer tales.\n")
+    (book / "editions/c/lore.yaml").write_text(
+        "id: lore\npatch:\n  - change: new\n    set:\n      text: Newer tales.\n")
     assert _shown(check_rulebook(book))[0] == []
     _edit(book, "editions/b/lore.yaml", "        text: Old tales.\n",
           "        text: Old tales of a dragon.\n        links: [{phrase: dragon, term: dragon}]\n")
