@@ -1,0 +1,164 @@
+"""What an incremental check takes from the full check before it: which file each problem came from
+(``recheck._Recorder``), and the view of an edition its terms' interfaces give (``recheck._Edition``),
+against which an edited term's names are checked again.
+
+Each test starts from a copy of tests/fixtures/recheck changed to hold some problems, checked once to fill
+a private cache; then a file is edited where no other file looks (a clause's text), so that the check
+after it may read only that file. That check must find exactly what ``--no-cache`` finds (the problems'
+lines, each with its hint), and whether it read only the edited file is stated too.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+from rulebook_compiler.checking import check_rulebook
+
+FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
+SUMMARY = "Recheck: 3 editions (a, b, c), 7 terms, latest c with 7 terms and 30 clauses: no problems"
+POISON = "editions/b/poison.yaml"
+DISEASE = "editions/b/disease.yaml"
+
+Edit = Callable[[Path], None]
+
+
+def _sub(rel: str, old: str, new: str) -> Edit:
+    def edit(root: Path) -> None:
+        text = (root / rel).read_text()
+        assert old in text, (rel, old)
+        (root / rel).write_text(text.replace(old, new, 1))
+    return edit
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch) -> Callable[..., Path]:
+    """A copy of the fixture with ``edits`` made, checked once (which fills the cache)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+
+    def make(*edits: Edit) -> Path:
+        shutil.copytree(FIXTURE, tmp_path / "book")
+        root = Path("book")
+        for edit in edits:
+            edit(root)
+        check_rulebook(root)
+        return root
+    return make
+
+
+def _warm(root: Path) -> tuple[list[str], str | None, bool]:
+    """The warm check's problems (as printed), summary and whether it read only the edited files; each as
+    the check with no cache gives them."""
+    warm = check_rulebook(root)
+    full = check_rulebook(root, use_cache=False)
+    shown = [str(p) for p in warm.problems]
+    assert (shown, warm.summary) == ([str(p) for p in full.problems], full.summary)
+    return shown, warm.summary, warm.incremental
+
+
+REWORD_POISON = _sub(POISON, "A poison ability targets", "Any poison ability targets")
+REWORD_PLAGUE = _sub("editions/c/plague.yaml", "A plague kills", "The plague kills")
+
+
+# -- an edited term's names, against the edition as the other terms' interfaces give it -------------
+
+
+def test_an_edited_term_s_links_are_checked_against_the_other_terms_clauses(fresh):
+    # poison (b, carried into c) links to cure's clause 'curable', which c's own version of cure renames,
+    # and to a term no edition has; in b, cure is a's, which has that clause
+    root = fresh(_sub("editions/c/cure.yaml", "- id: curable", "- id: healthy-enough"),
+                 _sub(POISON, "links: [{phrase: cure, term: cure, clause: targets}]",
+                      "links: [{phrase: cure, term: cure, clause: curable}, {phrase: poisonable, term: curr}]"))
+    REWORD_POISON(root)
+    assert _warm(root) == ([
+        "book/editions/b/poison.yaml:17:17: error: link to clause 'cure#curable', which does not exist\n"
+        "  hint: edition 'c' changes term 'cure' but keeps term 'poison' from edition 'b'; change the link in "
+        "edition 'c' too",
+        "book/editions/b/poison.yaml:17:62: error: link to term 'curr', which edition 'b' does not have\n"
+        "  hint: did you mean 'cure'?",
+        "book/editions/b/poison.yaml:17:62: error: link to term 'curr', which edition 'c' does not have\n"
+        "  hint: did you mean 'cure'?"], None, True)
+
+
+# disease gets a second decision, and a clause that rules on it (its index among disease's own is 1)
+_LASTS = (_sub(DISEASE, "    meaning: Whether the disease spreads to the character.\n",
+               "    meaning: Whether the disease spreads to the character.\n"
+               "  - name: disease.lasts\n    type: bool\n    meaning: Whether the disease lasts.\n"),
+          _sub(DISEASE, "      - id: immune\n", "      - id: lasting\n        text: A disease lasts.\n        rules:\n"
+                                                 "          - {decision: disease.lasts, value: true}\n"
+                                                 "      - id: immune\n"))
+
+_EXCEPTIONS = _sub(POISON, "exception_to: [poison#targets]}\n",
+                   "exception_to: [poison#targetz]}\n"
+                   "      - id: spreading\n"
+                   "        text: A poisoned character spreads no disease.\n"
+                   "        rules:\n"
+                   "          - {decision: disease.spreads, value: false, when: diseased,\n"
+                   "             exception_to: [disease#immune, cure#curable, disease#lasting, disease#spreads, venom#spreads]}\n")
+
+
+def test_an_edited_term_s_exceptions_are_checked_against_what_the_other_clauses_rule_on(fresh):
+    # disease#immune rules on poison's decision, disease#lasting on disease's second one, cure#curable on
+    # none; disease#spreads rules on disease.spreads, as the excepting rule does: no problem there; no term
+    # is venom
+    root = fresh(*_LASTS, _EXCEPTIONS)
+    REWORD_POISON(root)
+    assert _warm(root) == ([
+        "book/editions/b/poison.yaml:23:84: error: exception to unknown clause 'poison#targetz'\n"
+        "  hint: did you mean 'poison#targets'?",
+        "book/editions/b/poison.yaml:28:29: error: exception to 'disease#immune', which has no rule for "
+        "'disease.spreads'\n  hint: its rules are for: poison.may_target",
+        "book/editions/b/poison.yaml:28:45: error: exception to 'cure#curable', which has no rule for "
+        "'disease.spreads'\n  hint: that clause has no rules",
+        "book/editions/b/poison.yaml:28:59: error: exception to 'disease#lasting', which has no rule for "
+        "'disease.spreads'\n  hint: its rules are for: disease.lasts",
+        "book/editions/b/poison.yaml:28:93: error: exception to unknown clause 'venom#spreads'\n"
+        "  hint: did you mean 'disease#spreads'?"], None, True)
+
+
+def test_an_edited_term_s_rules_are_checked_against_the_decisions_other_terms_declare(fresh):
+    # plague.kills is an enum (now, later, never) declared in c only; disease.spreads a bool of b
+    root = fresh(_sub(POISON, "      - id: protected\n",
+                      "      - id: extra\n"
+                      "        text: Extra rules.\n"
+                      "        rules:\n"
+                      "          - {decision: poison.may_targt, requires: diseased}\n"
+                      "          - {decision: plague.kills, requires: diseased}\n"
+                      "          - {decision: plague.kills, value: soon}\n"
+                      "          - {decision: disease.spreads, value: maybe}\n"
+                      "      - id: protected\n"))
+    REWORD_POISON(root)
+    assert _warm(root) == ([
+        "book/editions/b/poison.yaml:23:13: error: rule for unknown decision 'poison.may_targt'\n"
+        "  hint: did you mean 'poison.may_target'?",
+        "book/editions/b/poison.yaml:24:13: error: 'requires' needs a bool decision; 'plague.kills' is an enum\n"
+        "  hint: use 'value' with 'when'",
+        "book/editions/b/poison.yaml:24:13: error: rule for unknown decision 'plague.kills'\n"
+        "  hint: declare it under 'decisions' of a term",
+        "book/editions/b/poison.yaml:25:13: error: 'soon' is not a value of decision 'plague.kills'\n"
+        "  hint: values: now, later, never",
+        "book/editions/b/poison.yaml:25:13: error: rule for unknown decision 'plague.kills'\n"
+        "  hint: declare it under 'decisions' of a term",
+        "book/editions/b/poison.yaml:26:13: error: decision 'disease.spreads' is bool; value 'maybe' is not "
+        "true/false"], None, True)
+
+
+# -- the terms a decision's logic reads --------------------------------------------------------------
+
+
+def test_a_term_in_a_yml_file_is_read_for_the_logic_of_a_decision_it_rules_on(fresh):
+    # disease#immune rules on poison.may_target: proving it again after an edit of poison reads disease,
+    # whose file is disease.yml
+    root = fresh(lambda r: (r / DISEASE).rename(r / "editions/b/disease.yml"))
+    _sub(POISON, "requires: poisonable", "value: true, when: poisonable")(root)
+    # (with no rule for an undiseased character, poison's decision has no answer for one)
+    assert _warm(root) == ([
+        "book/editions/b/poison.yaml:4:5: error: decision 'poison.may_target' has no answer when "
+        "being_discarded=false, diseased=false, in_discard_pile=false\n"
+        "  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it out of "
+        "the question's scope"], SUMMARY, True)
