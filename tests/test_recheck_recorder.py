@@ -162,3 +162,62 @@ def test_a_term_in_a_yml_file_is_read_for_the_logic_of_a_decision_it_rules_on(fr
         "being_discarded=false, diseased=false, in_discard_pile=false\n"
         "  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it out of "
         "the question's scope"], SUMMARY, True)
+
+
+def test_an_edit_of_a_rule_on_another_term_s_decision_proves_that_decision_again(fresh):
+    # disease#immune rules on poison's decision; under the constraint not-both-discarded its new 'permits'
+    # can never hold
+    root = fresh()
+    _sub(DISEASE, "permits: {all: [diseased, being_discarded]}",
+         "permits: {all: [diseased, being_discarded, in_discard_pile]}")(root)
+    assert _warm(root) == ([
+        "book/editions/b/disease.yaml:21:13: error: rule of disease#immune for 'poison.may_target' can never "
+        "apply in an allowed situation (dead rule)\n"
+        "  hint: check its 'when' against the vocabulary's constraints and the decision's 'given'"], SUMMARY, True)
+
+
+def test_dates_of_another_term_leave_an_edit_read_alone(fresh):
+    # the dates of cure's version in c are checked against cure's versions only: poison's edit is read alone
+    root = fresh(_sub("editions/c/cure.yaml", "name: Cure\n", "name: Cure\nreleased: {version: 1.0.0}\n"))
+    _sub(POISON, "requires: poisonable", "requires: diseased")(root)
+    assert _warm(root) == ([], SUMMARY, True)
+
+
+# -- which file each problem came from ---------------------------------------------------------------
+
+_UNKNOWN_KEYS = (_sub("rulebook.yaml", "publisher: Test\n", "publisher: Test\nfoo: 1\n"),
+                 _sub(DISEASE, "name: Disease\n", "name: Disease\nbar: 2\n"))
+RULEBOOK_KEY = ("book/rulebook.yaml:3:1: error: unknown key 'foo' at the top level\n"
+                "  hint: valid keys: title, publisher, notes, editor_notes, editions")
+
+
+def test_the_problems_of_files_not_read_again_are_kept_and_those_of_a_file_read_again_replaced(fresh):
+    # a problem of rulebook.yaml, which is no term file, and one of reading disease (b) alone
+    root = fresh(*_UNKNOWN_KEYS)
+    REWORD_PLAGUE(root)
+    assert _warm(root) == ([
+        "book/editions/b/disease.yaml:3:1: error: unknown key 'bar' at the top level\n"
+        "  hint: valid keys: id, name, withdrawn, aliases, updated, released, notes, editor_notes, decisions, "
+        "sections", RULEBOOK_KEY], None, True)
+    _sub(DISEASE, "name: Disease\nbar: 2\n", "name: Disease\n")(root)  # disease fixed: rulebook.yaml's stays
+    assert _warm(root) == ([RULEBOOK_KEY], None, True)
+
+
+def test_a_problem_across_files_is_found_again_in_full(fresh):
+    # poison declares disease's decision too: reported at poison's, by no check of one file alone; an edit
+    # that moves poison's lines moves it
+    root = fresh(_sub(POISON, "decisions:\n", "decisions:\n  - name: disease.spreads\n    type: bool\n"
+                                             "    meaning: Whether poison spreads disease.\n"))
+    _sub(POISON, "id: poison\n", "# moved down\nid: poison\n")(root)
+    assert _warm(root) == ([
+        f"book/editions/b/poison.yaml:5:5: error: decision 'disease.spreads' is declared twice in edition '{e}'\n"
+        "  hint: also declared by term 'disease'" for e in "bc"], None, False)
+
+
+def test_a_link_to_a_term_whose_file_has_errors_is_not_reported_again(fresh):
+    # plague (c) links to disease#spreads; disease's file fails its schema, which is the one problem
+    root = fresh(_sub(DISEASE, "type: bool", "type: boolean"))
+    REWORD_PLAGUE(root)
+    assert _warm(root) == ([
+        "book/editions/b/disease.yaml:5:11: error: 'type' of decision 'disease.spreads' must be one of: bool, "
+        "enum; got 'boolean'\n  hint: did you mean 'bool'?"], None, True)
