@@ -10,6 +10,7 @@ lines, each with its hint), and whether it read only the edited file is stated t
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Callable
@@ -36,14 +37,15 @@ def _sub(rel: str, old: str, new: str) -> Edit:
 
 @pytest.fixture
 def fresh(tmp_path, monkeypatch) -> Callable[..., Path]:
-    """A copy of the fixture with ``edits`` made, checked once (which fills the cache)."""
+    """A copy of the fixture (in the folder ``name``) with ``edits`` made, checked once (which fills the
+    cache)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
 
-    def make(*edits: Edit) -> Path:
-        shutil.copytree(FIXTURE, tmp_path / "book")
-        root = Path("book")
+    def make(*edits: Edit, name: str = "book") -> Path:
+        shutil.copytree(FIXTURE, tmp_path / name)
+        root = Path(name)
         for edit in edits:
             edit(root)
         check_rulebook(root)
@@ -221,3 +223,33 @@ def test_a_link_to_a_term_whose_file_has_errors_is_not_reported_again(fresh):
     assert _warm(root) == ([
         "book/editions/b/disease.yaml:5:11: error: 'type' of decision 'disease.spreads' must be one of: bool, "
         "enum; got 'boolean'\n  hint: did you mean 'bool'?"], None, True)
+
+
+def test_editions_whose_predicates_differ_are_checked_apart_after_an_edit(fresh):
+    # c's version of cure defines 'curable' otherwise, so that poison's decision (which reads it through
+    # 'poisonable') is checked in b and in c, each finding its own situation with no answer
+    root = fresh(_sub("editions/c/cure.yaml", "as: {not: in_discard_pile}", "as: {not: being_discarded}"))
+    _sub(POISON, "requires: poisonable", "value: true, when: poisonable")(root)
+    hint = ("  hint: add a rule for this situation, a constraint that rules it out, or a 'given' that puts it out "
+            "of the question's scope")
+    assert _warm(root) == ([
+        "book/editions/b/poison.yaml:4:5: error: decision 'poison.may_target' has no answer when "
+        f"being_discarded=false, diseased=false, in_discard_pile=false\n{hint}",
+        "book/editions/b/poison.yaml:4:5: error: decision 'poison.may_target' has no answer when "
+        f"being_discarded=false, diseased=false\n{hint}"], SUMMARY, True)
+
+
+def test_a_folder_and_a_file_whose_names_are_not_utf8(fresh):
+    # names as the file system gives them (bytes that are no UTF-8, as surrogates), shown escaped
+    root = fresh(name=os.fsdecode(b"book\xff"))
+    _sub(POISON, "requires: poisonable", "requires: poisonabel")(root)
+    unknown = ("book\\udcff/editions/b/poison.yaml:19:53: error: unknown fact or predicate 'poisonabel'\n"
+               "  hint: did you mean 'poisonable'?")
+    assert _warm(root) == ([unknown], None, True)
+    (root / os.fsdecode(b"editions/b/x\xff.yaml")).write_text("id: x\nname: X\n")
+    stray = ["book\\udcff/editions/b/x\\udcff.yaml:1:1: error: the file lacks required key 'sections'",
+             "book\\udcff/editions/b/x\\udcff.yaml:1:5: error: term id 'x' does not match the file name "
+             "'x\\udcff.yaml'\n  hint: rename the file to 'x.yaml'"]
+    assert _warm(root) == ([unknown, *stray], None, False)  # a file added: checked in full
+    REWORD_PLAGUE(root)
+    assert _warm(root) == ([unknown, *stray], None, True)
