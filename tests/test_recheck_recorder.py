@@ -207,13 +207,14 @@ def test_the_problems_of_files_not_read_again_are_kept_and_those_of_a_file_read_
 
 def test_a_problem_across_files_is_found_again_in_full(fresh):
     # poison declares disease's decision too: reported at poison's, by no check of one file alone; an edit
-    # that moves poison's lines moves it
-    root = fresh(_sub(POISON, "decisions:\n", "decisions:\n  - name: disease.spreads\n    type: bool\n"
-                                             "    meaning: Whether poison spreads disease.\n"))
+    # that moves poison's lines moves it (and rulebook.yaml has a problem of its own besides)
+    root = fresh(_UNKNOWN_KEYS[0], _sub(POISON, "decisions:\n", "decisions:\n  - name: disease.spreads\n"
+                                                               "    type: bool\n"
+                                                               "    meaning: Whether poison spreads disease.\n"))
     _sub(POISON, "id: poison\n", "# moved down\nid: poison\n")(root)
     assert _warm(root) == ([
-        f"book/editions/b/poison.yaml:5:5: error: decision 'disease.spreads' is declared twice in edition '{e}'\n"
-        "  hint: also declared by term 'disease'" for e in "bc"], None, False)
+        *(f"book/editions/b/poison.yaml:5:5: error: decision 'disease.spreads' is declared twice in edition "
+          f"'{e}'\n  hint: also declared by term 'disease'" for e in "bc"), RULEBOOK_KEY], None, False)
 
 
 def test_a_link_to_a_term_whose_file_has_errors_is_not_reported_again(fresh):
