@@ -254,3 +254,16 @@ def test_a_folder_and_a_file_whose_names_are_not_utf8(fresh):
     assert _warm(root) == ([unknown, *stray], None, False)  # a file added: checked in full
     REWORD_PLAGUE(root)
     assert _warm(root) == ([unknown, *stray], None, True)
+
+
+def test_an_edit_of_a_rulebook_that_declares_sources_is_read_alone(tmp_path, monkeypatch):
+    # the sources the full check found are looked at again (they are there), not a reason to check in full
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    shutil.copytree(Path(__file__).parent / "fixtures" / "proofs-declared-source", tmp_path / "book")
+    root = Path("book")
+    summary = "Proofs: 1 edition (e1), 2 terms, latest e1 with 2 terms and 4 clauses: no problems"
+    assert check_rulebook(root).summary == summary
+    _sub("editions/e1/first.yaml", "sections:\n", "sections:\n\n")(root)
+    assert _warm(root) == ([], summary, True)
