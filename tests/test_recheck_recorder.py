@@ -267,3 +267,12 @@ def test_an_edit_of_a_rulebook_that_declares_sources_is_read_alone(tmp_path, mon
     assert check_rulebook(root).summary == summary
     _sub("editions/e1/first.yaml", "sections:\n", "sections:\n\n")(root)
     assert _warm(root) == ([], summary, True)
+
+
+def test_a_rulebook_with_problems_checked_again_unchanged_is_served_whole(fresh):
+    # a check of unchanged files reads nothing but what it hashes (docs/diff.md), when the build failed too
+    root = fresh(_sub(POISON, "requires: poisonable", "requires: poisonabel"))
+    again = check_rulebook(root)
+    assert ([str(p) for p in again.problems], again.summary, again.whole) == ([
+        "book/editions/b/poison.yaml:19:53: error: unknown fact or predicate 'poisonabel'\n"
+        "  hint: did you mean 'poisonable'?"], None, True)
