@@ -276,3 +276,25 @@ def test_a_rulebook_with_problems_checked_again_unchanged_is_served_whole(fresh)
     assert ([str(p) for p in again.problems], again.summary, again.whole) == ([
         "book/editions/b/poison.yaml:19:53: error: unknown fact or predicate 'poisonabel'\n"
         "  hint: did you mean 'poisonable'?"], None, True)
+
+
+def test_a_rulebook_at_the_same_relative_path_in_another_folder_is_not_checked_from_its_record(tmp_path,
+                                                                                              monkeypatch):
+    # two working copies, each checked from its own folder as "book" with one cache: in the first, poison's
+    # file is a symbolic link to outside the rulebook (refused; what links to poison fails with it), in the
+    # second a plain file of the same bytes. What the first check kept is not the second's to start from
+    monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
+    for copy in ("one", "two"):
+        shutil.copytree(FIXTURE, tmp_path / copy / "book")
+    linked = tmp_path / "one" / "book" / POISON
+    (tmp_path / "one" / "poison.yaml").write_bytes(linked.read_bytes())
+    linked.unlink()
+    linked.symlink_to(tmp_path / "one" / "poison.yaml")
+    monkeypatch.chdir(tmp_path / "one")
+    refused = ("book/editions/b/poison.yaml: error: a symbolic link to outside the rulebook folder\n  hint: a rulebook "
+               "reads only files inside its folder, as for 'sources'; copy the file in instead of linking to it")
+    assert [str(p) for p in check_rulebook(Path("book")).problems][-1] == refused
+    monkeypatch.chdir(tmp_path / "two")
+    REWORD_PLAGUE(Path("book"))
+    assert _warm(Path("book")) == ([], SUMMARY, False)
