@@ -185,6 +185,17 @@ def test_dates_of_another_term_leave_an_edit_read_alone(fresh):
     assert _warm(root) == ([], SUMMARY, True)
 
 
+
+def test_a_predicate_defined_anew_is_proved_again_where_other_terms_use_it(fresh):
+    # poison's 'poisonable' made one no character can be (curable is: not in a discard pile): disease's
+    # rule for it can never apply. What a predicate says is part of what other files read of poison
+    root = fresh()
+    _sub(POISON, "as: {all: [diseased, curable]}", "as: {all: [diseased, curable, in_discard_pile]}")(root)
+    assert _warm(root) == ([
+        "book/editions/b/disease.yaml:16:13: error: rule of disease#spreads for 'disease.spreads' can never apply "
+        "in an allowed situation (dead rule)\n"
+        "  hint: check its 'when' against the vocabulary's constraints and the decision's 'given'"], SUMMARY, False)
+
 # -- which file each problem came from ---------------------------------------------------------------
 
 _UNKNOWN_KEYS = (_sub("rulebook.yaml", "publisher: Test\n", "publisher: Test\nfoo: 1\n"),
