@@ -313,3 +313,22 @@ def test_a_rulebook_at_the_same_relative_path_in_another_folder_is_not_checked_f
     monkeypatch.chdir(tmp_path / "two")
     REWORD_PLAGUE(Path("book"))
     assert _warm(Path("book")) == ([], SUMMARY, False)
+
+
+def test_a_state_whose_sources_are_no_list_is_checked_in_full(fresh):
+    # as tests/test_recheck_state.py's forged states: the sources a state lists are a list of names, else
+    # the state is not taken (here an empty string, which names no source that could be missing)
+    import json
+
+    from rulebook_compiler import recheck
+    from rulebook_compiler.cache import Cache, fingerprint
+    from rulebook_compiler.proofs import Proofs
+
+    root = fresh()
+    REWORD_PLAGUE(root)
+    proofs = Proofs(Cache.open())
+    top_at = recheck.state_key(proofs.compiler, root)
+    top = json.loads(proofs.cache.proofs([top_at])[top_at])
+    base = json.loads(proofs.cache.proofs([top["base"]])[top["base"]])
+    assert recheck.incremental(root, fingerprint(root), base, top, proofs) is not None
+    assert recheck.incremental(root, fingerprint(root), {**base, "sources": ""}, top, proofs) is None
