@@ -349,3 +349,11 @@ def test_a_state_whose_sources_are_no_list_is_checked_in_full(fresh):
     base = json.loads(proofs.cache.proofs([top["base"]])[top["base"]])
     assert recheck.incremental(root, fingerprint(root), base, top, proofs) is not None
     assert recheck.incremental(root, fingerprint(root), {**base, "sources": ""}, top, proofs) is None
+
+
+def test_a_link_to_a_term_an_edition_withdraws_is_reported_again(fresh):
+    # c withdraws heal, to which c's cure links: unlike a term whose file has errors, a withdrawn term is gone
+    root = fresh(lambda r: (r / "editions/c/heal.yaml").write_text("id: heal\nwithdrawn: true\n"))
+    _sub("editions/c/cure.yaml", "targets only a", "targets just a")(root)
+    assert _warm(root) == (["book/editions/c/cure.yaml:17:17: error: link to term 'heal', which edition 'c' does not "
+                            "have"], None, True)
