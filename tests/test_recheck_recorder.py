@@ -357,3 +357,25 @@ def test_a_link_to_a_term_an_edition_withdraws_is_reported_again(fresh):
     _sub("editions/c/cure.yaml", "targets only a", "targets just a")(root)
     assert _warm(root) == (["book/editions/c/cure.yaml:17:17: error: link to term 'heal', which edition 'c' does not "
                             "have"], None, True)
+
+
+LORE = """id: lore
+name: Lore
+sections:
+  - key: definition
+    kind: definition
+    title: null
+    clauses:
+      - id: told
+        text: Lore is told.
+"""
+
+
+def test_an_edit_of_a_term_with_no_decision_a_later_edition_patches_is_checked_in_full(fresh):
+    # lore rules on nothing, so no decision's logic reads it: only the patch in c builds on it
+    root = fresh(lambda r: (r / "editions/b/lore.yaml").write_text(LORE),
+                 lambda r: (r / "editions/c/lore.yaml").write_text(
+                     "id: lore\npatch:\n  - change: told\n    set:\n      text: Lore is told again.\n"))
+    _sub("editions/b/lore.yaml", "Lore is told.", "Lore is told of.")(root)
+    assert _warm(root) == (
+        [], "Recheck: 3 editions (a, b, c), 8 terms, latest c with 8 terms and 31 clauses: no problems", False)
