@@ -1,11 +1,12 @@
-"""What an incremental check takes from the full check before it: which file each problem came from
-(``recheck._Recorder``), and the view of an edition its terms' interfaces give (``recheck._Edition``),
+"""What an incremental check takes from the full check before it (rulebook_compiler/recheck.py): the
+record a full check keeps (which file each problem came from, ``recheck._Recorder``; each term's
+interface; the state's key), and the view of an edition its terms' interfaces give (``recheck._Edition``),
 against which an edited term's names are checked again.
 
-Each test starts from a copy of tests/fixtures/recheck changed to hold some problems, checked once to fill
+Most tests start from a copy of tests/fixtures/recheck changed to hold some problems, checked once to fill
 a private cache; then a file is edited where no other file looks (a clause's text), so that the check
 after it may read only that file. That check must find exactly what ``--no-cache`` finds (the problems'
-lines, each with its hint), and whether it read only the edited file is stated too.
+lines, each with its hint), and whether it read only the edited files is stated too.
 """
 
 from __future__ import annotations
