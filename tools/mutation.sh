@@ -25,7 +25,8 @@ selection_of() {
     rulebook_compiler.recheck.*) echo "tests/test_recheck_state.py tests/test_recheck_incremental.py" \
       "tests/test_recheck_recorder.py tests/test_recheck.py::test_an_edit*" \
       "tests/test_recheck.py::test_the_command* tests/test_recheck.py::test_fixing*" \
-      "tests/test_recheck.py::test_a_check_*" ;;
+      "tests/test_recheck.py::test_a_check_* tests/test_recheck.py::test_a_diff_after*" \
+      "tests/test_recheck.py::test_a_full_check_* tests/test_proofs.py" ;;
     rulebook_compiler.diff.level.*) echo "tests/diff/test_level*.py tests/diff/test_levels.py tests/diff/test_gold*.py" ;;
   esac
 }
