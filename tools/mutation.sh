@@ -23,7 +23,7 @@ selection_of() {
       "tests/diff/test_cache.py::test_an_* tests/diff/test_cache.py::test_no_*" \
       "tests/diff/test_cache.py::test_one_* tests/diff/test_cache.py::test_the_*" ;;
     rulebook_compiler.recheck.*) echo "tests/test_recheck_state.py tests/test_recheck_incremental.py" \
-      "tests/test_recheck_recorder.py tests/test_recheck.py::test_an_edit*" \
+      "tests/test_recheck_record.py tests/test_recheck.py::test_an_edit*" \
       "tests/test_recheck.py::test_the_command* tests/test_recheck.py::test_fixing*" \
       "tests/test_recheck.py::test_a_check_* tests/test_recheck.py::test_a_diff_after*" \
       "tests/test_recheck.py::test_a_full_check_* tests/test_proofs.py" ;;
