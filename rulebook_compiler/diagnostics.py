@@ -64,7 +64,10 @@ class RulebookError(Exception):
 
 
 def sort_key(d: Diagnostic):
-    return (d.location.path, d.location.line, d.location.col, d.message)
+    # Every field that prints: problems alike but for their hint came out in a set's order, which
+    # changes with PYTHONHASHSEED, and the same sources must give the same bytes.
+    return (d.location.path, d.location.line, d.location.col, d.message, d.hint is not None, d.hint or "",
+            d.severity)
 
 
 # Each suggestion compares the name with every candidate: 10,000 misspelt names

@@ -86,3 +86,22 @@ def test_a_problem_at_a_node_built_without_a_location_prints_instead_of_raising(
     from rulebook_compiler.diagnostics import Diagnostic, Location, placed
     assert str(Diagnostic(placed(None), "unknown fact 'x'")) == "<unplaced>: error: unknown fact 'x'"
     assert placed(Location("terms/a.yaml", 3, 5)) == Location("terms/a.yaml", 3, 5)
+
+
+def test_problems_at_one_place_with_one_message_are_ordered_by_their_hints_whatever_the_hash_seed():
+    """The same sources give byte-identical outputs: problems that differ only in their hint came out in the
+    order of a set's iteration, which changes with PYTHONHASHSEED (found by the mutation review of recheck)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("from rulebook_compiler.diagnostics import Diagnostic, Location, RulebookError\n"
+            "at = Location('r/x.yaml', 3, 5)\n"
+            "problems = [Diagnostic(at, 'same', h) for h in ('b', 'a', 'c', None)]\n"
+            "problems.append(Diagnostic(at, 'same', 'a', 'warning'))\n"
+            "print('|'.join(f'{d.hint}/{d.severity}' for d in RulebookError(problems).diagnostics))\n")
+    root = Path(__file__).resolve().parents[1]
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
+                           env={"PYTHONHASHSEED": str(seed), "PYTHONPATH": str(root)}).stdout
+            for seed in range(8)}
+    assert seen == {"None/error|a/error|a/warning|b/error|c/error\n"}
