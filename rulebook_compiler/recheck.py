@@ -495,9 +495,17 @@ class _Incremental:
         found: list[Diagnostic] = []
         vocabularies = self._vocabularies()
         builder = self.builder
+        seen: set[tuple] = set()
         for edition_id, published, terms in self._editions_with(term.id, key):
             if published and self.base["lock"] != "-":
                 raise _Stale("a published edition under the lock")
+            # As the build does (build.Builder, "a term need not be checked again in an edition whose every
+            # term and vocabulary are as before"): checked in each, a new draft that carries every term of
+            # the one before gave a problem more warm than cold.
+            signature = (tuple(terms.items()), vocabularies[edition_id].vocabulary)
+            if signature in seen:
+                continue
+            seen.add(signature)
             env = _Edition(edition_id, terms, self.base["interfaces"])
             declared, _, predicates = self._index(edition_id)
             before = len(builder.problems)

@@ -89,8 +89,6 @@ def test_an_edited_term_s_links_are_checked_against_the_other_terms_clauses(fres
 
 
 
-@pytest.mark.xfail(strict=True, reason="recheck._Incremental._names checks an edited term in every edition that has "
-                                       "it; the build checks it once for editions of the same terms and vocabulary")
 def test_an_edited_term_s_names_are_checked_once_for_an_edition_that_changes_nothing(fresh):
     # c as a new draft that carries every term of b unchanged (its folder empty): the full check checks
     # poison's names in b only, as c has the same terms and vocabulary (build.Builder: "a term need not be
