@@ -185,7 +185,7 @@ def fingerprint(root: Path | str, known: "Fingerprint | None" = None) -> Fingerp
                 files[rel] = sha(rel, path, status())
                 lines.append(f"f {rel} {files[rel]}")
             else:
-                lines.append(f"{mark} {rel}")
+                lines.append(f"{mark} {rel} {path}" if mark == "l" else f"{mark} {rel}")
     except OSError:
         return None
     key = hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()

@@ -32,8 +32,11 @@ TOP_FILES = (RULEBOOK_FILE, VOCABULARY_FILE, CORRECTIONS_FILE, LOCK_FILE)
 # One step of the walk: (mark, rel, path, stat). ``mark``: ``f`` a file (``path`` its path, ``stat()``
 # its status), ``-`` a top file or editions/ that is not there, ``F`` a file in editions/, ``D`` an
 # edition folder, ``d`` an entry of an edition folder that is not a file (``path`` "", ``stat`` None).
-# ``rel``: relative to the rulebook folder, with '/'. A plain tuple: the fingerprint of a warm check
-# walks every file, and making a named tuple or a frozen dataclass for each was a tenth of it or more.
+# ``rel``: relative to the rulebook folder, with '/'. ``l`` follows any entry that is a symbolic link:
+# ``path`` is where it leads (relative to the rulebook folder's real path, or ``outside``), since a link
+# to outside the folder is an error of the check whatever the file holds. A plain tuple: the
+# fingerprint of a warm check walks every file, and making a named tuple or a frozen dataclass for each
+# was a tenth of it or more.
 Entry = tuple[str, str, str, "Callable[[], os.stat_result] | None"]
 
 
@@ -48,17 +51,24 @@ def entries(folder: Path | str) -> list[os.DirEntry]:
 def walk(root: Path) -> Iterator[Entry]:
     """Every file the build may read under ``root`` (a rulebook folder), and what else it finds there
     whose presence changes a check's result. Raises OSError when a folder cannot be read."""
+    real_root = os.path.realpath(root)
     for name in TOP_FILES:
         path = root / name
         if path.is_file():
             yield "f", name, str(path), path.stat
         else:
             yield "-", name, "", None
+        if path.is_symlink():
+            yield _link(name, path, real_root)
     base = root / EDITIONS_DIR
+    if base.is_symlink():
+        yield _link(EDITIONS_DIR, base, real_root)
     if not base.is_dir():
         yield "-", EDITIONS_DIR, "", None
         return
     for folder in entries(base):
+        if folder.is_symlink():
+            yield _link(f"{EDITIONS_DIR}/{folder.name}", folder.path, real_root)
         if not folder.is_dir():
             yield "F", folder.name, "", None
             continue
@@ -69,3 +79,13 @@ def walk(root: Path) -> Iterator[Entry]:
                 yield "f", rel, entry.path, entry.stat
             else:
                 yield "d", rel, "", None
+            if entry.is_symlink():
+                yield _link(rel, entry.path, real_root)
+
+
+def _link(rel: str, path: Path | str, real_root: str) -> Entry:
+    """A symbolic link's step: where it leads, inside the folder or not (the check refuses a link to
+    outside, so two folders of the same bytes, one linking out, do not check alike)."""
+    real = os.path.realpath(path)
+    inside = os.path.commonpath([real, real_root]) == real_root
+    return "l", rel, os.path.relpath(real, real_root) if inside else "outside", None
