@@ -19,6 +19,7 @@ from rulebook_compiler.build import load_rulebook
 from rulebook_compiler.cache import DB_NAME, Cache, Fingerprint, fingerprint
 from rulebook_compiler.model import Rulebook, Term
 from tests.test_recheck import _stored  # everything the cache holds of a stored rulebook
+from tests.test_recheck_state import _edit  # one file's text edited in place
 
 FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
 
@@ -33,13 +34,6 @@ def book(tmp_path, monkeypatch) -> Path:
     monkeypatch.chdir(tmp_path)
     shutil.copytree(FIXTURE, tmp_path / "book")
     return Path("book")
-
-
-def _edit(root: Path, rel: str, old: str, new: str) -> None:
-    file = root / rel
-    text = file.read_text()
-    assert old in text, (rel, old)
-    file.write_text(text.replace(old, new, 1))
 
 
 def _term(book: Rulebook, edition: str, term_id: str) -> Term:

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from rulebook_compiler.checking import check_rulebook
 from rulebook_compiler.cli import main
+from tests.test_recheck_state import _edit  # one file's text edited in place
 
 FIXTURE = Path(__file__).parent / "fixtures" / "recheck"
 SUMMARY = "Recheck: 3 editions (a, b, c), 7 terms, latest c with 7 terms and 30 clauses: no problems"
@@ -32,13 +33,6 @@ def book(tmp_path, monkeypatch) -> Path:
     monkeypatch.delenv("RULEBOOK_NO_CACHE", raising=False)
     shutil.copytree(FIXTURE, tmp_path / "book")
     return Path("book")
-
-
-def _edit(root: Path, rel: str, old: str, new: str) -> None:
-    file = root / rel
-    text = file.read_text()
-    assert old in text, (rel, old)
-    file.write_text(text.replace(old, new, 1))
 
 
 def _shown(checked) -> tuple[list[str], str | None]:
